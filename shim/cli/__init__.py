@@ -1,0 +1,58 @@
+"""The ``shim`` command line: thin verbs over the library; every piece of logic lives in the modules.
+
+Commands load lazily (``_COMMANDS`` maps a verb to ``module:attribute``), so ``shim --help`` stays fast and a
+verb whose optional dependencies are missing fails with an install hint instead of breaking the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+from shim.__about__ import __version__
+
+__all__ = ["main"]
+
+# verb -> (module:attribute, one-line help shown by `shim --help`)
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "parse": ("shim.cli.parse:parse", "Parse raw model output into text, reasoning and tool calls."),
+}
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in _COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        target, _ = _COMMANDS[cmd_name]
+        module_name, attr = target.split(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            missing = exc.name or str(exc)
+            raise click.ClickException(
+                f"'shim {cmd_name}' needs the optional package {missing!r}: pip install 'shim[all]'"
+            ) from exc
+        command: click.Command = getattr(module, attr)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Help text comes from the table so listing commands imports none of them.
+        rows = [(name, _COMMANDS[name][1]) for name in sorted(_COMMANDS)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="shim")
+def main(**_: Any) -> None:
+    """Give tool use to language models that have none.
+
+    shim puts MCP tool definitions into the prompt, parses the tool calls the model writes as text out of
+    its token stream, runs them as real MCP tools/call requests and feeds the results back.
+    """

@@ -1,0 +1,85 @@
+"""Exceptions raised by shim.
+
+Malformed model output is *not* an exception: the parser turns it into ``ParseIssue`` events and the
+router turns bad calls into error results the model can see. Exceptions are for the caller's mistakes
+and for failures of the systems shim talks to.
+
+```
+ShimError
+├── ConfigError                 a bad mcp.json / option; names the file, the server and the field
+├── ParserClosedError           feed() or close() after close()
+├── BackendError                the model engine failed
+│   ├── BackendConnectionError  could not reach it (names the URL and how to start it)
+│   └── BackendResponseError    it answered with an error (carries status_code)
+├── ToolCallError               a call the model made cannot be run as written (fed back, not raised)
+│   ├── UnknownToolError
+│   └── ToolArgumentsError
+├── ToolExecutionError          the tool ran and failed, timed out or its server died
+└── MaxTurnsExceeded            the agent loop hit its turn limit
+```
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BackendConnectionError",
+    "BackendError",
+    "BackendResponseError",
+    "ConfigError",
+    "MaxTurnsExceeded",
+    "ParserClosedError",
+    "ShimError",
+    "ToolCallError",
+    "ToolArgumentsError",
+    "ToolExecutionError",
+    "UnknownToolError",
+]
+
+
+class ShimError(Exception):
+    """Base class of every exception shim raises on purpose."""
+
+
+class ConfigError(ShimError):
+    """A configuration file or option is invalid; the message says where and how to fix it."""
+
+
+class ParserClosedError(ShimError):
+    """A `StreamParser` was fed after `close()`; make a new parser per stream."""
+
+
+class BackendError(ShimError):
+    """The model engine failed."""
+
+
+class BackendConnectionError(BackendError):
+    """The engine could not be reached."""
+
+
+class BackendResponseError(BackendError):
+    """The engine answered with an error."""
+
+    def __init__(self, message: str, *, status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        """HTTP status (or engine error code) where there is one."""
+
+
+class ToolCallError(ShimError):
+    """A call cannot be run as written. Fed back to the model so it can retry."""
+
+
+class UnknownToolError(ToolCallError):
+    """The model named a tool that does not exist."""
+
+
+class ToolArgumentsError(ToolCallError):
+    """The arguments do not match the tool's input schema."""
+
+
+class ToolExecutionError(ShimError):
+    """The tool ran and failed: an error result, a timeout, or a crashed server."""
+
+
+class MaxTurnsExceeded(ShimError):
+    """The agent loop reached its turn limit before the model stopped calling tools."""

@@ -1,0 +1,1 @@
+"""Reading model output: tag state machine, lenient JSON, call shapes, dialects."""
