@@ -1,0 +1,224 @@
+"""The system prompt: the caller's own system text, then the tools and how to call them.
+
+The wording lives in ``prompts/<dialect>.j2`` (Jinja2, no autoescaping, strict undefined); this module
+prepares what the templates see: one `ToolView` per tool, the tool choice, and a worked example that
+calls a real tool from the list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
+
+import jinja2
+
+from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
+from shim.prompting.example import example_arguments, pick_example_tool
+from shim.prompting.schema import SchemaText
+from shim.resources import data_dir
+from shim.types import ToolSpec
+
+__all__ = ["COMPACT_THRESHOLD", "ToolChoice", "ToolView", "normalize_tool_choice", "render_system_prompt"]
+
+ToolChoice: TypeAlias = "str | Mapping[str, Any] | None"
+"""``"auto"``, ``"none"``, ``"required"``, a tool's name, or an OpenAI/Anthropic tool-choice object."""
+ToolInput: TypeAlias = "ToolSpec | Mapping[str, Any] | str"
+
+COMPACT_THRESHOLD = 20
+"""With ``compact=None``, more tools than this are listed as one-line signatures."""
+_SUMMARY_LIMIT = 160
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolView:
+    """One tool as the templates see it; every text is ready to print."""
+
+    name: str
+    title: str | None
+    """Shown only when it says more than the name."""
+    description: str
+    summary: str
+    """The description's first sentence, for compact mode."""
+    hint_tags: list[str]
+    """``read-only`` / ``destructive`` (compact mode)."""
+    hint_notes: list[str]
+    """The same hints as sentences (full mode)."""
+    parameters: list[str]
+    """Bullet lines; empty when the tool takes no parameters."""
+    definitions: list[str]
+    """Bullet lines defining recursive types the parameters refer to by name."""
+    signature: str
+    signature_definitions: list[str]
+
+    @classmethod
+    def of(cls, tool: ToolSpec) -> ToolView:
+        text = SchemaText(tool.input_schema)
+        parameters, signature = text.parameter_lines(), text.signature(tool.name)
+        tags, notes = _hints(tool.annotations)
+        description = tool.description.strip()
+        title = tool.title if tool.title and tool.title.strip().lower() != tool.name.lower() else None
+        return cls(
+            name=tool.name,
+            title=title,
+            description=description,
+            summary=_summary(description),
+            hint_tags=tags,
+            hint_notes=notes,
+            parameters=parameters,
+            definitions=text.definition_lines(),
+            signature=signature,
+            signature_definitions=text.definitions_compact(),
+        )
+
+
+def render_system_prompt(
+    tools: Iterable[ToolInput],
+    *,
+    dialect: str | Path | PromptDialect = DEFAULT_DIALECT,
+    compact: bool | None = None,
+    tool_choice: ToolChoice = "auto",
+    system: str | None = None,
+) -> str:
+    """Render the system prompt that teaches a model without native tool calling to use ``tools``.
+
+    Args:
+        tools: MCP ``tools/list`` entries, OpenAI ``{"type": "function", ...}`` tools or `ToolSpec` s.
+        dialect: A dialect name (``function_call``, ``tool_call``), a `PromptDialect`, or the path of your own
+            Jinja2 template (which keeps the ``function_call`` syntax).
+        compact: One-line signatures instead of full parameter lists; ``None`` picks compact for more
+            than `COMPACT_THRESHOLD` tools.
+        tool_choice: ``"auto"``, ``"none"`` (no tools in the prompt), ``"required"``, or one tool (its
+            name, or ``{"type": "function", "function": {"name": ...}}``), which is then the only tool
+            listed.
+        system: The caller's own system message; it comes first and is kept word for word.
+
+    Returns:
+        The prompt. With no tools to show it is ``system`` unchanged (``""`` when that is None too).
+
+    Raises:
+        ValueError: an unknown dialect or tool choice, a tool without a name, a tool choice naming a tool
+            that is not in ``tools``, or ``"required"`` with no tools.
+    """
+    specs = _specs(tools)
+    choice, forced = normalize_tool_choice(tool_choice, [t.name for t in specs])
+    if forced is not None:
+        specs = [t for t in specs if t.name == forced]
+    if choice == "required" and not specs:
+        raise ValueError("tool_choice 'required' needs at least one tool, and no tools were given")
+    if choice == "none" or not specs:
+        return system or ""
+    spec_dialect = get_dialect(dialect)
+    example_tool = pick_example_tool(specs)
+    context: dict[str, Any] = {
+        "system": (system or "").strip(),
+        "tools": [ToolView.of(t) for t in specs],
+        "compact": len(specs) > COMPACT_THRESHOLD if compact is None else compact,
+        "choice": choice,
+        "forced": forced,
+        "example": spec_dialect.render_call(example_tool.name, example_arguments(example_tool.input_schema)),
+        "example_tool": example_tool.name,
+        "result_tag": spec_dialect.result_tag,
+        "dialect": spec_dialect,
+    }
+    template = _template(spec_dialect.template)
+    try:
+        return _tidy(template.render(context))
+    except jinja2.TemplateError as exc:
+        raise ValueError(f"prompt template {str(spec_dialect.template)!r} failed to render: {exc}") from exc
+
+
+def normalize_tool_choice(
+    tool_choice: ToolChoice, names: Sequence[str]
+) -> tuple[Literal["auto", "none", "required", "named"], str | None]:
+    """Reduce any tool-choice form to ``(mode, tool name or None)``.
+
+    Raises:
+        ValueError: the form is not recognised, or it names a tool not in ``names``.
+    """
+    choice: Any = tool_choice
+    if choice is None:
+        return "auto", None
+    if isinstance(choice, Mapping):
+        kind = choice.get("type")
+        function = choice.get("function")
+        name = function.get("name") if isinstance(function, Mapping) else choice.get("name")
+        if isinstance(name, str) and kind in (None, "function", "tool"):
+            choice = {"name": name}
+        elif isinstance(kind, str):
+            choice = kind
+        else:
+            raise ValueError(f"tool_choice {tool_choice!r} is neither a mode nor a {{'type': 'function', "
+                             f"'function': {{'name': ...}}}} object")
+    if isinstance(choice, str):
+        mode = {"auto": "auto", "none": "none", "required": "required", "any": "required"}.get(choice)
+        if mode is not None:
+            return mode, None  # type: ignore[return-value]  # the dict's values are the Literal's members
+        choice = {"name": choice}
+    name = choice["name"]
+    if name not in names:
+        known = ", ".join(repr(n) for n in names) or "none"
+        raise ValueError(f"tool_choice names the tool {name!r}, which is not among the tools ({known}); "
+                         f"use 'auto', 'none', 'required' or one of those names")
+    return "named", name
+
+
+def _specs(tools: Iterable[ToolInput]) -> list[ToolSpec]:
+    specs: list[ToolSpec] = []
+    for n, tool in enumerate(tools):
+        try:
+            specs.append(ToolSpec.from_any(tool))
+        except ValueError as exc:
+            raise ValueError(f"tool #{n}: {exc}") from None
+    return specs
+
+
+def _hints(annotations: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    if annotations.get("readOnlyHint") is True:
+        return ["read-only"], ["Read-only: it does not change anything."]
+    if annotations.get("destructiveHint") is True:
+        return ["destructive"], ["Destructive: it may delete or overwrite data; call it only when the user asked for that."]
+    return [], []
+
+
+def _summary(description: str) -> str:
+    first = description.split("\n\n", 1)[0].replace("\n", " ")
+    match = re.match(r"(.+?[.!?])(\s|$)", first)
+    sentence = match.group(1) if match else first
+    return sentence if len(sentence) <= _SUMMARY_LIMIT else sentence[: _SUMMARY_LIMIT - 1].rstrip() + "…"
+
+
+def _tidy(text: str) -> str:
+    lines = [line.rstrip() for line in text.strip().splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)) + "\n"
+
+
+@lru_cache(maxsize=16)
+def _environment(folder: Path) -> jinja2.Environment:
+    # A user's template may include or extend the built-in ones, so its folder comes first, then prompts/.
+    loader = jinja2.FileSystemLoader([str(folder), str(data_dir("prompts"))])
+    return jinja2.Environment(
+        loader=loader,
+        autoescape=False,  # a prompt, not HTML: `<` and quotes must reach the model as written
+        undefined=jinja2.StrictUndefined,  # a misspelt variable is a bug, not a silent blank
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+
+
+def _template(template: str | Path) -> jinja2.Template:
+    path = Path(template)
+    if path.is_absolute() or path.parent != Path("."):
+        if not path.is_file():
+            raise ValueError(f"prompt template file {str(template)!r} does not exist")
+        folder, name = path.parent.resolve(), path.name
+    else:
+        folder, name = data_dir("prompts"), str(template)
+    try:
+        return _environment(folder).get_template(name)
+    except jinja2.TemplateSyntaxError as exc:
+        raise ValueError(f"prompt template {str(template)!r} has a syntax error on line {exc.lineno}: {exc.message}") from exc
