@@ -6,11 +6,21 @@ module and never travel further.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-__all__ = ["JsonObject", "JsonValue", "Message", "Role", "ToolCall", "ToolSpec"]
+__all__ = [
+    "ContentBlock",
+    "JsonObject",
+    "JsonValue",
+    "Message",
+    "Role",
+    "ToolCall",
+    "ToolResult",
+    "ToolSpec",
+]
 
 JsonValue: TypeAlias = "None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]"
 JsonObject: TypeAlias = "dict[str, JsonValue]"
@@ -100,3 +110,85 @@ def _require_name(data: Mapping[str, Any]) -> str:
 
 def _empty_schema() -> dict[str, Any]:
     return {"type": "object", "properties": {}}
+
+
+ContentKind: TypeAlias = Literal["text", "image", "audio", "resource_link", "resource"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContentBlock:
+    """One block of a tool result: text, image, audio, a link to a resource, or an embedded resource."""
+
+    kind: ContentKind
+    text: str | None = None
+    """The text of a text block, or of an embedded text resource."""
+    data: str | None = None
+    """Base64 bytes of an image, audio clip or embedded binary resource."""
+    mime_type: str | None = None
+    uri: str | None = None
+    """The resource's URI (resource links and embedded resources)."""
+    name: str | None = None
+    description: str | None = None
+
+    def render(self) -> str:
+        """The block as text for a model that only reads text."""
+        if self.kind == "text":
+            return self.text or ""
+        if self.kind in ("image", "audio"):
+            size = len(self.data or "") * 3 // 4
+            return f"[{self.kind}: {self.mime_type or 'unknown type'}, about {size} bytes]"
+        if self.kind == "resource_link":
+            about = f" ({self.description})" if self.description else ""
+            return f"[resource link: {self.name or self.uri} <{self.uri}>{about}]"
+        if self.text is not None:
+            return f"[resource <{self.uri}>]\n{self.text}"
+        size = len(self.data or "") * 3 // 4
+        return f"[binary resource <{self.uri}>: {self.mime_type or 'unknown type'}, about {size} bytes]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolResult:
+    """What a tool call produced, or why it failed, tied to the call that asked for it."""
+
+    call_id: str
+    """The `ToolCall.id` this answers (never a JSON-RPC request id)."""
+    name: str
+    """The tool name as the model wrote it."""
+    content: tuple[ContentBlock, ...] = ()
+    structured_content: Any = None
+    """MCP ``structuredContent``: JSON matching the tool's output schema, when it has one."""
+    is_error: bool = False
+    """The tool failed, or the call never ran (unknown tool, bad arguments, denied, timed out, ...)."""
+
+    @classmethod
+    def error(cls, call: ToolCall, message: str) -> ToolResult:
+        """An error result the model can read and act on."""
+        return cls(call_id=call.id, name=call.name, content=(ContentBlock(kind="text", text=message),), is_error=True)
+
+    def render(self, *, max_chars: int | None = 20_000) -> str:
+        """The result as text for the model: every block in order, then structured content if no text.
+
+        Args:
+            max_chars: cut longer output there and say how much was left out (``None``: never cut).
+        """
+        parts = [block.render() for block in self.content]
+        if self.structured_content is not None and not any(b.kind == "text" for b in self.content):
+            parts.append(json.dumps(self.structured_content, ensure_ascii=False))
+        text = "\n".join(parts) if parts else "(no output)"
+        if self.is_error and not text.startswith("Error"):
+            text = f"Error: {text}"
+        if max_chars is not None and len(text) > max_chars:
+            text = f"{text[:max_chars]}\n[... {len(text) - max_chars} more characters cut]"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "call_id": self.call_id,
+            "name": self.name,
+            "content": [b.to_dict() for b in self.content],
+            "structured_content": self.structured_content,
+            "is_error": self.is_error,
+        }

@@ -1,0 +1,337 @@
+"""Read the ``mcpServers`` JSON that MCP clients already use (Claude Desktop, Cursor, VS Code, Gemini CLI).
+
+Accepted, per server (every leniency is listed here):
+
+- stdio: ``command`` (required), ``args``, ``env``, ``cwd``;
+- HTTP: ``url`` (required), ``headers``;
+- ``type``: ``stdio``, ``http``, ``streamable-http``, ``streamable_http``, ``streamableHttp`` or ``sse``; when
+  absent it is inferred (``command`` -> stdio, ``url`` -> Streamable HTTP);
+- the top-level key ``mcpServers`` or VS Code's ``servers``;
+- ``disabled: true`` skips a server;
+- tool filters: ``includeTools`` / ``allowedTools`` and ``excludeTools`` / ``disabledTools`` (glob patterns);
+- approval: ``approval`` (``"allow" | "deny" | "ask"`` or ``{"default": ..., "tools": {pattern: mode}}``),
+  Cline's ``autoApprove`` list and Gemini CLI's ``trust: true``;
+- ``timeout``: per-call timeout in seconds;
+- ``protocol``: ``"auto"`` (default), ``"legacy"`` (force the initialize handshake) or a modern version string;
+- ``${VAR}``, ``${VAR:-default}`` and VS Code's ``${env:VAR}`` in every string value.
+
+Unknown keys are ignored, as other clients do, so one file can serve several clients.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
+
+from shim.errors import ConfigError
+
+__all__ = [
+    "CONFIG_ENV_VAR",
+    "Approval",
+    "McpConfig",
+    "ServerConfig",
+    "default_config_path",
+    "load_config",
+    "parse_config",
+    "resolve_config_path",
+]
+
+CONFIG_ENV_VAR = "SHIM_CONFIG"
+"""Environment variable naming the config file; ``--config`` wins over it."""
+
+Approval: TypeAlias = Literal["allow", "deny", "ask"]
+Transport: TypeAlias = Literal["stdio", "http", "sse"]
+
+_TYPES: dict[str, Transport] = {
+    "stdio": "stdio",
+    "http": "http",
+    "streamable-http": "http",
+    "streamable_http": "http",
+    "streamablehttp": "http",
+    "sse": "sse",
+}
+_APPROVALS: tuple[Approval, ...] = ("allow", "deny", "ask")
+_VAR = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerConfig:
+    """One configured MCP server."""
+
+    name: str
+    transport: Transport
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict[str, str], repr=False)
+    """Extra environment for a stdio server; values are secrets and never logged or shown."""
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] = field(default_factory=dict[str, str], repr=False)
+    """HTTP headers (often ``Authorization``); values are secrets and never logged or shown."""
+    include_tools: tuple[str, ...] | None = None
+    """Glob patterns; when set, only matching tools are offered."""
+    exclude_tools: tuple[str, ...] = ()
+    approval_default: Approval | None = None
+    """``None``: decide from the tool's annotations (see `approval_for`)."""
+    approval_tools: dict[str, Approval] = field(default_factory=dict[str, Approval])
+    """Per-tool approval by glob pattern; the first matching pattern wins."""
+    timeout: float | None = None
+    """Per-call timeout in seconds; ``None`` uses the router's default."""
+    protocol: str = "auto"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The values that must never appear in logs or messages."""
+        return tuple(v for v in (*self.env.values(), *self.headers.values()) if len(v) >= 4)
+
+    def offers(self, tool: str) -> bool:
+        """Whether the include/exclude filters let ``tool`` through."""
+        if self.include_tools is not None and not any(fnmatchcase(tool, p) for p in self.include_tools):
+            return False
+        return not any(fnmatchcase(tool, p) for p in self.exclude_tools)
+
+    def approval_for(self, tool: str, annotations: Mapping[str, Any]) -> Approval:
+        """The approval mode for one tool.
+
+        Order: a per-tool pattern, then the server default, then the annotations: ask unless the tool is
+        marked read-only or explicitly non-destructive (MCP's ``destructiveHint`` defaults to true).
+        """
+        for pattern, mode in self.approval_tools.items():
+            if fnmatchcase(tool, pattern):
+                return mode
+        if self.approval_default is not None:
+            return self.approval_default
+        if annotations.get("readOnlyHint") is True or annotations.get("destructiveHint") is False:
+            return "allow"
+        return "ask"
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpConfig:
+    """Every server of one config file, disabled ones left out."""
+
+    servers: tuple[ServerConfig, ...]
+    path: str | None = None
+    """Where it was read from, for messages."""
+
+
+def default_config_path() -> Path:
+    """The platform's conventional location of shim's config file (which may not exist).
+
+    Linux and other Unixes: ``$XDG_CONFIG_HOME/shim/mcp.json`` (``~/.config/shim/mcp.json``); macOS:
+    ``~/Library/Application Support/shim/mcp.json``; Windows: ``%APPDATA%\\shim\\mcp.json``.
+    """
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "shim" / "mcp.json"
+
+
+def resolve_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """``--config`` if given, else ``$SHIM_CONFIG``, else `default_config_path`."""
+    if explicit:
+        return Path(explicit)
+    if os.environ.get(CONFIG_ENV_VAR):
+        return Path(os.environ[CONFIG_ENV_VAR])
+    return default_config_path()
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> McpConfig:
+    """Read and check a config file (see the module docstring for the accepted shape).
+
+    Raises:
+        ConfigError: the file is missing, is not JSON, or a server entry is invalid; the message names the
+            file, the server and the field.
+    """
+    resolved = resolve_config_path(path)
+    try:
+        text = resolved.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        how = (
+            "pass --config FILE"
+            if path
+            else f"create it, pass --config FILE or set {CONFIG_ENV_VAR}"
+        )
+        raise ConfigError(f"{str(resolved)!r}: no MCP config file there; {how}") from None
+    except OSError as exc:
+        raise ConfigError(f"{str(resolved)!r}: cannot read the config file: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{str(resolved)!r}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
+    return parse_config(data, source=str(resolved), environ=environ)
+
+
+def parse_config(data: Any, *, source: str = "<config>", environ: Mapping[str, str] | None = None) -> McpConfig:
+    """Check an already-decoded config object.
+
+    Raises:
+        ConfigError: see `load_config`.
+    """
+    env = os.environ if environ is None else environ
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{source!r}: the top level must be a JSON object with an 'mcpServers' key")
+    top: Mapping[str, Any] = data
+    key = "mcpServers" if "mcpServers" in top else "servers" if "servers" in top else None
+    if key is None:
+        raise ConfigError(f"{source!r}: no 'mcpServers' (or VS Code 'servers') key; found {sorted(top)!r}")
+    entries = top[key]
+    if not isinstance(entries, Mapping):
+        raise ConfigError(f"{source!r}: {key!r} must be an object mapping server names to their settings")
+    servers: list[ServerConfig] = []
+    for name, entry in entries.items():
+        parsed = _Server(source, str(name), env).parse(entry)
+        if parsed is not None:
+            servers.append(parsed)
+    return McpConfig(servers=tuple(servers), path=source)
+
+
+class _Server:
+    """Checks one entry; every error names the file, the server and the field."""
+
+    def __init__(self, source: str, name: str, environ: Mapping[str, str]) -> None:
+        self.source = source
+        self.name = name
+        self.environ = environ
+
+    def fail(self, field_name: str | None, problem: str) -> ConfigError:
+        where = f"server {self.name!r}" + (f", field {field_name!r}" if field_name else "")
+        return ConfigError(f"{self.source!r}: {where}: {problem}")
+
+    def parse(self, entry: Any) -> ServerConfig | None:
+        if not isinstance(entry, Mapping):
+            raise self.fail(None, f"must be an object, got {type(entry).__name__}")
+        e: Mapping[str, Any] = entry
+        if e.get("disabled") is True:
+            return None
+        transport = self.transport(e)
+        common: dict[str, Any] = {
+            "name": self.name,
+            "transport": transport,
+            "include_tools": self.patterns(e, "includeTools", "allowedTools"),
+            "exclude_tools": self.patterns(e, "excludeTools", "disabledTools") or (),
+            "timeout": self.timeout(e),
+            "protocol": self.string(e, "protocol") or "auto",
+            **self.approval(e),
+        }
+        if transport == "stdio":
+            command = self.string(e, "command")
+            if not command:
+                raise self.fail("command", "a stdio server needs a non-empty 'command'")
+            return ServerConfig(
+                command=command,
+                args=tuple(self.strings(e, "args")),
+                env=self.mapping(e, "env"),
+                cwd=self.string(e, "cwd"),
+                **common,
+            )
+        url = self.string(e, "url")
+        if not url or not url.startswith(("http://", "https://")):
+            raise self.fail("url", f"an {transport} server needs an http(s) 'url', got {url!r}")
+        return ServerConfig(url=url, headers=self.mapping(e, "headers"), **common)
+
+    def transport(self, e: Mapping[str, Any]) -> Transport:
+        kind = e.get("type", e.get("transport"))
+        if kind is None:
+            if "command" in e:
+                return "stdio"
+            if "url" in e or "serverUrl" in e:
+                return "http"
+            raise self.fail(None, "needs either 'command' (a stdio server) or 'url' (an HTTP server)")
+        if not isinstance(kind, str) or kind.lower() not in _TYPES:
+            raise self.fail("type", f"unknown type {kind!r}; use one of {sorted(_TYPES)!r}")
+        return _TYPES[kind.lower()]
+
+    def expand(self, field_name: str, value: str) -> str:
+        def substitute(match: re.Match[str]) -> str:
+            var, default = match.group(1), match.group(2)
+            found = self.environ.get(var)
+            if found:
+                return found
+            if default is not None:
+                return default
+            if var in self.environ:
+                return ""
+            raise self.fail(field_name, f"environment variable {var!r} is not set (use ${{{var}:-default}})")
+
+        return _VAR.sub(substitute, value)
+
+    def string(self, e: Mapping[str, Any], key: str) -> str | None:
+        value = e.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self.fail(key, f"must be a string, got {type(value).__name__}")
+        return self.expand(key, value)
+
+    def strings(self, e: Mapping[str, Any], key: str) -> list[str]:
+        value = e.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):  # pyright: ignore[reportUnknownVariableType]
+            raise self.fail(key, "must be a list of strings")
+        items: list[str] = value
+        return [self.expand(key, v) for v in items]
+
+    def mapping(self, e: Mapping[str, Any], key: str) -> dict[str, str]:
+        value = e.get(key, {})
+        if not isinstance(value, Mapping):
+            raise self.fail(key, "must be an object of string values")
+        out: dict[str, str] = {}
+        for k, v in value.items():  # pyright: ignore[reportUnknownVariableType]
+            if not isinstance(v, (str, int, float, bool)):
+                # The value may be a secret: name the key, never echo the value.
+                raise self.fail(key, f"the value of {k!r} must be a string")
+            out[str(k)] = self.expand(f"{key}.{k}", v if isinstance(v, str) else json.dumps(v))  # pyright: ignore[reportUnknownArgumentType]
+        return out
+
+    def patterns(self, e: Mapping[str, Any], *keys: str) -> tuple[str, ...] | None:
+        found = [k for k in keys if k in e]
+        if not found:
+            return None
+        return tuple(p for k in found for p in self.strings(e, k))
+
+    def timeout(self, e: Mapping[str, Any]) -> float | None:
+        value = e.get("timeout")
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise self.fail("timeout", f"must be a positive number of seconds, got {value!r}")
+        return float(value)
+
+    def approval(self, e: Mapping[str, Any]) -> dict[str, Any]:
+        default: Approval | None = "allow" if e.get("trust") is True else None
+        tools: dict[str, Approval] = {p: "allow" for p in self.patterns(e, "autoApprove", "alwaysAllow") or ()}
+        value = e.get("approval")
+        if isinstance(value, str):
+            default = self.mode("approval", value)
+        elif isinstance(value, Mapping):
+            spec: Mapping[str, Any] = value
+            if spec.get("default") is not None:
+                default = self.mode("approval.default", spec["default"])
+            per_tool = spec.get("tools", {})
+            if not isinstance(per_tool, Mapping):
+                raise self.fail("approval.tools", 'must map tool patterns to "allow", "deny" or "ask"')
+            for pattern, mode in per_tool.items():  # pyright: ignore[reportUnknownVariableType]
+                tools[str(pattern)] = self.mode(f"approval.tools.{pattern}", mode)
+        elif value is not None:
+            raise self.fail("approval", 'must be "allow", "deny", "ask" or {"default": ..., "tools": {...}}')
+        return {"approval_default": default, "approval_tools": tools}
+
+    def mode(self, field_name: str, value: Any) -> Approval:
+        if value not in _APPROVALS:
+            raise self.fail(field_name, f"must be one of {list(_APPROVALS)!r}, got {value!r}")
+        mode: Approval = value
+        return mode

@@ -1,0 +1,320 @@
+"""The one module that imports the MCP SDK: connect to a server, list its tools, run ``tools/call``.
+
+SDK types (``mcp.types.Tool``, ``CallToolResult``) are converted to shim's `ToolSpec` and `ToolResult` here
+and go no further; SDK exceptions become `ToolExecutionError` with a message a model can read.
+
+Each `MCPConnection` owns its SDK client inside its own task (`MCPConnection.run`), because the client's
+transport lives in cancel scopes that must be entered and left by one task; it also keeps a crash of one
+server inside that task, so the other servers go on working.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack, nullcontext
+from typing import Any, TextIO
+
+import anyio
+import anyio.lowlevel
+import httpx2
+import mcp_types as types
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.sse import sse_client
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_types.jsonrpc import CONNECTION_CLOSED, INVALID_REQUEST
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
+from shim.__about__ import __version__
+from shim.config import ServerConfig
+from shim.errors import ToolExecutionError
+from shim.types import ContentBlock, ToolCall, ToolResult, ToolSpec
+
+__all__ = ["MCPConnection", "ProgressFn"]
+
+logger = logging.getLogger(__name__)
+
+ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
+"""Receives ``notifications/progress`` of one call: progress, total, message."""
+
+_PAGE_CAP = 100
+"""Most ``tools/list`` pages read, so a server whose cursor never ends cannot hang shim."""
+
+
+class MCPConnection:
+    """One configured MCP server, (re)connected on demand.
+
+    Start `run` in a task group, then use `list_tools` and `call` from any task. A server that fails to start
+    or crashes is restarted by the next call that needs it.
+    """
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        *,
+        on_tools_changed: Callable[[str], None] | None = None,
+        errlog: TextIO | None = None,
+    ) -> None:
+        self.config = config
+        self.error: str | None = None
+        """Why the server is not connected, when it is not."""
+        self._on_tools_changed = on_tools_changed
+        self._errlog = errlog
+        self._client: Client | None = None
+        self._ready = anyio.Event()
+        self._wake = anyio.Event()
+        self._closing = False
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    async def run(self) -> None:
+        """Own the SDK client until `close`; never raises (failures land in `error`)."""
+        while not self._closing:
+            wake = self._wake = anyio.Event()
+            connected = False
+            try:
+                async with AsyncExitStack() as stack:
+                    client = await stack.enter_async_context(await self._open(stack))
+                    self._client, self.error, connected = client, None, True
+                    self._ready.set()
+                    async with anyio.create_task_group() as tg:
+                        if self._modern(client):
+                            tg.start_soon(self._listen, client)
+                        await wake.wait()
+                        tg.cancel_scope.cancel()
+            except Exception as exc:  # boundary: whatever the server or transport did stays in this server
+                self.error = _describe(exc)
+                logger.warning("MCP server %r failed: %s", self.name, self._redact(self.error))
+            finally:
+                self._client = None
+            if self._closing:
+                break
+            if connected and wake.is_set():
+                continue  # a restart was asked for: reconnect before releasing the callers waiting on it
+            self._ready.set()  # the attempt failed or the connection ended: callers see `error`
+            await wake.wait()  # stay down until a call asks for a restart
+        self._ready.set()
+
+    @property
+    def connected(self) -> bool:
+        return self._client is not None
+
+    async def wait_ready(self) -> None:
+        """Return once the first connection attempt has succeeded or failed."""
+        await self._ready.wait()
+
+    def close(self) -> None:
+        """Ask `run` to disconnect and return."""
+        self._closing = True
+        self._wake.set()
+
+    async def list_tools(self) -> list[ToolSpec]:
+        """Every tool the server offers, all pages read.
+
+        Raises:
+            ToolExecutionError: the server is down or the listing failed.
+        """
+        client = await self._connected()
+        tools: list[ToolSpec] = []
+        cursor: str | None = None
+        try:
+            for _ in range(_PAGE_CAP):
+                page = await client.list_tools(cursor=cursor, cache_mode="refresh")
+                tools.extend(_tool_spec(t) for t in page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+        except Exception as exc:  # boundary: a listing failure is reported per server
+            raise ToolExecutionError(f"server {self.name!r} failed to list its tools: {_describe(exc)}") from exc
+        return tools
+
+    async def call(
+        self,
+        call: ToolCall,
+        tool: str,
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressFn | None = None,
+    ) -> ToolResult:
+        """Run one real ``tools/call`` and convert what comes back.
+
+        Cancelling the calling task sends ``notifications/cancelled`` to the server. An HTTP session the server
+        has forgotten ("Session terminated") is reconnected and the call resent once.
+
+        Args:
+            call: the model's call (its id goes on the result; its name is the public one).
+            tool: the tool's name on this server.
+            timeout: seconds to wait for the answer; on expiry the request is cancelled.
+            on_progress: receives the server's progress notifications for this call.
+
+        Raises:
+            ToolExecutionError: the call failed before the tool could answer (timeout, protocol error, crash,
+                invalid result); the message is meant for the model.
+        """
+        for attempt in (1, 2):
+            client = await self._connected()
+            try:
+                with anyio.fail_after(timeout) if timeout else nullcontext():
+                    result = await client.call_tool(tool, call.arguments, progress_callback=on_progress)
+            except TimeoutError:
+                raise ToolExecutionError(
+                    f"tool {call.name!r} did not answer within {timeout:g} s and was cancelled; "
+                    "try a smaller request or try again later"
+                ) from None
+            except MCPError as exc:
+                if exc.code == INVALID_REQUEST and "session terminated" in exc.message.lower() and attempt == 1:
+                    logger.info("MCP server %r dropped the HTTP session; reconnecting", self.name)
+                    await self._restart(client)
+                    continue
+                if exc.code == CONNECTION_CLOSED:
+                    if self._client is client:
+                        self._request_restart()  # restart now, so the next call finds a live server
+                    raise ToolExecutionError(
+                        f"server {self.name!r} closed the connection during the call to {call.name!r} "
+                        "(it may have crashed); it will be restarted for the next call"
+                    ) from None
+                raise ToolExecutionError(
+                    f"server {self.name!r} rejected the call to {call.name!r}: {self._redact(exc.message)}"
+                ) from None
+            except (RuntimeError, ValidationError) as exc:
+                # The SDK raises RuntimeError for structured content that breaks the tool's output schema.
+                raise ToolExecutionError(
+                    f"tool {call.name!r} returned an invalid result: {self._redact(_describe(exc).split(chr(10))[0])}"
+                ) from None
+            except Exception as exc:  # boundary: around each tool execution
+                raise ToolExecutionError(
+                    f"call to {call.name!r} on server {self.name!r} failed: {self._redact(_describe(exc))}"
+                ) from None
+            return ToolResult(
+                call_id=call.id,
+                name=call.name,
+                content=tuple(_content_block(b) for b in result.content),
+                structured_content=result.structured_content,
+                is_error=bool(result.is_error),
+            )
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _redact(self, text: str) -> str:
+        for secret in self.config.secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    async def _connected(self) -> Client:
+        await self._ready.wait()
+        if self._client is None and not self._closing:
+            self._request_restart()
+            await self._ready.wait()
+        client = self._client
+        if client is None:
+            raise ToolExecutionError(f"server {self.name!r} is not available: {self._redact(self.error or 'closed')}")
+        return client
+
+    async def _restart(self, seen: Client | None) -> None:
+        if self._client is not seen and self._client is not None:
+            return  # another task restarted it already
+        self._request_restart()
+        await self._ready.wait()
+
+    def _request_restart(self) -> None:
+        # Callers that ask while a restart is pending share its Event, so none waits on a stale one.
+        if self._ready.is_set():
+            self._ready = anyio.Event()
+        self._client = None
+        self._wake.set()
+
+    async def _open(self, stack: AsyncExitStack) -> Client:
+        c = self.config
+        common: dict[str, Any] = {
+            "mode": c.protocol,
+            "message_handler": self._on_message,
+            "client_info": types.Implementation(name="shim", version=__version__),
+            "cache": None,  # list_changed must always reach the server, never a cached listing
+        }
+        if c.transport == "stdio":
+            assert c.command is not None
+            params = StdioServerParameters(command=c.command, args=list(c.args), env=c.env or None, cwd=c.cwd)
+            return Client(stdio_client(params, errlog=self._errlog or sys.stderr), **common)
+        assert c.url is not None
+        if c.transport == "sse":
+            return Client(sse_client(c.url, headers=dict(c.headers)), **common)
+        http = await stack.enter_async_context(
+            httpx2.AsyncClient(headers=c.headers, timeout=httpx2.Timeout(30.0, read=300.0))
+        )
+        return Client(streamable_http_client(c.url, http_client=http), **common)
+
+    def _modern(self, client: Client) -> bool:
+        tools = client.server_capabilities.tools
+        return client.protocol_version in MODERN_PROTOCOL_VERSIONS and bool(tools and tools.list_changed)
+
+    async def _listen(self, client: Client) -> None:
+        """2026-07-28 era: list changes arrive on a ``subscriptions/listen`` stream."""
+        try:
+            async with client.listen(tools_list_changed=True) as subscription:
+                async for _event in subscription:
+                    self._tools_changed()
+        except Exception as exc:  # boundary: losing the subscription must not take the server down
+            logger.info("MCP server %r: tool-change subscription ended: %s", self.name, _describe(exc))
+
+    async def _on_message(self, message: types.ServerNotification | Exception) -> None:
+        """2025-11-25 era: list changes arrive as ``notifications/tools/list_changed``."""
+        if isinstance(message, types.ToolListChangedNotification):
+            self._tools_changed()
+        await anyio.lowlevel.checkpoint()
+
+    def _tools_changed(self) -> None:
+        if self._on_tools_changed is not None:
+            self._on_tools_changed(self.name)
+
+
+def _describe(exc: BaseException) -> str:
+    inner: Any = getattr(exc, "exceptions", None)  # an ExceptionGroup from a transport's task group
+    if inner:
+        return _describe(inner[0])
+    if isinstance(exc, FileNotFoundError):
+        return f"command not found: {exc.filename or exc}"
+    if isinstance(exc, MCPError):
+        return f"{exc.message} (MCP error {exc.code})"
+    return str(exc) or type(exc).__name__
+
+
+def _tool_spec(tool: types.Tool) -> ToolSpec:
+    annotations: dict[str, Any] = {}
+    if tool.annotations is not None:
+        annotations = tool.annotations.model_dump(by_alias=True, exclude_none=True)
+    return ToolSpec(
+        name=tool.name,
+        description=tool.description or "",
+        title=tool.title or (tool.annotations.title if tool.annotations else None),
+        input_schema=dict(tool.input_schema),
+        output_schema=dict(tool.output_schema) if tool.output_schema is not None else None,
+        annotations=annotations,
+    )
+
+
+def _content_block(block: types.ContentBlock) -> ContentBlock:
+    match block:
+        case types.TextContent():
+            return ContentBlock(kind="text", text=block.text)
+        case types.ImageContent():
+            return ContentBlock(kind="image", data=block.data, mime_type=block.mime_type)
+        case types.AudioContent():
+            return ContentBlock(kind="audio", data=block.data, mime_type=block.mime_type)
+        case types.ResourceLink():
+            return ContentBlock(
+                kind="resource_link",
+                uri=str(block.uri),
+                name=block.name,
+                description=block.description,
+                mime_type=block.mime_type,
+            )
+        case types.EmbeddedResource():
+            res = block.resource
+            if isinstance(res, types.TextResourceContents):
+                return ContentBlock(kind="resource", uri=str(res.uri), text=res.text, mime_type=res.mime_type)
+            return ContentBlock(kind="resource", uri=str(res.uri), data=res.blob, mime_type=res.mime_type)
+    raise ToolExecutionError(f"unsupported content block {type(block).__name__!r}")  # pragma: no cover

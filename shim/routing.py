@@ -1,0 +1,337 @@
+"""Route the model's tool calls to MCP servers and turn every outcome into a `ToolResult` the model can read.
+
+Before a call reaches a server it is looked up (unknown name -> an error listing the valid names), its
+arguments are checked against the tool's ``inputSchema`` (invalid -> an error saying what is wrong, so the
+model can retry), and an approval policy is asked. Nothing a model or a server does makes `ToolRouter.call`
+raise; only cancellation of the caller propagates (and reaches the server as ``notifications/cancelled``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import logging
+import os
+import re
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any, TextIO
+
+import anyio
+import anyio.abc
+import anyio.lowlevel
+import jsonschema
+from jsonschema.exceptions import SchemaError
+from jsonschema.protocols import Validator
+
+from shim.config import McpConfig, ServerConfig, load_config
+from shim.errors import ToolExecutionError
+from shim.mcp_client import MCPConnection
+from shim.types import ToolCall, ToolResult, ToolSpec
+
+__all__ = ["Approver", "CallProgress", "ToolRouter", "public_names"]
+
+logger = logging.getLogger(__name__)
+audit_logger = logging.getLogger("shim.audit")
+
+Approver = Callable[[ToolCall, ToolSpec], Awaitable[bool]]
+"""Asked before a tool whose policy is ``ask`` runs; ``True`` lets the call through."""
+CallProgress = Callable[[ToolCall, float, float | None, str | None], Awaitable[None]]
+"""Receives progress notifications: the call, progress, total, message."""
+
+_MAX_NAME = 64
+_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def public_names(tools: Sequence[tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """Give each ``(server, tool)`` a name matching ``[a-zA-Z0-9_-]{1,64}``, unique across all servers.
+
+    A name that is unique (after replacing unsafe characters such as ``.`` with ``_``) is kept; names shared
+    by several servers become ``server__tool``; a name still too long or still taken is cut and given a
+    short hash of the original. The returned mapping (public name -> ``(server, tool)``) is the way back.
+    """
+    counts = Counter(_safe(tool) for _, tool in tools)
+    out: dict[str, tuple[str, str]] = {}
+    for server, tool in tools:
+        base = _safe(tool)
+        name = base if counts[base] == 1 else f"{_safe(server)}__{base}"
+        key = f"{server}/{tool}"
+        if len(name) > _MAX_NAME:
+            name = _hashed(name, key)
+        if name in out:
+            name = _hashed(name, key)
+        out[name] = (server, tool)
+    return out
+
+
+def _safe(name: str) -> str:
+    return _UNSAFE.sub("_", name) or "tool"
+
+
+def _hashed(name: str, key: str) -> str:
+    digest = hashlib.sha256(key.encode()).hexdigest()[:8]
+    return f"{name[: _MAX_NAME - 9]}_{digest}"
+
+
+@dataclass(frozen=True)
+class _Entry:
+    server: str
+    tool: str
+    """The name on the server."""
+    spec: ToolSpec
+    """As offered to the model (public name)."""
+    validator: Validator | None
+
+
+class ToolRouter:
+    """Several MCP servers behind one list of tools.
+
+    Use it as an async context manager: entering starts every server concurrently; a server that fails is
+    recorded in `failures` and the others work. Example::
+
+        async with ToolRouter.from_config("mcp.json") as router:
+            tools = await router.list_tools()
+            result = await router.call(ToolCall(id="call_1", name="get_current_time", arguments={...}))
+            print(result.render())
+    """
+
+    def __init__(
+        self,
+        servers: Sequence[ServerConfig],
+        *,
+        approver: Approver | None = None,
+        timeout: float | None = 60.0,
+        startup_timeout: float = 30.0,
+        on_tools_changed: Callable[[list[ToolSpec]], Awaitable[None]] | None = None,
+        errlog: TextIO | None = None,
+    ) -> None:
+        """Args:
+        servers: the servers to start.
+        approver: asked before tools whose policy is ``ask``; without one such calls are refused.
+        timeout: default per-call timeout in seconds (a server's ``timeout`` setting wins).
+        startup_timeout: how long a server may take to connect and list its tools.
+        on_tools_changed: called with the new tool list after a server announced a change.
+        errlog: where stdio servers' stderr goes (default: ``sys.stderr``).
+        """
+        self.failures: dict[str, str] = {}
+        """Servers that could not start or list their tools, with the reason."""
+        self._connections = {
+            s.name: MCPConnection(s, on_tools_changed=self._tools_changed, errlog=errlog) for s in servers
+        }
+        self._approver = approver
+        self._timeout = timeout
+        self._startup_timeout = startup_timeout
+        self._on_tools_changed = on_tools_changed
+        self._server_tools: dict[str, list[ToolSpec]] = {}
+        self._entries: dict[str, _Entry] = {}
+        self._secrets = tuple(secret for s in servers for secret in s.secrets)
+        self._stack: AsyncExitStack | None = None
+        self._tg: anyio.abc.TaskGroup | None = None
+
+    @classmethod
+    def from_config(cls, config: McpConfig | str | os.PathLike[str] | None = None, **kwargs: Any) -> ToolRouter:
+        """Build a router from a loaded config, a config file, or the default config location.
+
+        Raises:
+            ConfigError: the file is missing or invalid.
+        """
+        loaded = config if isinstance(config, McpConfig) else load_config(config)
+        return cls(loaded.servers, **kwargs)
+
+    async def __aenter__(self) -> ToolRouter:
+        async with AsyncExitStack() as stack:
+            self._tg = await stack.enter_async_context(anyio.create_task_group())
+            stack.callback(self._tg.cancel_scope.cancel)  # runs first on exit: servers shut down together
+            for connection in self._connections.values():
+                self._tg.start_soon(connection.run)
+            async with anyio.create_task_group() as starting:
+                for name in self._connections:
+                    starting.start_soon(self._refresh, name, True)
+            self._stack = stack.pop_all()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        for connection in self._connections.values():
+            connection.close()
+        if self._stack is not None:
+            await self._stack.aclose()
+
+    @property
+    def tools(self) -> list[ToolSpec]:
+        """The tools of every working server, under their public names."""
+        return [entry.spec for entry in self._entries.values()]
+
+    async def list_tools(self) -> list[ToolSpec]:
+        """The current tools (see `tools`); async so callers need not change if listing becomes lazy."""
+        await anyio.lowlevel.checkpoint()
+        return self.tools
+
+    def server_of(self, name: str) -> str | None:
+        """The server behind a public tool name."""
+        entry = self._entries.get(name)
+        return entry.server if entry else None
+
+    async def call_many(
+        self, calls: Sequence[ToolCall], *, on_progress: CallProgress | None = None
+    ) -> list[ToolResult]:
+        """Run the calls of one turn concurrently; results come back in call order."""
+        results: list[ToolResult | None] = [None] * len(calls)
+
+        async def run(index: int, call: ToolCall) -> None:
+            results[index] = await self.call(call, on_progress=on_progress)
+
+        async with anyio.create_task_group() as tg:
+            for index, call in enumerate(calls):
+                tg.start_soon(run, index, call)
+        return [r for r in results if r is not None]
+
+    async def call(self, call: ToolCall, *, on_progress: CallProgress | None = None) -> ToolResult:
+        """Run one call; every failure comes back as an error result (``is_error=True``), never raised."""
+        started = anyio.current_time()
+        server: str | None = None
+        try:
+            entry = self._lookup(call)
+            if isinstance(entry, ToolResult):
+                result = entry
+            else:
+                server = entry.server
+                result = await self._run(call, entry, on_progress)
+        except Exception as exc:  # boundary: a bug here must not cost the turn its other calls
+            logger.exception("tool call %r failed inside shim", call.name)
+            result = ToolResult.error(call, f"shim failed to run {call.name!r}: {exc}")
+        self._audit(call, server, result, anyio.current_time() - started)
+        return result
+
+    def _lookup(self, call: ToolCall) -> _Entry | ToolResult:
+        name = call.name
+        entry = self._entries.get(name)
+        if entry is not None:
+            return entry
+        # Models often use the server's own name where shim renamed the tool (dots, collisions).
+        matches = [e for e in self._entries.values() if name in (e.tool, f"{e.server}.{e.tool}")]
+        if len(matches) == 1:
+            return matches[0]
+        valid = sorted(self._entries)
+        close = difflib.get_close_matches(name, valid, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        message = f"Unknown tool {name!r}.{hint} Available tools: {', '.join(valid) or '(none)'}."
+        return ToolResult.error(call, message)
+
+    async def _run(self, call: ToolCall, entry: _Entry, on_progress: CallProgress | None) -> ToolResult:
+        connection = self._connections[entry.server]
+        refusal = await self._approve(call, entry, connection.config)
+        if refusal:
+            return ToolResult.error(call, refusal)
+        problem = _check_arguments(entry, call.arguments)
+        if problem:
+            return ToolResult.error(call, problem)
+        timeout = connection.config.timeout or self._timeout
+        progress = partial(on_progress, call) if on_progress else None
+        try:
+            return await connection.call(call, entry.tool, timeout=timeout, on_progress=progress)
+        except ToolExecutionError as exc:
+            return ToolResult.error(call, str(exc))
+
+    async def _approve(self, call: ToolCall, entry: _Entry, config: ServerConfig) -> str | None:
+        mode = config.approval_for(entry.tool, entry.spec.annotations)
+        if mode == "allow":
+            return None
+        if mode == "deny":
+            return f"Tool {call.name!r} is not allowed by this configuration; do not call it again."
+        if self._approver is None:
+            return (
+                f"Tool {call.name!r} needs the user's approval and none can be asked here; "
+                f'set "approval": "allow" for server {entry.server!r} to let it run.'
+            )
+        if not await self._approver(call, entry.spec):
+            return f"The user declined the call to {call.name!r}."
+        return None
+
+    def _tools_changed(self, server: str) -> None:
+        if self._tg is not None:
+            self._tg.start_soon(self._refresh, server, False)
+
+    async def _refresh(self, server: str, starting: bool) -> None:
+        connection = self._connections[server]
+        try:
+            with anyio.fail_after(self._startup_timeout):
+                await connection.wait_ready()
+                if starting and not connection.connected:
+                    raise ToolExecutionError(f"server {server!r} did not start: {connection.error}")
+                tools = await connection.list_tools()
+        except TimeoutError:
+            self._fail(server, f"server {server!r} did not start within {self._startup_timeout:g} s")
+            return
+        except ToolExecutionError as exc:
+            self._fail(server, str(exc))
+            return
+        self.failures.pop(server, None)
+        self._server_tools[server] = [t for t in tools if connection.config.offers(t.name)]
+        self._rebuild()
+        if not starting and self._on_tools_changed is not None:
+            await self._on_tools_changed(self.tools)
+
+    def _fail(self, server: str, message: str) -> None:
+        self.failures[server] = self._redact(message)
+        logger.warning("%s", self.failures[server])
+
+    def _rebuild(self) -> None:
+        specs = {(server, t.name): t for server in self._connections for t in self._server_tools.get(server, [])}
+        entries: dict[str, _Entry] = {}
+        for public, (server, tool) in public_names(list(specs)).items():
+            spec = specs[server, tool]
+            entries[public] = _Entry(server, tool, replace(spec, name=public), _validator(spec))
+        self._entries = entries
+
+    def _redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def _audit(self, call: ToolCall, server: str | None, result: ToolResult, seconds: float) -> None:
+        if not result.is_error:
+            outcome = "ok"
+        else:
+            first = result.content[0].text if result.content and result.content[0].text else ""
+            outcome = f"error: {first[:300]}"
+        arguments = json.dumps(call.arguments, ensure_ascii=False, default=str)[:2000]
+        audit_logger.info(
+            self._redact(
+                f"tool call id={call.id} tool={call.name!r} server={server!r} arguments={arguments} "
+                f"duration_ms={seconds * 1000:.0f} outcome={outcome}"
+            )
+        )
+
+
+def _validator(spec: ToolSpec) -> Validator | None:
+    schema = spec.input_schema
+    try:
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+    except SchemaError as exc:
+        logger.warning("tool %r has an invalid inputSchema; its arguments are not checked: %s", spec.name, exc)
+        return None
+    return cls(schema)
+
+
+def _check_arguments(entry: _Entry, arguments: dict[str, Any]) -> str | None:
+    if entry.validator is None:
+        return None
+    errors = sorted(entry.validator.iter_errors(arguments), key=lambda e: [str(p) for p in e.absolute_path])
+    if not errors:
+        return None
+    lines = [f"- at {_path(e.absolute_path)}: {e.message}" for e in errors[:5]]
+    schema = json.dumps(entry.spec.input_schema, ensure_ascii=False)[:1500]
+    return (
+        f"Invalid arguments for tool {entry.spec.name!r}:\n" + "\n".join(lines) + "\n"
+        f"Fix the arguments to match the input schema and call the tool again. Input schema: {schema}"
+    )
+
+
+def _path(path: Any) -> str:
+    parts = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+    return f"'${parts}'" if parts else "the top level"

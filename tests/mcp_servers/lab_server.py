@@ -1,0 +1,106 @@
+"""A small MCP server for shim's tests: slow calls, cancellation, crashes, huge results, list changes.
+
+Run as ``python lab_server.py`` (stdio). It speaks both protocol eras; the client picks one.
+"""
+
+from __future__ import annotations
+
+import os
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+
+mcp = MCPServer(os.environ.get("LAB_NAME", "lab"))
+_cancelled = anyio.Event()
+_READ_ONLY = ToolAnnotations(read_only_hint=True)
+
+
+@mcp.tool(annotations=_READ_ONLY)
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+@mcp.tool(annotations=_READ_ONLY)
+def echo(message: str) -> str:
+    """Return the message unchanged."""
+    return f"lab echo: {message}"
+
+
+@mcp.tool(name="search.docs", annotations=_READ_ONLY)
+def search_docs(query: str) -> str:
+    """A tool whose name has a dot, which OpenAI-style clients refuse."""
+    return f"no docs about {query}"
+
+
+@mcp.tool(annotations=_READ_ONLY)
+async def slow(ctx: Context) -> str:
+    """Report progress, then wait until cancelled (never answers on its own)."""
+    await ctx.report_progress(1, 2, "started")
+    try:
+        await anyio.sleep_forever()
+    finally:
+        _cancelled.set()
+    return "unreachable"
+
+
+@mcp.tool(annotations=_READ_ONLY)
+async def wait_for_cancellation() -> str:
+    """Answer once an earlier `slow` call has been cancelled by the client."""
+    await _cancelled.wait()
+    return "the slow call was cancelled"
+
+
+@mcp.tool(annotations=_READ_ONLY)
+async def progress(steps: int, ctx: Context) -> str:
+    """Send `steps` progress notifications, then answer."""
+    for step in range(1, steps + 1):
+        await ctx.report_progress(step, steps, f"step {step}")
+    return "done"
+
+
+@mcp.tool(annotations=_READ_ONLY)
+def crash() -> str:
+    """Kill the server process in the middle of the call."""
+    os._exit(3)
+
+
+@mcp.tool(annotations=_READ_ONLY)
+def huge(size: int) -> str:
+    """Return `size` characters."""
+    return "x" * size
+
+
+@mcp.tool(annotations=_READ_ONLY)
+def fail(reason: str) -> str:
+    """Fail with a tool error (an `isError` result, not a protocol error)."""
+    raise ToolError(f"failed on purpose: {reason}")
+
+
+@mcp.tool(annotations=_READ_ONLY)
+def get_secret() -> str:
+    """Return the LAB_SECRET environment variable (to check it never reaches the logs)."""
+    return os.environ.get("LAB_SECRET", "")
+
+
+@mcp.tool()
+def delete_everything() -> str:
+    """A tool with no annotations: MCP assumes it may be destructive."""
+    return "deleted"
+
+
+@mcp.tool(annotations=_READ_ONLY)
+async def add_tool(name: str, ctx: Context) -> str:
+    """Register a new tool `name`, then announce the change on whichever protocol era is in use."""
+    mcp.add_tool(lambda: f"{name} ran", name=name, description=f"added at run time: {name}")
+    if ctx.protocol_version == "2026-07-28":
+        await ctx.notify_tools_changed()
+    else:
+        await ctx.session.send_tool_list_changed()
+    return f"added {name}"
+
+
+if __name__ == "__main__":
+    mcp.run()
