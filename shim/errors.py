@@ -10,7 +10,8 @@ ShimError
 ├── ParserClosedError           feed() or close() after close()
 ├── BackendError                the model engine failed
 │   ├── BackendConnectionError  could not reach it (names the URL and how to start it)
-│   └── BackendResponseError    it answered with an error (carries status_code)
+│   ├── BackendResponseError    it answered with an error (carries status_code)
+│   └── StreamInterruptedError  the stream broke after some text arrived (``text`` keeps it)
 ├── ToolCallError               a call the model made cannot be run as written (fed back, not raised)
 │   ├── UnknownToolError
 │   └── ToolArgumentsError
@@ -29,6 +30,7 @@ __all__ = [
     "MaxTurnsExceeded",
     "ParserClosedError",
     "ShimError",
+    "StreamInterruptedError",
     "ToolCallError",
     "ToolArgumentsError",
     "ToolExecutionError",
@@ -63,6 +65,18 @@ class BackendResponseError(BackendError):
         super().__init__(message)
         self.status_code = status_code
         """HTTP status (or engine error code) where there is one."""
+
+
+class StreamInterruptedError(BackendError):
+    """Generation failed part-way (a dropped connection, an error inside the stream).
+
+    Raised instead of the underlying error once some text has arrived, so the caller can keep it.
+    """
+
+    def __init__(self, message: str, *, text: str) -> None:
+        super().__init__(message)
+        self.text = text
+        """The text received before the failure."""
 
 
 class ToolCallError(ShimError):

@@ -1,0 +1,186 @@
+"""``openai:MODEL@URL``: any server speaking OpenAI's API (vLLM, LM Studio, llama.cpp's ``llama-server``,
+llama-cpp-python's ``llama_cpp.server``, hosted endpoints), through the ``openai`` package's async client.
+
+Two APIs: ``chat`` streams ``/v1/chat/completions`` (the server applies the model's chat template);
+``completions`` streams the raw ``/v1/completions`` for servers without one, with the messages written
+out as a plain transcript (``User: ...`` / ``Assistant:``) and a stop at the next ``User:`` line.
+
+The API key is read from an environment variable (``OPENAI_API_KEY`` unless ``api_key_env`` names
+another); local servers need none, so a placeholder is sent when it is unset.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import AsyncGenerator, Sequence
+from typing import Any, Literal
+
+from shim.backends.base import BackendStream, Completion, FinishReason, GenerationOptions, Usage
+from shim.errors import BackendConnectionError, BackendResponseError, ConfigError
+from shim.types import Message
+
+__all__ = ["OpenAICompatBackend"]
+
+_TRANSCRIPT_STOP = "\nUser:"
+
+
+class OpenAICompatBackend:
+    """A model behind an OpenAI-compatible HTTP endpoint; see the module docstring."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api: Literal["chat", "completions"] = "chat",
+        api_key_env: str = "OPENAI_API_KEY",
+        timeout: float = 600.0,
+    ) -> None:
+        """Configure the client; nothing is sent until the first stream.
+
+        Args:
+            model: The model name the server knows.
+            base_url: The API root, usually ending in ``/v1``; ``OPENAI_BASE_URL`` when None.
+            api: ``"chat"`` or ``"completions"`` (raw prompt).
+            api_key_env: The environment variable holding the API key.
+            timeout: Seconds to wait for the server (a large model's first token can take a while).
+
+        Raises:
+            ConfigError: no URL was given and ``OPENAI_BASE_URL`` is unset.
+            ImportError: the ``openai`` package is not installed.
+        """
+        url = base_url or os.environ.get("OPENAI_BASE_URL")
+        if not url:
+            raise ConfigError(
+                f"no URL for OpenAI-compatible model {model!r}: write the spec as 'openai:{model}@http://HOST:PORT/v1' "
+                "or set OPENAI_BASE_URL"
+            )
+        if "://" not in url:
+            url = "http://" + url
+        self._openai = _import_openai()
+        self._model = model
+        self._url = url.rstrip("/")
+        self._api = api
+        self._client: Any = self._openai.AsyncOpenAI(
+            base_url=self._url,
+            api_key=os.environ.get(api_key_env) or "no-key-needed",
+            timeout=timeout,
+            max_retries=0,  # a retry would repeat a generation; the caller decides
+        )
+
+    @property
+    def name(self) -> str:
+        scheme = "openai" if self._api == "chat" else "openai-completions"
+        return f"{scheme}:{self._model}@{self._url}"
+
+    def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
+        """Stream a reply from the server; see `Backend.stream`."""
+        return BackendStream(
+            self._generate(list(messages), options or GenerationOptions()),
+            description=f"model {self._model!r} at {self._url}",
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        await self._client.close()
+
+    async def _generate(self, messages: list[Message], options: GenerationOptions) -> AsyncGenerator[str | Completion, None]:
+        if options.tools:
+            raise ConfigError("the OpenAI-compatible backend takes tools rendered into the prompt, not native tools")
+        httpx: Any = importlib.import_module("httpx")
+        params: dict[str, Any] = {"model": self._model, "stream": True}
+        for key, value in (("temperature", options.temperature), ("max_tokens", options.max_tokens), ("seed", options.seed)):
+            if value is not None:
+                params[key] = value
+        stop = list(options.stop)
+        extra_body = dict(options.extra)
+        if options.grammar is not None:
+            extra_body["grammar"] = options.grammar  # llama.cpp's servers read it; others reject or ignore it
+        if extra_body:
+            params["extra_body"] = extra_body
+        finish: FinishReason = "stop"
+        usage: Usage | None = None
+        try:
+            if self._api == "chat":
+                params["messages"] = [m.to_dict() for m in messages]
+                params["stream_options"] = {"include_usage": True}
+                create = self._client.chat.completions.create
+            else:
+                params["prompt"] = _transcript(messages)
+                stop.append(_TRANSCRIPT_STOP)
+                create = self._client.completions.create
+            if stop:
+                params["stop"] = stop[:4]  # OpenAI's documented limit
+            chunks = await create(**params)
+            try:
+                async for chunk in chunks:
+                    if chunk.usage is not None:
+                        usage = Usage(
+                            prompt_tokens=chunk.usage.prompt_tokens, completion_tokens=chunk.usage.completion_tokens
+                        )
+                    for choice in chunk.choices:
+                        text = choice.delta.content if self._api == "chat" else choice.text
+                        if text:
+                            yield text
+                        if choice.finish_reason == "length":
+                            finish = "length"
+            finally:
+                await chunks.close()  # closing the response stops generation on the server
+        except self._openai.NotFoundError as exc:
+            raise await self._unknown_model(exc) from None
+        except self._openai.APIStatusError as exc:
+            raise BackendResponseError(
+                f"{self._url} answered {exc.status_code} for model {self._model!r}: {_error_text(exc)}",
+                status_code=exc.status_code,
+            ) from None
+        except self._openai.APIConnectionError as exc:
+            if "connect" in type(exc.__cause__).__name__.lower() or isinstance(exc.__cause__, httpx.ConnectError):
+                raise self._unreachable() from None
+            raise BackendConnectionError(f"the connection to {self._url} failed: {exc.__cause__ or exc}") from None
+        except httpx.TransportError as exc:  # a drop mid-stream surfaces from httpx, not as an openai error
+            raise BackendConnectionError(f"the connection to {self._url} broke mid-stream: {exc}") from None
+        yield Completion(finish_reason=finish, text="", usage=usage)
+
+    def _unreachable(self) -> BackendConnectionError:
+        return BackendConnectionError(
+            f"cannot connect to an OpenAI-compatible server at {self._url}; start one there, for example "
+            f"'python -m llama_cpp.server --model MODEL.gguf --port PORT', 'llama-server -m MODEL.gguf --port PORT' "
+            f"or 'vllm serve MODEL --port PORT', or fix the URL in the spec"
+        )
+
+    async def _unknown_model(self, exc: Any) -> BackendResponseError:
+        try:
+            page = await self._client.models.list()
+            names = sorted(model.id for model in page.data)
+        except Exception:  # the listing is a courtesy; the 404 is the error to report
+            names = []
+        known = f"; it serves {names!r}" if names else ""
+        return BackendResponseError(
+            f"{self._url} has no model {self._model!r} ({_error_text(exc)}){known}", status_code=404
+        )
+
+
+def _transcript(messages: Sequence[Message]) -> str:
+    parts = [f"{m.role.capitalize()}: {m.content}" for m in messages]
+    return "\n\n".join([*parts, "Assistant:"])
+
+
+def _error_text(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        message = body.get("message") or body.get("error")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        if isinstance(message, dict):
+            message = message.get("message")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        if message:
+            return str(message)  # pyright: ignore[reportUnknownArgumentType]
+    return str(getattr(exc, "message", exc))
+
+
+def _import_openai() -> Any:
+    try:
+        return importlib.import_module("openai")
+    except ImportError as exc:
+        raise ImportError(
+            f"the openai backend needs the 'openai' package ({exc}); install it with: pip install 'shim[openai]'"
+        ) from exc
