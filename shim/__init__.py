@@ -12,10 +12,13 @@ from shim.events import (
     ToolCallEnd,
     ToolCallStart,
 )
+from shim.parsing.dialects import Dialect, register_dialect
 from shim.parsing.ids import IdGenerator
+from shim.parsing.stream import StreamParser, parse_text
 from shim.types import Message, ToolCall, ToolSpec
 
 __all__ = [
+    "Dialect",
     "Event",
     "IdGenerator",
     "Message",
@@ -23,6 +26,7 @@ __all__ = [
     "ParseResult",
     "ReasoningDelta",
     "ShimError",
+    "StreamParser",
     "TextDelta",
     "ToolCall",
     "ToolCallChunk",
@@ -30,4 +34,6 @@ __all__ = [
     "ToolCallStart",
     "ToolSpec",
     "__version__",
+    "parse_text",
+    "register_dialect",
 ]

@@ -1,0 +1,62 @@
+"""``shim parse``: run raw model output through the streaming parser, as a stream would deliver it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from shim.events import ParseResult
+from shim.parsing.stream import StreamParser
+
+
+def _load_tools(path: Path | None) -> list[Any]:
+    if path is None:
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise click.BadParameter(f"cannot read tools from {str(path)!r}: {exc}", param_hint="--tools") from None
+    tools = data.get("tools", data) if isinstance(data, dict) else data
+    if not isinstance(tools, list):
+        raise click.BadParameter(f"{str(path)!r} must hold a JSON list of tools (names or definitions)", param_hint="--tools")
+    return tools  # type: ignore[return-value]
+
+
+@click.command()
+@click.argument("source", default="-", type=click.Path(allow_dash=True, dir_okay=False, path_type=str))
+@click.option("--chunk-size", "-n", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Feed the text in chunks of N characters, as a token stream would.")
+@click.option("--events", "-e", is_flag=True, help="Print every event as one JSON object per line.")
+@click.option("--tools", "tools_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="JSON list of the tools the model was offered (names or MCP/OpenAI definitions); "
+                   "untagged JSON counts as a call only when it names one of them.")
+def parse(source: str, chunk_size: int, events: bool, tools_file: Path | None) -> None:
+    """Parse raw model output from SOURCE (a file, or - for standard input).
+
+    Prints {"text", "calls", "errors", "reasoning"} as JSON, or with --events one event per line.
+
+    \b
+    Example:
+      echo 'Sure. <function_call>{"name": "get_time", "arguments": {}}</function_call>' | shim parse
+    """
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {source!r}: {exc.strerror or exc}") from None
+    parser = StreamParser(_load_tools(tools_file))
+    collected = []
+    for start in range(0, len(text), chunk_size):
+        for event in parser.feed(text[start : start + chunk_size]):
+            collected.append(event)
+            if events:
+                click.echo(json.dumps(event.to_dict(), ensure_ascii=False))
+    for event in parser.close():
+        collected.append(event)
+        if events:
+            click.echo(json.dumps(event.to_dict(), ensure_ascii=False))
+    if not events:
+        click.echo(json.dumps(ParseResult.from_events(collected).to_dict(), ensure_ascii=False, indent=2))

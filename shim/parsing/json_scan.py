@@ -1,0 +1,387 @@
+"""Incremental, string-aware scan of one lenient JSON value, as it streams in.
+
+The scanner answers, chunk by chunk, the questions the tag state machine cannot: is this brace inside a
+string, has the value ended, is what we have so far complete except for closing brackets? It also pulls
+out the call's name as soon as its string closes, and re-emits the ``arguments`` object as strict JSON
+text while it streams (single quotes, comments, trailing commas, Python literals normalised), so argument
+chunks can be shown live and still concatenate to valid JSON.
+
+It never rescans: each character is looked at once, with regular expressions taking long runs (string
+bodies, whitespace) in one step. A token cut by a chunk boundary (``tr``, ``\\u00``) is left unconsumed
+and the caller hands it back with the next chunk.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import Enum
+
+from shim.parsing.lenient_json import normalize_number, normalize_string_unit
+
+__all__ = ["ARG_KEYS", "NAME_KEYS", "WRAPPER_KEYS", "JsonScanner", "Status"]
+
+NAME_KEYS = ("name", "tool_name", "function_name", "tool", "function", "method")
+"""Keys that may hold the tool name at the top level of a call object."""
+ARG_KEYS = ("arguments", "parameters", "args", "input", "tool_input", "params", "argument")
+"""Keys that may hold the arguments object."""
+WRAPPER_KEYS = ("function", "tool", "tool_call", "call")
+"""Keys whose object value is itself the call (``{"function": {"name": …, "arguments": …}}``)."""
+
+
+class Status(Enum):
+    MORE = "more"
+    """Everything given was consumed (or a split token was left for the next chunk)."""
+    DONE = "done"
+    """The value is complete; the returned position is just past it."""
+    STOP = "stop"
+    """A character that cannot be JSON here but may start a tag (``<``, ``[``); the caller decides."""
+    ERROR = "error"
+    """Not JSON, even leniently; ``error`` says why."""
+
+
+_VALUE, _KEY, _COLON, _AFTER = range(4)
+
+_WS = re.compile(r"[ \t\r\n]+")
+_RUNS = {'"': re.compile(r'[^"\\\x00-\x1f]+'), "'": re.compile(r"[^'\"\\\x00-\x1f]+")}
+_TOKEN = re.compile(r"[A-Za-z0-9_$+\-.]+")
+_BARE_KEY = re.compile(r"[A-Za-z_$0-9][A-Za-z0-9_$\-]*")
+_HEX = frozenset("0123456789abcdefABCDEF")
+_LITERALS = {"true": "true", "True": "true", "false": "false", "False": "false", "null": "null", "None": "null"}
+_LINE_END = re.compile(r"\n")
+_BLOCK_END = re.compile(r"\*/")
+
+
+class JsonScanner:
+    """Scan one lenient JSON value incrementally. Feed it with `feed`, read `name` and `take_arguments`."""
+
+    def __init__(self, *, stop_chars: str = "<", capture: bool = True, args_only: bool = False) -> None:
+        self.stop_chars = stop_chars
+        """Characters outside strings that end the scan with `Status.STOP` (tag openers)."""
+        self.capture = capture and not args_only
+        self.args_only = args_only
+        """The whole value is the arguments object (the opener named the tool); it streams from its `{`."""
+        self.name: str | None = None
+        """The tool name, once its string has closed (top-level ``name`` or ``function.name``)."""
+        self.streamed = False
+        """True once the arguments object started streaming (its name was known before it began)."""
+        self.error: str | None = None
+        self.done = False
+        self._stack: list[str] = []
+        self._keys: list[str | None] = []
+        self._expect = _VALUE
+        self._closer_ok = False  # a closer may follow: after `{`, `[` or a (trailing) comma
+        self._quote: str | None = None
+        self._string_role: str | None = None  # "key", "name", or None
+        self._parts: list[str] = []  # the current key or name string, as JSON string-body text
+        self._comment: str | None = None  # "line" or "block"
+        self._args_depth: int | None = None  # stack depth of the streaming arguments object
+        self._out: list[str] = []  # normalised argument text not yet taken
+        self._pending = ""  # a comma (and the whitespace after it) held until we know it is not trailing
+
+    # -- public -------------------------------------------------------------------------------------
+
+    def feed(self, text: str, pos: int, *, final: bool = False) -> tuple[int, Status]:
+        """Consume ``text`` from ``pos``; return where it stopped and why.
+
+        With ``final`` the input ends here, so a token at the very end is taken as complete.
+        """
+        n = len(text)
+        while pos < n:
+            if self.done:
+                return pos, Status.DONE
+            if self._quote is not None:
+                pos = self._string(text, pos, final)
+                if self._quote is not None and pos < n:  # split escape sequence
+                    return pos, Status.MORE
+                continue
+            if self._comment is not None:
+                end = self._skip_comment(text, pos)
+                if end == pos:  # a '*' that may begin '*/' in the next chunk
+                    return pos, Status.MORE
+                pos = end
+                continue
+            char = text[pos]
+            if char in " \t\r\n":
+                end = _WS.match(text, pos).end()  # type: ignore[union-attr]  # a match is certain here
+                self._emit_ws(text[pos:end])
+                pos = end
+            elif char == "/" or char == "#":
+                if char == "/":
+                    if pos + 1 >= n:
+                        if final:
+                            return self._fail(pos, "a stray '/'")
+                        return pos, Status.MORE
+                    if text[pos + 1] not in "/*":
+                        return self._fail(pos, "a stray '/'")
+                    self._comment = "block" if text[pos + 1] == "*" else "line"
+                    pos += 2
+                else:
+                    self._comment = "line"
+                    pos += 1
+            elif char in self.stop_chars:
+                return pos, Status.STOP
+            else:
+                pos = self._structural(text, pos, final)
+                if self.error is not None:
+                    return pos, Status.ERROR
+                if pos < 0:  # a token runs to the end of the chunk
+                    return -pos - 1, Status.MORE
+        return pos, (Status.DONE if self.done else Status.MORE)
+
+    def force(self, text: str, pos: int) -> tuple[int, Status]:
+        """Consume the stop character at ``pos`` as JSON (it was not a tag after all)."""
+        saved, self.stop_chars = self.stop_chars, ""
+        try:
+            consumed, status = self.feed(text[pos : pos + 1], 0)
+        finally:
+            self.stop_chars = saved
+        return pos + consumed, status
+
+    @property
+    def started(self) -> bool:
+        """True once the first bracket was consumed."""
+        return bool(self._stack) or self.done
+
+    @property
+    def in_string(self) -> bool:
+        return self._quote is not None
+
+    def completable(self) -> bool:
+        """True when the value is complete except for closing brackets (every value in it is whole)."""
+        if self.done:
+            return True
+        if self._quote is not None or not self._stack or self._comment == "block":
+            return False
+        return self._expect == _AFTER or (self._closer_ok and self._expect in (_KEY, _VALUE))
+
+    def closers(self) -> str:
+        """The closing brackets that would complete the value."""
+        return "".join("}" if c == "{" else "]" for c in reversed(self._stack))
+
+    def complete(self) -> None:
+        """Close every open bracket (only valid when `completable`), streaming the closers too."""
+        self._comment = None
+        closers = self.closers()
+        self.feed(closers, 0, final=True)
+
+    def take_arguments(self) -> str:
+        """Normalised argument text produced since the last call."""
+        if not self._out:
+            return ""
+        text = "".join(self._out)
+        self._out.clear()
+        return text
+
+    # -- internals ----------------------------------------------------------------------------------
+
+    def _fail(self, pos: int, what: str) -> tuple[int, Status]:
+        self.error = what
+        return pos, Status.ERROR
+
+    def _in_args(self) -> bool:
+        return self._args_depth is not None and len(self._stack) >= self._args_depth
+
+    def _emit(self, piece: str) -> None:
+        if self._in_args():
+            if self._pending:
+                self._out.append(self._pending[1:] if piece in "}]" else self._pending)
+                self._pending = ""
+            self._out.append(piece)
+
+    def _emit_ws(self, ws: str) -> None:
+        if self._in_args():
+            if self._pending:
+                self._pending += ws
+            else:
+                self._out.append(ws)
+
+    def _path(self) -> tuple[str | None, ...]:
+        return tuple(self._keys) if "[" not in self._stack else ()
+
+    def _value_role(self) -> str | None:
+        """What the value about to start is, for the call: 'name', 'args', or None."""
+        if not self.capture:
+            return None
+        path = self._path()
+        if len(path) == 1:
+            key = path[0]
+        elif len(path) == 2 and path[0] in WRAPPER_KEYS:
+            key = path[1]
+        else:
+            return None
+        if key in ARG_KEYS:
+            return "args"
+        if key in NAME_KEYS and (len(path) == 1 or key == "name"):
+            return "name"
+        return None
+
+
+    def _value_done(self) -> None:
+        if not self._stack:
+            self.done = True
+        else:
+            self._expect = _AFTER
+            self._closer_ok = False
+
+    def _structural(self, text: str, pos: int, final: bool) -> int:
+        char = text[pos]
+        expect = self._expect
+        if char in "{[":
+            if expect != _VALUE:
+                self._fail(pos, f"unexpected {char!r}")
+                return pos
+            role = self._value_role()
+            self._stack.append(char)
+            self._keys.append(None)
+            if self.args_only and len(self._stack) == 1 and char == "{":
+                self._args_depth = 1
+                self.streamed = True
+            elif role == "args" and char == "{" and self.name is not None and not self.streamed:
+                # Stream only when the name came first: a start event must precede argument chunks.
+                self._args_depth = len(self._stack)
+                self.streamed = True
+            self._emit(char)
+            self._expect = _KEY if char == "{" else _VALUE
+            self._closer_ok = True
+            return pos + 1
+        if char in "}]":
+            opener = "{" if char == "}" else "["
+            if not self._stack or self._stack[-1] != opener or not (
+                expect == _AFTER or (self._closer_ok and expect in (_KEY, _VALUE))
+            ):
+                self._fail(pos, f"unexpected {char!r}")
+                return pos
+            self._emit(char)
+            if self._args_depth is not None and len(self._stack) == self._args_depth:
+                self._args_depth = None  # finished; `streamed` keeps it from starting again
+            self._stack.pop()
+            self._keys.pop()
+            self._value_done()
+            return pos + 1
+        if char == ":":
+            if expect != _COLON:
+                self._fail(pos, "unexpected ':'")
+                return pos
+            self._emit(char)
+            self._expect = _VALUE
+            self._closer_ok = False
+            return pos + 1
+        if char == ",":
+            if expect != _AFTER or not self._stack:
+                self._fail(pos, "unexpected ','")
+                return pos
+            if self._in_args():
+                self._pending = ","
+            self._expect = _KEY if self._stack[-1] == "{" else _VALUE
+            self._closer_ok = True
+            return pos + 1
+        if char in "\"'":
+            if expect == _KEY:
+                self._string_role = "key"
+            elif expect == _VALUE:
+                self._string_role = "name" if self._value_role() == "name" and self.name is None else None
+            else:
+                self._fail(pos, "unexpected string")
+                return pos
+            self._parts = []
+            self._quote = char
+            self._emit('"')
+            return pos + 1
+        match = _TOKEN.match(text, pos)
+        if match is None:
+            self._fail(pos, f"unexpected character {char!r}")
+            return pos
+        if match.end() == len(text) and not final:
+            return -pos - 1
+        token = match.group()
+        if expect == _KEY:
+            if not _BARE_KEY.fullmatch(token):
+                self._fail(pos, f"{token!r} is not a valid key")
+                return pos
+            self._emit(json.dumps(token))
+            self._keys[-1] = token
+            self._expect = _COLON
+            self._closer_ok = False
+            return match.end()
+        if expect != _VALUE:
+            self._fail(pos, f"unexpected {token!r}")
+            return pos
+        normal = _LITERALS.get(token) or normalize_number(token)
+        if normal is None:
+            self._fail(pos, f"unquoted text {token!r} is not a JSON value (strings need quotes)")
+            return pos
+        self._emit(normal)
+        self._value_done()
+        return match.end()
+
+    def _string(self, text: str, pos: int, final: bool) -> int:
+        quote = self._quote
+        assert quote is not None
+        run = _RUNS[quote]
+        n = len(text)
+        while pos < n:
+            match = run.match(text, pos)
+            if match is not None:
+                self._string_piece(match.group())
+                pos = match.end()
+                continue
+            char = text[pos]
+            if char == quote:
+                self._end_string()
+                return pos + 1
+            if char == "\\":
+                if pos + 1 >= n:
+                    return pos  # the escape is split across chunks
+                if text[pos + 1] == "u":
+                    digits = text[pos + 2 : pos + 6]
+                    hex_prefix = all(d in _HEX for d in digits)
+                    if len(digits) < 4 and hex_prefix and not final:
+                        return pos
+                    unit = text[pos : pos + 6] if len(digits) == 4 and hex_prefix else "\\u"
+                else:
+                    unit = text[pos : pos + 2]
+            else:
+                unit = char
+            self._string_piece(normalize_string_unit(unit))
+            pos += len(unit)
+        return pos
+
+    def _string_piece(self, piece: str) -> None:
+        if self._string_role is not None:
+            self._parts.append(piece)
+        self._emit(piece)
+
+    def _end_string(self) -> None:
+        self._quote = None
+        self._emit('"')
+        role, self._string_role = self._string_role, None
+        if role is None:
+            self._value_done()
+            return
+        value: str = json.loads('"' + "".join(self._parts) + '"')
+        self._parts = []
+        if role == "key":
+            self._keys[-1] = value
+            self._expect = _COLON
+            self._closer_ok = False
+            return
+        if self._keys and self._keys[-1] == "method" and value == "tools/call":
+            pass  # MCP JSON-RPC: the real name is params.name, found when the whole object is shaped
+        else:
+            self.name = value
+        self._value_done()
+
+    def _skip_comment(self, text: str, pos: int) -> int:
+        if self._comment == "line":
+            match = _LINE_END.search(text, pos)
+            if match is None:
+                return len(text)
+            self._comment = None
+            return match.start()
+        match = _BLOCK_END.search(text, pos)
+        if match is None:
+            # keep a trailing '*' so a '*/' split across chunks is still found
+            return len(text) - 1 if text.endswith("*") else len(text)
+        self._comment = None
+        return match.end()

@@ -1,0 +1,97 @@
+"""The tag side of the parser: `TagState` and marker matching that holds back markers split across chunks.
+
+Markers (opening and closing tags of every dialect) are `regex` patterns matched with ``partial=True``: a
+match that runs off the end of the buffer means "this could still be a marker", so the parser keeps those
+few characters for the next chunk instead of emitting them as text. ``<functionality>`` or ``a < b``
+fail the match at their first wrong character and are released at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+from typing import Literal
+
+import regex
+
+from shim.parsing.dialects import Dialect
+
+__all__ = ["PARTIAL", "Markers", "TagState"]
+
+
+class TagState(Enum):
+    """Where the parser is relative to a block."""
+
+    NONE = "none"
+    """In visible text."""
+    START = "start"
+    """An opening marker was seen; the body has not begun (it may still turn out to be prose)."""
+    INSIDE = "inside"
+    """Inside a body: JSON, XML-style parameters, reasoning, or a failed block being skipped."""
+    END = "end"
+    """A body is complete; waiting for a closing marker, another call of the same block, or text."""
+
+
+class _Partial:
+    def __repr__(self) -> str:
+        return "PARTIAL"
+
+
+PARTIAL = _Partial()
+"""Returned by `Markers.match` when the buffer ends inside what may be a marker."""
+
+MarkerKind = Literal["open", "close", "fence"]
+Match = tuple[MarkerKind, Dialect | None, "regex.Match[str]"]
+
+_FENCE_OPEN = regex.compile(r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n", regex.IGNORECASE)
+_FENCE_CLOSE = regex.compile(r"```")
+
+
+def _first_char(pattern: str) -> str:
+    """The literal character an opening pattern starts with (dialect patterns start with one)."""
+    return pattern[1] if pattern.startswith("\\") else pattern[0]
+
+
+def _anonymous(pattern: str) -> str:
+    return regex.sub(r"\(\?P<\w+>", "(?:", pattern)
+
+
+class Markers:
+    """Every marker of a set of dialects, compiled once per parser."""
+
+    def __init__(self, dialects: Sequence[Dialect]) -> None:
+        self.call_openers = [(d, d.compiled_open()) for d in dialects if d.kind == "call"]
+        self.reasoning_openers = [(d, d.compiled_open()) for d in dialects if d.kind == "reasoning"]
+        self.call_closers = [(d, c) for d in dialects if d.kind == "call" and (c := d.compiled_close())]
+        call_patterns = [d.close for d in dialects if d.kind == "call" and d.close] + [
+            _anonymous(d.open) for d in dialects if d.kind == "call"
+        ]
+        self._any_call_marker = regex.compile("|".join(f"(?:{p})" for p in call_patterns), regex.IGNORECASE)
+        self.opener_chars = "".join(sorted({_first_char(d.open) for d in dialects}))
+        """First characters of every opener: where the text scanner must stop and look."""
+
+    def match(
+        self, text: str, pos: int, final: bool, *, opens: bool = True, closes: bool = False, fences: bool = False
+    ) -> Match | _Partial | None:
+        """Match a marker at ``pos``: a full match, `PARTIAL` (could still be one), or None."""
+        partial = False
+        candidates: list[tuple[MarkerKind, Dialect | None, regex.Pattern[str]]] = []
+        if closes:
+            candidates += [("close", d, p) for d, p in self.call_closers]
+        if opens:
+            candidates += [("open", d, p) for d, p in self.call_openers + self.reasoning_openers]
+        if fences:
+            candidates.append(("fence", None, _FENCE_CLOSE if closes else _FENCE_OPEN))
+        for kind, dialect, pattern in candidates:
+            found = pattern.match(text, pos, partial=not final)
+            if found is None:
+                continue
+            if found.partial:
+                partial = True
+                continue
+            return kind, dialect, found
+        return PARTIAL if partial else None
+
+    def search_call_marker(self, text: str, pos: int, final: bool) -> regex.Match[str] | None:
+        """Find the next call opener or closer (used to skip past a block that failed to parse)."""
+        return self._any_call_marker.search(text, pos, partial=not final)
