@@ -15,6 +15,7 @@ from shim.events import (
 from shim.parsing.dialects import Dialect, register_dialect
 from shim.parsing.ids import IdGenerator
 from shim.parsing.stream import StreamParser, parse_text
+from shim.prompting import render_messages, render_system_prompt
 from shim.types import Message, ToolCall, ToolSpec
 
 __all__ = [
@@ -36,4 +37,6 @@ __all__ = [
     "__version__",
     "parse_text",
     "register_dialect",
+    "render_messages",
+    "render_system_prompt",
 ]

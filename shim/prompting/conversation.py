@@ -20,7 +20,7 @@ from typing import Any
 
 from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
 from shim.prompting.system import ToolChoice, ToolInput, render_system_prompt
-from shim.types import Message, Role
+from shim.types import ContentBlock, Message, Role, ToolResult
 
 __all__ = ["content_text", "render_messages"]
 
@@ -39,7 +39,8 @@ def render_messages(
         messages: OpenAI chat messages (``system``, ``developer``, ``user``, ``assistant`` with
             ``tool_calls``, ``tool`` with ``tool_call_id``; legacy ``function``); ``content`` may be a
             string, None or a list of parts. A tool message may carry ``is_error``/``isError``, or hold a
-            whole MCP ``CallToolResult`` (``{"content": [...], "isError": ...}``) as its content.
+            `ToolResult` or a whole MCP ``CallToolResult`` (``{"content": [...], "isError": ...}``) as
+            its content.
         tools: The tools, in any form `render_system_prompt` takes.
         dialect: Dialect name, `PromptDialect` or template path, as in `render_system_prompt`.
         compact: As in `render_system_prompt`.
@@ -125,7 +126,12 @@ def _result(
     call_id = message.get("tool_call_id")
     content = message.get("content")
     error = bool(message.get("is_error") or message.get("isError"))
-    if isinstance(content, Mapping) and "content" in content:  # a whole MCP CallToolResult
+    if isinstance(content, ToolResult):  # shim's own result, as the router returns it
+        error = error or content.is_error
+        call_id = call_id if call_id is not None else content.call_id
+        message = {"name": content.name, **message}
+        content = content.render()
+    elif isinstance(content, Mapping) and "content" in content:  # a whole MCP CallToolResult
         error = error or bool(content.get("isError"))
         structured = content.get("structuredContent")
         content = content["content"] or (json.dumps(structured, ensure_ascii=False) if structured else "")
@@ -158,6 +164,8 @@ def content_text(content: Any) -> str:
 def _part_text(part: Any) -> str:
     if isinstance(part, str):
         return part
+    if isinstance(part, ContentBlock):
+        return part.render()
     if not isinstance(part, Mapping):
         return str(part)
     kind = part.get("type")

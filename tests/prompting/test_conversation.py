@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from shim.prompting import content_text, render_messages, render_system_prompt
-from shim.types import Message
+from shim.types import ContentBlock, Message, ToolCall, ToolResult
 
 WEATHER = {
     "type": "function",
@@ -221,3 +221,18 @@ def test_structured_content_is_shown_when_a_result_has_no_content_parts() -> Non
         {"role": "tool", "tool_call_id": "c1", "content": {"content": [], "structuredContent": {"temp": 18}}},
     ]
     assert render_messages(messages)[1].content == '<function_result id="c1" name="t">\n{"temp": 18}\n</function_result>'
+
+
+def test_a_tool_result_object_from_the_router_renders_with_its_error_mark() -> None:
+    call = ToolCall(id="call_1", name="get_weather", arguments={})
+    messages: list[dict[str, Any]] = [
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "function": {"name": "get_weather", "arguments": "{}"}}]},
+        {"role": "tool", "content": ToolResult.error(call, "missing required argument 'city'")},
+        {"role": "tool", "tool_call_id": "call_2", "content": ToolResult(
+            call_id="call_2", name="get_weather", content=(ContentBlock(kind="text", text="18°C"),))},
+    ]
+    assert render_messages(messages)[1].content == (
+        '<function_result id="call_1" name="get_weather" error="true">\n'
+        "Error: missing required argument 'city'\n</function_result>\n\n"
+        '<function_result id="call_2" name="get_weather">\n18°C\n</function_result>'
+    )
