@@ -11,6 +11,7 @@ server inside that task, so the other servers go on working.
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack, nullcontext
@@ -24,7 +25,7 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types.jsonrpc import CONNECTION_CLOSED, INVALID_REQUEST
+from mcp_types.jsonrpc import CONNECTION_CLOSED
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
@@ -39,6 +40,9 @@ logger = logging.getLogger(__name__)
 
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 """Receives ``notifications/progress`` of one call: progress, total, message."""
+
+_SESSION_GONE = re.compile(r"session (terminated|not found|expired)|no valid session|unknown session", re.I)
+"""How servers say they forgot an HTTP session: the SDK's 404 stand-in, the Python SDK, the TypeScript SDK."""
 
 _PAGE_CAP = 100
 """Most ``tools/list`` pages read, so a server whose cursor never ends cannot hang shim."""
@@ -167,7 +171,7 @@ class MCPConnection:
                     "try a smaller request or try again later"
                 ) from None
             except MCPError as exc:
-                if exc.code == INVALID_REQUEST and "session terminated" in exc.message.lower() and attempt == 1:
+                if attempt == 1 and self.config.transport != "stdio" and _SESSION_GONE.search(exc.message):
                     logger.info("MCP server %r dropped the HTTP session; reconnecting", self.name)
                     await self._restart(client)
                     continue

@@ -1,6 +1,6 @@
 """A small MCP server for shim's tests: slow calls, cancellation, crashes, huge results, list changes.
 
-Run as ``python lab_server.py`` (stdio). It speaks both protocol eras; the client picks one.
+Run as ``python lab_server.py`` (stdio) or ``python lab_server.py http PORT`` (Streamable HTTP). It speaks both protocol eras; the client picks one.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 
 mcp = MCPServer(os.environ.get("LAB_NAME", "lab"))
-_cancelled = anyio.Event()
+_cancelled: dict[str, anyio.Event] = {}
+_signals: dict[str, anyio.Event] = {}
 _READ_ONLY = ToolAnnotations(read_only_hint=True)
 
 
@@ -35,22 +36,40 @@ def search_docs(query: str) -> str:
     return f"no docs about {query}"
 
 
+def _event(table: dict[str, anyio.Event], key: str) -> anyio.Event:
+    return table.setdefault(key, anyio.Event())
+
+
 @mcp.tool(annotations=_READ_ONLY)
-async def slow(ctx: Context) -> str:
-    """Report progress, then wait until cancelled (never answers on its own)."""
+async def slow(token: str, ctx: Context) -> str:
+    """Report progress, then wait until the client cancels the call (it never answers on its own)."""
     await ctx.report_progress(1, 2, "started")
     try:
         await anyio.sleep_forever()
     finally:
-        _cancelled.set()
+        _event(_cancelled, token).set()
     return "unreachable"
 
 
 @mcp.tool(annotations=_READ_ONLY)
-async def wait_for_cancellation() -> str:
-    """Answer once an earlier `slow` call has been cancelled by the client."""
-    await _cancelled.wait()
-    return "the slow call was cancelled"
+async def wait_for_cancellation(token: str) -> str:
+    """Answer once the `slow` call with this token has been cancelled by the client."""
+    await _event(_cancelled, token).wait()
+    return f"the slow call {token!r} was cancelled"
+
+
+@mcp.tool(annotations=_READ_ONLY)
+async def wait_for_signal(token: str) -> str:
+    """Answer once `signal` was called with the same token (only possible if calls run concurrently)."""
+    await _event(_signals, token).wait()
+    return f"got signal {token!r}"
+
+
+@mcp.tool(annotations=_READ_ONLY)
+def signal(token: str) -> str:
+    """Release `wait_for_signal` callers waiting on this token."""
+    _event(_signals, token).set()
+    return f"sent signal {token!r}"
 
 
 @mcp.tool(annotations=_READ_ONLY)
@@ -103,4 +122,9 @@ async def add_tool(name: str, ctx: Context) -> str:
 
 
 if __name__ == "__main__":
-    mcp.run()
+    import sys
+
+    if sys.argv[1:2] == ["http"]:  # lab_server.py http PORT: Streamable HTTP with sessions
+        mcp.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        mcp.run()

@@ -1,0 +1,138 @@
+"""MCPConnection against real servers: server-everything (npm) over stdio and Streamable HTTP, mcp-server-time
+(PyPI), and the paged lab server."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import anyio
+import pytest
+from mcp_servers import everything, everything_http, free_port, lab_http, paged, time_server
+
+from shim.config import parse_config
+from shim.errors import ToolExecutionError
+from shim.mcp_client import MCPConnection
+from shim.types import ToolCall
+
+pytestmark = pytest.mark.anyio
+
+
+@asynccontextmanager
+async def connect(entry: dict[str, Any]) -> AsyncIterator[MCPConnection]:
+    (server,) = parse_config({"mcpServers": {"s": entry}}).servers
+    connection = MCPConnection(server)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(connection.run)
+        with anyio.fail_after(20):
+            await connection.wait_ready()
+        try:
+            yield connection
+        finally:
+            connection.close()
+
+
+def call(name: str, **arguments: Any) -> ToolCall:
+    return ToolCall(id="call_0123456789abcdef01234567", name=name, arguments=arguments)
+
+
+async def test_lists_server_everything_tools_as_toolspecs_with_camelcase_annotations() -> None:
+    async with connect(everything()) as connection:
+        with anyio.fail_after(10):
+            tools = {t.name: t for t in await connection.list_tools()}
+    assert {"echo", "get-sum", "get-tiny-image", "get-structured-content"} <= set(tools)
+    echo = tools["echo"]
+    assert echo.input_schema["properties"]["message"]["type"] == "string"
+    assert echo.annotations["readOnlyHint"] is True
+    assert tools["get-structured-content"].output_schema is not None
+
+
+async def test_calls_a_tool_and_returns_its_text_with_the_call_id() -> None:
+    async with connect(everything()) as connection:
+        with anyio.fail_after(10):
+            result = await connection.call(call("echo", message="hi"), "echo")
+    assert result.call_id == "call_0123456789abcdef01234567"
+    assert not result.is_error
+    assert result.render() == "Echo: hi"
+
+
+async def test_keeps_every_content_block_including_images_links_and_embedded_resources() -> None:
+    async with connect(everything()) as connection:
+        with anyio.fail_after(10):
+            image = await connection.call(call("get-tiny-image"), "get-tiny-image")
+            links = await connection.call(call("get-resource-links", count=2), "get-resource-links")
+            embedded = await connection.call(call("get-resource-reference"), "get-resource-reference")
+    assert [b.kind for b in image.content] == ["text", "image", "text"]
+    assert image.content[1].mime_type == "image/png" and image.content[1].data
+    assert "[image: image/png" in image.render()
+    assert [b.kind for b in links.content] == ["text", "resource_link", "resource_link"]
+    assert "demo://resource/dynamic/" in (links.content[1].uri or "")
+    resource = next(b for b in embedded.content if b.kind == "resource")
+    assert resource.uri and resource.text
+    assert resource.uri in embedded.render()
+
+
+async def test_returns_structured_content_alongside_text() -> None:
+    async with connect(everything()) as connection:
+        with anyio.fail_after(10):
+            result = await connection.call(
+                call("get-structured-content", location="Chicago"), "get-structured-content"
+            )
+    assert result.structured_content == {"temperature": 36, "conditions": "Light rain / drizzle", "humidity": 82}
+
+
+async def test_reads_every_page_of_a_paginated_tool_list() -> None:
+    async with connect(paged()) as connection:
+        with anyio.fail_after(10):
+            names = [t.name for t in await connection.list_tools()]
+    assert names == [f"page_tool_{i}" for i in range(7)] + ["bad_output"]
+
+
+async def test_lists_and_calls_mcp_server_time_from_pypi() -> None:
+    async with connect(time_server()) as connection:
+        with anyio.fail_after(10):
+            names = {t.name for t in await connection.list_tools()}
+            result = await connection.call(call("get_current_time", timezone="Etc/UTC"), "get_current_time")
+    assert names == {"get_current_time", "convert_time"}
+    assert not result.is_error
+    assert '"timezone": "Etc/UTC"' in result.render()
+
+
+async def test_talks_to_server_everything_over_streamable_http() -> None:
+    port = free_port()
+    async with everything_http(port), connect({"type": "http", "url": f"http://127.0.0.1:{port}/mcp"}) as c:
+        with anyio.fail_after(10):
+            names = {t.name for t in await c.list_tools()}
+            result = await c.call(call("get-sum", a=2, b=3), "get-sum")
+    assert "get-sum" in names
+    assert "5" in result.render()
+
+
+async def test_reconnects_and_retries_once_when_the_http_session_expired(caplog: pytest.LogCaptureFixture) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    first_server = AsyncExitStack()
+    await first_server.enter_async_context(lab_http(port))
+    # Sessions belong to the handshake era; the 2026-07-28 era over HTTP has none.
+    async with connect({"type": "streamable-http", "url": url, "protocol": "legacy"}) as connection:
+        with anyio.fail_after(10):
+            first = await connection.call(call("echo", message="one"), "echo")
+        assert first.render() == "lab echo: one"
+        await first_server.aclose()
+        # A new server on the same port has never heard of the session: it answers 404 "Session terminated".
+        async with lab_http(port):
+            with caplog.at_level(logging.INFO, logger="shim.mcp_client"), anyio.fail_after(20):
+                result = await connection.call(call("echo", message="two"), "echo")
+    assert not result.is_error, result.render()
+    assert result.render() == "lab echo: two"
+    assert "dropped the HTTP session; reconnecting" in caplog.text
+
+
+async def test_a_server_that_cannot_start_reports_why() -> None:
+    async with connect({"command": "shim-no-such-command"}) as connection:
+        assert not connection.connected
+        assert connection.error is not None and "shim-no-such-command" in connection.error
+        with anyio.fail_after(10), pytest.raises(ToolExecutionError, match="'s' is not available"):
+            await connection.call(call("x"), "x")
