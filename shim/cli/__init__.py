@@ -18,6 +18,7 @@ __all__ = ["main"]
 # verb -> (module:attribute, one-line help shown by `shim --help`)
 _COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("shim.cli.parse:parse", "Parse raw model output into text, reasoning and tool calls."),
+    "bench": ("shim.cli.bench:bench", "Benchmark tool-call parsing on malformed streams against baselines."),
     "prompt": ("shim.cli.prompt:prompt", "Print the system prompt that teaches a model to call some tools."),
 }
 

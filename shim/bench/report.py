@@ -1,0 +1,285 @@
+"""Turn scored cells and timings into ``results.json``, ``report.md`` and PNG charts.
+
+`build_results` is the single source: the Markdown, the charts and the terminal tables are all rendered from
+the dict it returns (and that ``results.json`` stores), so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from shim.__about__ import __version__
+from shim.bench.adapters import ParserSpec
+from shim.bench.chunkers import Chunker
+from shim.bench.corpus import Case
+from shim.bench.metrics import CellScore, summarize
+
+__all__ = ["build_results", "category_table", "render_markdown", "write_charts", "write_outputs"]
+
+_FAILURE_LIMIT = 300  # per parser; the baselines fail thousands of cells and the report must stay readable
+
+
+def _abridge(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit // 2] + f"…[{len(text) - limit} chars]…" + text[-limit // 2 :]
+
+
+def build_results(
+    *,
+    cases: Sequence[Case],
+    specs: Sequence[ParserSpec],
+    chunkers: Sequence[Chunker],
+    cells: Sequence[CellScore],
+    throughput: dict[str, dict[str, Any]],
+    meta: dict[str, Any],
+) -> dict[str, Any]:
+    """Everything the report shows, as plain JSON data."""
+    by_case = {c.id: c for c in cases}
+    grouped: dict[str, list[CellScore]] = defaultdict(list)
+    for cell in cells:
+        grouped[cell.parser].append(cell)
+    categories = list(dict.fromkeys(c.category for c in cases))
+    results: dict[str, Any] = {
+        "meta": {
+            **meta,
+            "shim_version": __version__,
+            "python": platform.python_version(),
+            "cases": len(cases),
+            "generated_cases": sum(c.source == "generated" for c in cases),
+            "fixtures": sum(c.source == "fixture" for c in cases),
+        },
+        "parsers": {s.name: s.strategy for s in specs},
+        "chunkers": {c.name: c.doc for c in chunkers},
+        "categories": categories,
+        "summary": {},
+        "by_category": {},
+        "by_chunker": {},
+        "fixtures": {},
+        "failures": {},
+        "throughput": throughput,
+    }
+    for spec in specs:
+        mine = grouped.get(spec.name, [])
+        results["summary"][spec.name] = summarize(mine)
+        results["by_category"][spec.name] = {
+            cat: summarize(c for c in mine if c.category == cat) for cat in categories
+        }
+        results["by_chunker"][spec.name] = {
+            ch.name: summarize(c for c in mine if c.chunker == ch.name) for ch in chunkers
+        }
+        per_fixture: dict[str, bool] = {}
+        for cell in mine:
+            if cell.source == "fixture":
+                per_fixture[cell.case_id] = per_fixture.get(cell.case_id, True) and cell.passed
+        results["fixtures"][spec.name] = per_fixture
+        failing = [c for c in mine if not c.passed]
+        results["failures"][spec.name] = {
+            "count": len(failing),
+            "shown": [_failure(c, by_case[c.case_id]) for c in failing[:_FAILURE_LIMIT]],
+        }
+    results["bar"] = _bar(results)
+    return results
+
+
+def _failure(cell: CellScore, case: Case) -> dict[str, Any]:
+    return {
+        "case": case.id,
+        "category": case.category,
+        "chunker": cell.chunker,
+        "input": _abridge(case.text),
+        "expected": {"calls": [c.to_dict() for c in case.calls], "visible": case.visible, "errors": case.errors},
+        "failed": [k for k in ("exact", "text_ok", "raw_ok", "invariant") if not getattr(cell, k)]
+        + (["errors"] if cell.errors_ok is False else [])
+        + (["crash"] if cell.crashes else [])
+        + (["timeout"] if cell.timeouts else []),
+        "got": cell.example,
+    }
+
+
+def _bar(results: dict[str, Any]) -> dict[str, Any] | None:
+    """Issue 8's bar for shim's parser: >= 99% exact calls, no lost text, full invariance, ahead everywhere."""
+    if "shim" not in results["summary"]:
+        return None
+    mine = results["summary"]["shim"]
+    behind: list[str] = []
+    for cat in results["categories"]:
+        own = results["by_category"]["shim"][cat]["exact"] or 0.0
+        for name, per in results["by_category"].items():
+            if name != "shim" and (per[cat]["exact"] or 0.0) > own:
+                behind.append(f"{cat} (behind {name})")
+    return {
+        "exact_at_least_99": (mine["exact"] or 0.0) >= 0.99,
+        "no_lost_text": mine["text_lost"] == 0,
+        "fully_chunk_invariant": mine["invariant"] == 1.0,
+        "not_behind_any_baseline": not behind,
+        "behind_in": behind,
+    }
+
+
+# --- rendering ------------------------------------------------------------------------------------------
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f}%"
+
+
+def category_table(results: dict[str, Any]) -> list[list[str]]:
+    """Rows of exact-match calls by category (header row first); the README table."""
+    parsers = list(results["parsers"])
+    rows = [["category", "cases", *parsers]]
+    for cat in results["categories"]:
+        cases = results["by_category"][parsers[0]][cat]["cases"] if parsers else 0
+        rows.append([cat, str(cases), *(_pct(results["by_category"][p][cat]["exact"]) for p in parsers)])
+    rows.append(["**all**", str(results["meta"]["cases"]), *(_pct(results["summary"][p]["exact"]) for p in parsers)])
+    return rows
+
+
+def _md_table(rows: list[list[str]]) -> str:
+    head, *body = rows
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
+    return "\n".join(lines)
+
+
+def _overall_rows(results: dict[str, Any]) -> list[list[str]]:
+    rows = [["parser", "exact calls", "precision", "recall", "text ok", "text lost", "tag leak", "chunk-invariant",
+             "raw lossless", "errors ok", "crashes", "timeouts", "all checks"]]
+    for name, s in results["summary"].items():
+        rows.append([name, _pct(s["exact"]), _pct(s["precision"]), _pct(s["recall"]), _pct(s["text_ok"]),
+                     str(s["text_lost"]), str(s["tag_leak"]), _pct(s["invariant"]), _pct(s["raw_ok"]),
+                     _pct(s["errors_ok"]), str(s["crashes"]), str(s["timeouts"]), _pct(s["passed"])])
+    return rows
+
+
+def _throughput_rows(results: dict[str, Any]) -> list[list[str]]:
+    tp = results["throughput"]
+    rows = [["parser", "workload", "MB/s (1x)", "µs/chunk (1x)", "MB/s (10x)", "scaling 10x"]]
+    for name, per in tp.items():
+        for workload, m in per.items():
+            bound = "≥" if m["scaling_is_lower_bound"] else ""
+            rows.append([name, workload, f"{m['small']['mb_per_s']:.3f}", f"{m['small']['us_per_chunk']:.1f}",
+                         f"{m['large']['mb_per_s']:.3f}", f"{bound}{m['scaling']:.2f}"])
+    return rows
+
+
+def render_markdown(results: dict[str, Any]) -> str:
+    """The Markdown report."""
+    meta = results["meta"]
+    parts = [
+        "# shim bench: tool-call parsing on malformed streams",
+        f"shim {meta['shim_version']}, Python {meta['python']}, seed {meta['seed']}, "
+        f"{'quick' if meta['quick'] else 'full'} run: {meta['cases']} cases ({meta['generated_cases']} generated, "
+        f"{meta['fixtures']} fixtures) x {len(results['chunkers'])} chunkers.",
+        "A cell is one case under one chunker; it passes a check only if every chunking of that chunker passes.",
+        "## Parsers",
+        "\n".join(f"- **{name}**: {strategy}" for name, strategy in results["parsers"].items()),
+        "## Exact-match calls by category",
+        _md_table(category_table(results)),
+        "![accuracy by category](accuracy_by_category.png)",
+        "## All checks",
+        _md_table(_overall_rows(results)),
+        "## By chunker (exact-match calls)",
+        _md_table(
+            [["chunker", *results["parsers"]]]
+            + [[ch, *(_pct(results["by_chunker"][p][ch]["exact"]) for p in results["parsers"])]
+               for ch in results["chunkers"]]
+        ),
+        "## Throughput",
+        "Chunks of %d characters; scaling is cost per byte at 10x over cost per byte at 1x "
+        "(1 = linear, about 10 = quadratic; ≥ marks a run stopped at the time cap)." % meta["chunk_size"],
+        _md_table(_throughput_rows(results)),
+        "![throughput and scaling](throughput.png)",
+        "## Fixtures (all checks, every chunker)",
+        _fixture_table(results),
+    ]
+    if results["bar"] is not None:
+        bar = results["bar"]
+        parts += [
+            "## The bar (issue 8)",
+            f"- at least 99% exact-match calls: {'yes' if bar['exact_at_least_99'] else 'NO'}",
+            f"- no lost text: {'yes' if bar['no_lost_text'] else 'NO'}",
+            f"- full chunk invariance: {'yes' if bar['fully_chunk_invariant'] else 'NO'}",
+            f"- not behind any baseline in any category: {'yes' if bar['not_behind_any_baseline'] else 'NO'}"
+            + (f" ({', '.join(bar['behind_in'])})" if bar["behind_in"] else ""),
+        ]
+    for name, fail in results["failures"].items():
+        if name != "shim":
+            continue
+        parts.append(f"## Failing cells for {name} ({fail['count']}, first {len(fail['shown'])} shown)")
+        for f in fail["shown"]:
+            parts.append(
+                f"- `{f['case']}` ({f['category']}, {f['chunker']}): failed {', '.join(f['failed'])}\n"
+                f"  - input: `{json.dumps(f['input'], ensure_ascii=False)}`\n"
+                f"  - got: `{json.dumps(f['got'], ensure_ascii=False)}`"
+            )
+    return "\n\n".join(parts) + "\n"
+
+
+def _fixture_table(results: dict[str, Any]) -> str:
+    parsers = list(results["parsers"])
+    ids = list(dict.fromkeys(fid for p in parsers for fid in results["fixtures"][p]))
+    rows = [["fixture", *parsers]]
+    rows += [[fid.removeprefix("fixture:"), *("pass" if results["fixtures"][p].get(fid) else "FAIL" for p in parsers)]
+             for fid in ids]
+    return _md_table(rows)
+
+
+def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
+    """``accuracy_by_category.png`` and ``throughput.png`` (matplotlib, Agg backend: no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    parsers = list(results["parsers"])
+    cats = list(results["categories"])
+    width = 0.8 / max(1, len(parsers))
+    fig, ax = plt.subplots(figsize=(max(8, len(cats) * 0.9), 4.5))
+    for i, name in enumerate(parsers):
+        values = [(results["by_category"][name][c]["exact"] or 0.0) * 100 for c in cats]
+        ax.bar([x + i * width for x in range(len(cats))], values, width, label=name)
+    ax.set_xticks([x + width * (len(parsers) - 1) / 2 for x in range(len(cats))], cats, rotation=30, ha="right")
+    ax.set_ylabel("exact-match calls (% of case x chunker cells)")
+    ax.set_ylim(0, 105)
+    ax.set_title("Tool calls read exactly, by failure category")
+    ax.legend(loc="lower left", fontsize="small")
+    fig.tight_layout()
+    paths = [out / "accuracy_by_category.png"]
+    fig.savefig(paths[0], dpi=110)
+    plt.close(fig)
+
+    tp = results["throughput"]
+    workloads = list(next(iter(tp.values())).keys()) if tp else []
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    for i, name in enumerate(tp):
+        xs = [x + i * width for x in range(len(workloads))]
+        left.bar(xs, [tp[name][w]["large"]["mb_per_s"] for w in workloads], width, label=name)
+        right.bar(xs, [tp[name][w]["scaling"] for w in workloads], width, label=name)
+    for ax in (left, right):
+        ax.set_xticks([x + width * (len(tp) - 1) / 2 for x in range(len(workloads))], workloads)
+    left.set_yscale("log")
+    left.set_ylabel("MB/s at 10x size (log)")
+    left.set_title("Throughput")
+    right.axhline(1.0, color="grey", linestyle="--", linewidth=1)
+    right.set_ylabel("cost per byte, 10x / 1x")
+    right.set_title("Scaling when the stream grows 10x")
+    right.legend(fontsize="small")
+    fig.tight_layout()
+    paths.append(out / "throughput.png")
+    fig.savefig(paths[1], dpi=110)
+    plt.close(fig)
+    return paths
+
+
+def write_outputs(results: dict[str, Any], out: Path) -> list[Path]:
+    """Write ``results.json``, ``report.md`` and the charts into ``out``; return the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    json_path = out / "results.json"
+    json_path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    md_path = out / "report.md"
+    md_path.write_text(render_markdown(results), encoding="utf-8")
+    return [json_path, md_path, *write_charts(results, out)]
