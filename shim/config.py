@@ -13,6 +13,7 @@ Accepted, per server (every leniency is listed here):
   Cline's ``autoApprove`` list and Gemini CLI's ``trust: true``;
 - ``timeout``: per-call timeout in seconds;
 - ``protocol``: ``"auto"`` (default), ``"legacy"`` (force the initialize handshake) or a modern version string;
+- comments and trailing commas (VS Code's ``mcp.json`` is JSONC);
 - ``${VAR}``, ``${VAR:-default}`` and VS Code's ``${env:VAR}`` in every string value.
 
 Unknown keys are ignored, as other clients do, so one file can serve several clients.
@@ -58,6 +59,8 @@ _TYPES: dict[str, Transport] = {
     "sse": "sse",
 }
 _APPROVALS: tuple[Approval, ...] = ("allow", "deny", "ask")
+_COMMENT = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
+_TRAILING_COMMA = re.compile(r'("(?:\\.|[^"\\])*")|,\s*(?=([}\]]))')
 _VAR = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -170,10 +173,22 @@ def load_config(
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        try:
+            data = json.loads(_strip_jsonc(text))
+        except json.JSONDecodeError:
+            data = None
+        if data is not None:
+            return parse_config(data, source=str(resolved), environ=environ)
         raise ConfigError(
             f"{str(resolved)!r}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
     return parse_config(data, source=str(resolved), environ=environ)
+
+
+def _strip_jsonc(text: str) -> str:
+    """Drop ``//`` and ``/* */`` comments and trailing commas (VS Code's ``mcp.json`` is JSONC)."""
+    no_comments = _COMMENT.sub(lambda m: m.group(1) or "", text)
+    return _TRAILING_COMMA.sub(lambda m: m.group(1) or "", no_comments)
 
 
 def parse_config(data: Any, *, source: str = "<config>", environ: Mapping[str, str] | None = None) -> McpConfig:
