@@ -26,19 +26,24 @@ def load_tools(path: Path) -> list[ToolSpec]:
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise click.BadParameter(f"cannot read {str(path)!r}: {exc.strerror or exc}", param_hint="--tools") from None
+        raise click.BadParameter(
+            f"cannot read {str(path)!r}: {exc.strerror or exc}", param_hint="--tools"
+        ) from None
     except ValueError as exc:
         raise click.BadParameter(f"{str(path)!r} is not valid JSON: {exc}", param_hint="--tools") from None
     if isinstance(data, Mapping) and "tools" in data:
         data = data["tools"]
     if not isinstance(data, list):
-        raise click.BadParameter(f"{str(path)!r} must hold a JSON list of tools (MCP or OpenAI form), "
-                                 f"not {type(data).__name__}", param_hint="--tools")
+        raise click.BadParameter(
+            f"{str(path)!r} must hold a JSON list of tools (MCP or OpenAI form), not {type(data).__name__}",
+            param_hint="--tools",
+        )
     tools: list[ToolSpec] = []
     for n, entry in enumerate(data):  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
         if not isinstance(entry, (str, Mapping)):
-            raise click.BadParameter(f"{str(path)!r}, tool #{n}: expected an object, got {json.dumps(entry)}",
-                                     param_hint="--tools")
+            raise click.BadParameter(
+                f"{str(path)!r}, tool #{n}: expected an object, got {json.dumps(entry)}", param_hint="--tools"
+            )
         try:
             tools.append(ToolSpec.from_any(entry))  # pyright: ignore[reportUnknownArgumentType]
         except ValueError as exc:
@@ -53,24 +58,50 @@ def _tool_choice(value: str) -> str | dict[str, Any]:
         except ValueError as exc:
             raise click.BadParameter(f"not valid JSON: {exc}", param_hint="--tool-choice") from None
         if not isinstance(choice, dict):
-            raise click.BadParameter("must be a mode, a tool name or a JSON object", param_hint="--tool-choice")
+            raise click.BadParameter(
+                "must be a mode, a tool name or a JSON object", param_hint="--tool-choice"
+            )
         return choice  # pyright: ignore[reportUnknownVariableType]
     return value
 
 
 @click.command()
-@click.option("--tools", "tools_file", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="JSON list of tools: MCP tools/list entries or OpenAI {\"type\": \"function\", ...} tools.")
-@click.option("--dialect", "-d", default="function_call", show_default=True, metavar="NAME|FILE",
-              help=f"How the model should write calls ({', '.join(sorted(DIALECTS))}), or the path of your own "
-                   "Jinja2 template (written like prompts/function_call.j2).")
-@click.option("--compact/--full", default=None,
-              help="One-line signatures, or full parameter lists. Default: compact above 20 tools.")
-@click.option("--tool-choice", "tool_choice", default="auto", show_default=True, metavar="MODE|NAME|JSON",
-              help="auto, none (no tools in the prompt), required, a tool's name, or an OpenAI tool_choice object.")
-@click.option("--system", "-s", default=None, help="Your own system message; the tool prompt is added after it.")
+@click.option(
+    "--tools",
+    "tools_file",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help='JSON list of tools: MCP tools/list entries or OpenAI {"type": "function", ...} tools.',
+)
+@click.option(
+    "--dialect",
+    "-d",
+    default="function_call",
+    show_default=True,
+    metavar="NAME|FILE",
+    help=f"How the model should write calls ({', '.join(sorted(DIALECTS))}), or the path of your own "
+    "Jinja2 template (written like prompts/function_call.j2).",
+)
+@click.option(
+    "--compact/--full",
+    default=None,
+    help="One-line signatures, or full parameter lists. Default: compact above 20 tools.",
+)
+@click.option(
+    "--tool-choice",
+    "tool_choice",
+    default="auto",
+    show_default=True,
+    metavar="MODE|NAME|JSON",
+    help="auto, none (no tools in the prompt), required, a tool's name, or an OpenAI tool_choice object.",
+)
+@click.option(
+    "--system", "-s", default=None, help="Your own system message; the tool prompt is added after it."
+)
 @click.option("--stats", is_flag=True, help="Also print the prompt's size to standard error.")
-def prompt(tools_file: Path, dialect: str, compact: bool | None, tool_choice: str, system: str | None, stats: bool) -> None:
+def prompt(
+    tools_file: Path, dialect: str, compact: bool | None, tool_choice: str, system: str | None, stats: bool
+) -> None:
     """Print the system prompt that teaches a model to call the tools in a JSON file.
 
     \b
@@ -81,8 +112,9 @@ def prompt(tools_file: Path, dialect: str, compact: bool | None, tool_choice: st
     """
     tools = load_tools(tools_file)
     try:
-        text = render_system_prompt(tools, dialect=dialect, compact=compact, tool_choice=_tool_choice(tool_choice),
-                                    system=system)
+        text = render_system_prompt(
+            tools, dialect=dialect, compact=compact, tool_choice=_tool_choice(tool_choice), system=system
+        )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(text, nl=not text.endswith("\n"))

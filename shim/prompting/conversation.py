@@ -61,7 +61,11 @@ def render_messages(
         system_parts.append(content_text(items[start].get("content")))
         start += 1
     prompt = render_system_prompt(
-        tools, dialect=spec, compact=compact, tool_choice=tool_choice, system="\n\n".join(p for p in system_parts if p)
+        tools,
+        dialect=spec,
+        compact=compact,
+        tool_choice=tool_choice,
+        system="\n\n".join(p for p in system_parts if p),
     )
     turns: list[tuple[Role, str]] = [("system", prompt.strip())]
     calls: dict[str, tuple[int, str]] = {}  # call id -> (position in its assistant turn, tool name)
@@ -82,8 +86,10 @@ def render_messages(
         elif role in ("system", "developer"):
             turns.append(("user", f"System: {content_text(message.get('content'))}"))
         else:
-            raise ValueError(f"message #{n} has role {role!r}; expected system, developer, user, assistant, tool "
-                             f"or function")
+            raise ValueError(
+                f"message #{n} has role {role!r}; expected system, developer, user, assistant, tool "
+                f"or function"
+            )
     if results:
         turns.append(("user", _join(text for _, text in sorted(results, key=lambda r: r[0]))))
     return _merge(turns)
@@ -107,7 +113,7 @@ def _assistant(spec: PromptDialect, message: Mapping[str, Any]) -> tuple[str, di
 
 
 def _arguments(raw: Any) -> Mapping[str, Any] | str:
-    """The call's arguments as an object; unparsable JSON text is kept verbatim (it is what the model wrote)."""
+    """The call's arguments as an object; unparsable JSON text stays verbatim (the model wrote it so)."""
     if isinstance(raw, Mapping):
         return raw
     if raw is None or (isinstance(raw, str) and not raw.strip()):

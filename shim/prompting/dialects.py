@@ -115,5 +115,7 @@ def get_dialect(dialect: str | Path | PromptDialect = DEFAULT_DIALECT) -> Prompt
         return DIALECTS[DEFAULT_DIALECT].with_template(path.resolve())
     if path.suffix in {".j2", ".jinja", ".txt"}:
         raise ValueError(f"prompt template file {key!r} does not exist")
-    raise ValueError(f"unknown dialect {key!r}; known dialects: {', '.join(sorted(DIALECTS))} "
-                     f"(or pass the path of your own Jinja2 template file)")
+    raise ValueError(
+        f"unknown dialect {key!r}; known dialects: {', '.join(sorted(DIALECTS))} "
+        f"(or pass the path of your own Jinja2 template file)"
+    )

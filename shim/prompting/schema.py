@@ -19,8 +19,18 @@ ENUM_LIMIT = 16
 """Enums longer than this are shown as a sample of ``ENUM_SAMPLE`` values and a count."""
 ENUM_SAMPLE = 10
 _SCALARS = ("string", "integer", "number", "boolean", "null")
-# Keywords that annotate a schema without constraining its shape: a schema holding only these accepts anything.
-_ANNOTATIONS = {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "$schema", "$id"}
+# Keywords that annotate a schema without constraining its shape; a schema of only these accepts anything.
+_ANNOTATIONS = {
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "$schema",
+    "$id",
+}
 
 
 class SchemaText:
@@ -108,7 +118,11 @@ class SchemaText:
         """
         if schema is False:
             return "never"
-        if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and schema["$ref"] in self.recursive:
+        if (
+            isinstance(schema, Mapping)
+            and isinstance(schema.get("$ref"), str)
+            and schema["$ref"] in self.recursive
+        ):
             return self._name(schema["$ref"])
         schema = self.resolve(schema)
         if not isinstance(schema, Mapping) or _is_any(schema):
@@ -141,7 +155,9 @@ class SchemaText:
                 return "array"
             inner = self.type_expr(items, inline_objects=inline)
             return f"({inner})[]" if " | " in inner else f"{inner}[]"
-        if types == "object" or (types is None and ("properties" in schema or "additionalProperties" in schema)):
+        if types == "object" or (
+            types is None and ("properties" in schema or "additionalProperties" in schema)
+        ):
             props = schema.get("properties")
             if isinstance(props, Mapping) and props:
                 if not inline:
@@ -275,11 +291,16 @@ def _is_empty_object(schema: Any) -> bool:
         return True
     if not isinstance(schema, Mapping):
         return False
-    rest = set(schema) - _ANNOTATIONS - {"type", "properties", "required", "additionalProperties", "$defs",
-                                         "definitions"}
+    rest = (
+        set(schema)
+        - _ANNOTATIONS
+        - {"type", "properties", "required", "additionalProperties", "$defs", "definitions"}
+    )
     extra = schema.get("additionalProperties")
     open_values = isinstance(extra, Mapping) and not _is_any(extra)
-    return not rest and schema.get("type", "object") == "object" and not _properties(schema) and not open_values
+    return (
+        not rest and schema.get("type", "object") == "object" and not _properties(schema) and not open_values
+    )
 
 
 def _is_recursive_ref(schema: Any, recursive: set[str]) -> bool:
@@ -307,7 +328,12 @@ def _constraints(schema: Mapping[str, Any]) -> list[str]:
     facts: list[str] = []
     if isinstance(schema.get("format"), str):
         facts.append(f"format {schema['format']}")
-    for key, text in (("minimum", ">="), ("exclusiveMinimum", ">"), ("maximum", "<="), ("exclusiveMaximum", "<")):
+    for key, text in (
+        ("minimum", ">="),
+        ("exclusiveMinimum", ">"),
+        ("maximum", "<="),
+        ("exclusiveMaximum", "<"),
+    ):
         if isinstance(schema.get(key), (int, float)) and not isinstance(schema.get(key), bool):
             facts.append(f"{text} {schema[key]}")
     for low, high, unit in (("minLength", "maxLength", "characters"), ("minItems", "maxItems", "items")):

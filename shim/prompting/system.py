@@ -151,8 +151,10 @@ def normalize_tool_choice(
         elif isinstance(kind, str):
             choice = kind
         else:
-            raise ValueError(f"tool_choice {tool_choice!r} is neither a mode nor a {{'type': 'function', "
-                             f"'function': {{'name': ...}}}} object")
+            raise ValueError(
+                f"tool_choice {tool_choice!r} is neither a mode nor a {{'type': 'function', "
+                f"'function': {{'name': ...}}}} object"
+            )
     if isinstance(choice, str):
         mode = {"auto": "auto", "none": "none", "required": "required", "any": "required"}.get(choice)
         if mode is not None:
@@ -161,8 +163,10 @@ def normalize_tool_choice(
     name = choice["name"]
     if name not in names:
         known = ", ".join(repr(n) for n in names) or "none"
-        raise ValueError(f"tool_choice names the tool {name!r}, which is not among the tools ({known}); "
-                         f"use 'auto', 'none', 'required' or one of those names")
+        raise ValueError(
+            f"tool_choice names the tool {name!r}, which is not among the tools ({known}); "
+            f"use 'auto', 'none', 'required' or one of those names"
+        )
     return "named", name
 
 
@@ -180,7 +184,9 @@ def _hints(annotations: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     if annotations.get("readOnlyHint") is True:
         return ["read-only"], ["Read-only: it does not change anything."]
     if annotations.get("destructiveHint") is True:
-        return ["destructive"], ["Destructive: it may delete or overwrite data; call it only when the user asked for that."]
+        return ["destructive"], [
+            "Destructive: it may delete or overwrite data; call it only when the user asked for that."
+        ]
     return [], []
 
 
@@ -221,4 +227,6 @@ def _template(template: str | Path) -> jinja2.Template:
     try:
         return _environment(folder).get_template(name)
     except jinja2.TemplateSyntaxError as exc:
-        raise ValueError(f"prompt template {str(template)!r} has a syntax error on line {exc.lineno}: {exc.message}") from exc
+        raise ValueError(
+            f"prompt template {str(template)!r} has a syntax error on line {exc.lineno}: {exc.message}"
+        ) from exc

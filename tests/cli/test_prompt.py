@@ -28,16 +28,25 @@ def test_it_prints_the_same_prompt_as_the_library_for_a_tools_file() -> None:
 
 
 def test_dialect_compact_and_tool_choice_options_reach_the_prompt() -> None:
-    code, out, _ = run("--tools", str(TOOLS_FILE), "--dialect", "tool_call", "--compact", "--tool-choice", "required")
+    code, out, _ = run(
+        "--tools", str(TOOLS_FILE), "--dialect", "tool_call", "--compact", "--tool-choice", "required"
+    )
     assert code == 0
     assert out == (GOLDEN / "tool_call_compact.txt").read_text(encoding="utf-8").replace(
-        "- Call a tool only when you need its result to answer; otherwise answer directly, without any block.",
-        "- In this reply you must call at least one tool; do not answer without calling one.")
+        "- Call a tool only when you need its result to answer; otherwise answer directly, "
+        "without any block.",
+        "- In this reply you must call at least one tool; do not answer without calling one.",
+    )
 
 
 def test_a_named_tool_choice_can_be_a_name_or_a_json_object() -> None:
     by_name = run("--tools", str(TOOLS_FILE), "--tool-choice", "write_file")
-    by_object = run("--tools", str(TOOLS_FILE), "--tool-choice", '{"type": "function", "function": {"name": "write_file"}}')
+    by_object = run(
+        "--tools",
+        str(TOOLS_FILE),
+        "--tool-choice",
+        '{"type": "function", "function": {"name": "write_file"}}',
+    )
     assert by_name[0] == by_object[0] == 0
     assert by_name[1] == by_object[1] == (GOLDEN / "function_call_named.txt").read_text(encoding="utf-8")
 
@@ -51,8 +60,13 @@ def test_the_callers_system_message_comes_first_and_stats_go_to_stderr() -> None
 
 def test_openai_tools_and_a_tools_list_result_object_are_accepted(tmp_path: Path) -> None:
     tools = json.loads(TOOLS_FILE.read_text(encoding="utf-8"))
-    openai = [{"type": "function", "function": {"name": t["name"], "description": t["description"], "parameters": t["inputSchema"]}}
-              for t in tools]
+    openai = [
+        {
+            "type": "function",
+            "function": {"name": t["name"], "description": t["description"], "parameters": t["inputSchema"]},
+        }
+        for t in tools
+    ]
     (tmp_path / "openai.json").write_text(json.dumps(openai), encoding="utf-8")
     (tmp_path / "mcp.json").write_text(json.dumps({"tools": tools}), encoding="utf-8")
     code, out, _ = run("--tools", str(tmp_path / "openai.json"))
@@ -63,11 +77,16 @@ def test_openai_tools_and_a_tools_list_result_object_are_accepted(tmp_path: Path
 
 def test_a_users_template_file_can_stand_in_for_a_dialect(tmp_path: Path) -> None:
     template = tmp_path / "mine.j2"
-    template.write_text("Tools: {{ tools | map(attribute='name') | join(', ') }}\nExample: {{ example }}\n", encoding="utf-8")
+    template.write_text(
+        "Tools: {{ tools | map(attribute='name') | join(', ') }}\nExample: {{ example }}\n", encoding="utf-8"
+    )
     code, out, _ = run("--tools", str(TOOLS_FILE), "--dialect", str(template))
     assert code == 0
-    assert out == ("Tools: get_current_time, search_issues, write_file, list_reminders\n"
-                   'Example: <function_call>{"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}</function_call>\n')
+    assert out == (
+        "Tools: get_current_time, search_issues, write_file, list_reminders\n"
+        'Example: <function_call>{"name": "get_current_time", '
+        '"arguments": {"timezone": "Europe/Paris"}}</function_call>\n'
+    )
 
 
 @pytest.mark.parametrize(
@@ -76,7 +95,10 @@ def test_a_users_template_file_can_stand_in_for_a_dialect(tmp_path: Path) -> Non
         ("not json", "is not valid JSON"),
         ('{"a": 1}', "must hold a JSON list of tools (MCP or OpenAI form), not dict"),
         ('[{"name": "ok"}, 5]', "tool #1: expected an object, got 5"),
-        ('[{"name": "ok"}, {"description": "no name"}]', "tool #1: a tool definition needs a non-empty string 'name'"),
+        (
+            '[{"name": "ok"}, {"description": "no name"}]',
+            "tool #1: a tool definition needs a non-empty string 'name'",
+        ),
     ],
 )
 def test_a_bad_tools_file_is_named_with_the_bad_entry(tmp_path: Path, content: str, message: str) -> None:

@@ -12,20 +12,62 @@ from shim.types import ToolSpec
 
 SCHEMAS: list[dict[str, Any]] = [
     {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]},
-    {"type": "object", "properties": {"n": {"type": "integer", "minimum": 5}, "x": {"type": "number", "maximum": 0}},
-     "required": ["n", "x"]},
-    {"type": "object", "properties": {"mode": {"enum": ["fast", "slow"]}, "on": {"type": "boolean"}}, "required": ["mode", "on"]},
-    {"type": "object", "properties": {"when": {"type": "string", "format": "date-time"}}, "required": ["when"]},
-    {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "minItems": 2}}, "required": ["tags"]},
-    {"type": "object", "properties": {"opt": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}},
-     "required": ["opt"]},
-    {"type": "object", "properties": {"v": {"anyOf": [{"type": "null"}, {"type": "integer"}]}}, "required": ["v"]},
+    {
+        "type": "object",
+        "properties": {"n": {"type": "integer", "minimum": 5}, "x": {"type": "number", "maximum": 0}},
+        "required": ["n", "x"],
+    },
+    {
+        "type": "object",
+        "properties": {"mode": {"enum": ["fast", "slow"]}, "on": {"type": "boolean"}},
+        "required": ["mode", "on"],
+    },
+    {
+        "type": "object",
+        "properties": {"when": {"type": "string", "format": "date-time"}},
+        "required": ["when"],
+    },
+    {
+        "type": "object",
+        "properties": {"tags": {"type": "array", "items": {"type": "string"}, "minItems": 2}},
+        "required": ["tags"],
+    },
+    {
+        "type": "object",
+        "properties": {"opt": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}},
+        "required": ["opt"],
+    },
+    {
+        "type": "object",
+        "properties": {"v": {"anyOf": [{"type": "null"}, {"type": "integer"}]}},
+        "required": ["v"],
+    },
     {"type": "object", "properties": {"v": {"type": ["null", "string"]}}, "required": ["v"]},
-    {"type": "object", "properties": {"k": {"const": "fixed"}, "d": {"type": "integer", "default": 7}}, "required": ["k", "d"]},
-    {"type": "object", "$defs": {"N": {"type": "object", "properties": {"v": {"type": "string"},
-     "kids": {"type": "array", "items": {"$ref": "#/$defs/N"}}}, "required": ["v", "kids"]}},
-     "properties": {"root": {"$ref": "#/$defs/N"}}, "required": ["root"]},
-    {"type": "object", "properties": {"q": {"type": "string", "examples": ["weather in Oslo"]}}, "required": ["q"]},
+    {
+        "type": "object",
+        "properties": {"k": {"const": "fixed"}, "d": {"type": "integer", "default": 7}},
+        "required": ["k", "d"],
+    },
+    {
+        "type": "object",
+        "$defs": {
+            "N": {
+                "type": "object",
+                "properties": {
+                    "v": {"type": "string"},
+                    "kids": {"type": "array", "items": {"$ref": "#/$defs/N"}},
+                },
+                "required": ["v", "kids"],
+            }
+        },
+        "properties": {"root": {"$ref": "#/$defs/N"}},
+        "required": ["root"],
+    },
+    {
+        "type": "object",
+        "properties": {"q": {"type": "string", "examples": ["weather in Oslo"]}},
+        "required": ["q"],
+    },
     {},
 ]
 
@@ -54,7 +96,10 @@ def test_the_example_tool_is_the_first_with_a_required_parameter() -> None:
     tools = [
         ToolSpec(name="ping"),
         ToolSpec(name="maybe", input_schema={"type": "object", "properties": {"a": {"type": "string"}}}),
-        ToolSpec(name="get", input_schema={"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}),
+        ToolSpec(
+            name="get",
+            input_schema={"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+        ),
     ]
     assert pick_example_tool(tools).name == "get"
     assert pick_example_tool(tools[:2]).name == "maybe"

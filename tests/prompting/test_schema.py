@@ -57,7 +57,10 @@ def test_arrays_show_their_item_types_and_the_fields_of_object_items() -> None:
         "properties": {
             "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 5},
             "matrix": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
-            "people": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}},
+            "people": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"name": {"type": "string"}}},
+            },
             "mixed": {"type": "array", "items": {"type": ["string", "integer"]}},
             "untyped": {"type": "array"},
             "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
@@ -78,7 +81,13 @@ def test_arrays_show_their_item_types_and_the_fields_of_object_items() -> None:
 def test_refs_into_defs_and_definitions_are_resolved_with_sibling_descriptions_kept() -> None:
     schema = {
         "type": "object",
-        "$defs": {"Address": {"type": "object", "properties": {"street": {"type": "string"}}, "required": ["street"]}},
+        "$defs": {
+            "Address": {
+                "type": "object",
+                "properties": {"street": {"type": "string"}},
+                "required": ["street"],
+            }
+        },
         "definitions": {"Zip": {"type": "string", "pattern": "^[0-9]{5}$"}},
         "properties": {
             "ship_to": {"$ref": "#/$defs/Address", "description": "Where to ship."},
@@ -99,7 +108,10 @@ def test_recursive_refs_are_named_once_and_defined_below_instead_of_looping() ->
         "$defs": {
             "Node": {
                 "type": "object",
-                "properties": {"value": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                "properties": {
+                    "value": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+                },
                 "required": ["value"],
             }
         },
@@ -142,7 +154,9 @@ def test_any_of_and_one_of_become_unions_with_object_options_listed() -> None:
     schema = {
         "type": "object",
         "properties": {
-            "target": {"anyOf": [{"type": "string"}, {"type": "object", "properties": {"path": {"type": "string"}}}]},
+            "target": {
+                "anyOf": [{"type": "string"}, {"type": "object", "properties": {"path": {"type": "string"}}}]
+            },
             "maybe": {"oneOf": [{"type": "integer"}, {"type": "null"}]},
         },
     }
@@ -159,19 +173,29 @@ def test_all_of_merges_the_fields_of_its_parts() -> None:
     schema = {
         "type": "object",
         "$defs": {"Base": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
-        "properties": {"item": {"allOf": [{"$ref": "#/$defs/Base"}, {"properties": {"n": {"type": "integer"}}}]}},
+        "properties": {
+            "item": {"allOf": [{"$ref": "#/$defs/Base"}, {"properties": {"n": {"type": "integer"}}}]}
+        },
     }
     assert signature(schema) == "tool(item?: {id: string, n?: integer})"
 
 
 def test_an_empty_schema_and_a_property_free_object_mean_no_parameters() -> None:
-    for schema in ({}, {"type": "object"}, {"type": "object", "properties": {}}, {"type": "object", "additionalProperties": False}):
+    for schema in (
+        {},
+        {"type": "object"},
+        {"type": "object", "properties": {}},
+        {"type": "object", "additionalProperties": False},
+    ):
         assert lines(schema) == []
         assert signature(schema, "ping") == "ping()"
 
 
 def test_a_parameter_with_an_empty_schema_accepts_anything() -> None:
-    assert lines({"type": "object", "properties": {"x": {}, "y": True}}) == ["- x (any, optional)", "- y (any, optional)"]
+    assert lines({"type": "object", "properties": {"x": {}, "y": True}}) == [
+        "- x (any, optional)",
+        "- y (any, optional)",
+    ]
 
 
 def test_huge_enums_show_a_sample_and_how_many_values_were_left_out() -> None:
@@ -188,7 +212,10 @@ def test_short_enums_are_shown_in_full() -> None:
 
 
 def test_maps_with_typed_values_show_the_value_type() -> None:
-    schema = {"type": "object", "properties": {"counts": {"type": "object", "additionalProperties": {"type": "integer"}}}}
+    schema = {
+        "type": "object",
+        "properties": {"counts": {"type": "object", "additionalProperties": {"type": "integer"}}},
+    }
     assert lines(schema) == ["- counts ({[key: string]: integer}, optional)"]
 
 
@@ -209,12 +236,18 @@ def test_formats_bounds_examples_and_deprecation_are_shown() -> None:
 
 
 def test_unresolvable_refs_render_as_any_instead_of_failing() -> None:
-    schema = {"type": "object", "properties": {"a": {"$ref": "https://example.com/schema.json"}, "b": {"$ref": "#/$defs/Missing"}}}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "https://example.com/schema.json"}, "b": {"$ref": "#/$defs/Missing"}},
+    }
     assert lines(schema) == ["- a (any, optional)", "- b (any, optional)"]
 
 
 def test_nullable_in_the_openapi_style_adds_null() -> None:
-    assert signature({"type": "object", "properties": {"a": {"type": "string", "nullable": True}}}) == "tool(a?: string | null)"
+    assert (
+        signature({"type": "object", "properties": {"a": {"type": "string", "nullable": True}}})
+        == "tool(a?: string | null)"
+    )
 
 
 def test_unicode_stays_unescaped() -> None:

@@ -29,7 +29,9 @@ def assert_golden(name: str, text: str) -> None:
         pytest.fail(f"rewrote {path}; review it with git diff, then run again without SHIM_UPDATE_GOLDEN")
     expected = path.read_text(encoding="utf-8")
     if text != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True), str(path), "rendered"))
+        diff = "".join(
+            difflib.unified_diff(expected.splitlines(True), text.splitlines(True), str(path), "rendered")
+        )
         pytest.fail(f"the prompt differs from the reviewed golden file:\n{diff}")
 
 
@@ -39,20 +41,32 @@ def assert_golden(name: str, text: str) -> None:
         ("function_call_full", TOOLS, {"system": SYSTEM}),
         ("function_call_compact", TOOLS, {"compact": True}),
         ("function_call_required", TOOLS, {"tool_choice": "required", "compact": True}),
-        ("function_call_named", TOOLS, {"tool_choice": {"type": "function", "function": {"name": "write_file"}}}),
+        (
+            "function_call_named",
+            TOOLS,
+            {"tool_choice": {"type": "function", "function": {"name": "write_file"}}},
+        ),
         ("tool_call_full", TOOLS, {"dialect": "tool_call", "system": SYSTEM}),
         ("tool_call_compact", TOOLS, {"dialect": "tool_call", "compact": True}),
         ("edge_cases_full", EDGE_TOOLS, {}),
         ("edge_cases_compact", EDGE_TOOLS, {"compact": True}),
     ],
 )
-def test_rendered_prompts_match_the_reviewed_golden_files(name: str, tools: list[dict[str, Any]], options: dict[str, Any]) -> None:
+def test_rendered_prompts_match_the_reviewed_golden_files(
+    name: str, tools: list[dict[str, Any]], options: dict[str, Any]
+) -> None:
     assert_golden(name, render_system_prompt(tools, **options))
 
 
 def to_openai(tool: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "function", "function": {"name": tool["name"], "description": tool["description"],
-                                             "parameters": tool["inputSchema"]}}
+    return {
+        "type": "function",
+        "function": {
+            "name": tool["name"],
+            "description": tool["description"],
+            "parameters": tool["inputSchema"],
+        },
+    }
 
 
 def test_mcp_and_openai_tool_definitions_render_the_same() -> None:
@@ -84,19 +98,30 @@ def test_required_with_no_tools_is_an_error() -> None:
 
 @pytest.mark.parametrize(
     "choice",
-    ["search_issues", {"type": "function", "function": {"name": "search_issues"}}, {"type": "function", "name": "search_issues"},
-     {"type": "tool", "name": "search_issues"}],
+    [
+        "search_issues",
+        {"type": "function", "function": {"name": "search_issues"}},
+        {"type": "function", "name": "search_issues"},
+        {"type": "tool", "name": "search_issues"},
+    ],
 )
 def test_a_named_tool_choice_lists_only_that_tool_and_demands_a_call_to_it(choice: Any) -> None:
     prompt = render_system_prompt(TOOLS, tool_choice=choice)
     assert "- In this reply you must call the tool search_issues." in prompt
     assert "## search_issues" in prompt
     assert "get_current_time" not in prompt
-    assert '<function_call>{"name": "search_issues", "arguments": {"repo": "octocat/hello-world"}}</function_call>' in prompt
+    assert (
+        '<function_call>{"name": "search_issues", '
+        '"arguments": {"repo": "octocat/hello-world"}}</function_call>' in prompt
+    )
 
 
 def test_a_named_tool_choice_for_an_unknown_tool_lists_the_tools() -> None:
-    with pytest.raises(ValueError, match=r"tool_choice names the tool 'nope', which is not among the tools \('get_current_time', 'search_issues'"):
+    with pytest.raises(
+        ValueError,
+        match=r"tool_choice names the tool 'nope', which is not among the tools "
+        r"\('get_current_time', 'search_issues'",
+    ):
         render_system_prompt(TOOLS, tool_choice={"type": "function", "function": {"name": "nope"}})
 
 
@@ -115,7 +140,10 @@ def test_an_unrecognised_tool_choice_object_is_an_error() -> None:
 
 
 def test_many_tools_switch_to_compact_mode_unless_told_otherwise() -> None:
-    many = [{"name": f"tool_{i}", "description": "Do a thing.", "inputSchema": {"type": "object"}} for i in range(COMPACT_THRESHOLD + 1)]
+    many = [
+        {"name": f"tool_{i}", "description": "Do a thing.", "inputSchema": {"type": "object"}}
+        for i in range(COMPACT_THRESHOLD + 1)
+    ]
     assert "- tool_0(): Do a thing." in render_system_prompt(many)
     assert "## tool_0" in render_system_prompt(many, compact=False)
     assert "## tool_0" in render_system_prompt(many[:COMPACT_THRESHOLD])
@@ -128,11 +156,17 @@ def test_a_tool_without_a_name_is_reported_with_its_position() -> None:
 
 def test_a_users_template_file_renders_with_the_same_context(tmp_path: Path) -> None:
     path = tmp_path / "mine.j2"
-    path.write_text('{{ system }}|{% for t in tools %}{{ t.signature }};{% endfor %}|{{ example }}|{{ result_tag }}\n{% include "_rules.j2" %}\n',
-                    encoding="utf-8")
+    path.write_text(
+        "{{ system }}|{% for t in tools %}{{ t.signature }};{% endfor %}|{{ example }}|{{ result_tag }}\n"
+        '{% include "_rules.j2" %}\n',
+        encoding="utf-8",
+    )
     prompt = render_system_prompt(TOOLS[:1], dialect=str(path), system="S")
     first, rules = prompt.split("\n", 1)
-    assert first == 'S|get_current_time(timezone: string);|<function_call>{"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}</function_call>|function_result'
+    assert (
+        first == 'S|get_current_time(timezone: string);|<function_call>{"name": "get_current_time", '
+        '"arguments": {"timezone": "Europe/Paris"}}</function_call>|function_result'
+    )
     assert rules.startswith("- Put exactly one call in each block.")
 
 
@@ -155,4 +189,7 @@ def test_no_prompt_shows_a_made_up_tool() -> None:
         names = {t.get("name") or t["function"]["name"] for t in tools}
         prompt = render_system_prompt(tools)
         example = prompt.split("For example:\n\n", 1)[1].split("\n", 1)[0]
-        assert json.loads(example.removeprefix("<function_call>").removesuffix("</function_call>"))["name"] in names
+        assert (
+            json.loads(example.removeprefix("<function_call>").removesuffix("</function_call>"))["name"]
+            in names
+        )
