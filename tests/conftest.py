@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# The default run is thorough but quick; HYPOTHESIS_PROFILE=deep searches much longer (run it by hand).
+settings.register_profile("default", max_examples=300)
+settings.register_profile("deep", max_examples=20_000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

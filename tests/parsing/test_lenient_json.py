@@ -1,0 +1,58 @@
+"""The lenient JSON loader: every leniency in the grammar's header, and the errors it refuses with."""
+
+from __future__ import annotations
+
+import pytest
+
+from shim.parsing.lenient_json import LenientJSONError, loads
+from shim.resources import data_dir
+
+LENIENT = [
+    ("single quotes", "{'a': 'b'}", {"a": "b"}),
+    ("escaped single quote", r"{'a': 'it\'s'}", {"a": "it's"}),
+    ("double quote inside single quotes", """{'a': 'say "hi"'}""", {"a": 'say "hi"'}),
+    ("raw newline and tab in a string", '{"a": "x\ny\tz"}', {"a": "x\ny\tz"}),
+    ("unknown escape keeps its backslash", r'{"re": "\d+\s"}', {"re": r"\d+\s"}),
+    ("trailing commas", '{"a": [1, 2,], "b": 3,}', {"a": [1, 2], "b": 3}),
+    ("Python literals", "{'t': True, 'f': False, 'n': None}", {"t": True, "f": False, "n": None}),
+    ("unquoted keys", "{city: 'Paris', max_days: 3, $ref: 1, dash-key: 2}", {"city": "Paris", "max_days": 3, "$ref": 1, "dash-key": 2}),
+    ("line, hash and block comments", '{"a": 1, // one\n "b": 2, # two\n /* three */ "c": 3}', {"a": 1, "b": 2, "c": 3}),
+    ("lenient numbers", "{'a': +1, 'b': .5, 'c': 1., 'd': -2.5e3}", {"a": 1, "b": 0.5, "c": 1.0, "d": -2500.0}),
+    ("a leading json word", 'json {"a": 1}', {"a": 1}),
+    ("a code fence around the value", '```json\n{"a": 1}\n```', {"a": 1}),
+    ("missing closing brackets", '{"a": {"b": [1, 2', {"a": {"b": [1, 2]}}),
+    ("a stray extra closing bracket", '{"a": 1}}', {"a": 1}),
+    ("surrogate pair escapes", r'{"e": "\ud83d\ude00"}', {"e": "😀"}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in LENIENT], ids=[n for n, _, _ in LENIENT])
+def test_lenient_json_is_read(text: str, expected: object) -> None:
+    assert loads(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"a": "unterminated', "unclosed"),
+        ('{"a": ', "cut off"),
+        ('{"a" 1}', "unexpected"),
+        ("{'a': undefined}", "unexpected"),
+        ("hello world", "unexpected"),
+    ],
+    ids=["a string cut mid-value", "a value missing after a colon", "a missing colon", "an unquoted word as a value", "prose"],
+)
+def test_text_that_is_not_json_is_refused_with_a_position(text: str, message: str) -> None:
+    with pytest.raises(LenientJSONError, match=message):
+        loads(text)
+
+
+def test_strict_json_takes_the_fast_path_unchanged() -> None:
+    assert loads('{"a": [1, 2.5, "x", null, true]}') == {"a": [1, 2.5, "x", None, True]}
+
+
+def test_the_grammar_header_lists_every_leniency() -> None:
+    header = (data_dir("grammars") / "lenient_json.lark").read_text().split("?start")[0]
+    for word in ("single-quoted", "raw newlines", "trailing commas", "True / False / None", "unquoted keys",
+                 "comments", "`json` word", "code fence", "stray extra closing brackets", "missing closing brackets"):
+        assert word in header

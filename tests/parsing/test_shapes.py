@@ -1,0 +1,66 @@
+"""Call shapes normalise to (name, arguments); tool names resolve through the tool index."""
+
+from __future__ import annotations
+
+import pytest
+
+from shim.parsing.shapes import ShapeError, ToolIndex, to_call
+
+
+@pytest.mark.parametrize(
+    ("obj", "name", "arguments", "canonical"),
+    [
+        ({"name": "a", "arguments": {"x": 1}}, "a", {"x": 1}, True),
+        ({"name": "a", "parameters": {"x": 1}}, "a", {"x": 1}, True),
+        ({"type": "function", "function": {"name": "a", "arguments": '{"x": 1}'}}, "a", {"x": 1}, True),
+        ({"function": {"name": "a", "arguments": {}}}, "a", {}, True),
+        ({"tool": "a", "x": 1}, "a", {"x": 1}, False),
+        ({"method": "a", "params": {"x": 1}}, "a", {"x": 1}, True),
+        ({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "a", "arguments": {"x": 1}}}, "a", {"x": 1}, True),
+        ({"name": "a"}, "a", {}, True),
+        ({"name": "a", "arguments": None}, "a", {}, True),
+        ({"name": "a", "arguments": ""}, "a", {}, True),
+        ({"name": "my-pkg", "version": "1.0"}, "my-pkg", {"version": "1.0"}, False),
+    ],
+)
+def test_call_shapes_normalise_to_name_and_arguments(obj: dict, name: str, arguments: dict, canonical: bool) -> None:
+    shape = to_call(obj)
+    assert (shape.name, shape.arguments, shape.canonical) == (name, arguments, canonical)
+
+
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        ([1, 2], "must be a JSON object"),
+        ({"city": "Paris"}, "no tool name"),
+        ({"name": "a", "arguments": [1]}, "must be a JSON object"),
+        ({"name": "a", "arguments": "not json"}, "not a JSON object"),
+    ],
+)
+def test_objects_that_are_not_calls_are_refused_with_a_reason(obj: object, message: str) -> None:
+    with pytest.raises(ShapeError, match=message):
+        to_call(obj)
+
+
+def test_names_resolve_by_case_prefix_title_and_description() -> None:
+    index = ToolIndex([
+        "get_time",
+        {"name": "get_weather", "title": "Weather", "description": "Get the current weather"},
+        {"type": "function", "function": {"name": "search", "description": "Search the web", "parameters": {}}},
+    ])
+    assert index.resolve("GET_TIME") == "get_time"
+    assert index.resolve("functions.get_time") == "get_time"
+    assert index.resolve("Weather") == "get_weather"
+    assert index.resolve("Get the current weather") == "get_weather"
+    assert index.resolve("search the web") == "search"
+    assert index.resolve("unknown_tool") == "unknown_tool"
+    assert not index.is_known("unknown_tool")
+
+
+def test_parameter_types_come_from_the_input_schema() -> None:
+    index = ToolIndex([{"name": "t", "inputSchema": {"type": "object", "properties": {
+        "n": {"type": "integer"}, "s": {"type": ["string", "null"]}, "any": {}}}}])
+    assert index.property_type("t", "n") == "integer"
+    assert index.property_type("t", "s") == "string"
+    assert index.property_type("t", "any") is None
+    assert index.property_type("other", "n") is None

@@ -1,0 +1,167 @@
+"""StreamParser behaviour beyond single cases: latency, streaming, ids, lifecycle, bounded hold-back."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from shim import IdGenerator, StreamParser
+from shim.errors import ParserClosedError
+from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
+from shim.parsing.dialects import Dialect
+from shim.parsing.ids import is_call_id
+from tests.parsing.chunking import check_event_invariants, parse_chunks, parse_everywhere
+
+
+def test_prose_without_markers_comes_out_of_the_same_feed() -> None:
+    parser = StreamParser(["get_weather"])
+    for chunk in ["Hello", " there, ", "how are you", "? Fine."]:
+        events = parser.feed(chunk)
+        assert events == [TextDelta(text=chunk, raw=chunk)]
+
+
+def test_text_is_held_back_only_while_it_could_start_a_tag() -> None:
+    parser = StreamParser()
+    assert parser.feed("a <") == [TextDelta(text="a ", raw="a ")]
+    assert parser.feed("fun") == []  # `<fun` may still become <function_call>
+    assert parser.feed("ny>") == [TextDelta(text="<funny>", raw="<funny>")]
+
+
+def test_call_end_comes_out_of_the_feed_that_delivers_its_last_brace() -> None:
+    parser = StreamParser()
+    parser.feed('<function_call>{"name": "w", "arguments": {"a": 1}')
+    events = parser.feed("}")
+    assert [type(e) for e in events] == [ToolCallChunk, ToolCallEnd] or [type(e) for e in events] == [ToolCallEnd]
+    assert isinstance(events[-1], ToolCallEnd) and events[-1].arguments == {"a": 1}
+
+
+def test_call_start_comes_as_soon_as_the_name_is_known() -> None:
+    parser = StreamParser()
+    events = parser.feed('<function_call>{"name": "write_file"')
+    assert [type(e) for e in events] == [ToolCallStart]
+    assert events[0].name == "write_file"
+
+
+def test_a_long_argument_streams_in_chunks_as_it_arrives() -> None:
+    parser = StreamParser()
+    parser.feed('<function_call>{"name": "write_file", "arguments": {"path": "a.txt", "content": "')
+    streamed = []
+    for _ in range(50):
+        events = parser.feed("lorem ipsum ")
+        assert [type(e) for e in events] == [ToolCallChunk]
+        streamed.append(events[0])
+    end = parser.feed('"}}</function_call>')
+    end += parser.close()
+    assert any(isinstance(e, ToolCallEnd) for e in end)
+    assert "lorem ipsum " * 50 in "".join(c.arguments_chunk for c in streamed)
+
+
+def test_lenient_arguments_stream_as_strict_json() -> None:
+    text = "<function_call>{'name': 'w', 'arguments': {'q': 'it\\'s', n: None, 'l': [1,], /* c */ 'b': True,}}</function_call>"
+    events = parse_chunks(list(text))
+    chunks = "".join(e.arguments_chunk for e in events if isinstance(e, ToolCallChunk))
+    assert json.loads(chunks) == {"q": "it's", "n": None, "l": [1], "b": True}
+
+
+def test_held_back_text_stays_bounded_while_a_megabyte_argument_streams() -> None:
+    parser = StreamParser()
+    parser.feed('<function_call>{"name": "write_file", "arguments": {"content": "')
+    body = ('x' * 1000 + '\\n') * 1000
+    for start in range(0, len(body), 4096):
+        parser.feed(body[start : start + 4096])
+        assert len(parser._carry) < 16  # no rescanning: only a split escape may be carried over
+    events = parser.feed('"}}</function_call>') + parser.close()
+    end = next(e for e in events if isinstance(e, ToolCallEnd))
+    assert len(end.arguments["content"]) == 1001 * 1000
+
+
+def test_every_call_gets_a_unique_id_of_24_hex_digits() -> None:
+    text = "".join(f'<function_call>{{"name": "t{i}"}}</function_call>' for i in range(200))
+    events = parse_chunks([text])
+    ids = [e.id for e in events if isinstance(e, ToolCallEnd)]
+    assert len(ids) == 200 and len(set(ids)) == 200 and all(is_call_id(i) for i in ids)
+
+
+def test_a_shared_id_generator_never_repeats_across_parsers() -> None:
+    ids = IdGenerator(seed=7)
+    seen = set()
+    for _ in range(50):
+        events = parse_chunks(['<function_call>{"name": "t"}</function_call>'], ids=ids)
+        seen.update(e.id for e in events if isinstance(e, ToolCallEnd))
+    assert len(seen) == 50
+
+
+def test_a_seeded_id_generator_is_reproducible() -> None:
+    assert [IdGenerator(seed=3)() for _ in range(1)] == [IdGenerator(seed=3)() for _ in range(1)]
+
+
+def test_an_error_after_a_started_call_carries_its_id() -> None:
+    events = parse_chunks(['<function_call>{"name": "w", "arguments": {"a": "cut'])
+    start = next(e for e in events if isinstance(e, ToolCallStart))
+    issue = next(e for e in events if isinstance(e, ParseIssue))
+    assert issue.id == start.id
+    assert "Write each call as <function_call>" in issue.message
+
+
+def test_an_error_before_any_name_has_no_id() -> None:
+    events = parse_chunks(['<function_call>{"city": "Paris"}</function_call>'])
+    issue = next(e for e in events if isinstance(e, ParseIssue))
+    # The verdict comes at the last brace; the closing tag follows as markup, not as visible text.
+    assert issue.id is None and issue.raw == '<function_call>{"city": "Paris"}'
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == ""
+
+
+def test_a_complete_call_is_rejected_when_the_turn_was_cut_by_the_token_limit() -> None:
+    parser = StreamParser()
+    events = parser.feed('<function_call>{"name": "w", "arguments": {"a": 1}')
+    events += parser.close(truncated=True)
+    assert not any(isinstance(e, ToolCallEnd) for e in events)
+    issue = next(e for e in events if isinstance(e, ParseIssue))
+    assert "token limit" in issue.message
+
+
+def test_feeding_a_closed_parser_raises() -> None:
+    parser = StreamParser()
+    parser.close()
+    with pytest.raises(ParserClosedError, match="closed"):
+        parser.feed("x")
+    with pytest.raises(ParserClosedError):
+        parser.close()
+
+
+def test_a_stream_that_starts_inside_reasoning_is_reasoning_until_it_closes() -> None:
+    parser = StreamParser(in_reasoning=True)
+    events = parser.feed("thinking hard</think>Answer") + parser.close()
+    reasoning = [e for e in events if isinstance(e, ReasoningDelta)]
+    assert "".join(e.text for e in reasoning) == "thinking hard"
+    assert "".join(e.raw for e in reasoning) == "thinking hard</think>"
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Answer"
+
+
+def test_a_custom_dialect_is_recognised() -> None:
+    custom = Dialect("act", r"<act>", r"</act>", body="json")
+    events = parse_chunks(['Go: <act>{"name": "jump", "arguments": {"h": 2}}</act>'], dialects=[custom])
+    end = next(e for e in events if isinstance(e, ToolCallEnd))
+    assert (end.name, end.arguments) == ("jump", {"h": 2})
+
+
+def test_a_dialect_left_out_is_text() -> None:
+    custom = Dialect("act", r"<act>", r"</act>", body="json")
+    text = '<function_call>{"name": "w"}</function_call>'
+    events = parse_chunks([text], dialects=[custom])
+    assert not any(isinstance(e, ToolCallEnd) for e in events)
+    assert "".join(e.raw for e in events) == text
+
+
+def test_many_calls_in_one_chunk_all_come_out() -> None:
+    text = "".join(f'<tool_call>{{"name": "t", "arguments": {{"i": {i}}}}}</tool_call> ' for i in range(30))
+    result = parse_everywhere(text, every_split=False, seeds=5)
+    assert [c["arguments"]["i"] for c in result["calls"]] == list(range(30))
+
+
+def test_events_rebuild_a_long_mixed_stream() -> None:
+    text = ("Some text <b>bold</b> <think>plan <tool_call>{}</tool_call></think>"
+            '<function_call>{"name": "a", "arguments": {"x": "<>"}}</function_call> then a < b. ') * 20
+    events = parse_chunks([text[i : i + 7] for i in range(0, len(text), 7)])
+    check_event_invariants(text, events)
