@@ -226,7 +226,10 @@ def tools(count: int) -> list[dict[str, Any]]:
 def find_tokenizer(path: str | None) -> tuple[str, Callable[[str], int]] | None:
     """A local tokenizer, never one fetched over the network; None when there is none."""
     if path:
-        from tokenizers import Tokenizer  # pyright: ignore[reportMissingImports]
+        try:
+            from tokenizers import Tokenizer  # pyright: ignore[reportMissingImports]
+        except ImportError:
+            raise SystemExit("--tokenizer needs the 'tokenizers' package: pip install tokenizers") from None
 
         tokenizer: Any = Tokenizer.from_file(path)
         return os.path.basename(path), lambda text: len(tokenizer.encode(text).ids)
@@ -245,7 +248,7 @@ def find_tokenizer(path: str | None) -> tuple[str, Callable[[str], int]] | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument(
         "--tokenizer", help="path of a local Hugging Face tokenizer.json to count tokens with"
     )

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from shim.prompting import DIALECTS, render_system_prompt
+from shim.prompting._json import is_arr, is_obj
 from shim.types import ToolSpec
 
 __all__ = ["prompt"]
@@ -31,37 +32,37 @@ def load_tools(path: Path) -> list[ToolSpec]:
         ) from None
     except ValueError as exc:
         raise click.BadParameter(f"{str(path)!r} is not valid JSON: {exc}", param_hint="--tools") from None
-    if isinstance(data, Mapping) and "tools" in data:
+    if is_obj(data) and "tools" in data:
         data = data["tools"]
-    if not isinstance(data, list):
+    if not is_arr(data):
         raise click.BadParameter(
             f"{str(path)!r} must hold a JSON list of tools (MCP or OpenAI form), not {type(data).__name__}",
             param_hint="--tools",
         )
     tools: list[ToolSpec] = []
-    for n, entry in enumerate(data):  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
-        if not isinstance(entry, (str, Mapping)):
+    for n, entry in enumerate(data):
+        if not (isinstance(entry, str) or is_obj(entry)):
             raise click.BadParameter(
                 f"{str(path)!r}, tool #{n}: expected an object, got {json.dumps(entry)}", param_hint="--tools"
             )
         try:
-            tools.append(ToolSpec.from_any(entry))  # pyright: ignore[reportUnknownArgumentType]
+            tools.append(ToolSpec.from_any(entry))
         except ValueError as exc:
             raise click.BadParameter(f"{str(path)!r}, tool #{n}: {exc}", param_hint="--tools") from None
     return tools
 
 
-def _tool_choice(value: str) -> str | dict[str, Any]:
+def _tool_choice(value: str) -> str | Mapping[str, Any]:
     if value.lstrip().startswith("{"):
         try:
             choice: Any = json.loads(value)
         except ValueError as exc:
             raise click.BadParameter(f"not valid JSON: {exc}", param_hint="--tool-choice") from None
-        if not isinstance(choice, dict):
+        if not is_obj(choice):
             raise click.BadParameter(
                 "must be a mode, a tool name or a JSON object", param_hint="--tool-choice"
             )
-        return choice  # pyright: ignore[reportUnknownVariableType]
+        return choice
     return value
 
 

@@ -14,10 +14,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from shim.prompting._json import is_arr, is_obj
 from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
 from shim.prompting.system import ToolChoice, ToolInput, render_system_prompt
 from shim.types import ContentBlock, Message, Role, ToolResult
@@ -99,31 +100,31 @@ def _assistant(spec: PromptDialect, message: Mapping[str, Any]) -> tuple[str, di
     blocks: list[str] = []
     calls: dict[str, tuple[int, str]] = {}
     raw_calls: list[Any] = list(message.get("tool_calls") or [])
-    if isinstance(message.get("function_call"), Mapping):  # the pre-tool_calls OpenAI form
+    if is_obj(message.get("function_call")):  # the pre-tool_calls OpenAI form
         raw_calls.append({"function": message["function_call"]})
     for position, call in enumerate(raw_calls):
-        function = call.get("function") if isinstance(call, Mapping) else None
-        if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
+        function = call.get("function") if is_obj(call) else None
+        if not is_obj(function) or not isinstance(function.get("name"), str):
             raise ValueError(f"assistant tool call #{position} has no function name: {call!r}")
         name: str = function["name"]
         blocks.append(spec.render_call(name, _arguments(function.get("arguments"))))
-        call_id = call.get("id") if isinstance(call, Mapping) else None
+        call_id = call.get("id") if is_obj(call) else None
         calls[str(call_id) if call_id is not None else name] = (position, name)
     return _join([content_text(message.get("content")), *blocks], sep="\n"), calls
 
 
 def _arguments(raw: Any) -> Mapping[str, Any] | str:
     """The call's arguments as an object; unparsable JSON text stays verbatim (the model wrote it so)."""
-    if isinstance(raw, Mapping):
+    if is_obj(raw):
         return raw
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return {}
     text = str(raw)
     try:
-        value = json.loads(text)
+        value: Any = json.loads(text)
     except ValueError:
         return text.strip()
-    return value if isinstance(value, dict) else text.strip()
+    return value if is_obj(value) else text.strip()
 
 
 def _result(
@@ -137,7 +138,7 @@ def _result(
         call_id = call_id if call_id is not None else content.call_id
         message = {"name": content.name, **message}
         content = content.render()
-    elif isinstance(content, Mapping) and "content" in content:  # a whole MCP CallToolResult
+    elif is_obj(content) and "content" in content:  # a whole MCP CallToolResult
         error = error or bool(content.get("isError"))
         structured = content.get("structuredContent")
         content = content["content"] or (json.dumps(structured, ensure_ascii=False) if structured else "")
@@ -160,9 +161,11 @@ def content_text(content: Any) -> str:
         return ""
     if isinstance(content, str):
         return content
-    if isinstance(content, Mapping):
+    if is_obj(content) or isinstance(content, ContentBlock):
         content = [content]
-    if not isinstance(content, Sequence):
+    if isinstance(content, tuple):
+        content = list(cast("tuple[Any, ...]", content))
+    if not is_arr(content):
         return str(content)
     return _join((_part_text(part) for part in content), sep="\n")
 
@@ -172,7 +175,7 @@ def _part_text(part: Any) -> str:
         return part
     if isinstance(part, ContentBlock):
         return part.render()
-    if not isinstance(part, Mapping):
+    if not is_obj(part):
         return str(part)
     kind = part.get("type")
     if kind in ("text", "input_text", "output_text"):
@@ -181,17 +184,17 @@ def _part_text(part: Any) -> str:
         return str(part.get("refusal") or "")
     if kind == "image_url":
         image = part.get("image_url")
-        url = str(image.get("url") if isinstance(image, Mapping) else image or "")
+        url = str(image.get("url") if is_obj(image) else image or "")
         return _data_url_placeholder("image", url) if url.startswith("data:") else f"[image: {url}]"
     if kind in ("image", "audio"):  # MCP ImageContent / AudioContent
         return f"[{kind}: {part.get('mimeType') or 'unknown type'}, {_size(part.get('data'))}]"
     if kind == "input_audio":
-        audio = part.get("input_audio")
-        audio = audio if isinstance(audio, Mapping) else {}
+        found = part.get("input_audio")
+        audio: Mapping[str, Any] = found if is_obj(found) else {}
         return f"[audio: {audio.get('format') or 'unknown format'}, {_size(audio.get('data'))}]"
     if kind == "resource":  # MCP EmbeddedResource: text resources carry text the model needs
-        resource = part.get("resource")
-        resource = resource if isinstance(resource, Mapping) else {}
+        found = part.get("resource")
+        resource: Mapping[str, Any] = found if is_obj(found) else {}
         uri = resource.get("uri") or "unknown"
         if isinstance(resource.get("text"), str):
             return f"[resource: {uri}]\n{resource['text']}"
@@ -201,7 +204,7 @@ def _part_text(part: Any) -> str:
         return f"[resource link: {label} <{part.get('uri')}>]"
     if kind == "file":
         file = part.get("file")
-        name = file.get("filename") if isinstance(file, Mapping) else None
+        name = file.get("filename") if is_obj(file) else None
         return f"[file: {name or 'attachment'}]"
     return f"[{kind or 'unknown'} content]"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from shim.prompting._json import is_arr, is_obj, items, strings
 from shim.prompting.schema import SchemaText
 from shim.types import ToolSpec
 
@@ -74,49 +75,49 @@ def pick_example_tool(tools: Sequence[ToolSpec]) -> ToolSpec:
 def example_arguments(schema: Mapping[str, Any]) -> dict[str, Any]:
     """Arguments for ``schema``: every required parameter, or the first one when none is required."""
     text = SchemaText(schema)
-    value = _object(text, text.resolve(schema), 0, at_least_one=True)
-    return value if isinstance(value, dict) else {}
+    root = text.resolve(schema)
+    return _object(text, root, 0, at_least_one=True) if is_obj(root) else {}
 
 
 def _object(text: SchemaText, schema: Mapping[str, Any], depth: int, *, at_least_one: bool) -> dict[str, Any]:
     props = schema.get("properties")
-    if not isinstance(props, Mapping) or not props:
+    if not is_obj(props) or not props:
         return {}
-    required = [k for k in schema.get("required") or [] if k in props]
+    required = [k for k in strings(schema.get("required")) if k in props]
     keys = required or ([next(iter(props))] if at_least_one else [])
     return {key: _value(text, props[key], key, depth + 1) for key in keys}
 
 
 def _value(text: SchemaText, schema: Any, name: str, depth: int) -> Any:
-    if isinstance(schema, Mapping) and schema.get("$ref") in text.recursive:
+    if is_obj(schema) and schema.get("$ref") in text.recursive:
         # resolve() leaves recursive refs alone; follow one level here, the depth limit stops the loop.
         schema = {**(text.lookup(schema["$ref"]) or {}), **{k: v for k, v in schema.items() if k != "$ref"}}
     schema = text.resolve(schema)
-    if not isinstance(schema, Mapping):
+    if not is_obj(schema):
         return _by_name(name)
-    if isinstance(schema.get("examples"), list) and schema["examples"]:
+    if is_arr(schema.get("examples")) and schema["examples"]:
         return schema["examples"][0]
     if "const" in schema:
         return schema["const"]
     if "default" in schema:
         return schema["default"]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
+    if is_arr(schema.get("enum")) and schema["enum"]:
         return schema["enum"][0]
     for key in ("anyOf", "oneOf"):
-        variants = [v for v in schema.get(key) or [] if not _is_null(text.resolve(v))]
+        variants = [v for v in items(schema.get(key)) if not _is_null(text.resolve(v))]
         if variants:
             return _value(text, variants[0], name, depth)
     kind = schema.get("type")
-    if isinstance(kind, list):
+    if is_arr(kind):
         kind = next((k for k in kind if k != "null"), "null")
     if kind == "object" or (kind is None and "properties" in schema):
         return _object(text, schema, depth, at_least_one=False) if depth < _MAX_DEPTH else {}
     if kind == "array":
-        items = schema.get("items")
-        if depth >= _MAX_DEPTH or not isinstance(items, Mapping):
+        item_schema = schema.get("items")
+        if depth >= _MAX_DEPTH or not is_obj(item_schema):
             return []
         count = max(1, int(schema.get("minItems") or 1))
-        return [_value(text, items, name.rstrip("s"), depth + 1)] * min(count, 3)
+        return [_value(text, item_schema, name.rstrip("s"), depth + 1)] * min(count, 3)
     if kind == "integer":
         return int(_number(schema, 1))
     if kind == "number":
@@ -132,7 +133,7 @@ def _value(text: SchemaText, schema: Any, name: str, depth: int) -> Any:
 
 
 def _is_null(schema: Any) -> bool:
-    return isinstance(schema, Mapping) and schema.get("type") == "null"
+    return is_obj(schema) and schema.get("type") == "null"
 
 
 def _number(schema: Mapping[str, Any], fallback: float) -> float:

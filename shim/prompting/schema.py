@@ -13,6 +13,8 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from shim.prompting._json import is_arr, is_obj, strings
+
 __all__ = ["SchemaText"]
 
 ENUM_LIMIT = 16
@@ -52,13 +54,13 @@ class SchemaText:
         node: Any = self.root
         for part in filter(None, ref[1:].split("/")):
             key = part.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, Mapping) and key in node:
+            if is_obj(node) and key in node:
                 node = node[key]
-            elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            elif is_arr(node) and key.isdigit() and int(key) < len(node):
                 node = node[int(key)]
             else:
                 return None
-        return node if isinstance(node, Mapping) else None
+        return node if is_obj(node) else None
 
     def _name(self, ref: str) -> str:
         if ref not in self.named:
@@ -77,7 +79,7 @@ class SchemaText:
         the target's.
         """
         seen: set[str] = set()
-        while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
+        while is_obj(schema) and isinstance(schema.get("$ref"), str):
             ref: str = schema["$ref"]
             if ref in self.recursive or ref in seen:
                 return schema
@@ -85,7 +87,7 @@ class SchemaText:
             target = self.lookup(ref)
             siblings = {k: v for k, v in schema.items() if k != "$ref"}
             schema = {**(target or {}), **siblings}
-        if isinstance(schema, Mapping) and isinstance(schema.get("allOf"), list):
+        if is_obj(schema) and is_arr(schema.get("allOf")):
             schema = self._merge_all_of(schema)
         return schema
 
@@ -95,10 +97,10 @@ class SchemaText:
         required: list[str] = list(merged.get("required") or [])
         for part in schema["allOf"]:
             part = self.resolve(part)
-            if not isinstance(part, Mapping):
+            if not is_obj(part):
                 continue
             props.update(part.get("properties") or {})
-            required += [r for r in part.get("required") or [] if r not in required]
+            required += [r for r in strings(part.get("required")) if r not in required]
             for key, value in part.items():
                 if key not in ("properties", "required"):
                     merged.setdefault(key, value)
@@ -118,14 +120,10 @@ class SchemaText:
         """
         if schema is False:
             return "never"
-        if (
-            isinstance(schema, Mapping)
-            and isinstance(schema.get("$ref"), str)
-            and schema["$ref"] in self.recursive
-        ):
+        if is_obj(schema) and isinstance(schema.get("$ref"), str) and schema["$ref"] in self.recursive:
             return self._name(schema["$ref"])
         schema = self.resolve(schema)
-        if not isinstance(schema, Mapping) or _is_any(schema):
+        if not is_obj(schema) or _is_any(schema):
             return "any"
         expr = self._type_expr(schema, inline_objects)
         if schema.get("nullable") is True and expr != "any":
@@ -135,23 +133,23 @@ class SchemaText:
     def _type_expr(self, schema: Mapping[str, Any], inline: bool) -> str:
         if "const" in schema:
             return _json(schema["const"])
-        if isinstance(schema.get("enum"), list):
+        if is_arr(schema.get("enum")):
             return _enum_expr(schema["enum"])
         for key in ("anyOf", "oneOf"):
-            if isinstance(schema.get(key), list) and schema[key]:
+            if is_arr(schema.get(key)) and schema[key]:
                 parts = [self.type_expr(v, inline_objects=inline) for v in schema[key]]
                 return " | ".join(dict.fromkeys(parts))
         types = schema.get("type")
-        if isinstance(types, list):
+        if is_arr(types):
             return " | ".join(self._type_expr({**schema, "type": t}, inline) for t in types)
         if types == "array" or (types is None and ("items" in schema or "prefixItems" in schema)):
             prefix = schema.get("prefixItems")
-            if isinstance(prefix, list):
+            if is_arr(prefix):
                 return "[" + ", ".join(self.type_expr(v, inline_objects=inline) for v in prefix) + "]"
             items = schema.get("items")
-            if isinstance(items, list):  # draft-07 tuple form
+            if is_arr(items):  # draft-07 tuple form
                 return "[" + ", ".join(self.type_expr(v, inline_objects=inline) for v in items) + "]"
-            if items is None or items is True or (isinstance(items, Mapping) and _is_any(items)):
+            if items is None or items is True or (is_obj(items) and _is_any(items)):
                 return "array"
             inner = self.type_expr(items, inline_objects=inline)
             return f"({inner})[]" if " | " in inner else f"{inner}[]"
@@ -159,14 +157,14 @@ class SchemaText:
             types is None and ("properties" in schema or "additionalProperties" in schema)
         ):
             props = schema.get("properties")
-            if isinstance(props, Mapping) and props:
+            if is_obj(props) and props:
                 if not inline:
                     return "object"
                 required = set(schema.get("required") or [])
                 fields = (f"{k}{'' if k in required else '?'}: {self.type_expr(v)}" for k, v in props.items())
                 return "{" + ", ".join(fields) + "}"
             extra = schema.get("additionalProperties")
-            if isinstance(extra, Mapping) and not _is_any(extra):
+            if is_obj(extra) and not _is_any(extra):
                 return f"{{[key: string]: {self.type_expr(extra, inline_objects=inline)}}}"
             return "object"
         if types in _SCALARS:
@@ -215,7 +213,7 @@ class SchemaText:
         for ref in self._named_closure():
             target = self.resolve(self.lookup(ref) or {})
             name = self.named[ref]
-            if isinstance(target, Mapping) and _properties(target):
+            if is_obj(target) and _properties(target):
                 lines.append(f"- {name}: an object with these fields:")
                 lines += self._fields(target, 1)
             else:
@@ -237,7 +235,7 @@ class SchemaText:
             lines.append(self._line(key, sub, depth, required=key in required))
             lines += self._children(sub, depth + 1)
         extra = schema.get("additionalProperties")
-        if (extra is True or isinstance(extra, Mapping)) and _properties(schema):
+        if (extra is True or is_obj(extra)) and _properties(schema):
             lines.append(f"{'  ' * depth}- (any other key) ({self.type_expr(extra)}, optional)")
         return lines
 
@@ -247,7 +245,7 @@ class SchemaText:
         if required is not None:
             facts.append("required" if required else "optional")
         description = ""
-        if isinstance(resolved, Mapping):
+        if is_obj(resolved):
             facts += _constraints(resolved)
             description = " ".join(str(resolved.get("description") or "").split())
         head = f"{'  ' * depth}- {key} ({', '.join(facts)})"
@@ -258,16 +256,16 @@ class SchemaText:
         if _is_recursive_ref(sub, self.recursive):
             return []
         schema = self.resolve(sub)
-        if not isinstance(schema, Mapping):
+        if not is_obj(schema):
             return []
         if _properties(schema):
             return self._fields(schema, depth)
         items = schema.get("items")
-        if isinstance(items, Mapping) and not _is_recursive_ref(items, self.recursive):
+        if is_obj(items) and not _is_recursive_ref(items, self.recursive):
             return self._children(items, depth)
         variants = schema.get("anyOf") or schema.get("oneOf")
         lines: list[str] = []
-        if isinstance(variants, list):
+        if is_arr(variants):
             for n, variant in enumerate(variants, 1):
                 nested = self._children(variant, depth + 1)
                 if nested:
@@ -277,8 +275,8 @@ class SchemaText:
 
 
 def _properties(schema: Any) -> Mapping[str, Any] | None:
-    props = schema.get("properties") if isinstance(schema, Mapping) else None
-    return props if isinstance(props, Mapping) and props else None
+    props = schema.get("properties") if is_obj(schema) else None
+    return props if is_obj(props) and props else None
 
 
 def _is_any(schema: Mapping[str, Any]) -> bool:
@@ -289,7 +287,7 @@ def _is_empty_object(schema: Any) -> bool:
     """No declared parameters: ``{}``, ``{"type": "object"}``, or an object with no properties."""
     if schema is True or schema is None:
         return True
-    if not isinstance(schema, Mapping):
+    if not is_obj(schema):
         return False
     rest = (
         set(schema)
@@ -297,14 +295,14 @@ def _is_empty_object(schema: Any) -> bool:
         - {"type", "properties", "required", "additionalProperties", "$defs", "definitions"}
     )
     extra = schema.get("additionalProperties")
-    open_values = isinstance(extra, Mapping) and not _is_any(extra)
+    open_values = is_obj(extra) and not _is_any(extra)
     return (
         not rest and schema.get("type", "object") == "object" and not _properties(schema) and not open_values
     )
 
 
 def _is_recursive_ref(schema: Any, recursive: set[str]) -> bool:
-    return isinstance(schema, Mapping) and schema.get("$ref") in recursive
+    return is_obj(schema) and schema.get("$ref") in recursive
 
 
 def _json(value: Any) -> str:
@@ -319,7 +317,7 @@ def _enum_expr(values: list[Any]) -> str:
 
 
 def _default(schema: Any) -> str | None:
-    if isinstance(schema, Mapping) and "default" in schema:
+    if is_obj(schema) and "default" in schema:
         return _json(schema["default"])
     return None
 
@@ -351,7 +349,7 @@ def _constraints(schema: Mapping[str, Any]) -> list[str]:
     if "default" in schema:
         facts.append(f"default {_json(schema['default'])}")
     examples = schema.get("examples")
-    if isinstance(examples, list) and examples:
+    if is_arr(examples) and examples:
         facts.append(f"e.g. {_json(examples[0])}")
     if schema.get("deprecated") is True:
         facts.append("deprecated")
@@ -360,13 +358,13 @@ def _constraints(schema: Mapping[str, Any]) -> list[str]:
 
 def _refs_in(node: Any) -> Iterator[str]:
     """Every ``$ref`` in a schema subtree, not looking inside definition containers."""
-    if isinstance(node, Mapping):
+    if is_obj(node):
         if isinstance(node.get("$ref"), str):
             yield node["$ref"]
         for key, value in node.items():
             if key not in ("$defs", "definitions"):
                 yield from _refs_in(value)
-    elif isinstance(node, list):
+    elif is_arr(node):
         for value in node:
             yield from _refs_in(value)
 

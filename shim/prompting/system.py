@@ -16,6 +16,7 @@ from typing import Any, Literal, TypeAlias
 
 import jinja2
 
+from shim.prompting._json import is_obj
 from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
 from shim.prompting.example import example_arguments, pick_example_tool
 from shim.prompting.schema import SchemaText
@@ -31,6 +32,12 @@ ToolInput: TypeAlias = "ToolSpec | Mapping[str, Any] | str"
 COMPACT_THRESHOLD = 20
 """With ``compact=None``, more tools than this are listed as one-line signatures."""
 _SUMMARY_LIMIT = 160
+_MODES: dict[str, Literal["auto", "none", "required"]] = {
+    "auto": "auto",
+    "none": "none",
+    "required": "required",
+    "any": "required",  # Anthropic's word for "required"
+}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,10 +149,10 @@ def normalize_tool_choice(
     choice: Any = tool_choice
     if choice is None:
         return "auto", None
-    if isinstance(choice, Mapping):
+    if is_obj(choice):
         kind = choice.get("type")
         function = choice.get("function")
-        name = function.get("name") if isinstance(function, Mapping) else choice.get("name")
+        name = function.get("name") if is_obj(function) else choice.get("name")
         if isinstance(name, str) and kind in (None, "function", "tool"):
             choice = {"name": name}
         elif isinstance(kind, str):
@@ -156,9 +163,9 @@ def normalize_tool_choice(
                 f"'function': {{'name': ...}}}} object"
             )
     if isinstance(choice, str):
-        mode = {"auto": "auto", "none": "none", "required": "required", "any": "required"}.get(choice)
+        mode = _MODES.get(choice)
         if mode is not None:
-            return mode, None  # type: ignore[return-value]  # the dict's values are the Literal's members
+            return mode, None
         choice = {"name": choice}
     name = choice["name"]
     if name not in names:
