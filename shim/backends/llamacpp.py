@@ -16,7 +16,7 @@ import atexit
 import codecs
 import importlib
 import threading
-from collections.abc import AsyncGenerator, Callable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,8 +31,18 @@ from shim.types import Message
 __all__ = ["LlamaCppBackend", "check_gguf_path"]
 
 _SAMPLING_EXTRAS = frozenset(
-    {"top_k", "top_p", "min_p", "typical_p", "repeat_penalty", "frequency_penalty", "presence_penalty",
-     "mirostat_mode", "mirostat_tau", "mirostat_eta"}
+    {
+        "top_k",
+        "top_p",
+        "min_p",
+        "typical_p",
+        "repeat_penalty",
+        "frequency_penalty",
+        "presence_penalty",
+        "mirostat_mode",
+        "mirostat_tau",
+        "mirostat_eta",
+    }
 )
 """Keys of `GenerationOptions.extra` passed to ``Llama.generate``."""
 
@@ -122,7 +132,9 @@ class LlamaCppBackend:
     def name(self) -> str:
         return f"llama-cpp:{self._path}"
 
-    def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
+    def stream(
+        self, messages: Sequence[Message], *, options: GenerationOptions | None = None
+    ) -> BackendStream:
         """Generate a reply in-process; see `Backend.stream`."""
         return BackendStream(
             self._generate(list(messages), options or GenerationOptions()),
@@ -161,15 +173,20 @@ class LlamaCppBackend:
                     f"llama.cpp could not load {str(self._path)!r} ({exc}); the file may be truncated, or "
                     "of an architecture this llama-cpp-python build does not know (upgrade it)"
                 ) from None
-            loaded = _LoadedModel(llm=llm, format_prompt=_prompt_formatter(llm, self._chat_format), lock=anyio.Lock())
+            loaded = _LoadedModel(
+                llm=llm, format_prompt=_prompt_formatter(llm, self._chat_format), lock=anyio.Lock()
+            )
             _models[key] = loaded
             return loaded
 
-    async def _generate(self, messages: list[Message], options: GenerationOptions) -> AsyncGenerator[str | Completion, None]:
+    async def _generate(
+        self, messages: list[Message], options: GenerationOptions
+    ) -> AsyncGenerator[str | Completion, None]:
         unknown = set(options.extra) - _SAMPLING_EXTRAS
         if unknown:
             raise ConfigError(
-                f"llama.cpp does not take the option(s) {sorted(unknown)!r}; it takes {sorted(_SAMPLING_EXTRAS)!r}"
+                f"llama.cpp does not take the option(s) {sorted(unknown)!r}; "
+                f"it takes {sorted(_SAMPLING_EXTRAS)!r}"
             )
         loaded = await self._load()
         grammar = _compile_grammar(loaded.llm, options.grammar) if options.grammar else None
@@ -189,7 +206,9 @@ class LlamaCppBackend:
 class _Run:
     """One generation, advanced one piece of text at a time from a worker thread."""
 
-    def __init__(self, loaded: _LoadedModel, messages: list[dict[str, str]], options: GenerationOptions, grammar: Any):
+    def __init__(
+        self, loaded: _LoadedModel, messages: list[dict[str, str]], options: GenerationOptions, grammar: Any
+    ):
         self._pieces = self._produce(loaded, messages, options, grammar)
 
     def step(self) -> str | Completion:
@@ -200,7 +219,7 @@ class _Run:
 
     def _produce(
         self, loaded: _LoadedModel, messages: list[dict[str, str]], options: GenerationOptions, grammar: Any
-    ) -> Iterator[str | Completion]:
+    ) -> Generator[str | Completion, None, None]:
         llm = loaded.llm
         prompt, template_stops, has_bos = loaded.format_prompt(messages)
         prompt_tokens: list[int] = llm.tokenize(prompt.encode("utf-8"), add_bos=not has_bos, special=True)
@@ -250,7 +269,9 @@ class _Run:
         if held:
             yield held
         yield Completion(
-            finish_reason=finish, text="", usage=Usage(prompt_tokens=len(prompt_tokens), completion_tokens=generated)
+            finish_reason=finish,
+            text="",
+            usage=Usage(prompt_tokens=len(prompt_tokens), completion_tokens=generated),
         )
 
 
@@ -290,7 +311,9 @@ def _compile_grammar(llm: Any, text: str) -> Any:
     return llama_cpp.LlamaGrammar.from_string(text, verbose=False)
 
 
-def _prompt_formatter(llm: Any, chat_format: str | None) -> Callable[[list[dict[str, str]]], tuple[str, list[str], bool]]:
+def _prompt_formatter(
+    llm: Any, chat_format: str | None
+) -> Callable[[list[dict[str, str]]], tuple[str, list[str], bool]]:
     chat_formats: Any = importlib.import_module("llama_cpp.llama_chat_format")
     template = llm.metadata.get("tokenizer.chat_template")
     if chat_format is None and template:
@@ -312,7 +335,8 @@ def _prompt_formatter(llm: Any, chat_format: str | None) -> Callable[[list[dict[
 
     def format_prompt(messages: list[dict[str, str]]) -> tuple[str, list[str], bool]:
         result = formatter(messages=messages)
-        stop = result.stop if isinstance(result.stop, list) else [result.stop] if result.stop else []
+        raw_stop: Any = result.stop  # a string, a list of strings, or None
+        stop: list[Any] = [raw_stop] if isinstance(raw_stop, str) else list(raw_stop or [])
         return result.prompt, [s for s in stop if isinstance(s, str)], bool(result.added_special)
 
     return format_prompt
@@ -323,6 +347,7 @@ def _import_llama_cpp() -> Any:
         return importlib.import_module("llama_cpp")
     except ImportError as exc:
         raise ImportError(
-            f"the llama-cpp backend needs llama-cpp-python ({exc}); install it with: pip install 'shim[llama]' "
+            f"the llama-cpp backend needs llama-cpp-python ({exc}); "
+            "install it with: pip install 'shim[llama]' "
             "(it compiles llama.cpp, which takes several minutes)"
         ) from exc

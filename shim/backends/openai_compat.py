@@ -53,7 +53,8 @@ class OpenAICompatBackend:
         url = base_url or os.environ.get("OPENAI_BASE_URL")
         if not url:
             raise ConfigError(
-                f"no URL for OpenAI-compatible model {model!r}: write the spec as 'openai:{model}@http://HOST:PORT/v1' "
+                f"no URL for OpenAI-compatible model {model!r}: "
+                f"write the spec as 'openai:{model}@http://HOST:PORT/v1' "
                 "or set OPENAI_BASE_URL"
             )
         if "://" not in url:
@@ -74,7 +75,9 @@ class OpenAICompatBackend:
         scheme = "openai" if self._api == "chat" else "openai-completions"
         return f"{scheme}:{self._model}@{self._url}"
 
-    def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
+    def stream(
+        self, messages: Sequence[Message], *, options: GenerationOptions | None = None
+    ) -> BackendStream:
         """Stream a reply from the server; see `Backend.stream`."""
         return BackendStream(
             self._generate(list(messages), options or GenerationOptions()),
@@ -85,12 +88,20 @@ class OpenAICompatBackend:
         """Close the HTTP connection pool."""
         await self._client.close()
 
-    async def _generate(self, messages: list[Message], options: GenerationOptions) -> AsyncGenerator[str | Completion, None]:
+    async def _generate(
+        self, messages: list[Message], options: GenerationOptions
+    ) -> AsyncGenerator[str | Completion, None]:
         if options.tools:
-            raise ConfigError("the OpenAI-compatible backend takes tools rendered into the prompt, not native tools")
+            raise ConfigError(
+                "the OpenAI-compatible backend takes tools rendered into the prompt, not native tools"
+            )
         httpx: Any = importlib.import_module("httpx")
         params: dict[str, Any] = {"model": self._model, "stream": True}
-        for key, value in (("temperature", options.temperature), ("max_tokens", options.max_tokens), ("seed", options.seed)):
+        for key, value in (
+            ("temperature", options.temperature),
+            ("max_tokens", options.max_tokens),
+            ("seed", options.seed),
+        ):
             if value is not None:
                 params[key] = value
         stop = list(options.stop)
@@ -117,7 +128,8 @@ class OpenAICompatBackend:
                 async for chunk in chunks:
                     if chunk.usage is not None:
                         usage = Usage(
-                            prompt_tokens=chunk.usage.prompt_tokens, completion_tokens=chunk.usage.completion_tokens
+                            prompt_tokens=chunk.usage.prompt_tokens,
+                            completion_tokens=chunk.usage.completion_tokens,
                         )
                     for choice in chunk.choices:
                         text = choice.delta.content if self._api == "chat" else choice.text
@@ -135,9 +147,13 @@ class OpenAICompatBackend:
                 status_code=exc.status_code,
             ) from None
         except self._openai.APIConnectionError as exc:
-            if "connect" in type(exc.__cause__).__name__.lower() or isinstance(exc.__cause__, httpx.ConnectError):
+            if "connect" in type(exc.__cause__).__name__.lower() or isinstance(
+                exc.__cause__, httpx.ConnectError
+            ):
                 raise self._unreachable() from None
-            raise BackendConnectionError(f"the connection to {self._url} failed: {exc.__cause__ or exc}") from None
+            raise BackendConnectionError(
+                f"the connection to {self._url} failed: {exc.__cause__ or exc}"
+            ) from None
         except httpx.TransportError as exc:  # a drop mid-stream surfaces from httpx, not as an openai error
             raise BackendConnectionError(f"the connection to {self._url} broke mid-stream: {exc}") from None
         yield Completion(finish_reason=finish, text="", usage=usage)
@@ -145,7 +161,8 @@ class OpenAICompatBackend:
     def _unreachable(self) -> BackendConnectionError:
         return BackendConnectionError(
             f"cannot connect to an OpenAI-compatible server at {self._url}; start one there, for example "
-            f"'python -m llama_cpp.server --model MODEL.gguf --port PORT', 'llama-server -m MODEL.gguf --port PORT' "
+            "'python -m llama_cpp.server --model MODEL.gguf --port PORT', "
+            "'llama-server -m MODEL.gguf --port PORT' "
             f"or 'vllm serve MODEL --port PORT', or fix the URL in the spec"
         )
 
@@ -182,5 +199,6 @@ def _import_openai() -> Any:
         return importlib.import_module("openai")
     except ImportError as exc:
         raise ImportError(
-            f"the openai backend needs the 'openai' package ({exc}); install it with: pip install 'shim[openai]'"
+            f"the openai backend needs the 'openai' package ({exc}); "
+            "install it with: pip install 'shim[openai]'"
         ) from exc

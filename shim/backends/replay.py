@@ -51,7 +51,9 @@ class ReplayBackend:
             ConfigError: the file is missing, unreadable or not in one of the two forms.
         """
         if chunk_size is not None and chunk_size < 1:
-            raise ConfigError(f"replay chunk_size must be at least 1 (or None for whole replies); got {chunk_size!r}")
+            raise ConfigError(
+                f"replay chunk_size must be at least 1 (or None for whole replies); got {chunk_size!r}"
+            )
         if delay < 0:
             raise ConfigError(f"replay delay must not be negative; got {delay!r}")
         self._path = Path(path)
@@ -69,10 +71,14 @@ class ReplayBackend:
         """How many replies have been started so far."""
         return self._next_turn
 
-    def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
+    def stream(
+        self, messages: Sequence[Message], *, options: GenerationOptions | None = None
+    ) -> BackendStream:
         """Stream the next recorded reply (``messages`` are not looked at)."""
         del messages  # a recording answers whatever was asked
-        return BackendStream(self._generate(options or GenerationOptions()), description=f"replay {str(self._path)!r}")
+        return BackendStream(
+            self._generate(options or GenerationOptions()), description=f"replay {str(self._path)!r}"
+        )
 
     async def aclose(self) -> None:
         """Nothing to release."""
@@ -84,7 +90,8 @@ class ReplayBackend:
             turn = self._turns[self._next_turn]
         else:
             raise BackendError(
-                f"replay file {str(self._path)!r} has {len(self._turns)} recorded replies and all were served; "
+                f"replay file {str(self._path)!r} has {len(self._turns)} recorded replies "
+                "and all were served; "
                 "add a line per extra turn"
             )
         self._next_turn += 1
@@ -111,7 +118,9 @@ def _load(path: Path, chunk_size: int | None) -> tuple[list[_Turn], bool]:
             continue
         turns.append(_parse_line(path, number, line, chunk_size))
     if not turns:
-        raise ConfigError(f"replay file {str(path)!r} has no recorded replies; write one JSON object per line")
+        raise ConfigError(
+            f"replay file {str(path)!r} has no recorded replies; write one JSON object per line"
+        )
     return turns, False
 
 
@@ -127,9 +136,9 @@ def _parse_line(path: Path, number: int, line: str, chunk_size: int | None) -> _
     finish = data.get("finish_reason", "stop")
     if finish not in ("stop", "length"):
         raise ConfigError(f"{where}: 'finish_reason' must be 'stop' or 'length'; got {finish!r}")
-    chunks = data.get("chunks")
+    chunks: Any = data.get("chunks")
     if isinstance(chunks, list) and all(isinstance(c, str) for c in chunks):  # pyright: ignore[reportUnknownVariableType]
-        return _Turn(tuple(c for c in chunks if c), finish)  # pyright: ignore[reportUnknownArgumentType]
+        return _Turn(tuple(str(c) for c in chunks if c), finish)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
     response = data.get("response")
     if isinstance(response, str):
         return _Turn(_split(response, chunk_size), finish)

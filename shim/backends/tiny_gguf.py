@@ -31,7 +31,7 @@ CHAT_TEMPLATE = (
     "{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
 )
-"""ChatML, the format of Qwen and many other instruction-tuned models, stored as ``tokenizer.chat_template``."""
+"""ChatML (Qwen's format, and many others'), stored as ``tokenizer.chat_template``."""
 
 _N_EMBD = 64
 _N_HEAD = 4

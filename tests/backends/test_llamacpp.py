@@ -17,7 +17,10 @@ pytestmark = pytest.mark.anyio
 CALL = '<function_call>{"name": "get_time", "arguments": {}}</function_call>'
 CALL_GRAMMAR = 'root ::= "<function_call>{\\"name\\": \\"get_time\\", \\"arguments\\": {}}</function_call>"'
 LONG_A = 'root ::= line{40}\nline ::= "a"{40}'  # 1600 characters; one rule may repeat at most ~2000 times
-ASK = [Message(role="system", content="You can call tools."), Message(role="user", content="What time is it?")]
+ASK = [
+    Message(role="system", content="You can call tools."),
+    Message(role="user", content="What time is it?"),
+]
 
 
 async def test_a_grammar_makes_the_tiny_model_write_an_exact_tool_call(tiny_gguf: Path) -> None:
@@ -131,7 +134,9 @@ async def test_cancelling_the_consumer_task_stops_generation_in_the_engine(tiny_
         llm = await backend.model()
     # The engine evaluated the prompt and about five tokens, not 3000.
     prompt = llm.detokenize(llm.input_ids[: llm.n_tokens].tolist(), special=True).decode()
-    assert prompt.endswith("<|im_start|>assistant\n" + "a" * 4) or prompt.endswith("<|im_start|>assistant\n" + "a" * 5)
+    assert prompt.endswith("<|im_start|>assistant\n" + "a" * 4) or prompt.endswith(
+        "<|im_start|>assistant\n" + "a" * 5
+    )
 
 
 async def test_a_prompt_longer_than_the_context_is_reported(tiny_gguf: Path) -> None:
@@ -155,7 +160,9 @@ async def test_an_invalid_grammar_is_a_config_error(tiny_gguf: Path) -> None:
         await backend.stream(ASK, options=GenerationOptions(grammar="root ::= (")).collect()
 
 
-async def test_a_grammar_over_llama_cpp_s_repetition_limit_is_a_config_error_not_a_crash(tiny_gguf: Path) -> None:
+async def test_a_grammar_over_llama_cpp_s_repetition_limit_is_a_config_error_not_a_crash(
+    tiny_gguf: Path,
+) -> None:
     backend = LlamaCppBackend(tiny_gguf)
     with anyio.fail_after(30), pytest.raises(ConfigError, match="repetition count"):
         await backend.stream(ASK, options=GenerationOptions(grammar='root ::= "a"{3000}')).collect()

@@ -1,0 +1,98 @@
+"""The OpenAI-compatible backend against llama-cpp-python's own server (``llama_cpp.server``) on loopback,
+serving the tiny test model, with the real ``openai`` client over real HTTP."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from shim.backends import GenerationOptions, get_backend
+from shim.backends.openai_compat import OpenAICompatBackend
+from shim.errors import BackendConnectionError, ConfigError
+from shim.types import Message
+
+from ._serving import free_port
+
+pytestmark = pytest.mark.anyio
+
+CALL = '<function_call>{"name": "get_time", "arguments": {}}</function_call>'
+CALL_GRAMMAR = 'root ::= "<function_call>{\\"name\\": \\"get_time\\", \\"arguments\\": {}}</function_call>"'
+ASK = [Message(role="user", content="What time is it?")]
+
+
+async def test_chat_completions_stream_the_text_the_server_generates(llama_cpp_server: str) -> None:
+    backend = get_backend(f"openai:tiny@{llama_cpp_server}")
+    with anyio.fail_after(30):
+        stream = backend.stream(ASK, options=GenerationOptions(grammar=CALL_GRAMMAR, temperature=0))
+        chunks = [chunk async for chunk in stream]
+        await backend.aclose()
+    assert "".join(chunks) == CALL
+    assert len(chunks) > 10
+    assert stream.result is not None and stream.result.finish_reason == "stop"
+
+
+async def test_the_raw_completions_api_streams_from_a_plain_transcript(llama_cpp_server: str) -> None:
+    backend = get_backend(f"openai-completions:tiny@{llama_cpp_server}")
+    with anyio.fail_after(30):
+        result = await backend.stream(
+            ASK, options=GenerationOptions(grammar='root ::= "It is noon."')
+        ).collect()
+        await backend.aclose()
+    assert result.text == "It is noon."
+    assert result.finish_reason == "stop"
+
+
+async def test_max_tokens_is_reported_as_finish_reason_length(llama_cpp_server: str) -> None:
+    backend = OpenAICompatBackend("tiny", base_url=llama_cpp_server)
+    options = GenerationOptions(grammar="root ::= [a-z]{50}", max_tokens=6, seed=1)
+    with anyio.fail_after(30):
+        result = await backend.stream(ASK, options=options).collect()
+        await backend.aclose()
+    assert result.finish_reason == "length"
+    assert len(result.text) == 6
+
+
+async def test_stop_sequences_are_sent_to_the_server(llama_cpp_server: str) -> None:
+    backend = OpenAICompatBackend("tiny", base_url=llama_cpp_server)
+    options = GenerationOptions(grammar='root ::= "abc</function_call>def"', stop=("</function_call>",))
+    with anyio.fail_after(30):
+        result = await backend.stream(ASK, options=options).collect()
+        await backend.aclose()
+    assert result.text == "abc"
+    assert result.finish_reason == "stop"
+
+
+async def test_closing_the_stream_early_records_cancelled(llama_cpp_server: str) -> None:
+    backend = OpenAICompatBackend("tiny", base_url=llama_cpp_server)
+    grammar = 'root ::= line{40}\nline ::= "a"{40}'
+    with anyio.fail_after(30):
+        async with backend.stream(ASK, options=GenerationOptions(grammar=grammar)) as stream:
+            async for _ in stream:
+                break
+        after = await backend.stream(ASK, options=GenerationOptions(grammar='root ::= "ok"')).collect()
+        await backend.aclose()
+    assert stream.result is not None and stream.result.finish_reason == "cancelled"
+    assert stream.result.text == "a"
+    assert after.text == "ok"  # the server is ready for the next request
+
+
+async def test_an_unreachable_server_is_named_with_how_to_start_one() -> None:
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    backend = get_backend(f"openai:tiny@{url}")
+    with anyio.fail_after(30), pytest.raises(BackendConnectionError) as caught:
+        await backend.stream(ASK).collect()
+    await backend.aclose()
+    assert url in str(caught.value)
+    assert "llama_cpp.server" in str(caught.value)
+
+
+def test_a_spec_without_url_needs_openai_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(ConfigError, match=r"'openai:gpt-x@http://HOST:PORT/v1'"):
+        get_backend("openai:gpt-x")
+
+
+def test_the_api_key_is_read_from_the_named_environment_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_KEY", "sk-test-123")
+    backend = OpenAICompatBackend("m", base_url="http://127.0.0.1:1/v1", api_key_env="MY_KEY")
+    assert backend._client.api_key == "sk-test-123"  # pyright: ignore[reportPrivateUsage]
