@@ -1,6 +1,7 @@
 """shim: tool use for language models that have none."""
 
 from shim.__about__ import __version__
+from shim.backends import get_backend
 from shim.errors import ShimError
 from shim.events import (
     Event,
@@ -35,6 +36,7 @@ __all__ = [
     "ToolCallStart",
     "ToolSpec",
     "__version__",
+    "get_backend",
     "parse_text",
     "register_dialect",
     "render_messages",
