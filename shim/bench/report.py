@@ -188,14 +188,17 @@ def render_markdown(results: dict[str, Any]) -> str:
             + [[ch, *(_pct(results["by_chunker"][p][ch]["exact"]) for p in results["parsers"])]
                for ch in results["chunkers"]]
         ),
-        "## Throughput",
-        "Chunks of %d characters; scaling is cost per byte at 10x over cost per byte at 1x "
-        "(1 = linear, about 10 = quadratic; ≥ marks a run stopped at the time cap)." % meta["chunk_size"],
-        _md_table(_throughput_rows(results)),
-        "![throughput and scaling](throughput.png)",
-        "## Fixtures (all checks, every chunker)",
-        _fixture_table(results),
     ]
+    if results["throughput"]:
+        parts += [
+            "## Throughput",
+            f"Streams of {meta['size_1x']:,} and 10x that many characters in chunks of {meta['chunk_size']}; "
+            "scaling is cost per byte at 10x over cost per byte at 1x (1 = linear, about 10 = quadratic; "
+            "≥ marks a run stopped at the time cap, whose ratio is a lower bound).",
+            _md_table(_throughput_rows(results)),
+            "![throughput and scaling](throughput.png)",
+        ]
+    parts += ["## Fixtures (all checks, every chunker)", _fixture_table(results)]
     if results["bar"] is not None:
         bar = results["bar"]
         parts += [
@@ -253,7 +256,9 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
     plt.close(fig)
 
     tp = results["throughput"]
-    workloads = list(next(iter(tp.values())).keys()) if tp else []
+    if not tp:  # --no-throughput: nothing to draw
+        return paths
+    workloads = list(next(iter(tp.values())).keys())
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     for i, name in enumerate(tp):
         xs = [x + i * width for x in range(len(workloads))]
