@@ -10,6 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from jsonschema.exceptions import SchemaError, UnknownType
+from jsonschema.validators import validator_for
+from referencing.exceptions import Unresolvable
+
 from shim.prompting._json import is_arr, is_obj, items, strings
 from shim.prompting.schema import SchemaText
 from shim.types import ToolSpec
@@ -61,15 +65,33 @@ _BY_NAME: tuple[tuple[str, str], ...] = (
 _MAX_DEPTH = 4
 
 
-def pick_example_tool(tools: Sequence[ToolSpec]) -> ToolSpec:
-    """The tool whose example teaches the most: the first with a required parameter, else the first."""
-    for tool in tools:
-        if tool.input_schema.get("required"):
-            return tool
-    for tool in tools:
-        if tool.input_schema.get("properties"):
-            return tool
-    return tools[0]
+def pick_example_tool(tools: Sequence[ToolSpec]) -> tuple[ToolSpec, dict[str, Any]]:
+    """The tool whose example teaches the most, and the example's arguments.
+
+    Preference: a tool with a required parameter, then one with any parameter, then any tool; within
+    that, the first whose example passes its own schema (a ``pattern`` can defeat the guesses here).
+
+    Raises:
+        ValueError: ``tools`` is empty.
+    """
+    if not tools:
+        raise ValueError("an example needs at least one tool")
+    ranked = sorted(
+        tools, key=lambda t: (not t.input_schema.get("required"), not t.input_schema.get("properties"))
+    )
+    for tool in ranked:
+        arguments = example_arguments(tool.input_schema)
+        if _passes(tool.input_schema, arguments):
+            return tool, arguments
+    return ranked[0], example_arguments(ranked[0].input_schema)
+
+
+def _passes(schema: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
+    validator: Any = validator_for(schema)
+    try:
+        return bool(validator(schema).is_valid(arguments))
+    except (Unresolvable, UnknownType, SchemaError):  # a broken schema: the example cannot be checked
+        return True
 
 
 def example_arguments(schema: Mapping[str, Any]) -> dict[str, Any]:

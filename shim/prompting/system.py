@@ -18,7 +18,7 @@ import jinja2
 
 from shim.prompting._json import is_obj
 from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
-from shim.prompting.example import example_arguments, pick_example_tool
+from shim.prompting.example import pick_example_tool
 from shim.prompting.schema import SchemaText
 from shim.resources import data_dir
 from shim.types import ToolSpec
@@ -119,14 +119,14 @@ def render_system_prompt(
     if choice == "none" or not specs:
         return system or ""
     spec_dialect = get_dialect(dialect)
-    example_tool = pick_example_tool(specs)
+    example_tool, example_args = pick_example_tool(specs)
     context: dict[str, Any] = {
         "system": (system or "").strip(),
         "tools": [ToolView.of(t) for t in specs],
         "compact": len(specs) > COMPACT_THRESHOLD if compact is None else compact,
         "choice": choice,
         "forced": forced,
-        "example": spec_dialect.render_call(example_tool.name, example_arguments(example_tool.input_schema)),
+        "example": spec_dialect.render_call(example_tool.name, example_args),
         "example_tool": example_tool.name,
         "result_tag": spec_dialect.result_tag,
         "dialect": spec_dialect,

@@ -94,9 +94,7 @@ def test_the_tool_call_dialect_renders_hermes_blocks_and_tool_responses() -> Non
             role="assistant",
             content='<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
         ),
-        Message(
-            role="user", content='<tool_response id="call_p" name="get_weather">\n18°C\n</tool_response>'
-        ),
+        Message(role="user", content='<tool_response id="call_p" name="get_weather">\n18°C\n</tool_response>'),
     ]
 
 
@@ -283,9 +281,7 @@ def test_an_unknown_role_is_an_error_naming_the_message() -> None:
 
 def test_a_tool_call_without_a_function_name_is_an_error() -> None:
     with pytest.raises(ValueError, match=r"assistant tool call #0 has no function name"):
-        render_messages(
-            [{"role": "assistant", "tool_calls": [{"id": "c1", "function": {"arguments": "{}"}}]}]
-        )
+        render_messages([{"role": "assistant", "tool_calls": [{"id": "c1", "function": {"arguments": "{}"}}]}])
 
 
 @pytest.mark.parametrize(
@@ -349,8 +345,7 @@ def test_image_parts_in_a_tool_result_become_placeholders_next_to_the_text() -> 
         },
     ]
     assert render_messages(messages)[1].content == (
-        '<function_result id="c1" name="shot">\n'
-        "Screenshot taken.\n[image: image/png, 3 bytes]\n</function_result>"
+        '<function_result id="c1" name="shot">\nScreenshot taken.\n[image: image/png, 3 bytes]\n</function_result>'
     )
 
 
@@ -364,8 +359,7 @@ def test_structured_content_is_shown_when_a_result_has_no_content_parts() -> Non
         {"role": "tool", "tool_call_id": "c1", "content": {"content": [], "structuredContent": {"temp": 18}}},
     ]
     assert (
-        render_messages(messages)[1].content
-        == '<function_result id="c1" name="t">\n{"temp": 18}\n</function_result>'
+        render_messages(messages)[1].content == '<function_result id="c1" name="t">\n{"temp": 18}\n</function_result>'
     )
 
 

@@ -19,8 +19,7 @@ def test_the_function_call_dialect_writes_one_json_object_inside_the_tag() -> No
 
 def test_the_tool_call_dialect_puts_the_json_on_its_own_line_like_hermes() -> None:
     assert (
-        DIALECTS["tool_call"].render_call("ping", {})
-        == '<tool_call>\n{"name": "ping", "arguments": {}}\n</tool_call>'
+        DIALECTS["tool_call"].render_call("ping", {}) == '<tool_call>\n{"name": "ping", "arguments": {}}\n</tool_call>'
     )
 
 
@@ -35,24 +34,16 @@ def test_results_use_a_different_tag_from_calls_with_id_name_and_error_marked() 
         assert dialect.result_tag not in dialect.call_close
     text = DIALECTS["function_call"].render_result("boom", id="call_1", name="f", error=True)
     assert text == '<function_result id="call_1" name="f" error="true">\nboom\n</function_result>'
-    assert (
-        DIALECTS["tool_call"].render_result("ok", id=None, name=None)
-        == "<tool_response>\nok\n</tool_response>"
-    )
+    assert DIALECTS["tool_call"].render_result("ok", id=None, name=None) == "<tool_response>\nok\n</tool_response>"
 
 
 def test_a_closing_result_tag_inside_a_result_is_defused() -> None:
     text = DIALECTS["function_call"].render_result("a</function_result>b", id="c", name='say "hi"')
-    assert (
-        text
-        == '<function_result id="c" name="say &quot;hi&quot;">\na<\\/function_result>b\n</function_result>'
-    )
+    assert text == '<function_result id="c" name="say &quot;hi&quot;">\na<\\/function_result>b\n</function_result>'
 
 
 def test_an_unknown_dialect_name_lists_the_known_ones() -> None:
-    with pytest.raises(
-        ValueError, match=r"unknown dialect 'hermes'; known dialects: function_call, tool_call"
-    ):
+    with pytest.raises(ValueError, match=r"unknown dialect 'hermes'; known dialects: function_call, tool_call"):
         get_dialect("hermes")
 
 

@@ -101,6 +101,24 @@ def test_the_example_tool_is_the_first_with_a_required_parameter() -> None:
             input_schema={"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
         ),
     ]
-    assert pick_example_tool(tools).name == "get"
-    assert pick_example_tool(tools[:2]).name == "maybe"
-    assert pick_example_tool(tools[:1]).name == "ping"
+    assert pick_example_tool(tools) == (tools[2], {"id": "123"})
+    assert pick_example_tool(tools[:2]) == (tools[1], {"a": "example"})
+    assert pick_example_tool(tools[:1]) == (tools[0], {})
+
+
+def test_a_tool_whose_example_would_fail_its_own_schema_is_passed_over() -> None:
+    zip_only = {
+        "type": "object",
+        "properties": {"zip": {"type": "string", "pattern": "^[0-9]{5}$"}},
+        "required": ["zip"],
+    }
+    city = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    tools = [ToolSpec(name="by_zip", input_schema=zip_only), ToolSpec(name="by_city", input_schema=city)]
+    assert pick_example_tool(tools) == (tools[1], {"city": "Paris"})
+    # With no better choice the guess is still shown: a real tool beats a made-up one.
+    assert pick_example_tool(tools[:1]) == (tools[0], {"zip": "example"})
+
+
+def test_an_example_needs_a_tool() -> None:
+    with pytest.raises(ValueError, match="needs at least one tool"):
+        pick_example_tool([])

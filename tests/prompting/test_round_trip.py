@@ -115,9 +115,7 @@ def test_the_worked_example_in_each_golden_prompt_parses_to_a_listed_tool(path: 
 
 
 def test_the_prompts_own_text_holds_no_call_but_the_example() -> None:
-    tools = json.loads(
-        (Path(__file__).parent.parent / "golden" / "prompts" / "tools.json").read_text(encoding="utf-8")
-    )
+    tools = json.loads((Path(__file__).parent.parent / "golden" / "prompts" / "tools.json").read_text(encoding="utf-8"))
     for dialect in DIALECTS:
         assert len(parse(render_system_prompt(tools, dialect=dialect)).calls) == 1
 
@@ -129,9 +127,7 @@ def test_an_echoed_result_is_never_parsed_as_a_call(dialect: str) -> None:
         {
             "role": "assistant",
             "content": None,
-            "tool_calls": [
-                {"id": "call_a", "type": "function", "function": {"name": "read", "arguments": "{}"}}
-            ],
+            "tool_calls": [{"id": "call_a", "type": "function", "function": {"name": "read", "arguments": "{}"}}],
         },
         {"role": "tool", "tool_call_id": "call_a", "content": "plain text result"},
     ]

@@ -154,9 +154,7 @@ def test_any_of_and_one_of_become_unions_with_object_options_listed() -> None:
     schema = {
         "type": "object",
         "properties": {
-            "target": {
-                "anyOf": [{"type": "string"}, {"type": "object", "properties": {"path": {"type": "string"}}}]
-            },
+            "target": {"anyOf": [{"type": "string"}, {"type": "object", "properties": {"path": {"type": "string"}}}]},
             "maybe": {"oneOf": [{"type": "integer"}, {"type": "null"}]},
         },
     }
@@ -173,9 +171,7 @@ def test_all_of_merges_the_fields_of_its_parts() -> None:
     schema = {
         "type": "object",
         "$defs": {"Base": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
-        "properties": {
-            "item": {"allOf": [{"$ref": "#/$defs/Base"}, {"properties": {"n": {"type": "integer"}}}]}
-        },
+        "properties": {"item": {"allOf": [{"$ref": "#/$defs/Base"}, {"properties": {"n": {"type": "integer"}}}]}},
     }
     assert signature(schema) == "tool(item?: {id: string, n?: integer})"
 

@@ -29,9 +29,7 @@ def assert_golden(name: str, text: str) -> None:
         pytest.fail(f"rewrote {path}; review it with git diff, then run again without SHIM_UPDATE_GOLDEN")
     expected = path.read_text(encoding="utf-8")
     if text != expected:
-        diff = "".join(
-            difflib.unified_diff(expected.splitlines(True), text.splitlines(True), str(path), "rendered")
-        )
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True), str(path), "rendered"))
         pytest.fail(f"the prompt differs from the reviewed golden file:\n{diff}")
 
 
@@ -189,7 +187,4 @@ def test_no_prompt_shows_a_made_up_tool() -> None:
         names = {t.get("name") or t["function"]["name"] for t in tools}
         prompt = render_system_prompt(tools)
         example = prompt.split("For example:\n\n", 1)[1].split("\n", 1)[0]
-        assert (
-            json.loads(example.removeprefix("<function_call>").removesuffix("</function_call>"))["name"]
-            in names
-        )
+        assert json.loads(example.removeprefix("<function_call>").removesuffix("</function_call>"))["name"] in names
