@@ -66,8 +66,10 @@ def main() -> None:
                 ratio = f"{per_byte / previous:.2f}" if previous else "-"
                 previous = per_byte
                 chunks = (len(text) + chunk - 1) // chunk
-                print(f"{kind:<20} {chunk:>5} {len(text):>10,} {len(text) / seconds / 1e6:>8.2f} "
-                      f"{seconds / chunks * 1e6:>9.2f} {ratio:>14}")
+                print(
+                    f"{kind:<20} {chunk:>5} {len(text):>10,} {len(text) / seconds / 1e6:>8.2f} "
+                    f"{seconds / chunks * 1e6:>9.2f} {ratio:>14}"
+                )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,8 @@ __all__ = [
     "ParserClosedError",
     "ShimError",
     "StreamInterruptedError",
-    "ToolCallError",
     "ToolArgumentsError",
+    "ToolCallError",
     "ToolExecutionError",
     "UnknownToolError",
 ]

@@ -139,8 +139,10 @@ def event_from_dict(data: dict[str, Any]) -> Event:
             return ParseIssue(id=data.get("id"), message=data["message"], raw=data["raw"])
     except KeyError as exc:
         raise ValueError(f"event of type {kind!r} lacks field {exc.args[0]!r}: {data!r}") from None
-    raise ValueError(f"unknown event type {kind!r}; expected one of text, reasoning, tool_call_start, "
-                     f"tool_call_chunk, tool_call_end, error")
+    raise ValueError(
+        f"unknown event type {kind!r}; expected one of text, reasoning, tool_call_start, "
+        f"tool_call_chunk, tool_call_end, error"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -22,7 +22,7 @@ __all__ = [
     "ToolSpec",
 ]
 
-JsonValue: TypeAlias = "None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]"
+JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
 JsonObject: TypeAlias = "dict[str, JsonValue]"
 Role: TypeAlias = Literal["system", "user", "assistant"]
 

@@ -10,7 +10,21 @@ def test_all_is_exact_and_every_name_exists() -> None:
     for name in shim.__all__:
         assert hasattr(shim, name), name
     assert set(shim.__all__) >= {
-        "StreamParser", "parse_text", "IdGenerator", "Dialect", "register_dialect", "ParseResult", "TextDelta",
-        "ReasoningDelta", "ToolCallStart", "ToolCallChunk", "ToolCallEnd", "ParseIssue", "ToolSpec", "ToolCall",
-        "Message", "ShimError", "__version__",
+        "StreamParser",
+        "parse_text",
+        "IdGenerator",
+        "Dialect",
+        "register_dialect",
+        "ParseResult",
+        "TextDelta",
+        "ReasoningDelta",
+        "ToolCallStart",
+        "ToolCallChunk",
+        "ToolCallEnd",
+        "ParseIssue",
+        "ToolSpec",
+        "ToolCall",
+        "Message",
+        "ShimError",
+        "__version__",
     }

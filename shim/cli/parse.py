@@ -22,18 +22,30 @@ def _load_tools(path: Path | None) -> list[Any]:
         raise click.BadParameter(f"cannot read tools from {str(path)!r}: {exc}", param_hint="--tools") from None
     tools = data.get("tools", data) if isinstance(data, dict) else data
     if not isinstance(tools, list):
-        raise click.BadParameter(f"{str(path)!r} must hold a JSON list of tools (names or definitions)", param_hint="--tools")
+        raise click.BadParameter(
+            f"{str(path)!r} must hold a JSON list of tools (names or definitions)", param_hint="--tools"
+        )
     return tools  # type: ignore[return-value]
 
 
 @click.command()
 @click.argument("source", default="-", type=click.Path(allow_dash=True, dir_okay=False, path_type=str))
-@click.option("--chunk-size", "-n", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Feed the text in chunks of N characters, as a token stream would.")
+@click.option(
+    "--chunk-size",
+    "-n",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Feed the text in chunks of N characters, as a token stream would.",
+)
 @click.option("--events", "-e", is_flag=True, help="Print every event as one JSON object per line.")
-@click.option("--tools", "tools_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="JSON list of the tools the model was offered (names or MCP/OpenAI definitions); "
-                   "untagged JSON counts as a call only when it names one of them.")
+@click.option(
+    "--tools",
+    "tools_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="JSON list of the tools the model was offered (names or MCP/OpenAI definitions); "
+    "untagged JSON counts as a call only when it names one of them.",
+)
 def parse(source: str, chunk_size: int, events: bool, tools_file: Path | None) -> None:
     """Parse raw model output from SOURCE (a file, or - for standard input).
 

@@ -216,7 +216,6 @@ class JsonScanner:
             return "name"
         return None
 
-
     def _value_done(self) -> None:
         if not self._stack:
             self.done = True
@@ -247,8 +246,10 @@ class JsonScanner:
             return pos + 1
         if char in "}]":
             opener = "{" if char == "}" else "["
-            if not self._stack or self._stack[-1] != opener or not (
-                expect == _AFTER or (self._closer_ok and expect in (_KEY, _VALUE))
+            if (
+                not self._stack
+                or self._stack[-1] != opener
+                or not (expect == _AFTER or (self._closer_ok and expect in (_KEY, _VALUE)))
             ):
                 self._fail(pos, f"unexpected {char!r}")
                 return pos

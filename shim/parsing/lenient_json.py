@@ -164,7 +164,9 @@ def loads(text: str) -> Any:
     except LenientJSONError:
         raise
     except UnexpectedCharacters as exc:
-        raise LenientJSONError(_position_message(text, exc, f"unexpected character {text[exc.pos_in_stream]!r}")) from None
+        raise LenientJSONError(
+            _position_message(text, exc, f"unexpected character {text[exc.pos_in_stream]!r}")
+        ) from None
     except UnexpectedToken as exc:
         what = "the end of the text" if exc.token.type == "$END" else repr(str(exc.token))
         raise LenientJSONError(_position_message(text, exc, f"unexpected {what}")) from None

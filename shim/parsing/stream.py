@@ -154,7 +154,9 @@ class StreamParser:
                 break
             stalls = stalls + 1 if (pos, self._state, self._mode) == before else 0
             if stalls > 2:  # every step consumes input or changes state; this would be a parser bug
-                raise AssertionError(f"StreamParser made no progress in {self._state}/{self._mode} at {text[pos:pos + 20]!r}")
+                raise AssertionError(
+                    f"StreamParser made no progress in {self._state}/{self._mode} at {text[pos : pos + 20]!r}"
+                )
         return self._out if keep else self._flush_out()
 
     def _step(self, text: str, pos: int, final: bool) -> int:
@@ -242,7 +244,9 @@ class StreamParser:
         self._opener_name = None
 
     def _fail_call(self, problem: str, extra_raw: str = "") -> None:
-        self._out.append(ParseIssue(id=self._call_id, message=self._retry_message(problem), raw=self._take_raw(extra_raw)))
+        self._out.append(
+            ParseIssue(id=self._call_id, message=self._retry_message(problem), raw=self._take_raw(extra_raw))
+        )
         self._call_id = None
         self._opener_name = None
 
@@ -251,7 +255,11 @@ class StreamParser:
         if dialect is not None and dialect.body == "xml":
             form = "<function=NAME><parameter=KEY>VALUE</parameter></function>"
         else:
-            tag = dialect.name if dialect is not None and dialect.close and dialect.open.startswith("<") else "function_call"
+            tag = (
+                dialect.name
+                if dialect is not None and dialect.close and dialect.open.startswith("<")
+                else "function_call"
+            )
             form = f'<{tag}>{{"name": "<tool name>", "arguments": {{...}}}}</{tag}>'
         return f"The tool call could not be used: {problem}. Write each call as {form}, with valid JSON, and try again."
 

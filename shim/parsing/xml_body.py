@@ -110,7 +110,9 @@ class XmlCall:
         value = self._typed(raw)
         prefix = "{" if not self.arguments else ", "
         self.arguments[self._key] = value
-        self._chunks.append(f"{prefix}{json.dumps(self._key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}")
+        self._chunks.append(
+            f"{prefix}{json.dumps(self._key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+        )
         self._in_value = False
         self._value = []
 

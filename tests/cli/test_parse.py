@@ -35,7 +35,9 @@ def test_parse_events_prints_one_event_per_line_that_rebuilds_the_input(tmp_path
 def test_parse_with_tools_counts_bare_json_naming_a_known_tool(tmp_path: Path) -> None:
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps([{"name": "get_time", "inputSchema": {"type": "object"}}]), encoding="utf-8")
-    result = CliRunner().invoke(main, ["parse", "-", "--tools", str(tools)], input='{"name": "get_time", "arguments": {}}')
+    result = CliRunner().invoke(
+        main, ["parse", "-", "--tools", str(tools)], input='{"name": "get_time", "arguments": {}}'
+    )
     assert json.loads(result.output)["calls"][0]["name"] == "get_time"
 
 

@@ -8,6 +8,7 @@ its final arguments; ids are ``call_`` + 24 hex digits and unique.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Iterator, Sequence
@@ -30,7 +31,7 @@ def chunkings(text: str, *, seeds: int = 20, every_split: bool = True) -> Iterat
         rng = random.Random(seed)
         cuts = sorted(rng.sample(range(1, len(text)), k=min(len(text) - 1, rng.randint(1, 8)))) if len(text) > 1 else []
         bounds = [0, *cuts, len(text)]
-        yield [text[a:b] for a, b in zip(bounds, bounds[1:])]
+        yield [text[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 def parse_chunks(chunks: Sequence[str], tools: Any = None, **kwargs: Any) -> list[Event]:

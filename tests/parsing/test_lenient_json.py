@@ -15,8 +15,16 @@ LENIENT = [
     ("unknown escape keeps its backslash", r'{"re": "\d+\s"}', {"re": r"\d+\s"}),
     ("trailing commas", '{"a": [1, 2,], "b": 3,}', {"a": [1, 2], "b": 3}),
     ("Python literals", "{'t': True, 'f': False, 'n': None}", {"t": True, "f": False, "n": None}),
-    ("unquoted keys", "{city: 'Paris', max_days: 3, $ref: 1, dash-key: 2}", {"city": "Paris", "max_days": 3, "$ref": 1, "dash-key": 2}),
-    ("line, hash and block comments", '{"a": 1, // one\n "b": 2, # two\n /* three */ "c": 3}', {"a": 1, "b": 2, "c": 3}),
+    (
+        "unquoted keys",
+        "{city: 'Paris', max_days: 3, $ref: 1, dash-key: 2}",
+        {"city": "Paris", "max_days": 3, "$ref": 1, "dash-key": 2},
+    ),
+    (
+        "line, hash and block comments",
+        '{"a": 1, // one\n "b": 2, # two\n /* three */ "c": 3}',
+        {"a": 1, "b": 2, "c": 3},
+    ),
     ("lenient numbers", "{'a': +1, 'b': .5, 'c': 1., 'd': -2.5e3}", {"a": 1, "b": 0.5, "c": 1.0, "d": -2500.0}),
     ("a leading json word", 'json {"a": 1}', {"a": 1}),
     ("a code fence around the value", '```json\n{"a": 1}\n```', {"a": 1}),
@@ -40,7 +48,13 @@ def test_lenient_json_is_read(text: str, expected: object) -> None:
         ("{'a': undefined}", "unexpected"),
         ("hello world", "unexpected"),
     ],
-    ids=["a string cut mid-value", "a value missing after a colon", "a missing colon", "an unquoted word as a value", "prose"],
+    ids=[
+        "a string cut mid-value",
+        "a value missing after a colon",
+        "a missing colon",
+        "an unquoted word as a value",
+        "prose",
+    ],
 )
 def test_text_that_is_not_json_is_refused_with_a_position(text: str, message: str) -> None:
     with pytest.raises(LenientJSONError, match=message):
@@ -53,6 +67,16 @@ def test_strict_json_takes_the_fast_path_unchanged() -> None:
 
 def test_the_grammar_header_lists_every_leniency() -> None:
     header = (data_dir("grammars") / "lenient_json.lark").read_text().split("?start")[0]
-    for word in ("single-quoted", "raw newlines", "trailing commas", "True / False / None", "unquoted keys",
-                 "comments", "`json` word", "code fence", "stray extra closing brackets", "missing closing brackets"):
+    for word in (
+        "single-quoted",
+        "raw newlines",
+        "trailing commas",
+        "True / False / None",
+        "unquoted keys",
+        "comments",
+        "`json` word",
+        "code fence",
+        "stray extra closing brackets",
+        "missing closing brackets",
+    ):
         assert word in header

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -11,16 +12,59 @@ from hypothesis import strategies as st
 from shim.parsing import lenient_json
 from tests.parsing.chunking import check_event_invariants, folded, parse_chunks
 
-FRAGMENTS = ["<", ">", "</", "{", "}", "[", "]", '"', "'", "\\", ":", ",", " ", "\n", "`", "```json\n", "json",
-             "<function_call>", "</function_call>", "<tool_call>", "</tool_call>", "<think>", "</think>",
-             '{"name": "t", "arguments": {', '"name"', "<function=t>", "<parameter=a>", "</parameter>", "</function>",
-             "[TOOL_CALLS]", "[TOOL_REQUEST]", "[END_TOOL_REQUEST]", "True", "None", "//", "#", "/*", "*/", "\\u00e9",
-             "a", "text ", "é", "👋"]
+FRAGMENTS = [
+    "<",
+    ">",
+    "</",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "'",
+    "\\",
+    ":",
+    ",",
+    " ",
+    "\n",
+    "`",
+    "```json\n",
+    "json",
+    "<function_call>",
+    "</function_call>",
+    "<tool_call>",
+    "</tool_call>",
+    "<think>",
+    "</think>",
+    '{"name": "t", "arguments": {',
+    '"name"',
+    "<function=t>",
+    "<parameter=a>",
+    "</parameter>",
+    "</function>",
+    "[TOOL_CALLS]",
+    "[TOOL_REQUEST]",
+    "[END_TOOL_REQUEST]",
+    "True",
+    "None",
+    "//",
+    "#",
+    "/*",
+    "*/",
+    "\\u00e9",
+    "a",
+    "text ",
+    "é",
+    "👋",
+]
 
 noise = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=3)), max_size=25).map("".join)
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False, width=32)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False, width=32)
     | st.text(max_size=12),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3),
     max_leaves=10,
@@ -31,7 +75,7 @@ names = st.from_regex(r"[a-z][a-z0-9_]{0,15}", fullmatch=True)
 
 def split_at(text: str, cuts: list[int]) -> list[str]:
     bounds = [0, *sorted({c % (len(text) + 1) for c in cuts}), len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:])]
+    return [text[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -47,11 +91,22 @@ def test_any_input_is_parsed_without_loss_and_the_same_under_any_split(text: str
 
 
 @settings(deadline=None)
-@given(st.lists(st.tuples(st.text(max_size=20).filter(lambda s: "<" not in s and "[" not in s), names, arguments), min_size=1, max_size=3),
-       st.sampled_from(["function_call", "tool_call"]), st.lists(st.integers(0, 10**6), max_size=5))
-def test_generated_calls_between_text_are_recovered_exactly(parts: list[tuple[str, str, dict[str, Any]]], tag: str, cuts: list[int]) -> None:
-    text = "".join(f'{prose}<{tag}>{json.dumps({"name": name, "arguments": args}, ensure_ascii=False)}</{tag}>'
-                   for prose, name, args in parts)
+@given(
+    st.lists(
+        st.tuples(st.text(max_size=20).filter(lambda s: "<" not in s and "[" not in s), names, arguments),
+        min_size=1,
+        max_size=3,
+    ),
+    st.sampled_from(["function_call", "tool_call"]),
+    st.lists(st.integers(0, 10**6), max_size=5),
+)
+def test_generated_calls_between_text_are_recovered_exactly(
+    parts: list[tuple[str, str, dict[str, Any]]], tag: str, cuts: list[int]
+) -> None:
+    text = "".join(
+        f"{prose}<{tag}>{json.dumps({'name': name, 'arguments': args}, ensure_ascii=False)}</{tag}>"
+        for prose, name, args in parts
+    )
     events = parse_chunks(split_at(text, cuts))
     check_event_invariants(text, events)
     result = folded(events)
@@ -73,7 +128,9 @@ def python_style(value: Any) -> str:
 
 @settings(deadline=None)
 @given(arguments, st.lists(st.integers(0, 10**6), max_size=5))
-def test_python_style_arguments_parse_to_the_same_values_and_stream_as_json(args: dict[str, Any], cuts: list[int]) -> None:
+def test_python_style_arguments_parse_to_the_same_values_and_stream_as_json(
+    args: dict[str, Any], cuts: list[int]
+) -> None:
     rendered = python_style(args)
     assert lenient_json.loads(rendered) == args
     text = f"<function_call>{{'name': 'tool', 'arguments': {rendered}}}</function_call>"

@@ -16,7 +16,12 @@ from shim.parsing.shapes import ShapeError, ToolIndex, to_call
         ({"function": {"name": "a", "arguments": {}}}, "a", {}, True),
         ({"tool": "a", "x": 1}, "a", {"x": 1}, False),
         ({"method": "a", "params": {"x": 1}}, "a", {"x": 1}, True),
-        ({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "a", "arguments": {"x": 1}}}, "a", {"x": 1}, True),
+        (
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "a", "arguments": {"x": 1}}},
+            "a",
+            {"x": 1},
+            True,
+        ),
         ({"name": "a"}, "a", {}, True),
         ({"name": "a", "arguments": None}, "a", {}, True),
         ({"name": "a", "arguments": ""}, "a", {}, True),
@@ -43,11 +48,13 @@ def test_objects_that_are_not_calls_are_refused_with_a_reason(obj: object, messa
 
 
 def test_names_resolve_by_case_prefix_title_and_description() -> None:
-    index = ToolIndex([
-        "get_time",
-        {"name": "get_weather", "title": "Weather", "description": "Get the current weather"},
-        {"type": "function", "function": {"name": "search", "description": "Search the web", "parameters": {}}},
-    ])
+    index = ToolIndex(
+        [
+            "get_time",
+            {"name": "get_weather", "title": "Weather", "description": "Get the current weather"},
+            {"type": "function", "function": {"name": "search", "description": "Search the web", "parameters": {}}},
+        ]
+    )
     assert index.resolve("GET_TIME") == "get_time"
     assert index.resolve("functions.get_time") == "get_time"
     assert index.resolve("Weather") == "get_weather"
@@ -58,8 +65,17 @@ def test_names_resolve_by_case_prefix_title_and_description() -> None:
 
 
 def test_parameter_types_come_from_the_input_schema() -> None:
-    index = ToolIndex([{"name": "t", "inputSchema": {"type": "object", "properties": {
-        "n": {"type": "integer"}, "s": {"type": ["string", "null"]}, "any": {}}}}])
+    index = ToolIndex(
+        [
+            {
+                "name": "t",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"n": {"type": "integer"}, "s": {"type": ["string", "null"]}, "any": {}},
+                },
+            }
+        ]
+    )
     assert index.property_type("t", "n") == "integer"
     assert index.property_type("t", "s") == "string"
     assert index.property_type("t", "any") is None

@@ -67,7 +67,7 @@ def test_lenient_arguments_stream_as_strict_json() -> None:
 def test_held_back_text_stays_bounded_while_a_megabyte_argument_streams() -> None:
     parser = StreamParser()
     parser.feed('<function_call>{"name": "write_file", "arguments": {"content": "')
-    body = ('x' * 1000 + '\\n') * 1000
+    body = ("x" * 1000 + "\\n") * 1000
     for start in range(0, len(body), 4096):
         parser.feed(body[start : start + 4096])
         assert len(parser._carry) < 16  # no rescanning: only a split escape may be carried over
@@ -161,7 +161,9 @@ def test_many_calls_in_one_chunk_all_come_out() -> None:
 
 
 def test_events_rebuild_a_long_mixed_stream() -> None:
-    text = ("Some text <b>bold</b> <think>plan <tool_call>{}</tool_call></think>"
-            '<function_call>{"name": "a", "arguments": {"x": "<>"}}</function_call> then a < b. ') * 20
+    text = (
+        "Some text <b>bold</b> <think>plan <tool_call>{}</tool_call></think>"
+        '<function_call>{"name": "a", "arguments": {"x": "<>"}}</function_call> then a < b. '
+    ) * 20
     events = parse_chunks([text[i : i + 7] for i in range(0, len(text), 7)])
     check_event_invariants(text, events)
