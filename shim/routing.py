@@ -28,7 +28,7 @@ import jsonschema
 from jsonschema.exceptions import SchemaError
 from jsonschema.protocols import Validator
 
-from shim.config import McpConfig, ServerConfig, load_config
+from shim.config import Approval, McpConfig, ServerConfig, load_config
 from shim.errors import ToolExecutionError
 from shim.mcp_client import MCPConnection
 from shim.types import ToolCall, ToolResult, ToolSpec
@@ -174,6 +174,18 @@ class ToolRouter:
         """The server behind a public tool name."""
         entry = self._entries.get(name)
         return entry.server if entry else None
+
+    def origin(self, name: str) -> tuple[str, str] | None:
+        """``(server, the tool's name on that server)`` for a public tool name."""
+        entry = self._entries.get(name)
+        return (entry.server, entry.tool) if entry else None
+
+    def approval_of(self, name: str) -> Approval | None:
+        """The approval mode that applies to a public tool name."""
+        entry = self._entries.get(name)
+        if entry is None:
+            return None
+        return self._connections[entry.server].config.approval_for(entry.tool, entry.spec.annotations)
 
     async def call_many(
         self, calls: Sequence[ToolCall], *, on_progress: CallProgress | None = None

@@ -1,0 +1,101 @@
+"""``shim tools``: list the tools of every configured MCP server, as the model will see them."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Any, TextIO
+
+import anyio
+import click
+from rich.console import Console
+from rich.table import Table
+
+from shim.config import CONFIG_ENV_VAR, McpConfig, default_config_path, load_config
+from shim.errors import ConfigError
+from shim.routing import ToolRouter
+
+__all__ = ["config_option", "load_or_fail", "server_log", "tools"]
+
+config_option = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help=f"mcpServers JSON file [default: ${CONFIG_ENV_VAR}, else {default_config_path()}]",
+)
+server_logs_option = click.option(
+    "--server-logs", is_flag=True, help="Show what the servers write to stderr (hidden by default)."
+)
+
+
+def load_or_fail(path: Path | None) -> McpConfig:
+    """Load the config or exit with its message (no traceback)."""
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def server_log(show: bool) -> AbstractContextManager[TextIO]:
+    """Where stdio servers' stderr goes: the terminal, or nowhere."""
+    return nullcontext(sys.stderr) if show else open(os.devnull, "w")
+
+
+@click.command("tools")
+@config_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: the tools with their schemas, and failures.")
+@server_logs_option
+def tools(config_path: Path | None, as_json: bool, server_logs: bool) -> None:
+    """List the tools of every configured MCP server.
+
+    Names are the ones offered to the model: a name two servers share becomes SERVER__TOOL. Exits with
+    status 1 if a server failed to start (the others are still listed).
+
+    \b
+    Examples:
+      shim tools --config mcp.json
+      shim tools --json | jq '.tools[].name'
+    """
+    config = load_or_fail(config_path)
+
+    async def collect(errlog: TextIO) -> tuple[list[dict[str, Any]], dict[str, str]]:
+        async with ToolRouter(config.servers, errlog=errlog) as router:
+            rows: list[dict[str, Any]] = []
+            for spec in await router.list_tools():
+                server, original = router.origin(spec.name) or ("?", spec.name)
+                rows.append(
+                    {
+                        "name": spec.name,
+                        "server": server,
+                        "server_name": original,
+                        "approval": router.approval_of(spec.name),
+                        "description": spec.description,
+                        "input_schema": spec.input_schema,
+                        "output_schema": spec.output_schema,
+                        "annotations": spec.annotations,
+                    }
+                )
+            return rows, dict(router.failures)
+
+    with server_log(server_logs) as errlog:
+        rows, failures = anyio.run(collect, errlog)
+    if as_json:
+        click.echo(json.dumps({"tools": rows, "failures": failures}, indent=2, ensure_ascii=False))
+    else:
+        table = Table(title=f"{len(rows)} tools")
+        for column in ("Tool", "Server", "Approval"):
+            table.add_column(column, no_wrap=True)  # names must stay copyable
+        table.add_column("Description", ratio=1)
+        for row in rows:
+            renamed = f" (as {row['server_name']!r})" if row["server_name"] != row["name"] else ""
+            first_line = (row["description"] or "").strip().split("\n")[0]
+            table.add_row(row["name"], row["server"] + renamed, row["approval"], first_line)
+        Console(soft_wrap=False).print(table)
+    errors = Console(stderr=True)
+    for server, why in failures.items():
+        errors.print(f"[red]server {server!r} failed:[/red] {why}", markup=True, highlight=False)
+    if failures:
+        sys.exit(1)
