@@ -14,16 +14,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
 from shim.prompting._json import is_arr, is_obj
 from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
 from shim.prompting.system import ToolChoice, ToolInput, render_system_prompt
-from shim.types import ContentBlock, Message, Role, ToolResult
+from shim.types import ContentBlock, Message, Role, ToolCall, ToolResult
 
-__all__ = ["content_text", "render_messages"]
+__all__ = ["assistant_message", "content_text", "render_messages", "tool_message"]
 
 
 def render_messages(
@@ -88,12 +88,46 @@ def render_messages(
             turns.append(("user", f"System: {content_text(message.get('content'))}"))
         else:
             raise ValueError(
-                f"message #{n} has role {role!r}; expected system, developer, user, assistant, tool "
-                f"or function"
+                f"message #{n} has role {role!r}; expected system, developer, user, assistant, tool or function"
             )
     if results:
         turns.append(("user", _join(text for _, text in sorted(results, key=lambda r: r[0]))))
     return _merge(turns)
+
+
+def assistant_message(text: str, calls: Sequence[ToolCall] = ()) -> dict[str, Any]:
+    """The OpenAI-style assistant message for a model turn, to append to the conversation.
+
+    The agent loop records each turn this way, so the next `render_messages` writes the calls back as
+    blocks and matches their results by id.
+    """
+    message: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if calls:
+        message["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
+            }
+            for call in calls
+        ]
+    return message
+
+
+def tool_message(result: ToolResult, *, max_chars: int | None = 20_000) -> dict[str, Any]:
+    """The OpenAI-style ``tool`` message for one result (plain JSON, so it can be logged or sent on).
+
+    Args:
+        result: What the router returned for one call.
+        max_chars: Passed to `ToolResult.render`: longer output is cut there, saying how much was left.
+    """
+    return {
+        "role": "tool",
+        "tool_call_id": result.call_id,
+        "name": result.name,
+        "content": result.render(max_chars=max_chars),
+        "is_error": result.is_error,
+    }
 
 
 def _assistant(spec: PromptDialect, message: Mapping[str, Any]) -> tuple[str, dict[str, tuple[int, str]]]:

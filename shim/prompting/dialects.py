@@ -55,9 +55,7 @@ class PromptDialect:
         A literal closing result tag inside ``content`` is defused (``<\\/tag>``) so tool output cannot
         end the block early and pass its remainder off as the conversation's own text.
         """
-        attrs = "".join(
-            f' {key}="{_attr(value)}"' for key, value in (("id", id), ("name", name)) if value is not None
-        )
+        attrs = "".join(f' {key}="{_attr(value)}"' for key, value in (("id", id), ("name", name)) if value is not None)
         if error:
             attrs += ' error="true"'
         closing = f"</{self.result_tag}>"

@@ -76,9 +76,7 @@ def pick_example_tool(tools: Sequence[ToolSpec]) -> tuple[ToolSpec, dict[str, An
     """
     if not tools:
         raise ValueError("an example needs at least one tool")
-    ranked = sorted(
-        tools, key=lambda t: (not t.input_schema.get("required"), not t.input_schema.get("properties"))
-    )
+    ranked = sorted(tools, key=lambda t: (not t.input_schema.get("required"), not t.input_schema.get("properties")))
     for tool in ranked:
         arguments = example_arguments(tool.input_schema)
         if _passes(tool.input_schema, arguments):

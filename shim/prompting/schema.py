@@ -153,9 +153,7 @@ class SchemaText:
                 return "array"
             inner = self.type_expr(items, inline_objects=inline)
             return f"({inner})[]" if " | " in inner else f"{inner}[]"
-        if types == "object" or (
-            types is None and ("properties" in schema or "additionalProperties" in schema)
-        ):
+        if types == "object" or (types is None and ("properties" in schema or "additionalProperties" in schema)):
             props = schema.get("properties")
             if is_obj(props) and props:
                 if not inline:
@@ -290,15 +288,11 @@ def _is_empty_object(schema: Any) -> bool:
     if not is_obj(schema):
         return False
     rest = (
-        set(schema)
-        - _ANNOTATIONS
-        - {"type", "properties", "required", "additionalProperties", "$defs", "definitions"}
+        set(schema) - _ANNOTATIONS - {"type", "properties", "required", "additionalProperties", "$defs", "definitions"}
     )
     extra = schema.get("additionalProperties")
     open_values = is_obj(extra) and not _is_any(extra)
-    return (
-        not rest and schema.get("type", "object") == "object" and not _properties(schema) and not open_values
-    )
+    return not rest and schema.get("type", "object") == "object" and not _properties(schema) and not open_values
 
 
 def _is_recursive_ref(schema: Any, recursive: set[str]) -> bool:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from shim.prompting import content_text, render_messages, render_system_prompt
+from shim.prompting import assistant_message, content_text, render_messages, render_system_prompt, tool_message
 from shim.types import ContentBlock, Message, ToolCall, ToolResult
 
 WEATHER = {
@@ -385,3 +386,38 @@ def test_a_tool_result_object_from_the_router_renders_with_its_error_mark() -> N
         "Error: missing required argument 'city'\n</function_result>\n\n"
         '<function_result id="call_2" name="get_weather">\n18°C\n</function_result>'
     )
+
+
+def test_an_agent_loop_turn_recorded_with_the_helpers_renders_back_as_blocks_and_results() -> None:
+    calls = [
+        ToolCall(id="call_a", name="get_weather", arguments={"city": "Zürich"}),
+        ToolCall(id="call_b", name="get_weather", arguments={"city": "Oslo"}),
+    ]
+    results = [
+        ToolResult(call_id="call_b", name="get_weather", content=(ContentBlock(kind="text", text="-3°C"),)),
+        ToolResult.error(calls[0], "service down"),
+    ]
+    conversation = [
+        {"role": "user", "content": "Weather?"},
+        assistant_message("Let me check.", calls),
+        *(tool_message(r) for r in results),
+    ]
+    assert json.loads(json.dumps(conversation)) == conversation  # plain JSON all the way
+    assert render_messages(conversation)[1:] == [
+        Message(
+            role="assistant",
+            content="Let me check.\n"
+            '<function_call>{"name": "get_weather", "arguments": {"city": "Zürich"}}</function_call>\n'
+            '<function_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</function_call>',
+        ),
+        Message(
+            role="user",
+            content='<function_result id="call_a" name="get_weather" error="true">\nError: service down\n'
+            "</function_result>\n\n"
+            '<function_result id="call_b" name="get_weather">\n-3°C\n</function_result>',
+        ),
+    ]
+
+
+def test_a_turn_without_calls_is_a_plain_assistant_message() -> None:
+    assert assistant_message("Hello.") == {"role": "assistant", "content": "Hello."}
