@@ -116,9 +116,7 @@ class BackendStream(AsyncIterator[str]):
             try:
                 item = await self._source.__anext__()
             except StopAsyncIteration:
-                raise BackendError(
-                    f"{self._description} ended without a final record (a backend bug)"
-                ) from None
+                raise BackendError(f"{self._description} ended without a final record (a backend bug)") from None
             except BackendError as exc:
                 if not self._parts:
                     raise
@@ -170,12 +168,12 @@ class Backend(Protocol):
         """The spec this backend was made from, e.g. ``"ollama:qwen2.5:7b"`` (for logs and messages)."""
         ...
 
-    def stream(
-        self, messages: Sequence[Message], *, options: GenerationOptions | None = None
-    ) -> BackendStream:
+    def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
         """Start generating a reply to ``messages``; nothing is sent until the stream is first iterated.
 
-        Raises (while iterating):
+        Errors are raised while iterating, not by this call.
+
+        Raises:
             BackendConnectionError: the engine cannot be reached.
             BackendResponseError: it refused the request (unknown model, bad option...).
             StreamInterruptedError: the connection dropped after some text arrived (``.text`` keeps it).

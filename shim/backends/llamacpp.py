@@ -7,7 +7,8 @@ GGUF (``tokenizer.chat_template``), or a named llama-cpp-python chat format when
 Generation runs token by token in a worker thread (llama.cpp blocks). This module, not llama-cpp-python,
 turns tokens into text so that it can: hold back bytes of a UTF-8 character split across tokens, hold back
 text that may be the start of a stop sequence, count tokens exactly, and stop the engine as soon as the
-consumer stops reading (the token generator is simply not resumed, then closed).
+consumer stops reading (the token generator is simply not resumed, then closed). A stream that is left
+unread without being closed keeps the model busy until it is garbage-collected: use ``async with``.
 """
 
 from __future__ import annotations
@@ -132,9 +133,7 @@ class LlamaCppBackend:
     def name(self) -> str:
         return f"llama-cpp:{self._path}"
 
-    def stream(
-        self, messages: Sequence[Message], *, options: GenerationOptions | None = None
-    ) -> BackendStream:
+    def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
         """Generate a reply in-process; see `Backend.stream`."""
         return BackendStream(
             self._generate(list(messages), options or GenerationOptions()),
@@ -173,9 +172,7 @@ class LlamaCppBackend:
                     f"llama.cpp could not load {str(self._path)!r} ({exc}); the file may be truncated, or "
                     "of an architecture this llama-cpp-python build does not know (upgrade it)"
                 ) from None
-            loaded = _LoadedModel(
-                llm=llm, format_prompt=_prompt_formatter(llm, self._chat_format), lock=anyio.Lock()
-            )
+            loaded = _LoadedModel(llm=llm, format_prompt=_prompt_formatter(llm, self._chat_format), lock=anyio.Lock())
             _models[key] = loaded
             return loaded
 
@@ -185,8 +182,7 @@ class LlamaCppBackend:
         unknown = set(options.extra) - _SAMPLING_EXTRAS
         if unknown:
             raise ConfigError(
-                f"llama.cpp does not take the option(s) {sorted(unknown)!r}; "
-                f"it takes {sorted(_SAMPLING_EXTRAS)!r}"
+                f"llama.cpp does not take the option(s) {sorted(unknown)!r}; it takes {sorted(_SAMPLING_EXTRAS)!r}"
             )
         loaded = await self._load()
         grammar = _compile_grammar(loaded.llm, options.grammar) if options.grammar else None
@@ -206,9 +202,7 @@ class LlamaCppBackend:
 class _Run:
     """One generation, advanced one piece of text at a time from a worker thread."""
 
-    def __init__(
-        self, loaded: _LoadedModel, messages: list[dict[str, str]], options: GenerationOptions, grammar: Any
-    ):
+    def __init__(self, loaded: _LoadedModel, messages: list[dict[str, str]], options: GenerationOptions, grammar: Any):
         self._pieces = self._produce(loaded, messages, options, grammar)
 
     def step(self) -> str | Completion:

@@ -106,9 +106,7 @@ class OllamaBackend:
             self._native = "tools" in (shown.capabilities or [])
         return "native" if self._native else "prompt"
 
-    def stream(
-        self, messages: Sequence[Message], *, options: GenerationOptions | None = None
-    ) -> BackendStream:
+    def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
         """Stream a reply from ``/api/chat``; see `Backend.stream`."""
         return BackendStream(
             self._generate(list(messages), options or GenerationOptions()),
@@ -123,14 +121,11 @@ class OllamaBackend:
         self, messages: list[Message], options: GenerationOptions
     ) -> AsyncGenerator[str | Completion, None]:
         if options.grammar is not None:
-            raise ConfigError(
-                "Ollama does not take GBNF grammars; use llama-cpp: or an openai: llama.cpp server"
-            )
+            raise ConfigError("Ollama does not take GBNF grammars; use llama-cpp: or an openai: llama.cpp server")
         unknown = set(options.extra) - _REQUEST_EXTRAS
         if unknown:
             raise ConfigError(
-                f"Ollama does not take the option(s) {sorted(unknown)!r}; "
-                f"it takes {sorted(_REQUEST_EXTRAS)!r}"
+                f"Ollama does not take the option(s) {sorted(unknown)!r}; it takes {sorted(_REQUEST_EXTRAS)!r}"
             )
         tools = (
             [_tool_dict(t) for t in options.tools]
@@ -267,6 +262,5 @@ def _import_ollama() -> Any:
         return importlib.import_module("ollama")
     except ImportError as exc:
         raise ImportError(
-            f"the ollama backend needs the 'ollama' package ({exc}); "
-            "install it with: pip install 'shim[ollama]'"
+            f"the ollama backend needs the 'ollama' package ({exc}); install it with: pip install 'shim[ollama]'"
         ) from exc

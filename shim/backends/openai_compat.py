@@ -75,9 +75,7 @@ class OpenAICompatBackend:
         scheme = "openai" if self._api == "chat" else "openai-completions"
         return f"{scheme}:{self._model}@{self._url}"
 
-    def stream(
-        self, messages: Sequence[Message], *, options: GenerationOptions | None = None
-    ) -> BackendStream:
+    def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
         """Stream a reply from the server; see `Backend.stream`."""
         return BackendStream(
             self._generate(list(messages), options or GenerationOptions()),
@@ -92,9 +90,7 @@ class OpenAICompatBackend:
         self, messages: list[Message], options: GenerationOptions
     ) -> AsyncGenerator[str | Completion, None]:
         if options.tools:
-            raise ConfigError(
-                "the OpenAI-compatible backend takes tools rendered into the prompt, not native tools"
-            )
+            raise ConfigError("the OpenAI-compatible backend takes tools rendered into the prompt, not native tools")
         httpx: Any = importlib.import_module("httpx")
         params: dict[str, Any] = {"model": self._model, "stream": True}
         for key, value in (
@@ -147,13 +143,9 @@ class OpenAICompatBackend:
                 status_code=exc.status_code,
             ) from None
         except self._openai.APIConnectionError as exc:
-            if "connect" in type(exc.__cause__).__name__.lower() or isinstance(
-                exc.__cause__, httpx.ConnectError
-            ):
+            if "connect" in type(exc.__cause__).__name__.lower() or isinstance(exc.__cause__, httpx.ConnectError):
                 raise self._unreachable() from None
-            raise BackendConnectionError(
-                f"the connection to {self._url} failed: {exc.__cause__ or exc}"
-            ) from None
+            raise BackendConnectionError(f"the connection to {self._url} failed: {exc.__cause__ or exc}") from None
         except httpx.TransportError as exc:  # a drop mid-stream surfaces from httpx, not as an openai error
             raise BackendConnectionError(f"the connection to {self._url} broke mid-stream: {exc}") from None
         yield Completion(finish_reason=finish, text="", usage=usage)
@@ -199,6 +191,5 @@ def _import_openai() -> Any:
         return importlib.import_module("openai")
     except ImportError as exc:
         raise ImportError(
-            f"the openai backend needs the 'openai' package ({exc}); "
-            "install it with: pip install 'shim[openai]'"
+            f"the openai backend needs the 'openai' package ({exc}); install it with: pip install 'shim[openai]'"
         ) from exc

@@ -51,9 +51,7 @@ class ReplayBackend:
             ConfigError: the file is missing, unreadable or not in one of the two forms.
         """
         if chunk_size is not None and chunk_size < 1:
-            raise ConfigError(
-                f"replay chunk_size must be at least 1 (or None for whole replies); got {chunk_size!r}"
-            )
+            raise ConfigError(f"replay chunk_size must be at least 1 (or None for whole replies); got {chunk_size!r}")
         if delay < 0:
             raise ConfigError(f"replay delay must not be negative; got {delay!r}")
         self._path = Path(path)
@@ -71,14 +69,10 @@ class ReplayBackend:
         """How many replies have been started so far."""
         return self._next_turn
 
-    def stream(
-        self, messages: Sequence[Message], *, options: GenerationOptions | None = None
-    ) -> BackendStream:
+    def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
         """Stream the next recorded reply (``messages`` are not looked at)."""
         del messages  # a recording answers whatever was asked
-        return BackendStream(
-            self._generate(options or GenerationOptions()), description=f"replay {str(self._path)!r}"
-        )
+        return BackendStream(self._generate(options or GenerationOptions()), description=f"replay {str(self._path)!r}")
 
     async def aclose(self) -> None:
         """Nothing to release."""
@@ -118,9 +112,7 @@ def _load(path: Path, chunk_size: int | None) -> tuple[list[_Turn], bool]:
             continue
         turns.append(_parse_line(path, number, line, chunk_size))
     if not turns:
-        raise ConfigError(
-            f"replay file {str(path)!r} has no recorded replies; write one JSON object per line"
-        )
+        raise ConfigError(f"replay file {str(path)!r} has no recorded replies; write one JSON object per line")
     return turns, False
 
 

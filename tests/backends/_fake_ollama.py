@@ -64,9 +64,7 @@ class FakeOllama:
         if model is None:
             return JSONResponse({"error": f'model "{name}" not found, try pulling it first'}, status_code=404)
         if body.get("tools") and (model.refuses_tools or "tools" not in (model.capabilities or [])):
-            return JSONResponse(
-                {"error": f"registry.ollama.ai/library/{name} does not support tools"}, status_code=400
-            )
+            return JSONResponse({"error": f"registry.ollama.ai/library/{name} does not support tools"}, status_code=400)
         if model.chat == ENDLESS:
             return StreamingResponse(self._endless(name), media_type="application/x-ndjson")
         return StreamingResponse(_replay(FIXTURES / model.chat), media_type="application/x-ndjson")

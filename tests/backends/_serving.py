@@ -25,9 +25,7 @@ def serve(app: Any) -> Iterator[str]:
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_level="critical", log_config=None, lifespan="off", ws="none")
     server = uvicorn.Server(config)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name=f"uvicorn:{port}", daemon=True
-    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"uvicorn:{port}", daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{port}"

@@ -134,9 +134,7 @@ async def test_cancelling_the_consumer_task_stops_generation_in_the_engine(tiny_
         llm = await backend.model()
     # The engine evaluated the prompt and about five tokens, not 3000.
     prompt = llm.detokenize(llm.input_ids[: llm.n_tokens].tolist(), special=True).decode()
-    assert prompt.endswith("<|im_start|>assistant\n" + "a" * 4) or prompt.endswith(
-        "<|im_start|>assistant\n" + "a" * 5
-    )
+    assert prompt.endswith("<|im_start|>assistant\n" + "a" * 4) or prompt.endswith("<|im_start|>assistant\n" + "a" * 5)
 
 
 async def test_a_prompt_longer_than_the_context_is_reported(tiny_gguf: Path) -> None:
@@ -202,3 +200,19 @@ async def test_the_model_is_loaded_once_per_process(tiny_gguf: Path) -> None:
         first = await LlamaCppBackend(tiny_gguf).model()
         second = await get_backend(f"llama-cpp:{tiny_gguf}").model()  # type: ignore[attr-defined]
     assert first is second
+
+
+async def test_concurrent_streams_on_one_model_take_turns_and_both_finish(tiny_gguf: Path) -> None:
+    backend = LlamaCppBackend(tiny_gguf)
+    results: dict[str, str] = {}
+
+    async def run(word: str) -> None:
+        results[word] = (
+            await backend.stream(ASK, options=GenerationOptions(grammar=f'root ::= "{word}"')).collect()
+        ).text
+
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tg:
+            for word in ("first", "second", "third"):
+                tg.start_soon(run, word)
+    assert results == {"first": "first", "second": "second", "third": "third"}

@@ -59,8 +59,7 @@ async def test_prompt_mode_text_streams_as_ollama_sent_it(fake: tuple[FakeOllama
         await backend.aclose()
     assert chunks[3:6] == ["<", "function", "_call>"]
     assert "".join(chunks) == (
-        "Let me check.\n"
-        '<function_call>{"name": "get_time", "arguments": {"timezone": "Europe/Paris"}}</function_call>'
+        'Let me check.\n<function_call>{"name": "get_time", "arguments": {"timezone": "Europe/Paris"}}</function_call>'
     )
     assert stream.result is not None
     assert stream.result.finish_reason == "stop"

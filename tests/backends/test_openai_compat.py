@@ -8,10 +8,11 @@ import pytest
 
 from shim.backends import GenerationOptions, get_backend
 from shim.backends.openai_compat import OpenAICompatBackend
-from shim.errors import BackendConnectionError, ConfigError
+from shim.errors import BackendConnectionError, BackendResponseError, ConfigError, StreamInterruptedError
 from shim.types import Message
 
-from ._serving import free_port
+from . import _fake_openai as fake_openai
+from ._serving import free_port, serve
 
 pytestmark = pytest.mark.anyio
 
@@ -34,9 +35,7 @@ async def test_chat_completions_stream_the_text_the_server_generates(llama_cpp_s
 async def test_the_raw_completions_api_streams_from_a_plain_transcript(llama_cpp_server: str) -> None:
     backend = get_backend(f"openai-completions:tiny@{llama_cpp_server}")
     with anyio.fail_after(30):
-        result = await backend.stream(
-            ASK, options=GenerationOptions(grammar='root ::= "It is noon."')
-        ).collect()
+        result = await backend.stream(ASK, options=GenerationOptions(grammar='root ::= "It is noon."')).collect()
         await backend.aclose()
     assert result.text == "It is noon."
     assert result.finish_reason == "stop"
@@ -96,3 +95,26 @@ def test_the_api_key_is_read_from_the_named_environment_variable(monkeypatch: py
     monkeypatch.setenv("MY_KEY", "sk-test-123")
     backend = OpenAICompatBackend("m", base_url="http://127.0.0.1:1/v1", api_key_env="MY_KEY")
     assert backend._client.api_key == "sk-test-123"  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_an_unknown_model_error_lists_the_models_the_server_has() -> None:
+    with serve(fake_openai.app) as url:
+        backend = get_backend(f"openai:qwen9@{url}/v1")
+        with anyio.fail_after(10), pytest.raises(BackendResponseError) as caught:
+            await backend.stream(ASK).collect()
+        await backend.aclose()
+    message = str(caught.value)
+    assert "has no model 'qwen9' (The model `qwen9` does not exist.)" in message
+    assert "'Qwen/Qwen2.5-7B-Instruct'" in message
+    assert caught.value.status_code == 404
+
+
+async def test_a_connection_dropped_mid_stream_ends_with_an_error_keeping_the_text() -> None:
+    with serve(fake_openai.app) as url:
+        backend = get_backend(f"openai:dropping-model@{url}/v1")
+        stream = backend.stream(ASK)
+        with anyio.fail_after(10), pytest.raises(StreamInterruptedError) as caught:
+            await stream.collect()
+        await backend.aclose()
+    assert caught.value.text == '<function_call>{"name": "get_'
+    assert stream.result is None

@@ -65,9 +65,7 @@ async def test_recorded_chunks_are_streamed_exactly_as_split(tmp_path: Path) -> 
 
 
 async def test_a_recorded_length_finish_is_replayed(tmp_path: Path) -> None:
-    backend = ReplayBackend(
-        _jsonl(tmp_path / "cut.jsonl", {"response": "Once upon a", "finish_reason": "length"})
-    )
+    backend = ReplayBackend(_jsonl(tmp_path / "cut.jsonl", {"response": "Once upon a", "finish_reason": "length"}))
     with anyio.fail_after(5):
         result = await backend.stream(ASK).collect()
     assert result.finish_reason == "length"
