@@ -149,9 +149,7 @@ def resolve_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     return default_config_path()
 
 
-def load_config(
-    path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
-) -> McpConfig:
+def load_config(path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None) -> McpConfig:
     """Read and check a config file (see the module docstring for the accepted shape).
 
     Raises:
@@ -162,11 +160,7 @@ def load_config(
     try:
         text = resolved.read_text(encoding="utf-8")
     except FileNotFoundError:
-        how = (
-            "pass --config FILE"
-            if path
-            else f"create it, pass --config FILE or set {CONFIG_ENV_VAR}"
-        )
+        how = "pass --config FILE" if path else f"create it, pass --config FILE or set {CONFIG_ENV_VAR}"
         raise ConfigError(f"{str(resolved)!r}: no MCP config file there; {how}") from None
     except OSError as exc:
         raise ConfigError(f"{str(resolved)!r}: cannot read the config file: {exc.strerror}") from None

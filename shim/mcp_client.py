@@ -25,6 +25,7 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.dispatcher import ProgressFnT
 from mcp_types.jsonrpc import CONNECTION_CLOSED
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -164,7 +165,7 @@ class MCPConnection:
             client = await self._connected()
             try:
                 with anyio.fail_after(timeout) if timeout else nullcontext():
-                    result = await client.call_tool(tool, call.arguments, progress_callback=on_progress)
+                    result = await client.call_tool(tool, call.arguments, progress_callback=_progress(on_progress))
             except TimeoutError:
                 raise ToolExecutionError(
                     f"tool {call.name!r} did not answer within {timeout:g} s and was cancelled; "
@@ -273,6 +274,16 @@ class MCPConnection:
     def _tools_changed(self) -> None:
         if self._on_tools_changed is not None:
             self._on_tools_changed(self.name)
+
+
+def _progress(on_progress: ProgressFn | None) -> ProgressFnT | None:
+    if on_progress is None:
+        return None
+
+    async def forward(progress: float, total: float | None, message: str | None) -> None:
+        await on_progress(progress, total, message)
+
+    return forward
 
 
 def _describe(exc: BaseException) -> str:

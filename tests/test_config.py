@@ -28,7 +28,12 @@ def one(entry: dict[str, Any], environ: dict[str, str] | None = None) -> ServerC
 def test_reads_a_claude_desktop_style_stdio_server() -> None:
     server = one({"command": "npx", "args": ["-y", "pkg"], "env": {"TOKEN": "abcd1234"}, "cwd": "/tmp"})
     assert server.transport == "stdio"
-    assert (server.command, server.args, server.env, server.cwd) == ("npx", ("-y", "pkg"), {"TOKEN": "abcd1234"}, "/tmp")
+    assert (server.command, server.args, server.env, server.cwd) == (
+        "npx",
+        ("-y", "pkg"),
+        {"TOKEN": "abcd1234"},
+        "/tmp",
+    )
 
 
 def test_reads_an_http_server_with_headers() -> None:
@@ -40,8 +45,14 @@ def test_reads_an_http_server_with_headers() -> None:
 
 @pytest.mark.parametrize(
     ("kind", "transport"),
-    [("stdio", "stdio"), ("http", "http"), ("streamable-http", "http"), ("streamable_http", "http"),
-     ("streamableHttp", "http"), ("sse", "sse")],
+    [
+        ("stdio", "stdio"),
+        ("http", "http"),
+        ("streamable-http", "http"),
+        ("streamable_http", "http"),
+        ("streamableHttp", "http"),
+        ("sse", "sse"),
+    ],
 )
 def test_tolerates_every_type_spelling(kind: str, transport: str) -> None:
     entry: dict[str, Any] = {"type": kind, "command": "x"} if kind == "stdio" else {"type": kind, "url": "http://h/mcp"}
@@ -84,12 +95,15 @@ def test_an_unset_variable_names_the_file_server_field_and_variable() -> None:
         ({"type": "http", "url": "localhost:8000"}, "server 's', field 'url': an http server needs an http(s) 'url'"),
         ({"command": "x", "env": {"K": ["v"]}}, "server 's', field 'env': the value of 'K' must be a string"),
         ({"command": "x", "timeout": -1}, "server 's', field 'timeout': must be a positive number of seconds"),
-        ({"command": "x", "approval": "maybe"}, "server 's', field 'approval': must be one of ['allow', 'deny', 'ask']"),
+        (
+            {"command": "x", "approval": "maybe"},
+            "server 's', field 'approval': must be one of ['allow', 'deny', 'ask']",
+        ),
         ("npx pkg", "server 's': must be an object, got str"),
     ],
 )
 def test_a_bad_server_entry_names_the_file_server_and_field(entry: Any, message: str) -> None:
-    with pytest.raises(ConfigError, match="^'mcp.json': ") as info:
+    with pytest.raises(ConfigError, match=r"^'mcp\.json': ") as info:
         parse_config({"mcpServers": {"s": entry}}, source="mcp.json", environ={})
     assert message in str(info.value)
 
@@ -118,7 +132,9 @@ def test_reads_vs_code_jsonc_with_comments_and_trailing_commas(tmp_path: Path) -
 
 def test_a_missing_file_says_how_to_point_at_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CONFIG_ENV_VAR, str(tmp_path / "nope.json"))
-    with pytest.raises(ConfigError, match=f"no MCP config file there; create it, pass --config FILE or set {CONFIG_ENV_VAR}"):
+    with pytest.raises(
+        ConfigError, match=f"no MCP config file there; create it, pass --config FILE or set {CONFIG_ENV_VAR}"
+    ):
         load_config()
 
 

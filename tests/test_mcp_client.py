@@ -77,9 +77,7 @@ async def test_keeps_every_content_block_including_images_links_and_embedded_res
 async def test_returns_structured_content_alongside_text() -> None:
     async with connect(everything()) as connection:
         with anyio.fail_after(10):
-            result = await connection.call(
-                call("get-structured-content", location="Chicago"), "get-structured-content"
-            )
+            result = await connection.call(call("get-structured-content", location="Chicago"), "get-structured-content")
     assert result.structured_content == {"temperature": 36, "conditions": "Light rain / drizzle", "humidity": 82}
 
 

@@ -160,7 +160,9 @@ async def test_structured_content_and_images_reach_the_result(router: ToolRouter
 async def test_structured_content_that_breaks_the_output_schema_becomes_an_error_result(router: ToolRouter) -> None:
     result = await run(router, "bad_output")
     assert result.is_error
-    assert "returned an invalid result" in result.render() and "'not a number' is not of type 'integer'" in result.render()
+    assert (
+        "returned an invalid result" in result.render() and "'not a number' is not of type 'integer'" in result.render()
+    )
 
 
 async def test_a_huge_result_arrives_whole_and_is_cut_only_when_rendered(router: ToolRouter) -> None:
@@ -228,7 +230,10 @@ async def test_every_call_is_audited_without_the_servers_secrets(
     assert secret.render() == "hunter2-secret-value"  # the tool may return it; the log must not
     records = [r.getMessage() for r in caplog.records if r.name == "shim.audit"]
     assert len(records) == 2
-    assert re.match(r"tool call id=call_0+1 tool='lab__get_secret' server='lab' arguments=\{\} duration_ms=\d+ outcome=ok$", records[0])
+    assert re.match(
+        r"tool call id=call_0+1 tool='lab__get_secret' server='lab' arguments=\{\} duration_ms=\d+ outcome=ok$",
+        records[0],
+    )
     assert "tool='lab__fail'" in records[1] and "outcome=error: " in records[1]
     assert "hunter2-secret-value" not in caplog.text
     assert "token *** leaked" in records[1]

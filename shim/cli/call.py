@@ -24,10 +24,17 @@ __all__ = ["call"]
 @config_option
 @click.argument("tool")
 @click.argument("arguments", metavar="'JSON-ARGS'", default="{}")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              help="Seconds to wait for the answer before cancelling the call.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds to wait for the answer before cancelling the call.",
+)
 @click.option("-y", "--yes", is_flag=True, help="Approve the call without asking, where the policy says ask.")
-@click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON (content blocks, structured content).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the whole result as JSON (content blocks, structured content)."
+)
 @server_logs_option
 def call(
     config_path: Path | None,
@@ -51,7 +58,7 @@ def call(
         parsed: Any = json.loads(arguments)
     except json.JSONDecodeError as exc:
         raise click.BadParameter(
-            f"not valid JSON ({exc.msg} at column {exc.colno}); quote it like '{{\"key\": \"value\"}}'",
+            f'not valid JSON ({exc.msg} at column {exc.colno}); quote it like \'{{"key": "value"}}\'',
             param_hint="'JSON-ARGS'",
         ) from None
     if not isinstance(parsed, dict):

@@ -10,7 +10,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 _TOOLS = [
-    types.Tool(name=f"page_tool_{i}", input_schema={"type": "object"}, annotations=types.ToolAnnotations(read_only_hint=True))
+    types.Tool(
+        name=f"page_tool_{i}", input_schema={"type": "object"}, annotations=types.ToolAnnotations(read_only_hint=True)
+    )
     for i in range(7)
 ]
 _TOOLS.append(
