@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_servers import everything, everything_http, free_port, lab_http, paged, time_server
+from mcp_servers import everything, everything_http, everything_sse, free_port, lab_http, paged, time_server
 
 from shim.config import parse_config
 from shim.errors import ToolExecutionError
@@ -34,8 +34,8 @@ async def connect(entry: dict[str, Any]) -> AsyncIterator[MCPConnection]:
             connection.close()
 
 
-def call(name: str, **arguments: Any) -> ToolCall:
-    return ToolCall(id="call_0123456789abcdef01234567", name=name, arguments=arguments)
+def call(tool: str, /, **arguments: Any) -> ToolCall:
+    return ToolCall(id="call_0123456789abcdef01234567", name=tool, arguments=arguments)
 
 
 async def test_lists_server_everything_tools_as_toolspecs_with_camelcase_annotations() -> None:
@@ -106,6 +106,35 @@ async def test_talks_to_server_everything_over_streamable_http() -> None:
             result = await c.call(call("get-sum", a=2, b=3), "get-sum")
     assert "get-sum" in names
     assert "5" in result.render()
+
+
+async def test_talks_to_server_everything_over_the_old_http_sse_transport() -> None:
+    port = free_port()
+    async with everything_sse(port), connect({"type": "sse", "url": f"http://127.0.0.1:{port}/sse"}) as c:
+        with anyio.fail_after(10):
+            assert "echo" in {t.name for t in await c.list_tools()}
+            result = await c.call(call("echo", message="over sse"), "echo")
+    assert result.render() == "Echo: over sse"
+
+
+async def test_sends_configured_http_headers_with_variables_expanded() -> None:
+    port = free_port()
+    entry = {
+        "url": f"http://127.0.0.1:{port}/mcp",
+        "headers": {"Authorization": "Bearer ${SHIM_TEST_TOKEN:-fallback-token}"},
+        "protocol": "legacy",
+    }
+    async with lab_http(port), connect(entry) as connection:
+        with anyio.fail_after(10):
+            result = await connection.call(call("show_header", name="Authorization"), "show_header")
+    assert result.render() == "Bearer fallback-token"
+
+
+async def test_a_protocol_error_from_the_server_becomes_a_tool_execution_error() -> None:
+    async with connect(paged()) as connection:
+        with anyio.fail_after(10), pytest.raises(ToolExecutionError) as info:
+            await connection.call(call("protocol_error"), "protocol_error")
+    assert str(info.value) == "server 's' rejected the call to 'protocol_error': protocol error on purpose"
 
 
 async def test_reconnects_and_retries_once_when_the_http_session_expired(caplog: pytest.LogCaptureFixture) -> None:

@@ -90,6 +90,11 @@ def everything_http(port: int) -> AbstractAsyncContextManager[Process]:
     return _serve([node(), str(EVERYTHING_JS), "streamableHttp"], port, b"listening on port")
 
 
+def everything_sse(port: int) -> AbstractAsyncContextManager[Process]:
+    """server-everything over the old HTTP+SSE transport at http://127.0.0.1:port/sse."""
+    return _serve([node(), str(EVERYTHING_JS), "sse"], port, b"Server is running on port")
+
+
 def lab_http(port: int) -> AbstractAsyncContextManager[Process]:
     """The lab server over Streamable HTTP (the SDK's, with sessions) at http://127.0.0.1:port/mcp."""
     return _serve([sys.executable, str(LAB_SERVER), "http", str(port)], port, b"Uvicorn running")

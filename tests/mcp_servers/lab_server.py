@@ -104,6 +104,12 @@ def get_secret() -> str:
     return os.environ.get("LAB_SECRET", "")
 
 
+@mcp.tool(annotations=_READ_ONLY)
+def show_header(name: str, ctx: Context) -> str:
+    """Return one HTTP request header as the server received it (HTTP transports only)."""
+    return (ctx.headers or {}).get(name.lower(), "(not sent)")
+
+
 @mcp.tool()
 def delete_everything() -> str:
     """A tool with no annotations: MCP assumes it may be destructive."""

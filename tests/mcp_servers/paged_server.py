@@ -1,4 +1,5 @@
-"""A low-level MCP server for shim's tests: ``tools/list`` in pages, and a result that breaks its schema."""
+"""A low-level MCP server for shim's tests: ``tools/list`` in pages, a result that breaks its schema, and a
+JSON-RPC error answering ``tools/call``."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from mcp import MCPError
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
@@ -33,6 +35,8 @@ async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> t
 
 
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    if params.name == "protocol_error":  # a JSON-RPC error response, not an isError result
+        raise MCPError(code=types.INVALID_PARAMS, message="protocol error on purpose")
     if params.name == "bad_output":
         return types.CallToolResult(
             content=[types.TextContent(text='{"n": "not a number"}')], structured_content={"n": "not a number"}
