@@ -72,6 +72,9 @@ class MCPConnection:
         self._ready = anyio.Event()
         self._wake = anyio.Event()
         self._closing = False
+        self._sessions = 0
+        self.finished = anyio.Event()
+        """Set when `run` has returned."""
 
     @property
     def name(self) -> str:
@@ -79,6 +82,12 @@ class MCPConnection:
 
     async def run(self) -> None:
         """Own the SDK client until `close`; never raises (failures land in `error`)."""
+        try:
+            await self._run()
+        finally:
+            self.finished.set()
+
+    async def _run(self) -> None:
         while not self._closing:
             wake = self._wake = anyio.Event()
             connected = False
@@ -86,7 +95,10 @@ class MCPConnection:
                 async with AsyncExitStack() as stack:
                     client = await stack.enter_async_context(await self._open(stack))
                     self._client, self.error, connected = client, None, True
+                    self._sessions += 1
                     self._ready.set()
+                    if self._sessions > 1:
+                        self._tools_changed()  # a restarted server may offer other tools than before
                     async with anyio.create_task_group() as tg:
                         if self._modern(client):
                             tg.start_soon(self._listen, client)

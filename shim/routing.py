@@ -125,6 +125,7 @@ class ToolRouter:
         self._approver = approver
         self._timeout = timeout
         self._startup_timeout = startup_timeout
+        self._shutdown_timeout = 5.0
         self._on_tools_changed = on_tools_changed
         self._server_tools: dict[str, list[ToolSpec]] = {}
         self._entries: dict[str, _Entry] = {}
@@ -145,7 +146,6 @@ class ToolRouter:
     async def __aenter__(self) -> ToolRouter:
         async with AsyncExitStack() as stack:
             self._tg = await stack.enter_async_context(anyio.create_task_group())
-            stack.callback(self._tg.cancel_scope.cancel)  # runs first on exit: servers shut down together
             for connection in self._connections.values():
                 self._tg.start_soon(connection.run)
             async with anyio.create_task_group() as starting:
@@ -155,10 +155,19 @@ class ToolRouter:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        for connection in self._connections.values():
-            connection.close()
+        if self._tg is not None:
+            self._tg.start_soon(self._shutdown, self._tg.cancel_scope)
         if self._stack is not None:
             await self._stack.aclose()
+
+    async def _shutdown(self, scope: anyio.CancelScope) -> None:
+        """Let every server close gracefully (stdin closed, HTTP session deleted), then force what is left."""
+        for connection in self._connections.values():
+            connection.close()
+        with anyio.move_on_after(self._shutdown_timeout):
+            for connection in self._connections.values():
+                await connection.finished.wait()
+        scope.cancel()
 
     @property
     def tools(self) -> list[ToolSpec]:
@@ -224,7 +233,11 @@ class ToolRouter:
         if entry is not None:
             return entry
         # Models often use the server's own name where shim renamed the tool (dots, collisions).
-        matches = [e for e in self._entries.values() if name in (e.tool, f"{e.server}.{e.tool}")]
+        matches = [
+            e
+            for e in self._entries.values()
+            if name in (e.tool, f"{e.server}.{e.tool}", f"{_safe(e.server)}__{_safe(e.tool)}")
+        ]
         if len(matches) == 1:
             return matches[0]
         valid = sorted(self._entries)
@@ -309,13 +322,12 @@ class ToolRouter:
             outcome = "ok"
         else:
             first = result.content[0].text if result.content and result.content[0].text else ""
-            outcome = f"error: {first[:300]}"
-        arguments = json.dumps(call.arguments, ensure_ascii=False, default=str)[:2000]
+            outcome = f"error: {self._redact(first)[:300]}"
+        # Redact before cutting, so a secret at the cut cannot leak its first half.
+        arguments = self._redact(json.dumps(call.arguments, ensure_ascii=False, default=str))[:2000]
         audit_logger.info(
-            self._redact(
-                f"tool call id={call.id} tool={call.name!r} server={server!r} arguments={arguments} "
-                f"duration_ms={seconds * 1000:.0f} outcome={outcome}"
-            )
+            f"tool call id={call.id} tool={call.name!r} server={server!r} arguments={arguments} "
+            f"duration_ms={seconds * 1000:.0f} outcome={outcome}"
         )
 
 
