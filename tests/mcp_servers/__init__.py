@@ -23,7 +23,7 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 LAB_SERVER = HERE / "lab_server.py"
 PAGED_SERVER = HERE / "paged_server.py"
-EVERYTHING_JS = ROOT / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+EVERYTHING_BIN = ROOT / "node_modules" / ".bin" / "mcp-server-everything"
 TIME_SERVER = Path(sys.executable).parent / "mcp-server-time"
 
 
@@ -36,20 +36,20 @@ def paged(**extra: Any) -> dict[str, Any]:
     return {"command": sys.executable, "args": [str(PAGED_SERVER)], **extra}
 
 
-def node() -> str:
-    """The node binary; skips the test where node is not installed (CI has it, so these tests run there)."""
+def everything_bin() -> str:
+    """server-everything's launcher; skips the test where node is not installed (CI has it, so they run there)."""
     found = shutil.which("node")
     if found is None:
         pytest.skip("node is not installed; @modelcontextprotocol/server-everything needs it")
-    if not EVERYTHING_JS.exists():
+    if not EVERYTHING_BIN.exists():
         # node is there, so this is a setup mistake, not a reason to skip.
-        pytest.fail(f"{EVERYTHING_JS} is missing: run 'npm ci' in {ROOT} (as .ci/run does)")
-    return found
+        pytest.fail(f"{EVERYTHING_BIN} is missing: run 'npm ci' in {ROOT} (as .ci/run does)")
+    return str(EVERYTHING_BIN)
 
 
 def everything(**extra: Any) -> dict[str, Any]:
     """A config entry for server-everything over stdio."""
-    return {"command": node(), "args": [str(EVERYTHING_JS), "stdio"], **extra}
+    return {"command": everything_bin(), "args": ["stdio"], **extra}
 
 
 def time_server(**extra: Any) -> dict[str, Any]:
@@ -87,12 +87,12 @@ async def _serve(command: list[str], port: int, ready: bytes) -> AsyncIterator[P
 
 def everything_http(port: int) -> AbstractAsyncContextManager[Process]:
     """server-everything over Streamable HTTP at http://127.0.0.1:port/mcp, listening when this enters."""
-    return _serve([node(), str(EVERYTHING_JS), "streamableHttp"], port, b"listening on port")
+    return _serve([everything_bin(), "streamableHttp"], port, b"listening on port")
 
 
 def everything_sse(port: int) -> AbstractAsyncContextManager[Process]:
     """server-everything over the old HTTP+SSE transport at http://127.0.0.1:port/sse."""
-    return _serve([node(), str(EVERYTHING_JS), "sse"], port, b"Server is running on port")
+    return _serve([everything_bin(), "sse"], port, b"Server is running on port")
 
 
 def lab_http(port: int) -> AbstractAsyncContextManager[Process]:
