@@ -38,6 +38,7 @@ from shim.types import ContentBlock, ToolCall, ToolResult, ToolSpec
 __all__ = ["MCPConnection", "ProgressFn"]
 
 logger = logging.getLogger(__name__)
+logger.addHandler(logging.NullHandler())  # a library logs; the application decides what to show
 
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 """Receives ``notifications/progress`` of one call: progress, total, message."""

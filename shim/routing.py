@@ -37,6 +37,9 @@ __all__ = ["Approver", "CallProgress", "ToolRouter", "public_names"]
 
 logger = logging.getLogger(__name__)
 audit_logger = logging.getLogger("shim.audit")
+"""One INFO record per call: id, tool, server, arguments, duration, outcome (server secrets redacted)."""
+for _logger in (logger, audit_logger):
+    _logger.addHandler(logging.NullHandler())  # a library logs; the application decides what to show
 
 Approver = Callable[[ToolCall, ToolSpec], Awaitable[bool]]
 """Asked before a tool whose policy is ``ask`` runs; ``True`` lets the call through."""
@@ -168,6 +171,11 @@ class ToolRouter:
             for connection in self._connections.values():
                 await connection.finished.wait()
         scope.cancel()
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Values from the servers' ``env`` and ``headers`` that logs and traces must never show."""
+        return self._secrets
 
     @property
     def tools(self) -> list[ToolSpec]:

@@ -80,8 +80,8 @@ def call(
 
     async def run(errlog: TextIO) -> ToolResult:
         async with ToolRouter(config.servers, approver=approve, timeout=timeout, errlog=errlog) as r:
-            for server, why in r.failures.items():
-                errors.print(f"[yellow]server {server!r} failed:[/yellow] {why}")
+            for why in r.failures.values():
+                errors.print(f"[yellow]warning:[/yellow] {why}")
             return await r.call(ToolCall(id=IdGenerator()(), name=tool, arguments=parsed), on_progress=progress)
 
     with server_log(server_logs) as errlog:

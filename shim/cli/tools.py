@@ -95,7 +95,7 @@ def tools(config_path: Path | None, as_json: bool, server_logs: bool) -> None:
             table.add_row(row["name"], row["server"] + renamed, row["approval"], first_line)
         Console(soft_wrap=False).print(table)
     errors = Console(stderr=True)
-    for server, why in failures.items():
-        errors.print(f"[red]server {server!r} failed:[/red] {why}", markup=True, highlight=False)
+    for why in failures.values():
+        errors.print(f"[red]error:[/red] {why}", markup=True, highlight=False)
     if failures:
         sys.exit(1)
