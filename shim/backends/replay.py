@@ -110,10 +110,20 @@ def _load(path: Path, chunk_size: int | None) -> tuple[list[_Turn], bool]:
     for number, line in enumerate(content.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
+        if _is_trace_record(line):
+            continue  # a `--trace` file: only its "response" lines are model output
         turns.append(_parse_line(path, number, line, chunk_size))
     if not turns:
         raise ConfigError(f"replay file {str(path)!r} has no recorded replies; write one JSON object per line")
     return turns, False
+
+
+def _is_trace_record(line: str) -> bool:
+    try:
+        record: Any = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(record, dict) and "type" in record and record.get("type") != "response"  # pyright: ignore[reportUnknownMemberType]
 
 
 def _parse_line(path: Path, number: int, line: str, chunk_size: int | None) -> _Turn:

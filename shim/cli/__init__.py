@@ -18,6 +18,8 @@ __all__ = ["main"]
 # verb -> (module:attribute, one-line help shown by `shim --help`)
 _COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("shim.cli.parse:parse", "Parse raw model output into text, reasoning and tool calls."),
+    "run": ("shim.cli.run:run", "Run one task: the model answers a prompt, calling MCP tools as it needs."),
+    "chat": ("shim.cli.chat:chat", "Talk with the model interactively; it calls MCP tools as it needs."),
     "tools": ("shim.cli.tools:tools", "List the tools of every configured MCP server."),
     "call": ("shim.cli.call:call", "Run one real MCP tools/call and print the result."),
     "bench": ("shim.cli.bench:bench", "Benchmark tool-call parsing on malformed streams against baselines."),

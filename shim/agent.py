@@ -1,0 +1,405 @@
+"""The agent loop: messages + tools → prompt → backend stream → parser events → MCP calls → results → again.
+
+```python
+async with ToolRouter.from_config("mcp.json") as router:
+    agent = Agent(get_backend("ollama:qwen2.5:7b"), router)
+    async for event in agent.stream("What time is it in Tokyo?"):
+        ...                                   # text, reasoning, calls, results, turn ends, as they happen
+    agent.messages                            # the conversation so far (OpenAI-style), kept on cancel too
+```
+
+Each turn renders the conversation for a model without native tool calling (`render_messages`), streams
+the reply through a fresh `StreamParser` (ids from one generator, so they never repeat), runs the calls
+of the turn concurrently, and appends the assistant turn and the results in call order. Malformed calls,
+unknown tools and invalid arguments go back to the model as errors; the loop ends when the model answers
+without calling a tool, or at a bound (turns, consecutive failed turns, a call repeated verbatim).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal, Protocol, TypeAlias
+
+import anyio
+
+from shim.backends.base import Backend, Completion, GenerationOptions, Usage
+from shim.errors import BackendResponseError, StreamInterruptedError
+from shim.events import Event, ParseIssue, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
+from shim.parsing.ids import IdGenerator
+from shim.parsing.stream import StreamParser
+from shim.prompting import assistant_message, render_messages, tool_message
+from shim.trace import TraceWriter
+from shim.types import Message, ToolCall, ToolResult, ToolSpec
+
+__all__ = ["Agent", "AgentEnd", "AgentEvent", "AgentResult", "ToolResultEvent", "ToolSource", "TurnEnd", "TurnStart"]
+
+StopReason: TypeAlias = Literal["answer", "max_turns", "too_many_errors", "repeated_call", "length", "interrupted"]
+
+
+class ToolSource(Protocol):
+    """Where calls go: `shim.routing.ToolRouter` is one; tests and the server may bring their own."""
+
+    async def list_tools(self) -> list[ToolSpec]: ...
+
+    async def call(self, call: ToolCall) -> ToolResult: ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnStart:
+    """A model turn begins (``turn`` counts from 1)."""
+
+    turn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "turn_start", "turn": self.turn}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolResultEvent:
+    """A call of the turn finished (or was refused); results come in call order."""
+
+    call: ToolCall
+    result: ToolResult
+    server: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": "tool_result",
+            "id": self.call.id,
+            "name": self.call.name,
+            "server": self.server,
+            "is_error": self.result.is_error,
+            "content": self.result.render(),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnEnd:
+    """The model's turn is over: why it stopped, and its token counts where the engine reports them."""
+
+    turn: int
+    finish_reason: str
+    usage: Usage | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        usage = (
+            None
+            if self.usage is None
+            else {"prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens}
+        )
+        return {"type": "turn_end", "turn": self.turn, "finish_reason": self.finish_reason, "usage": usage}
+
+
+@dataclass(frozen=True, kw_only=True)
+class AgentEnd:
+    """The loop is over. ``reason`` is ``answer`` on success; ``text`` is the last turn's visible text."""
+
+    reason: StopReason
+    text: str
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "done", "reason": self.reason, "text": self.text, "detail": self.detail}
+
+
+AgentEvent: TypeAlias = "Event | TurnStart | ToolResultEvent | TurnEnd | AgentEnd"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AgentResult:
+    """What `Agent.run` returns."""
+
+    reason: StopReason
+    text: str
+    """The final answer (the visible text of the last turn)."""
+    messages: list[dict[str, Any]]
+    calls: list[ToolResultEvent] = field(default_factory=list[ToolResultEvent])
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.reason == "answer"
+
+
+OptionsArg: TypeAlias = "GenerationOptions | Callable[[int], GenerationOptions] | None"
+
+
+class Agent:
+    """Run a model without native tool calling against real tools.
+
+    Args:
+        backend: the model (`shim.backends.get_backend`).
+        tools: where calls go (a `ToolRouter`), or None for plain chat.
+        dialect: the call syntax taught in the prompt (``function_call``, ``tool_call``, or a template path).
+        options: sampling options, or a function of the turn number returning them (e.g. a grammar that
+            forces a call on the first turn only).
+        system: your own system message, merged into the tool prompt.
+        max_turns: model turns before giving up.
+        max_retries: consecutive turns whose calls all failed (malformed, unknown, invalid, errors) before
+            giving up.
+        max_repeats: the same call (name and arguments) this many times in a row is stopped, not run again.
+        one_call_per_turn: stop generating as soon as the first call block is complete.
+        trace: a JSONL file that records every prompt, event and tool exchange (secrets redacted); its
+            ``response`` lines replay with the ``replay:`` backend.
+        secrets: extra strings to redact from the trace (the router's env/header secrets are added).
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        tools: ToolSource | None = None,
+        *,
+        dialect: str | Path = "function_call",
+        options: OptionsArg = None,
+        system: str | None = None,
+        max_turns: int = 10,
+        max_retries: int = 3,
+        max_repeats: int = 3,
+        one_call_per_turn: bool = False,
+        trace: str | Path | TraceWriter | None = None,
+        secrets: Sequence[str] = (),
+        ids: IdGenerator | None = None,
+    ) -> None:
+        self.backend = backend
+        self.tools = tools
+        self.dialect = dialect
+        self.system = system
+        self.max_turns = max_turns
+        self.max_retries = max_retries
+        self.max_repeats = max_repeats
+        self.one_call_per_turn = one_call_per_turn
+        self.messages: list[dict[str, Any]] = []
+        """The conversation (OpenAI-style), updated as each turn completes; kept when a run is cancelled."""
+        self._options = options
+        self._ids = ids or IdGenerator()
+        self._native: bool | None = None
+        router_secrets: Sequence[str] = getattr(tools, "secrets", ())
+        if isinstance(trace, TraceWriter) or trace is None:
+            self._trace = trace
+        else:
+            self._trace = TraceWriter(trace, secrets=[*secrets, *router_secrets])
+
+    def reset(self) -> None:
+        """Forget the conversation."""
+        self.messages = []
+
+    async def run(self, prompt: str | Sequence[Mapping[str, Any]]) -> AgentResult:
+        """Run to the end and return the outcome (see `stream` for the events)."""
+        results: list[ToolResultEvent] = []
+        end: AgentEnd | None = None
+        async for event in self.stream(prompt):
+            if isinstance(event, ToolResultEvent):
+                results.append(event)
+            elif isinstance(event, AgentEnd):
+                end = event
+        assert end is not None
+        return AgentResult(
+            reason=end.reason, text=end.text, messages=list(self.messages), calls=results, detail=end.detail
+        )
+
+    async def stream(self, prompt: str | Sequence[Mapping[str, Any]]) -> AsyncIterator[AgentEvent]:
+        """Add ``prompt`` (a user message, or whole messages) to the conversation and run the loop.
+
+        Raises:
+            BackendError: the model could not be reached or refused the request.
+        """
+        if isinstance(prompt, str):
+            self.messages.append({"role": "user", "content": prompt})
+        else:
+            self.messages.extend(dict(m) for m in prompt)
+        failed_turns = 0
+        repeats: tuple[str, int] = ("", 0)
+        text = ""
+        for turn in range(1, self.max_turns + 1):
+            yield TurnStart(turn=turn)
+            tools = await self.tools.list_tools() if self.tools is not None else []
+            outcome = _Turn()
+            async for event in self._model_turn(turn, tools, outcome):
+                yield event
+            text = outcome.text
+            yield TurnEnd(turn=turn, finish_reason=outcome.finish_reason, usage=outcome.usage)
+            if outcome.interrupted:
+                self.messages.append(assistant_message(outcome.history_text, []))
+                yield AgentEnd(reason="interrupted", text=text, detail=outcome.interrupted)
+                return
+            if not outcome.calls and not outcome.errors:
+                self.messages.append(assistant_message(outcome.history_text, []))
+                reason: StopReason = "length" if outcome.finish_reason == "length" else "answer"
+                detail = "the model hit its token limit" if reason == "length" else ""
+                self._record("done", reason=reason)
+                yield AgentEnd(reason=reason, text=text, detail=detail)
+                return
+            signature = json.dumps([[c.name, c.arguments] for c in outcome.calls], sort_keys=True)
+            repeats = (signature, repeats[1] + 1 if repeats[0] == signature else 1)
+            if outcome.calls and repeats[1] > self.max_repeats:
+                self.messages.append(assistant_message(outcome.history_text, []))
+                detail = f"the model made the same call {repeats[1]} times in a row: {signature}"
+                yield AgentEnd(reason="repeated_call", text=text, detail=detail)
+                return
+            self.messages.append(assistant_message(outcome.history_text, outcome.calls))
+            results: list[ToolResultEvent] = []
+            async for event in self._run_calls(outcome.calls):
+                results.append(event)
+                yield event
+            if outcome.errors:
+                problems = "\n".join(f"- {message}" for message in outcome.errors)
+                self.messages.append({"role": "user", "content": f"Your tool call could not be used:\n{problems}"})
+            all_failed = bool(outcome.errors) or (bool(results) and all(r.result.is_error for r in results))
+            failed_turns = failed_turns + 1 if all_failed else 0
+            if failed_turns > self.max_retries:
+                yield AgentEnd(
+                    reason="too_many_errors", text=text, detail=f"{failed_turns} turns in a row had only failed calls"
+                )
+                return
+        yield AgentEnd(reason="max_turns", text=text, detail=f"stopped after {self.max_turns} turns")
+
+    # -- one model turn --------------------------------------------------------------------------------
+
+    async def _model_turn(self, turn: int, tools: list[ToolSpec], outcome: _Turn) -> AsyncIterator[Event]:
+        options = self._options(turn) if callable(self._options) else self._options
+        native = bool(tools) and await self._native_tools()
+        parser = StreamParser(tools, ids=self._ids)
+        chunks: list[str] = []
+        completion: Completion | None = None
+        for attempt in (1, 2):
+            prompt = self._render(tools, native=native)
+            self._record("prompt", turn=turn, native_tools=native, messages=[m.to_dict() for m in prompt])
+            turn_options = replace(options or GenerationOptions(), tools=tuple(tools)) if native else options
+            stream = self.backend.stream(prompt, options=turn_options)
+            try:
+                async with stream:
+                    async for chunk in stream:
+                        chunks.append(chunk)
+                        for event in parser.feed(chunk):
+                            outcome.add(event)
+                            self._record("event", turn=turn, event=event.to_dict())
+                            yield event
+                        if self.one_call_per_turn and outcome.calls:
+                            break  # the block is complete: leaving the context stops the engine
+                completion = stream.result
+            except StreamInterruptedError as exc:
+                outcome.interrupted = str(exc)
+            except BackendResponseError as exc:
+                # Ollama can list the `tools` capability and still refuse them for a model: render them instead.
+                if not (native and attempt == 1 and exc.status_code == 400 and not chunks):
+                    raise
+                native = self._native = False
+                continue
+            break
+        finish = completion.finish_reason if completion is not None else "cancelled"
+        if self.one_call_per_turn and outcome.calls:
+            finish = "stop"  # we stopped it on purpose
+        for event in parser.close(truncated=finish == "length" or bool(outcome.interrupted)):
+            outcome.add(event)
+            self._record("event", turn=turn, event=event.to_dict())
+            yield event
+        for call in completion.tool_calls if completion is not None else ():
+            for event in _native_call_events(call):  # the engine parsed these itself (Ollama native mode)
+                outcome.add(event)
+                self._record("event", turn=turn, event=event.to_dict())
+                yield event
+        outcome.finish_reason = finish
+        outcome.usage = completion.usage if completion is not None else None
+        self._record(
+            "response",
+            turn=turn,
+            response="".join(chunks),
+            chunks=chunks,
+            finish_reason="length" if finish == "length" else "stop",
+        )
+
+    def _render(self, tools: list[ToolSpec], *, native: bool) -> list[Message]:
+        history = [{"role": "system", "content": self.system}, *self.messages] if self.system else self.messages
+        shown = [] if native else tools  # native engines get the tools as request fields, not prompt text
+        return render_messages(history, shown, dialect=self.dialect, tool_choice="auto" if shown else "none")
+
+    async def _native_tools(self) -> bool:
+        """True when the engine calls tools natively (Ollama models with the `tools` capability)."""
+        resolve = getattr(self.backend, "resolve_tool_mode", None)
+        if resolve is None:
+            return False
+        if self._native is None:
+            self._native = await resolve() == "native"
+        return self._native
+
+    async def _run_calls(self, calls: list[ToolCall]) -> AsyncIterator[ToolResultEvent]:
+        if not calls:
+            return
+        results: list[ToolResult | None] = [None] * len(calls)
+        tools = self.tools
+
+        async def run(index: int, call: ToolCall) -> None:
+            if tools is None:
+                results[index] = ToolResult.error(call, f"no tools are available; {call.name!r} cannot be called")
+            else:
+                results[index] = await tools.call(call)
+
+        async with anyio.create_task_group() as tg:  # the calls of one turn run concurrently
+            for index, call in enumerate(calls):
+                tg.start_soon(run, index, call)
+        server_of = getattr(tools, "server_of", None)
+        for call, result in zip(calls, results, strict=True):
+            assert result is not None
+            self.messages.append(tool_message(result))
+            event = ToolResultEvent(call=call, result=result, server=server_of(call.name) if server_of else None)
+            self._record("tool_result", **event.to_dict())
+            yield event
+
+    def _record(self, kind: str, **data: Any) -> None:
+        if self._trace is not None:
+            self._trace.write(kind, **data)
+
+
+@dataclass
+class _Turn:
+    """What one model turn produced, accumulated from its events."""
+
+    calls: list[ToolCall] = field(default_factory=list[ToolCall])
+    errors: list[str] = field(default_factory=list[str])
+    finish_reason: str = "stop"
+    usage: Usage | None = None
+    interrupted: str = ""
+    _visible: list[str] = field(default_factory=list[str])
+    _history: list[str] = field(default_factory=list[str])
+    _open: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+
+    @property
+    def text(self) -> str:
+        return "".join(self._visible).strip()
+
+    @property
+    def history_text(self) -> str:
+        """The assistant's text for the conversation: visible text, and failed blocks as the model wrote them
+        (so it can see what it got wrong); good calls are re-rendered from ``tool_calls``."""
+        return "".join(self._history).strip()
+
+    def add(self, event: Event) -> None:
+        match event:
+            case TextDelta():
+                self._visible.append(event.text)
+                self._history.append(event.text)
+            case ToolCallStart():
+                self._open[event.id] = [event.raw]
+            case ToolCallChunk():
+                self._open.setdefault(event.id, []).append(event.raw)
+            case ToolCallEnd():
+                self._open.pop(event.id, None)
+                self.calls.append(ToolCall(id=event.id, name=event.name, arguments=event.arguments))
+            case ParseIssue():
+                before = self._open.pop(event.id, []) if event.id else []
+                self._history.append("".join(before) + event.raw)
+                self.errors.append(event.message)
+            case _:
+                pass
+
+
+def _native_call_events(call: ToolCall) -> list[Event]:
+    arguments = json.dumps(call.arguments, ensure_ascii=False)
+    return [
+        ToolCallStart(id=call.id, name=call.name, raw=""),
+        ToolCallChunk(id=call.id, arguments_chunk=arguments, raw=""),
+        ToolCallEnd(id=call.id, name=call.name, arguments=call.arguments, raw=""),
+    ]

@@ -1,0 +1,126 @@
+"""``shim chat``: an interactive session; the model calls MCP tools as it needs."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from anyio.from_thread import start_blocking_portal
+from rich.console import Console
+
+from shim.agent import Agent
+from shim.backends.base import GenerationOptions
+from shim.cli.session import Approvals, Printer, common_options, open_agent, settings_from
+from shim.errors import ShimError
+
+HELP = """commands:
+  /tools   list the tools the model can call
+  /reset   forget the conversation
+  /history show the conversation so far
+  /exit    leave (Ctrl-D works too; Ctrl-C stops the current answer)"""
+
+
+@click.command()
+@common_options
+def chat(
+    model: str | None,
+    config: str | None,
+    dialect: str | None,
+    max_turns: int | None,
+    one_call: bool,
+    trace: Path | None,
+    auto_approve: bool,
+    temperature: float | None,
+    max_tokens: int | None,
+) -> None:
+    """Talk with the model; it calls your MCP tools as it needs.
+
+    Type /help for the commands. Ctrl-C stops the current answer (the conversation so far is kept);
+    Ctrl-D or /exit leaves.
+
+    \b
+    Example:
+      shim chat -m ollama:qwen2.5:7b -c mcp.json
+    """
+    try:
+        import readline  # noqa: F401  # line editing and history for input()
+    except ImportError:
+        pass
+    settings = settings_from(model, config, dialect, max_turns)
+    out, err = Console(), Console(stderr=True)
+    approvals = Approvals(err, auto=auto_approve)
+    printer = Printer(out, err)
+    options = GenerationOptions(temperature=temperature, max_tokens=max_tokens)
+    try:
+        # The event loop (MCP servers, the model) lives in a portal thread; this thread reads the keyboard,
+        # so Ctrl-C can cancel one answer without tearing the servers down.
+        with start_blocking_portal() as portal:
+            session = open_agent(settings, approvals, options=options, one_call_per_turn=one_call, trace=trace)
+            with portal.wrap_async_context_manager(session) as (agent, router):
+                err.print(f"[dim]shim chat · {settings.model} · {len(router.tools) if router else 0} tools · /help[/]")
+                _loop(portal, agent, router, printer, approvals, out, err)
+    except ShimError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _loop(
+    portal: Any, agent: Agent, router: Any, printer: Printer, approvals: Approvals, out: Console, err: Console
+) -> None:
+    while True:
+        try:
+            line = out.input("[bold green]you>[/] ").strip()
+        except (EOFError, KeyboardInterrupt):
+            out.print()
+            return
+        if not line:
+            continue
+        if line.startswith("/"):
+            if _command(line, agent, router, out) == "exit":
+                return
+            continue
+
+        async def turn(text: str = line) -> None:
+            async for event in agent.stream(text):
+                printer(event)
+                approvals.status = printer.status
+
+        future = portal.start_task_soon(turn)
+        try:
+            future.result()
+        except KeyboardInterrupt:
+            future.cancel()
+            concurrent.futures.wait([future])
+            printer.stop_status()
+            err.print("\n[yellow]stopped; the conversation so far is kept[/]")
+        except concurrent.futures.CancelledError:
+            printer.stop_status()
+        except ShimError as exc:
+            printer.stop_status()
+            err.print(f"[red]{exc}[/]")
+
+
+def _command(line: str, agent: Agent, router: Any, out: Console) -> str | None:
+    name = line.split()[0].lower()
+    if name in ("/exit", "/quit"):
+        return "exit"
+    if name == "/reset":
+        agent.reset()
+        out.print("[dim]conversation cleared[/]")
+    elif name == "/tools":
+        tools = router.tools if router else []
+        if not tools:
+            out.print("[dim]no tools (pass --config with MCP servers)[/]")
+        for tool in tools:
+            server = router.server_of(tool.name)
+            out.print(
+                f"[cyan]{tool.name}[/] [dim]({server})[/] {tool.description.splitlines()[0] if tool.description else ''}"
+            )
+    elif name == "/history":
+        for message in agent.messages:
+            out.print(json.dumps(message, ensure_ascii=False)[:500], markup=False, highlight=False)
+    else:
+        out.print(HELP, markup=False)
+    return None

@@ -1,0 +1,80 @@
+"""``shim run``: one task, streamed; exit status 0 when the model answered."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import anyio
+import click
+from rich.console import Console
+
+from shim.agent import AgentEnd
+from shim.backends.base import GenerationOptions
+from shim.cli.session import Approvals, Printer, common_options, open_agent, settings_from
+from shim.errors import ShimError
+
+
+@click.command()
+@click.argument("prompt", required=False)
+@common_options
+@click.option("--json", "as_json", is_flag=True, help="Print every event as one JSON object per line instead.")
+def run(
+    prompt: str | None,
+    model: str | None,
+    config: str | None,
+    dialect: str | None,
+    max_turns: int | None,
+    one_call: bool,
+    trace: Path | None,
+    auto_approve: bool,
+    temperature: float | None,
+    max_tokens: int | None,
+    as_json: bool,
+) -> None:
+    """Run one task: the model answers PROMPT (or standard input), calling MCP tools as it needs.
+
+    The answer goes to standard output; reasoning, calls and results to standard error. Exit status: 0 when
+    the model answered, 1 when it stopped otherwise (turn limit, repeated failures), 130 on Ctrl-C.
+
+    \b
+    Examples:
+      shim run -m ollama:qwen2.5:7b -c mcp.json "What time is it in Tokyo?"
+      shim run -m ./model.gguf --trace run.jsonl "Add 2 and 40"
+      shim run -m replay:run.jsonl -c mcp.json "..."     # replay a recorded run
+    """
+    if prompt is None or prompt == "-":
+        prompt = sys.stdin.read()
+    if not prompt.strip():
+        raise click.UsageError("give a prompt (an argument, or text on standard input)")
+    settings = settings_from(model, config, dialect, max_turns)
+    options = GenerationOptions(temperature=temperature, max_tokens=max_tokens)
+    try:
+        code = anyio.run(_run, prompt, settings, options, one_call, trace, auto_approve, as_json)
+    except KeyboardInterrupt:
+        Console(stderr=True).print("\n[yellow]interrupted[/]")
+        code = 130
+    except ShimError as exc:
+        raise click.ClickException(str(exc)) from None
+    sys.exit(code)
+
+
+async def _run(prompt: str, settings, options, one_call, trace, auto_approve, as_json) -> int:  # type: ignore[no-untyped-def]
+    out, err = Console(), Console(stderr=True)
+    approvals = Approvals(err, auto=auto_approve, interactive=sys.stdin.isatty())
+    printer = Printer(out, err)
+    end: AgentEnd | None = None
+    async with open_agent(settings, approvals, options=options, one_call_per_turn=one_call, trace=trace) as (agent, _):
+        async for event in agent.stream(prompt):
+            if as_json:
+                click.echo(json.dumps(event.to_dict(), ensure_ascii=False))
+            else:
+                printer(event)
+                approvals.status = printer.status
+            if isinstance(event, AgentEnd):
+                end = event
+            if approvals.aborted:
+                err.print("[red]aborted[/]")
+                return 1
+    return 0 if end is not None and end.reason == "answer" else 1

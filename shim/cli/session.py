@@ -1,0 +1,204 @@
+"""What ``shim run`` and ``shim chat`` share: settings → backend + MCP router + agent, approval prompts,
+and readable streaming output (the answer on stdout; reasoning, calls and results on stderr)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import click
+from rich.console import Console
+from rich.status import Status
+
+from shim.agent import Agent, AgentEnd, AgentEvent, ToolResultEvent, TurnEnd
+from shim.backends import get_backend
+from shim.errors import ConfigError, ShimError
+from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallEnd
+from shim.routing import ToolRouter
+from shim.settings import Settings, resolve_settings
+from shim.types import ToolCall, ToolSpec
+
+NO_MODEL = (
+    "no model given: pass --model SPEC (ollama:qwen2.5:7b, llama-cpp:PATH.gguf, a .gguf path, "
+    'openai:MODEL@http://host:port/v1, replay:FILE), set SHIM_MODEL, or put "shim": {"model": ...} in the config'
+)
+
+
+def common_options(command: Any) -> Any:
+    """The flags ``run`` and ``chat`` share (see `shim.settings` for how they combine with the rest)."""
+    options = [
+        click.option("--model", "-m", help="Backend spec; else $SHIM_MODEL, else the config's shim.model."),
+        click.option("--config", "-c", help="MCP config (mcpServers JSON); else $SHIM_CONFIG, else the default path."),
+        click.option(
+            "--dialect", help="Call syntax taught to the model: function_call (default), tool_call, or a template file."
+        ),
+        click.option("--max-turns", type=click.IntRange(min=1), help="Model turns before giving up (default 10)."),
+        click.option("--one-call", is_flag=True, help="Stop generating as soon as one call block is complete."),
+        click.option(
+            "--trace",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Write every prompt, event and tool exchange to this JSONL file (secrets redacted).",
+        ),
+        click.option("--yes", "-y", "auto_approve", is_flag=True, help="Approve every tool call without asking."),
+        click.option("--temperature", type=float, help="Sampling temperature."),
+        click.option("--max-tokens", type=click.IntRange(min=1), help="Most tokens per model turn."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@dataclass
+class Approvals:
+    """Asks the person before a tool whose policy is ``ask``: yes / no / always for this tool / abort."""
+
+    console: Console
+    auto: bool = False
+    interactive: bool = True
+    always: set[str] = field(default_factory=set[str])
+    aborted: bool = False
+    status: Status | None = None
+    server_of: Any = None
+
+    async def __call__(self, call: ToolCall, spec: ToolSpec) -> bool:
+        if self.auto or call.name in self.always:
+            return True
+        if self.aborted:
+            return False
+        if not self.interactive:
+            self.console.print(f"[yellow]refused {call.name!r}: approval needed and no terminal to ask; use --yes[/]")
+            return False
+        server = self.server_of(call.name) if self.server_of else None
+        if self.status is not None:
+            self.status.stop()
+        self.console.print(
+            f"\n[bold]Allow[/] [cyan]{call.name}[/]"
+            + (f" on server [cyan]{server}[/]" if server else "")
+            + f" with {json.dumps(call.arguments, ensure_ascii=False)}?"
+        )
+        answer = await anyio.to_thread.run_sync(
+            lambda: click.prompt(
+                "[y]es / [n]o / [a]lways for this tool / a[b]ort",
+                default="n",
+                type=click.Choice(["y", "n", "a", "b"]),
+                show_choices=False,
+                err=True,
+            )
+        )
+        if answer == "a":
+            self.always.add(call.name)
+        if answer == "b":
+            self.aborted = True
+        return answer in ("y", "a")
+
+
+class Printer:
+    """Renders agent events for a person as they stream."""
+
+    def __init__(self, out: Console, err: Console, *, show_reasoning: bool = True) -> None:
+        self.out, self.err = out, err
+        self.show_reasoning = show_reasoning
+        self.pending = 0
+        self.status: Status | None = None
+        self._in_reasoning = False
+
+    def __call__(self, event: AgentEvent) -> None:
+        match event:
+            case TextDelta() if event.text:
+                self._end_reasoning()
+                self.out.print(event.text, end="", markup=False, highlight=False, soft_wrap=True)
+            case ReasoningDelta() if event.text and self.show_reasoning:
+                if not self._in_reasoning:
+                    self.err.print("[dim italic]thinking: [/]", end="")
+                    self._in_reasoning = True
+                self.err.print(event.text, end="", style="dim italic", markup=False, highlight=False, soft_wrap=True)
+            case ToolCallEnd():
+                self._end_reasoning()
+                self.pending += 1
+                args = json.dumps(event.arguments, ensure_ascii=False)
+                self.err.print(f"\n[cyan]→ {event.name}[/] {args[:300]}", highlight=False)
+            case ParseIssue():
+                self.err.print(f"\n[yellow]⚠ a tool call could not be used:[/] {event.message}", highlight=False)
+            case TurnEnd() if self.pending:
+                self.status = self.err.status(f"running {self.pending} tool call{'s' * (self.pending > 1)}…")
+                self.status.start()
+            case ToolResultEvent():
+                self.pending -= 1
+                if self.pending <= 0:
+                    self.stop_status()
+                colour = "red" if event.result.is_error else "green"
+                body = event.result.render(max_chars=400).replace("\n", " ")
+                self.err.print(f"[{colour}]← {event.call.name}[/] {body}", highlight=False)
+            case AgentEnd():
+                self.stop_status()
+                self.out.print()
+                if event.reason != "answer":
+                    self.err.print(f"[red]stopped ({event.reason}): {event.detail}[/]")
+            case _:
+                pass
+
+    def stop_status(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+
+    def _end_reasoning(self) -> None:
+        if self._in_reasoning:
+            self.err.print()
+            self._in_reasoning = False
+
+
+@asynccontextmanager
+async def open_agent(
+    settings: Settings, approvals: Approvals, **agent_options: Any
+) -> AsyncIterator[tuple[Agent, ToolRouter | None]]:
+    """Start the MCP servers (if a config exists) and build the agent.
+
+    Raises:
+        ShimError: no model, a bad model spec, or a bad config.
+    """
+    if not settings.model:
+        raise ConfigError(NO_MODEL)
+    backend = get_backend(settings.model)
+    if not settings.config_path.exists() and not settings.config_explicit:
+        approvals.console.print(f"[dim]no MCP config at {settings.config_path}; running without tools[/]")
+        yield Agent(backend, None, dialect=settings.dialect, max_turns=settings.max_turns, **agent_options), None
+        await backend.aclose()
+        return
+    log_path = server_log_path()
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    # Servers chatter on stderr ("Starting server..."): keep it out of the conversation, in a log file.
+    with log_path.open("a", encoding="utf-8") as errlog:
+        router = ToolRouter.from_config(str(settings.config_path), approver=approvals, errlog=errlog)
+        approvals.server_of = router.server_of
+        try:
+            async with router:
+                for server, reason in router.failures.items():
+                    approvals.console.print(f"[yellow]server {server!r} is unavailable: {reason} (see {log_path})[/]")
+                yield (
+                    Agent(backend, router, dialect=settings.dialect, max_turns=settings.max_turns, **agent_options),
+                    router,
+                )
+        finally:
+            await backend.aclose()
+
+
+def server_log_path() -> Path:
+    """Where MCP servers' stderr goes: ``$SHIM_SERVER_LOG``, else the user's cache folder."""
+    if os.environ.get("SHIM_SERVER_LOG"):
+        return Path(os.environ["SHIM_SERVER_LOG"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "shim" / "servers.log"
+
+
+def settings_from(model: str | None, config: str | None, dialect: str | None, max_turns: int | None) -> Settings:
+    try:
+        return resolve_settings(config=config, model=model, dialect=dialect, max_turns=max_turns)
+    except ShimError as exc:
+        raise click.ClickException(str(exc)) from None
