@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -45,10 +46,8 @@ def chat(
     Example:
       shim chat -m ollama:qwen2.5:7b -c mcp.json
     """
-    try:
+    with contextlib.suppress(ImportError):
         import readline  # noqa: F401  # line editing and history for input()
-    except ImportError:
-        pass
     settings = settings_from(model, config, dialect, max_turns)
     out, err = Console(), Console(stderr=True)
     approvals = Approvals(err, auto=auto_approve)
@@ -115,9 +114,8 @@ def _command(line: str, agent: Agent, router: Any, out: Console) -> str | None:
             out.print("[dim]no tools (pass --config with MCP servers)[/]")
         for tool in tools:
             server = router.server_of(tool.name)
-            out.print(
-                f"[cyan]{tool.name}[/] [dim]({server})[/] {tool.description.splitlines()[0] if tool.description else ''}"
-            )
+            summary = tool.description.splitlines()[0] if tool.description else ""
+            out.print(f"[cyan]{tool.name}[/] [dim]({server})[/] {summary}")
     elif name == "/history":
         for message in agent.messages:
             out.print(json.dumps(message, ensure_ascii=False)[:500], markup=False, highlight=False)
