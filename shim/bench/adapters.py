@@ -29,7 +29,7 @@ class ParserSpec:
 
     name: str
     strategy: str
-    make: Callable[[Sequence[str]], BenchParser]
+    make: Callable[[Sequence[str | dict[str, Any]]], BenchParser]
 
 
 class ShimStream:
@@ -37,7 +37,7 @@ class ShimStream:
 
     name = "shim"
 
-    def __init__(self, tools: Sequence[str] = ()) -> None:
+    def __init__(self, tools: Sequence[str | dict[str, Any]] = ()) -> None:
         from shim.parsing.stream import StreamParser  # imported late: the parser is optional for the baselines
 
         self._parser = StreamParser(tools=list(tools))
@@ -87,8 +87,7 @@ def parser_specs() -> dict[str, ParserSpec]:
         ),
         ParserSpec(
             name="regex",
-            strategy="desktop clients: accumulate, re-scan /<function_call>([\\s\\S]*?)<\\/function_call>/, "
-            "JSON.parse",
+            strategy="desktop clients: accumulate, re-scan /<function_call>([\\s\\S]*?)<\\/function_call>/, JSON.parse",
             make=RegexAccumulate,
         ),
     ]

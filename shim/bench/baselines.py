@@ -54,7 +54,7 @@ class RegexAccumulate:
 
     name = "regex"
 
-    def __init__(self, tools: Sequence[str] = ()) -> None:
+    def __init__(self, tools: Sequence[str | dict[str, Any]] = ()) -> None:
         del tools  # the strategy knows nothing about the tools
         self._text = ""
         self._done = 0  # matches already reported
@@ -78,7 +78,7 @@ class RegexAccumulate:
         events: list[EventDict] = []
         matches = list(_BLOCK.finditer(self._text))
         parsed = [self._parse(m.group(1)) for m in matches]  # a re-render parses every block again
-        for match, obj in zip(matches[self._done :], parsed[self._done :]):
+        for match, obj in zip(matches[self._done :], parsed[self._done :], strict=True):
             if match.start() > self._shown:
                 before = self._text[self._shown : match.start()]
                 events.append({"type": "text", "text": before, "raw": before})
@@ -112,7 +112,7 @@ class HermesPartial:
 
     name = "hermes-partial"
 
-    def __init__(self, tools: Sequence[str] = ()) -> None:
+    def __init__(self, tools: Sequence[str | dict[str, Any]] = ()) -> None:
         del tools
         self._buf = ""
         self._pos = 0  # characters already given out as events (text) or owned by the open block
@@ -188,7 +188,7 @@ class HermesPartial:
         args: Any = obj.get("arguments")  # pyright: ignore[reportUnknownMemberType]
         if isinstance(args, dict):
             # Stream only the prefix that cannot change: drop the closers the partial parser invented.
-            text = json.dumps(args).rstrip("}]\"")
+            text = json.dumps(args).rstrip('}]"')
             if text.startswith(self._sent_args) and len(text) > len(self._sent_args):
                 delta = text[len(self._sent_args) :]
                 self._sent_args = text

@@ -8,7 +8,7 @@ only if it passes every chunking.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import regex
@@ -82,7 +82,7 @@ def every_split(limit: int) -> Callable[[str], Iterator[list[str]]]:
         if len(text) < 2:
             yield [text]
             return
-        points = range(1, len(text))
+        points: Sequence[int] = range(1, len(text))
         if len(points) > limit:
             step = len(points) / limit
             points = sorted({1 + int(k * step) for k in range(limit)})

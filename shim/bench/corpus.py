@@ -18,13 +18,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from shim.bench import ops_edge, ops_json, ops_stream
+from shim.bench import ops_beyond, ops_edge, ops_json, ops_stream
 from shim.bench.mutations import TOOLS, Call, Draw, Operator
 from shim.resources import data_dir
 
 __all__ = ["OPERATORS", "TOOLS", "Case", "fixtures_dir", "generate", "load_corpus", "load_fixtures"]
 
-OPERATORS: tuple[Operator, ...] = (*ops_json.OPERATORS, *ops_stream.OPERATORS, *ops_edge.OPERATORS)
+OPERATORS: tuple[Operator, ...] = (
+    *ops_json.OPERATORS,
+    *ops_stream.OPERATORS,
+    *ops_edge.OPERATORS,
+    *ops_beyond.OPERATORS,
+)
 """Every mutation operator, in report order."""
 
 _SEPARATORS = ("\n", "\n\n", " ", "")

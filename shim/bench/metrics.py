@@ -215,4 +215,3 @@ def summarize(cells: Iterable[CellScore]) -> dict[str, Any]:
         "timeouts": sum(c.timeouts for c in cells),
         "passed": _rate(sum(c.passed for c in cells), n),
     }
-

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "TITLES",
     "TOOLS",
+    "TOOL_SPECS",
     "Call",
     "Draw",
     "Mutant",
@@ -35,6 +37,19 @@ TOOLS: tuple[str, ...] = (
     "get_time",
 )
 """The tools every case is parsed against (bare-JSON dialects only count objects naming one of these)."""
+
+TITLES: dict[str, str] = {"get_weather": "Weather lookup", "search_web": "Web search", "read_file": "Read file"}
+
+TOOL_SPECS: tuple[dict[str, Any], ...] = tuple(
+    {
+        "name": name,
+        **({"title": TITLES[name]} if name in TITLES else {}),
+        "description": f"The {name.replace('_', ' ')} tool.",
+        "inputSchema": {"type": "object"},
+    }
+    for name in TOOLS
+)
+"""The same tools as MCP ``tools/list`` entries (with titles), as a parser that knows its tools receives them."""
 
 _CITIES = ("Paris", "Tokyo", "New York", "Berlin", "Lagos", "Lima", "Oslo")
 _QUERIES = ("best pizza near me", "python asyncio tutorial", "weather radar", "mcp protocol spec")

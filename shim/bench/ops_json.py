@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from shim.bench.mutations import Call, Draw, Mutant, OperatorList, strict, tagged
+from shim.bench.mutations import TITLES, Call, Draw, Mutant, OperatorList, strict, tagged
 from shim.bench.render import JsonStyle, dumps
 
 __all__ = ["OPERATORS"]
@@ -214,4 +214,21 @@ def missing_arguments(draw: Draw) -> Mutant:
     """No arguments key at all for a tool without parameters (``{"name": "get_time"}``)."""
     call = Call(name="get_time", arguments={})
     body = json.dumps({"name": call.name}) if draw.rng.random() < 0.5 else '{"name":"get_time"}'
+    return Mutant(text=tagged(body), calls=[call])
+
+
+@_op("shapes")
+def name_functions_prefix(draw: Draw) -> Mutant:
+    """The name written ``functions.NAME`` (OpenAI's internal namespace, leaked by models trained on it)."""
+    call = draw.call()
+    body = json.dumps({"name": "functions." + call.name, "arguments": call.arguments})
+    return Mutant(text=tagged(body), calls=[call])
+
+
+@_op("shapes")
+def name_is_tool_title(draw: Draw) -> Mutant:
+    """The tool's human title instead of its name (``"Weather lookup"``), as MCP ``tools/list`` shows it."""
+    name = draw.choice(tuple(TITLES))
+    call = next(c for c in iter(draw.call, None) if c.name == name)
+    body = json.dumps({"name": TITLES[name], "arguments": call.arguments})
     return Mutant(text=tagged(body), calls=[call])

@@ -254,7 +254,7 @@ def opening_tag_in_string(draw: Draw) -> Mutant:
 @_op("strings")
 def braces_in_string(draw: Draw) -> Mutant:
     """Unbalanced braces and brackets inside a string value (code snippets)."""
-    return _content_call(draw.choice(("if (x) { return [1, 2", "}} ]] {{", "fn main() { println!(\"}\"); ")))
+    return _content_call(draw.choice(("if (x) { return [1, 2", "}} ]] {{", 'fn main() { println!("}"); ')))
 
 
 @_op("strings")

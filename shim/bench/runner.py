@@ -20,8 +20,9 @@ from typing import Any
 
 from shim.bench.adapters import ParserSpec
 from shim.bench.chunkers import Chunker
-from shim.bench.corpus import TOOLS, Case
+from shim.bench.corpus import Case
 from shim.bench.metrics import CellScore, Outcome, outcome_of, score_run
+from shim.bench.mutations import TOOL_SPECS
 
 __all__ = ["ThroughputConfig", "huge_workload", "mixed_workload", "run_accuracy", "run_throughput", "stream"]
 
@@ -30,7 +31,7 @@ def stream(spec: ParserSpec, chunks: Sequence[str], *, deadline: float = float("
     """Feed ``chunks`` to a fresh parser and fold its events; a raised exception is recorded, not propagated."""
     events: list[dict[str, Any]] = []
     try:
-        parser = spec.make(TOOLS)
+        parser = spec.make(TOOL_SPECS)
         for chunk in chunks:
             events += parser.feed(chunk)
             if time.perf_counter() > deadline:
@@ -130,7 +131,7 @@ class ThroughputConfig:
 
 def _time_once(spec: ParserSpec, text: str, chunk: int, cap_s: float) -> dict[str, Any]:
     chunks = [text[i : i + chunk] for i in range(0, len(text), chunk)]
-    parser = spec.make(TOOLS)
+    parser = spec.make(TOOL_SPECS)
     fed = 0
     start = time.perf_counter()
     stop = start + cap_s

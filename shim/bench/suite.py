@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,11 +70,12 @@ def run_bench(options: BenchOptions, progress: Progress | None = None) -> tuple[
     tcfg = ThroughputConfig(small=2_000, repeats=1, cap_s=3.0) if options.quick else ThroughputConfig(cap_s=15.0)
     workloads = 2 if options.throughput else 0
     progress.start(len(specs) * (len(cases) + workloads))
-    step: Callable[[str, Any], None] = lambda parser, what: progress.step(f"{parser}: {getattr(what, 'id', what)}")
+
+    def step(parser: str, what: Any) -> None:
+        progress.step(f"{parser}: {getattr(what, 'id', what)}")
+
     cells = run_accuracy(cases, specs, chunkers, cell_limit_s=5.0 if options.quick else 20.0, on_case=step)
     throughput = run_throughput(specs, tcfg, on_step=step) if options.throughput else {}
     meta = {"seed": options.seed, "quick": options.quick, "chunk_size": tcfg.chunk_size, "size_1x": tcfg.small}
-    results = build_results(
-        cases=cases, specs=specs, chunkers=chunkers, cells=cells, throughput=throughput, meta=meta
-    )
+    results = build_results(cases=cases, specs=specs, chunkers=chunkers, cells=cells, throughput=throughput, meta=meta)
     return results, write_outputs(results, options.out)

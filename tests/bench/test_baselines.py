@@ -73,8 +73,10 @@ def test_hermes_partial_reads_both_its_tags_and_streams_the_name_before_the_end(
 
 
 def test_hermes_partial_leaks_a_tag_split_across_chunks_into_the_text() -> None:
-    out = _run(HermesPartial(), ["Hi <function_", 'call>{"name": "get_weather", "arguments": {"city": "Paris"}}',
-                                 "</function_call>"])
+    out = _run(
+        HermesPartial(),
+        ["Hi <function_", 'call>{"name": "get_weather", "arguments": {"city": "Paris"}}', "</function_call>"],
+    )
     assert out.calls == [PARIS] and out.text == "Hi <function_"
 
 

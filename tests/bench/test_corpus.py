@@ -9,8 +9,21 @@ import pytest
 
 from shim.bench.corpus import OPERATORS, fixtures_dir, generate, load_corpus, load_fixtures
 
-CATEGORIES = {"clean", "lenient_json", "shapes", "tags", "dialects", "multi", "reasoning", "strings", "unicode",
-              "huge", "truncation", "decoys"}
+CATEGORIES = {
+    "clean",
+    "lenient_json",
+    "shapes",
+    "tags",
+    "dialects",
+    "multi",
+    "reasoning",
+    "strings",
+    "unicode",
+    "huge",
+    "truncation",
+    "decoys",
+    "beyond_spec",
+}
 
 
 def test_generation_is_deterministic_from_the_seed() -> None:

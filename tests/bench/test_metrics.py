@@ -9,8 +9,15 @@ from shim.bench.metrics import CellScore, canonical, fold_ws, outcome_of, score_
 from shim.bench.mutations import Call
 
 TEXT = 'Hi.\n<function_call>{"name": "get_time"}</function_call>\nBye.'
-CASE = Case(id="c", category="clean", operator="op", source="generated", text=TEXT,
-            calls=[Call(name="get_time", arguments={})], visible="Hi. Bye.")
+CASE = Case(
+    id="c",
+    category="clean",
+    operator="op",
+    source="generated",
+    text=TEXT,
+    calls=[Call(name="get_time", arguments={})],
+    visible="Hi. Bye.",
+)
 
 
 def _events(name: str = "get_time", args: dict[str, Any] | None = None, *, text: str = "Bye.") -> list[dict[str, Any]]:
@@ -72,8 +79,9 @@ def test_a_malformed_event_counts_as_a_crash() -> None:
 
 def test_expected_errors_are_scored_only_when_the_case_states_them() -> None:
     err = [{"type": "error", "id": None, "message": "cut", "raw": TEXT}]
-    case = Case(id="t", category="truncation", operator="op", source="generated", text=TEXT, calls=[], visible="",
-                errors=1)
+    case = Case(
+        id="t", category="truncation", operator="op", source="generated", text=TEXT, calls=[], visible="", errors=1
+    )
     assert score_run(case, outcome_of(err)).errors_ok is True
     unscored = Case(**{**case.__dict__, "errors": None})
     assert score_run(unscored, outcome_of(err)).errors_ok is None

@@ -36,9 +36,19 @@ def test_cut_in_closed_tag_has_a_closing_tag_after_the_cut() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["plain_prose", "html_markup", "comparison_operators", "heart_emoticon", "tag_name_prefix_word",
-     "lone_tag_in_prose", "tag_in_inline_code", "fenced_package_json", "bare_json_unknown_name",
-     "prose_narrates_call", "ends_in_partial_tag"],
+    [
+        "plain_prose",
+        "html_markup",
+        "comparison_operators",
+        "heart_emoticon",
+        "tag_name_prefix_word",
+        "lone_tag_in_prose",
+        "tag_in_inline_code",
+        "fenced_package_json",
+        "bare_json_unknown_name",
+        "prose_narrates_call",
+        "ends_in_partial_tag",
+    ],
 )
 def test_decoys_expect_the_whole_text_back_and_no_call(name: str) -> None:
     for m in mutants(name):

@@ -7,6 +7,7 @@ import json
 
 import json_repair
 
+from shim.bench.mutations import TITLES
 from tests.bench.conftest import body, mutants
 
 
@@ -79,8 +80,12 @@ def test_leading_word_and_fence_wrap_strict_json() -> None:
 
 
 def test_shape_operators_rename_or_wrap_the_arguments() -> None:
-    for name, key in (("key_parameters", "parameters"), ("key_args", "args"), ("key_input", "input"),
-                      ("key_tool_input", "tool_input")):
+    for name, key in (
+        ("key_parameters", "parameters"),
+        ("key_args", "args"),
+        ("key_input", "input"),
+        ("key_tool_input", "tool_input"),
+    ):
         for m in mutants(name):
             data = json.loads(body(m.text))
             assert data == {"name": m.calls[0].name, key: m.calls[0].arguments}
@@ -107,3 +112,11 @@ def _parses(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def test_name_variants_write_a_prefixed_name_or_the_title_and_expect_the_tool_name() -> None:
+    for m in mutants("name_functions_prefix"):
+        assert json.loads(body(m.text))["name"] == "functions." + m.calls[0].name
+    for m in mutants("name_is_tool_title"):
+        written = json.loads(body(m.text))["name"]
+        assert written == TITLES[m.calls[0].name] and written != m.calls[0].name

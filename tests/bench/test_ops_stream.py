@@ -9,8 +9,13 @@ from tests.bench.conftest import body, mutants
 
 
 def test_tag_operators_use_their_tag_around_strict_json() -> None:
-    for name, tag in (("tag_tool_call", "tool_call"), ("tag_functioncall", "functioncall"), ("tag_tool", "tool"),
-                      ("tag_upper_case", "FUNCTION_CALL"), ("tag_mixed_case", "Function_Call")):
+    for name, tag in (
+        ("tag_tool_call", "tool_call"),
+        ("tag_functioncall", "functioncall"),
+        ("tag_tool", "tool"),
+        ("tag_upper_case", "FUNCTION_CALL"),
+        ("tag_mixed_case", "Function_Call"),
+    ):
         for m in mutants(name):
             assert m.text.startswith(f"<{tag}>") and m.text.endswith(f"</{tag}>")
             assert json.loads(body(m.text, tag)) == m.calls[0].to_dict()
@@ -80,8 +85,11 @@ def test_think_draft_then_call_expects_only_the_call_after_the_think_block() -> 
 
 
 def test_string_operators_put_markup_inside_a_valid_string_value() -> None:
-    for name, needle in (("closing_tag_in_string", "</function_call>"), ("opening_tag_in_string", "<function_call>"),
-                         ("braces_in_string", "{")):
+    for name, needle in (
+        ("closing_tag_in_string", "</function_call>"),
+        ("opening_tag_in_string", "<function_call>"),
+        ("braces_in_string", "{"),
+    ):
         for m in mutants(name):
             content = m.calls[0].arguments["content"]
             assert needle in content
@@ -92,3 +100,13 @@ def test_string_operators_put_markup_inside_a_valid_string_value() -> None:
 def test_unicode_escaped_is_ascii_only_and_decodes_to_the_expected_value() -> None:
     for m in mutants("unicode_escaped"):
         assert m.text.isascii() and not m.calls[0].arguments["city"].isascii()
+
+
+def test_beyond_spec_operators_write_their_formats_around_the_call() -> None:
+    for m in mutants("mistral_v11_args"):
+        name, args = m.text.removeprefix("[TOOL_CALLS]").split("[ARGS]")
+        assert name == m.calls[0].name and json.loads(args) == m.calls[0].arguments
+    for m in mutants("llama31_function_equals_json"):
+        assert m.text.startswith(f"<function={m.calls[0].name}>") and m.text.endswith("</function>")
+    for m in mutants("llama_python_tag"):
+        assert json.loads(m.text.removeprefix("<|python_tag|>"))["parameters"] == m.calls[0].arguments

@@ -16,7 +16,7 @@ def test_default_style_is_strict_json() -> None:
 
 
 def test_single_quotes_write_python_strings_and_escape_their_own_quote() -> None:
-    out = dumps({"q": "it's \"x\""}, JsonStyle(quote="'"))
+    out = dumps({"q": 'it\'s "x"'}, JsonStyle(quote="'"))
     assert out == "{'q': 'it\\'s \"x\"'}"
 
 

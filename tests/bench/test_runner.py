@@ -13,7 +13,7 @@ from shim.bench.runner import ThroughputConfig, huge_workload, mixed_workload, r
 
 
 class _Exploding:
-    def __init__(self, tools: Sequence[str] = ()) -> None:
+    def __init__(self, tools: Sequence[Any] = ()) -> None:
         del tools
 
     def feed(self, chunk: str) -> list[dict[str, Any]]:
