@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 from shim.errors import ConfigError
 
@@ -179,6 +179,11 @@ def load_config(path: str | os.PathLike[str] | None = None, *, environ: Mapping[
     return parse_config(data, source=str(resolved), environ=environ)
 
 
+def _object(value: object) -> Mapping[str, Any] | None:
+    """``value`` as a JSON object, or ``None`` when it is something else."""
+    return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else None
+
+
 def _strip_jsonc(text: str) -> str:
     """Drop ``//`` and ``/* */`` comments and trailing commas (VS Code's ``mcp.json`` is JSONC)."""
     no_comments = _COMMENT.sub(lambda m: m.group(1) or "", text)
@@ -192,14 +197,14 @@ def parse_config(data: Any, *, source: str = "<config>", environ: Mapping[str, s
         ConfigError: see `load_config`.
     """
     env = os.environ if environ is None else environ
-    if not isinstance(data, Mapping):
+    top = _object(data)
+    if top is None:
         raise ConfigError(f"{source!r}: the top level must be a JSON object with an 'mcpServers' key")
-    top: Mapping[str, Any] = data
     key = "mcpServers" if "mcpServers" in top else "servers" if "servers" in top else None
     if key is None:
         raise ConfigError(f"{source!r}: no 'mcpServers' (or VS Code 'servers') key; found {sorted(top)!r}")
-    entries = top[key]
-    if not isinstance(entries, Mapping):
+    entries = _object(top[key])
+    if entries is None:
         raise ConfigError(f"{source!r}: {key!r} must be an object mapping server names to their settings")
     servers: list[ServerConfig] = []
     for name, entry in entries.items():
@@ -222,9 +227,9 @@ class _Server:
         return ConfigError(f"{self.source!r}: {where}: {problem}")
 
     def parse(self, entry: Any) -> ServerConfig | None:
-        if not isinstance(entry, Mapping):
+        e = _object(entry)
+        if e is None:
             raise self.fail(None, f"must be an object, got {type(entry).__name__}")
-        e: Mapping[str, Any] = entry
         if e.get("disabled") is True:
             return None
         transport = self.transport(e)
@@ -288,22 +293,22 @@ class _Server:
         return self.expand(key, value)
 
     def strings(self, e: Mapping[str, Any], key: str) -> list[str]:
-        value = e.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):  # pyright: ignore[reportUnknownVariableType]
+        value: Any = e.get(key, [])
+        items: list[Any] = list(cast("list[Any]", value)) if isinstance(value, list) else []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in items):
             raise self.fail(key, "must be a list of strings")
-        items: list[str] = value
-        return [self.expand(key, v) for v in items]
+        return [self.expand(key, str(v)) for v in items]
 
     def mapping(self, e: Mapping[str, Any], key: str) -> dict[str, str]:
-        value = e.get(key, {})
-        if not isinstance(value, Mapping):
+        value = _object(e.get(key, {}))
+        if value is None:
             raise self.fail(key, "must be an object of string values")
         out: dict[str, str] = {}
-        for k, v in value.items():  # pyright: ignore[reportUnknownVariableType]
+        for k, v in value.items():
             if not isinstance(v, (str, int, float, bool)):
                 # The value may be a secret: name the key, never echo the value.
                 raise self.fail(key, f"the value of {k!r} must be a string")
-            out[str(k)] = self.expand(f"{key}.{k}", v if isinstance(v, str) else json.dumps(v))  # pyright: ignore[reportUnknownArgumentType]
+            out[k] = self.expand(f"{key}.{k}", v if isinstance(v, str) else json.dumps(v))
         return out
 
     def patterns(self, e: Mapping[str, Any], *keys: str) -> tuple[str, ...] | None:
@@ -326,15 +331,14 @@ class _Server:
         value = e.get("approval")
         if isinstance(value, str):
             default = self.mode("approval", value)
-        elif isinstance(value, Mapping):
-            spec: Mapping[str, Any] = value
+        elif (spec := _object(value)) is not None:
             if spec.get("default") is not None:
                 default = self.mode("approval.default", spec["default"])
-            per_tool = spec.get("tools", {})
-            if not isinstance(per_tool, Mapping):
+            per_tool = _object(spec.get("tools", {}))
+            if per_tool is None:
                 raise self.fail("approval.tools", 'must map tool patterns to "allow", "deny" or "ask"')
-            for pattern, mode in per_tool.items():  # pyright: ignore[reportUnknownVariableType]
-                tools[str(pattern)] = self.mode(f"approval.tools.{pattern}", mode)
+            for pattern, mode in per_tool.items():
+                tools[pattern] = self.mode(f"approval.tools.{pattern}", mode)
         elif value is not None:
             raise self.fail("approval", 'must be "allow", "deny", "ask" or {"default": ..., "tools": {...}}')
         return {"approval_default": default, "approval_tools": tools}

@@ -24,9 +24,9 @@ from typing import Any, TextIO
 import anyio
 import anyio.abc
 import anyio.lowlevel
-import jsonschema
 from jsonschema.exceptions import SchemaError
 from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
 
 from shim.config import Approval, McpConfig, ServerConfig, load_config
 from shim.errors import ToolExecutionError
@@ -342,7 +342,7 @@ class ToolRouter:
 def _validator(spec: ToolSpec) -> Validator | None:
     schema = spec.input_schema
     try:
-        cls = jsonschema.validators.validator_for(schema)
+        cls = validator_for(schema)
         cls.check_schema(schema)
     except SchemaError as exc:
         logger.warning("tool %r has an invalid inputSchema; its arguments are not checked: %s", spec.name, exc)

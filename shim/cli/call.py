@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import anyio
 import anyio.to_thread
@@ -82,7 +82,8 @@ def call(
         async with ToolRouter(config.servers, approver=approve, timeout=timeout, errlog=errlog) as r:
             for why in r.failures.values():
                 errors.print(f"[yellow]warning:[/yellow] {why}")
-            return await r.call(ToolCall(id=IdGenerator()(), name=tool, arguments=parsed), on_progress=progress)
+            tool_call = ToolCall(id=IdGenerator()(), name=tool, arguments=cast("dict[str, Any]", parsed))
+            return await r.call(tool_call, on_progress=progress)
 
     with server_log(server_logs) as errlog:
         result = anyio.run(run, errlog)
