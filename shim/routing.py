@@ -178,6 +178,11 @@ class ToolRouter:
         return self._secrets
 
     @property
+    def secrets(self) -> tuple[str, ...]:
+        """The configured ``env`` and ``headers`` values, for callers that redact their own logs or traces."""
+        return self._secrets
+
+    @property
     def tools(self) -> list[ToolSpec]:
         """The tools of every working server, under their public names."""
         return [entry.spec for entry in self._entries.values()]
