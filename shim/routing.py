@@ -178,11 +178,6 @@ class ToolRouter:
         return self._secrets
 
     @property
-    def secrets(self) -> tuple[str, ...]:
-        """The configured ``env`` and ``headers`` values, for callers that redact their own logs or traces."""
-        return self._secrets
-
-    @property
     def tools(self) -> list[ToolSpec]:
         """The tools of every working server, under their public names."""
         return [entry.spec for entry in self._entries.values()]
@@ -303,6 +298,8 @@ class ToolRouter:
                 tools = await connection.list_tools()
         except TimeoutError:
             self._fail(server, f"server {server!r} did not start within {self._startup_timeout:g} s")
+            if starting and self._tg is not None:
+                self._tg.start_soon(self._late_start, server)
             return
         except ToolExecutionError as exc:
             self._fail(server, str(exc))
@@ -312,6 +309,13 @@ class ToolRouter:
         self._rebuild()
         if not starting and self._on_tools_changed is not None:
             await self._on_tools_changed(self.tools)
+
+    async def _late_start(self, server: str) -> None:
+        """A server slower than ``startup_timeout`` still joins (announced via ``on_tools_changed``)."""
+        connection = self._connections[server]
+        await connection.wait_ready()
+        if connection.connected:
+            await self._refresh(server, False)
 
     def _fail(self, server: str, message: str) -> None:
         self.failures[server] = self._redact(message)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -270,6 +271,25 @@ async def test_refreshes_the_tool_list_when_a_server_announces_a_change(protocol
             await changed.wait()
         assert "brand_new" in {t.name for t in await router.list_tools()}
         assert (await run(router, "brand_new")).render() == "brand_new ran"
+
+
+async def test_a_server_slower_than_the_startup_timeout_is_reported_then_joins_when_ready(tmp_path: Path) -> None:
+    gate = tmp_path / "start"
+    joined = anyio.Event()
+
+    async def on_tools_changed(tools: list[ToolSpec]) -> None:
+        if any(t.name == "add" for t in tools):  # other servers may announce changes of their own
+            joined.set()
+
+    servers = {"slow": lab(env={"LAB_START_WHEN_EXISTS": str(gate)}), "everything": everything()}
+    async with make_router(servers, startup_timeout=0.5, on_tools_changed=on_tools_changed) as router:
+        assert router.failures == {"slow": "server 'slow' did not start within 0.5 s"}
+        assert (await run(router, "get-sum", a=1, b=1)).render() == "The sum of 1 and 1 is 2."
+        gate.touch()
+        with anyio.fail_after(15):
+            await joined.wait()
+        assert router.failures == {}
+        assert (await run(router, "add", a=1, b=1)).render() == "2"
 
 
 async def test_the_approval_policy_asks_the_approver_and_respects_deny_rules() -> None:

@@ -129,6 +129,12 @@ async def add_tool(name: str, ctx: Context) -> str:
 
 if __name__ == "__main__":
     import sys
+    import time
+    from pathlib import Path
+
+    if gate := os.environ.get("LAB_START_WHEN_EXISTS"):  # a slow start the test controls
+        while not Path(gate).exists():
+            time.sleep(0.05)
 
     if sys.argv[1:2] == ["http"]:  # lab_server.py http PORT: Streamable HTTP with sessions
         mcp.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
