@@ -36,6 +36,7 @@ def chat(
     auto_approve: bool,
     temperature: float | None,
     max_tokens: int | None,
+    server_logs: bool,
 ) -> None:
     """Talk with the model; it calls your MCP tools as it needs.
 
@@ -57,7 +58,9 @@ def chat(
         # The event loop (MCP servers, the model) lives in a portal thread; this thread reads the keyboard,
         # so Ctrl-C can cancel one answer without tearing the servers down.
         with start_blocking_portal() as portal:
-            session = open_agent(settings, approvals, options=options, one_call_per_turn=one_call, trace=trace)
+            session = open_agent(
+                settings, approvals, server_logs=server_logs, options=options, one_call_per_turn=one_call, trace=trace
+            )
             with portal.wrap_async_context_manager(session) as (agent, router):
                 err.print(f"[dim]shim chat · {settings.model} · {len(router.tools) if router else 0} tools · /help[/]")
                 _loop(portal, agent, router, printer, approvals, out, err)

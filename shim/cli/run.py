@@ -14,6 +14,7 @@ from shim.agent import AgentEnd
 from shim.backends.base import GenerationOptions
 from shim.cli.session import Approvals, Printer, common_options, open_agent, settings_from
 from shim.errors import ShimError
+from shim.settings import Settings
 
 
 @click.command()
@@ -31,6 +32,7 @@ def run(
     auto_approve: bool,
     temperature: float | None,
     max_tokens: int | None,
+    server_logs: bool,
     as_json: bool,
 ) -> None:
     """Run one task: the model answers PROMPT (or standard input), calling MCP tools as it needs.
@@ -51,7 +53,7 @@ def run(
     settings = settings_from(model, config, dialect, max_turns)
     options = GenerationOptions(temperature=temperature, max_tokens=max_tokens)
     try:
-        code = anyio.run(_run, prompt, settings, options, one_call, trace, auto_approve, as_json)
+        code = anyio.run(_run, prompt, settings, options, one_call, trace, auto_approve, as_json, server_logs)
     except KeyboardInterrupt:
         Console(stderr=True).print("\n[yellow]interrupted[/]")
         code = 130
@@ -60,12 +62,23 @@ def run(
     sys.exit(code)
 
 
-async def _run(prompt: str, settings, options, one_call, trace, auto_approve, as_json) -> int:  # type: ignore[no-untyped-def]
+async def _run(
+    prompt: str,
+    settings: Settings,
+    options: GenerationOptions,
+    one_call: bool,
+    trace: Path | None,
+    auto_approve: bool,
+    as_json: bool,
+    server_logs: bool,
+) -> int:
     out, err = Console(), Console(stderr=True)
     approvals = Approvals(err, auto=auto_approve, interactive=sys.stdin.isatty())
     printer = Printer(out, err)
     end: AgentEnd | None = None
-    async with open_agent(settings, approvals, options=options, one_call_per_turn=one_call, trace=trace) as (agent, _):
+    async with open_agent(
+        settings, approvals, server_logs=server_logs, options=options, one_call_per_turn=one_call, trace=trace
+    ) as (agent, _):
         async for event in agent.stream(prompt):
             if as_json:
                 click.echo(json.dumps(event.to_dict(), ensure_ascii=False))

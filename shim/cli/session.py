@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -36,7 +37,9 @@ def common_options(command: Any) -> Any:
         click.option("--model", "-m", help="Backend spec; else $SHIM_MODEL, else the config's shim.model."),
         click.option("--config", "-c", help="MCP config (mcpServers JSON); else $SHIM_CONFIG, else the default path."),
         click.option(
-            "--dialect", help="Call syntax taught to the model: function_call (default), tool_call, or a template file."
+            "--dialect",
+            "-d",
+            help="Call syntax taught to the model: function_call (default), tool_call, or a template file.",
         ),
         click.option("--max-turns", type=click.IntRange(min=1), help="Model turns before giving up (default 10)."),
         click.option("--one-call", is_flag=True, help="Stop generating as soon as one call block is complete."),
@@ -48,6 +51,7 @@ def common_options(command: Any) -> Any:
         click.option("--yes", "-y", "auto_approve", is_flag=True, help="Approve every tool call without asking."),
         click.option("--temperature", type=float, help="Sampling temperature."),
         click.option("--max-tokens", type=click.IntRange(min=1), help="Most tokens per model turn."),
+        click.option("--server-logs", is_flag=True, help="Show what MCP servers write to stderr (else: a log file)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -156,7 +160,7 @@ class Printer:
 
 @asynccontextmanager
 async def open_agent(
-    settings: Settings, approvals: Approvals, **agent_options: Any
+    settings: Settings, approvals: Approvals, *, server_logs: bool = False, **agent_options: Any
 ) -> AsyncIterator[tuple[Agent, ToolRouter | None]]:
     """Start the MCP servers (if a config exists) and build the agent.
 
@@ -174,7 +178,8 @@ async def open_agent(
     log_path = server_log_path()
     log_path.parent.mkdir(parents=True, exist_ok=True)
     # Servers chatter on stderr ("Starting server..."): keep it out of the conversation, in a log file.
-    with log_path.open("a", encoding="utf-8") as errlog:
+    with log_path.open("a", encoding="utf-8") as log_file:
+        errlog = sys.stderr if server_logs and _has_fileno(sys.stderr) else log_file
         router = ToolRouter.from_config(str(settings.config_path), approver=approvals, errlog=errlog)
         approvals.server_of = router.server_of
         try:
@@ -187,6 +192,14 @@ async def open_agent(
                 )
         finally:
             await backend.aclose()
+
+
+def _has_fileno(stream: Any) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
 
 
 def server_log_path() -> Path:
