@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from shim.config import resolve_config_path
 from shim.errors import ConfigError
@@ -63,11 +63,11 @@ def resolve_settings(*, config: str | None = None, **flags: Any) -> Settings:
 
 def _file_settings(path: Path) -> Mapping[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}  # a missing or broken file is reported by the MCP config loader, with details
-    section = data.get("shim") if isinstance(data, dict) else None
-    return section if isinstance(section, dict) else {}
+    section: Any = cast("dict[str, Any]", data).get("shim") if isinstance(data, dict) else None
+    return cast("dict[str, Any]", section) if isinstance(section, dict) else {}
 
 
 def _coerce(key: str, value: Any, where: str) -> Any:

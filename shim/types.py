@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 __all__ = [
     "ContentBlock",
@@ -85,7 +85,7 @@ class ToolSpec:
             return cls(
                 name=_require_name(fn),
                 description=str(fn.get("description") or ""),
-                input_schema=dict(schema) if isinstance(schema, Mapping) else _empty_schema(),
+                input_schema=_object(schema) or _empty_schema(),
             )
         schema = data.get("inputSchema", data.get("input_schema", data.get("parameters")))
         output = data.get("outputSchema", data.get("output_schema"))
@@ -95,9 +95,9 @@ class ToolSpec:
             name=_require_name(data),
             description=str(data.get("description") or ""),
             title=str(title) if title else None,
-            input_schema=dict(schema) if isinstance(schema, Mapping) else _empty_schema(),
-            output_schema=dict(output) if isinstance(output, Mapping) else None,
-            annotations=dict(annotations) if isinstance(annotations, Mapping) else {},
+            input_schema=_object(schema) or _empty_schema(),
+            output_schema=_object(output),
+            annotations=_object(annotations) or {},
         )
 
 
@@ -106,6 +106,14 @@ def _require_name(data: Mapping[str, Any]) -> str:
     if not isinstance(name, str) or not name:
         raise ValueError(f"a tool definition needs a non-empty string 'name'; got keys {sorted(data)!r}")
     return name
+
+
+def _object(value: Any) -> dict[str, Any] | None:
+    """A JSON object as a plain dict (None for anything else), so SDK mappings never leak through."""
+    if isinstance(value, Mapping):
+        mapping = cast("Mapping[Any, Any]", value)
+        return {str(k): v for k, v in mapping.items()}
+    return None
 
 
 def _empty_schema() -> dict[str, Any]:

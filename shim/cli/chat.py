@@ -16,6 +16,7 @@ from shim.agent import Agent
 from shim.backends.base import GenerationOptions
 from shim.cli.session import Approvals, Printer, common_options, open_agent, settings_from
 from shim.errors import ShimError
+from shim.routing import ToolRouter
 
 HELP = """commands:
   /tools   list the tools the model can call
@@ -48,7 +49,7 @@ def chat(
       shim chat -m ollama:qwen2.5:7b -c mcp.json
     """
     with contextlib.suppress(ImportError):
-        import readline  # noqa: F401  # line editing and history for input()
+        import readline  # noqa: F401  # pyright: ignore[reportUnusedImport]  # line editing and history for input()
     settings = settings_from(model, config, dialect, max_turns)
     out, err = Console(), Console(stderr=True)
     approvals = Approvals(err, auto=auto_approve)
@@ -104,7 +105,7 @@ def _loop(
             err.print(f"[red]{exc}[/]")
 
 
-def _command(line: str, agent: Agent, router: Any, out: Console) -> str | None:
+def _command(line: str, agent: Agent, router: ToolRouter | None, out: Console) -> str | None:
     name = line.split()[0].lower()
     if name in ("/exit", "/quit"):
         return "exit"
@@ -116,7 +117,7 @@ def _command(line: str, agent: Agent, router: Any, out: Console) -> str | None:
         if not tools:
             out.print("[dim]no tools (pass --config with MCP servers)[/]")
         for tool in tools:
-            server = router.server_of(tool.name)
+            server = router.server_of(tool.name) if router else None
             summary = tool.description.splitlines()[0] if tool.description else ""
             out.print(f"[cyan]{tool.name}[/] [dim]({server})[/] {summary}")
     elif name == "/history":

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
-from shim.events import ParseResult
+from shim.events import Event, ParseResult
 from shim.parsing.stream import StreamParser
 
 
@@ -17,15 +17,15 @@ def _load_tools(path: Path | None) -> list[Any]:
     if path is None:
         return []
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise click.BadParameter(f"cannot read tools from {str(path)!r}: {exc}", param_hint="--tools") from None
-    tools = data.get("tools", data) if isinstance(data, dict) else data
+    tools: Any = cast("dict[str, Any]", data).get("tools", data) if isinstance(data, dict) else data
     if not isinstance(tools, list):
         raise click.BadParameter(
             f"{str(path)!r} must hold a JSON list of tools (names or definitions)", param_hint="--tools"
         )
-    return tools  # type: ignore[return-value]
+    return cast("list[Any]", tools)
 
 
 @click.command()
@@ -60,7 +60,7 @@ def parse(source: str, chunk_size: int, events: bool, tools_file: Path | None) -
     except OSError as exc:
         raise click.ClickException(f"cannot read {source!r}: {exc.strerror or exc}") from None
     parser = StreamParser(_load_tools(tools_file))
-    collected = []
+    collected: list[Event] = []
     for start in range(0, len(text), chunk_size):
         for event in parser.feed(text[start : start + chunk_size]):
             collected.append(event)

@@ -46,14 +46,13 @@ def run(
       shim run -m ./model.gguf --trace run.jsonl "Add 2 and 40"
       shim run -m replay:run.jsonl -c mcp.json "..."     # replay a recorded run
     """
-    if prompt is None or prompt == "-":
-        prompt = sys.stdin.read()
-    if not prompt.strip():
+    text = sys.stdin.read() if prompt is None or prompt == "-" else prompt
+    if not text.strip():
         raise click.UsageError("give a prompt (an argument, or text on standard input)")
     settings = settings_from(model, config, dialect, max_turns)
     options = GenerationOptions(temperature=temperature, max_tokens=max_tokens)
     try:
-        code = anyio.run(_run, prompt, settings, options, one_call, trace, auto_approve, as_json, server_logs)
+        code = anyio.run(_run, text, settings, options, one_call, trace, auto_approve, as_json, server_logs)
     except KeyboardInterrupt:
         Console(stderr=True).print("\n[yellow]interrupted[/]")
         code = 130

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,7 +161,7 @@ class Printer:
 @asynccontextmanager
 async def open_agent(
     settings: Settings, approvals: Approvals, *, server_logs: bool = False, **agent_options: Any
-) -> AsyncIterator[tuple[Agent, ToolRouter | None]]:
+) -> AsyncGenerator[tuple[Agent, ToolRouter | None], None]:
     """Start the MCP servers (if a config exists) and build the agent.
 
     Raises:

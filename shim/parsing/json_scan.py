@@ -92,7 +92,7 @@ class JsonScanner:
                 return pos, Status.DONE
             if self._quote is not None:
                 pos = self._string(text, pos, final)
-                if self._quote is not None and pos < n:  # split escape sequence
+                if self.in_string and pos < n:  # split escape sequence
                     return pos, Status.MORE
                 continue
             if self._comment is not None:

@@ -13,7 +13,7 @@ import re
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, v_args  # pyright: ignore[reportUnknownVariableType]
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from shim.resources import data_dir
@@ -148,18 +148,19 @@ def loads(text: str) -> Any:
         pass
     parser = _parser()
     try:
-        interactive = parser.parse_interactive(text)
+        interactive: Any = parser.parse_interactive(text)  # pyright: ignore[reportUnknownMemberType]  # untyped in lark
         interactive.exhaust_lexer()
         # Add closing brackets while the grammar wants nothing else: this completes `{"a": {"b": 1}`
         # but not `{"a": ` (which wants a value) nor an open string (the lexer already failed on it).
         for _ in range(text.count("{") + text.count("[") + 1):
-            if "$END" in interactive.accepts():
+            accepts: set[str] = interactive.accepts()
+            if "$END" in accepts:
                 break
-            closers = [name for name in interactive.accepts() if name in _CLOSERS]
+            closers = [name for name in accepts if name in _CLOSERS]
             if len(closers) != 1:
-                raise LenientJSONError(_incomplete_message(text, interactive.accepts()))
+                raise LenientJSONError(_incomplete_message(text, accepts))
             interactive.feed_token(Token(closers[0], _CLOSERS[closers[0]]))
-        tree = interactive.feed_eof()
+        tree: Any = interactive.feed_eof()
         return _ToPython().transform(tree)
     except LenientJSONError:
         raise
@@ -168,7 +169,8 @@ def loads(text: str) -> Any:
             _position_message(text, exc, f"unexpected character {text[exc.pos_in_stream]!r}")
         ) from None
     except UnexpectedToken as exc:
-        what = "the end of the text" if exc.token.type == "$END" else repr(str(exc.token))
+        token: Any = exc.token
+        what = "the end of the text" if getattr(token, "type", None) == "$END" else repr(str(token))
         raise LenientJSONError(_position_message(text, exc, f"unexpected {what}")) from None
     except UnexpectedEOF:
         raise LenientJSONError("the JSON ends before it is complete") from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, WRAPPER_KEYS
@@ -42,7 +42,7 @@ def to_call(obj: Any) -> CallShape:
     """
     if not isinstance(obj, dict):
         raise ShapeError(f"a call must be a JSON object, not {type(obj).__name__}")
-    data: dict[str, Any] = obj
+    data = cast("dict[str, Any]", obj)
     if data.get("method") == "tools/call" and isinstance(data.get("params"), dict):
         return to_call(data["params"])
     for key in WRAPPER_KEYS:
@@ -59,7 +59,7 @@ def to_call(obj: Any) -> CallShape:
     if args_key is None:
         # {"tool": NAME, "city": "Paris"}: the other keys are the arguments.
         return CallShape(name, rest, canonical=not rest)
-    raw_args = data[args_key]
+    raw_args: Any = data[args_key]
     if isinstance(raw_args, str):
         try:
             raw_args = lenient_json.loads(raw_args) if raw_args.strip() else {}
@@ -67,10 +67,10 @@ def to_call(obj: Any) -> CallShape:
             raise ShapeError(f"the arguments of {name!r} are a string that is not a JSON object ({exc})") from None
     if raw_args is None:
         raw_args = {}
-    if not isinstance(raw_args, dict):
+    if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
         raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {type(raw_args).__name__}")
     extra = set(rest) - {args_key}
-    return CallShape(name, raw_args, canonical=not extra)
+    return CallShape(name, cast("dict[str, Any]", raw_args), canonical=not extra)
 
 
 class ToolIndex:
@@ -114,8 +114,8 @@ class ToolIndex:
         prop = spec.input_schema.get("properties", {}).get(parameter)
         if not isinstance(prop, dict):
             return None
-        kind = prop.get("type")  # type: ignore[union-attr]
+        kind: Any = cast("dict[str, Any]", prop).get("type")
         if isinstance(kind, list):
-            kinds = [k for k in kind if k != "null"]  # type: ignore[union-attr]
+            kinds = [k for k in cast("list[Any]", kind) if k != "null"]
             kind = kinds[0] if len(kinds) == 1 else None
         return kind if isinstance(kind, str) else None

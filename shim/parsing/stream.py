@@ -39,7 +39,7 @@ from shim.parsing.dialects import DEFAULT_DIALECTS, Dialect
 from shim.parsing.ids import IdGenerator
 from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.shapes import CallShape, ShapeError, ToolIndex, to_call
-from shim.parsing.tags import PARTIAL, Markers, TagState
+from shim.parsing.tags import PARTIAL, MarkerMatch, Markers, TagState
 from shim.parsing.xml_body import XmlCall
 from shim.types import ToolSpec
 
@@ -299,7 +299,7 @@ class StreamParser:
         if found is None:
             self._text(text[at])
             return at + 1
-        kind, dialect, match = found
+        kind, dialect, match = found.kind, found.dialect, found.match
         self._raw.append(match.group())
         if kind == "fence":
             self._dialect, self._fence = None, True
@@ -422,7 +422,7 @@ class StreamParser:
                 self._enter(TagState.INSIDE, "skip")
                 self._error = str(scanner.error)
             return after
-        kind, _, match = found
+        kind, match = found.kind, found.match
         self._complete_or_fail(truncated=False)
         if kind == "close":
             self._text("", self._take_raw(match.group()))
@@ -509,8 +509,9 @@ class StreamParser:
         body = "".join(self._body) + added
         shapes: list[CallShape] = []
         try:
-            value = lenient_json.loads(body)
-            for item in value if isinstance(value, list) else [value]:
+            value: Any = lenient_json.loads(body)
+            items: list[Any] = value if isinstance(value, list) else [value]  # pyright: ignore[reportUnknownVariableType]
+            for item in items:
                 shape = to_call(item)
                 if not shape.canonical or not self.tools.is_known(shape.name):
                     raise ShapeError("not a known tool")
@@ -577,7 +578,7 @@ class StreamParser:
         marker = self._markers.match(text, found.start(), True, closes=True, opens=False)
         self._enter(TagState.NONE)
         self._reset_block()
-        if marker is not None and marker is not PARTIAL:
+        if isinstance(marker, MarkerMatch):
             self._fail_call(self._error, found.group())
             return found.end()
         self._fail_call(self._error)  # a new opener: this block ends here, the next begins
@@ -609,7 +610,7 @@ class StreamParser:
             if found is PARTIAL:
                 return self._more(pos)
             if found is not None:
-                kind, _, match = found
+                kind, match = found.kind, found.match
                 if kind == "open":
                     self._markup_as_text()
                     self._array = False

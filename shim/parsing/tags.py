@@ -9,14 +9,15 @@ fail the match at their first wrong character and are released at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
-from typing import Literal
+from typing import Literal, TypeAlias
 
 import regex
 
 from shim.parsing.dialects import Dialect
 
-__all__ = ["PARTIAL", "Markers", "TagState"]
+__all__ = ["PARTIAL", "MarkerMatch", "Markers", "TagState"]
 
 
 class TagState(Enum):
@@ -32,16 +33,24 @@ class TagState(Enum):
     """A body is complete; waiting for a closing marker, another call of the same block, or text."""
 
 
-class _Partial:
-    def __repr__(self) -> str:
-        return "PARTIAL"
+class _Partial(Enum):
+    PARTIAL = "partial"
 
 
-PARTIAL = _Partial()
+PARTIAL = _Partial.PARTIAL
 """Returned by `Markers.match` when the buffer ends inside what may be a marker."""
 
-MarkerKind = Literal["open", "close", "fence"]
-Match = tuple[MarkerKind, Dialect | None, "regex.Match[str]"]
+MarkerKind: TypeAlias = Literal["open", "close", "fence"]
+
+
+@dataclass(frozen=True)
+class MarkerMatch:
+    """A marker found at a position: what it is, whose it is, and the regex match (its text and end)."""
+
+    kind: MarkerKind
+    dialect: Dialect | None
+    match: regex.Match[str]
+
 
 _FENCE_OPEN = regex.compile(r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n", regex.IGNORECASE)
 _FENCE_CLOSE = regex.compile(r"```")
@@ -72,14 +81,14 @@ class Markers:
 
     def match(
         self, text: str, pos: int, final: bool, *, opens: bool = True, closes: bool = False, fences: bool = False
-    ) -> Match | _Partial | None:
+    ) -> MarkerMatch | _Partial | None:
         """Match a marker at ``pos``: a full match, `PARTIAL` (could still be one), or None."""
         partial = False
         candidates: list[tuple[MarkerKind, Dialect | None, regex.Pattern[str]]] = []
         if closes:
-            candidates += [("close", d, p) for d, p in self.call_closers]
+            candidates.extend(("close", d, p) for d, p in self.call_closers)
         if opens:
-            candidates += [("open", d, p) for d, p in self.call_openers + self.reasoning_openers]
+            candidates.extend(("open", d, p) for d, p in self.call_openers + self.reasoning_openers)
         if fences:
             candidates.append(("fence", None, _FENCE_CLOSE if closes else _FENCE_OPEN))
         for kind, dialect, pattern in candidates:
@@ -89,7 +98,7 @@ class Markers:
             if found.partial:
                 partial = True
                 continue
-            return kind, dialect, found
+            return MarkerMatch(kind, dialect, found)
         return PARTIAL if partial else None
 
     def search_call_marker(self, text: str, pos: int, final: bool) -> regex.Match[str] | None:
