@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from shim.bench.corpus import OPERATORS, fixtures_dir, generate, load_corpus, load_fixtures
+from shim.bench.corpus import OPERATORS, TOOLS, fixtures_dir, generate, load_corpus, load_fixtures
 
 CATEGORIES = {
     "clean",
@@ -77,3 +77,20 @@ def test_the_corpus_holds_generated_cases_and_fixtures() -> None:
     corpus = load_corpus(0, variants=1, huge_chars=500)
     assert {c.source for c in corpus} == {"generated", "fixture"}
     assert fixtures_dir().is_dir()
+
+
+def test_every_case_expects_known_tools_and_visible_text_taken_from_its_input() -> None:
+    for case in generate(3, variants=4, huge_chars=500):
+        assert all(call.name in TOOLS for call in case.calls), case.id
+        rest = case.text
+        for word in case.visible.split():  # the visible words appear in the input, in order
+            at = rest.find(word)
+            assert at >= 0, (case.id, word)
+            rest = rest[at + len(word) :]
+
+
+def test_operators_that_must_be_the_whole_message_never_get_prose() -> None:
+    whole = {op.name for op in OPERATORS if not op.wrap}
+    for case in generate(0, variants=4, huge_chars=500):
+        if case.operator in whole and case.category != "decoys":
+            assert not case.text.startswith(("Let me", "Sure", "I need", "One moment", "Okay")), case.id
