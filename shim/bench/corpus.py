@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from shim.bench import ops_beyond, ops_edge, ops_json, ops_stream
+from shim.bench import ops_beyond, ops_compound, ops_edge, ops_json, ops_stream
 from shim.bench.mutations import TOOLS, Call, Draw, Operator
 from shim.resources import data_dir
 
@@ -28,6 +28,7 @@ OPERATORS: tuple[Operator, ...] = (
     *ops_json.OPERATORS,
     *ops_stream.OPERATORS,
     *ops_edge.OPERATORS,
+    *ops_compound.OPERATORS,
     *ops_beyond.OPERATORS,
 )
 """Every mutation operator, in report order."""
@@ -74,7 +75,7 @@ def generate(seed: int = 0, *, variants: int = 4, huge_chars: int = 16_000) -> l
     for op in OPERATORS:
         rng = random.Random(zlib.crc32(f"{seed}:{op.name}".encode()))
         draw = Draw(rng, huge_chars=huge_chars)
-        for i in range(variants):
+        for i in range(variants * op.repeat):
             mutant = op.make(draw)
             text, visible = mutant.text, mutant.visible
             # Half the variants of a wrappable operator get prose before and some after, so the corpus

@@ -105,17 +105,21 @@ class Operator:
     """Whether prose may be put around the output (False for dialects that must be the whole message)."""
     tail: bool = True
     """Whether prose may follow the output (False where the stream must end right after it)."""
+    repeat: int = 1
+    """Variants per corpus variant (random compound operators need more draws to cover their space)."""
 
 
 class OperatorList(list[Operator]):
     """A list of operators with a decorator that appends to it (one list per operator module)."""
 
     def add(
-        self, category: str, *, wrap: bool = True, tail: bool = True
+        self, category: str, *, wrap: bool = True, tail: bool = True, repeat: int = 1
     ) -> Callable[[Callable[[Draw], Mutant]], Callable[[Draw], Mutant]]:
         def register(make: Callable[[Draw], Mutant]) -> Callable[[Draw], Mutant]:
             doc = " ".join((make.__doc__ or "").split())
-            self.append(Operator(name=make.__name__, category=category, doc=doc, make=make, wrap=wrap, tail=tail))
+            self.append(
+                Operator(name=make.__name__, category=category, doc=doc, make=make, wrap=wrap, tail=tail, repeat=repeat)
+            )
             return make
 
         return register

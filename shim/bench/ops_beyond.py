@@ -36,3 +36,11 @@ def llama_python_tag(draw: Draw) -> Mutant:
     call = draw.call()
     body = json.dumps({"name": call.name, "parameters": call.arguments})
     return Mutant(text=f"<|python_tag|>{body}", calls=[call])
+
+
+@_op("beyond_spec", wrap=False)
+def pythonic_call_list(draw: Draw) -> Mutant:
+    """``[get_weather(city="Paris")]``: Python call syntax (Llama 3.2 / Llama 4 "pythonic" tool calling)."""
+    call = draw.call()
+    args = ", ".join(f"{k}={v!r}" for k, v in call.arguments.items())
+    return Mutant(text=f"[{call.name}({args})]", calls=[call])
