@@ -47,9 +47,18 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
     for name in ("parser", "exact", "prec.", "recall", "text ok", "lost", "leak", "invariant", "raw", "crash"):
         checks.add_column(name, justify="left" if name == "parser" else "right")
     for name, s in results["summary"].items():
-        checks.add_row(name, _pct(s["exact"]), _pct(s["precision"]), _pct(s["recall"]), _pct(s["text_ok"]),
-                       str(s["text_lost"]), str(s["tag_leak"]), _pct(s["invariant"]), _pct(s["raw_ok"]),
-                       str(s["crashes"]))
+        checks.add_row(
+            name,
+            _pct(s["exact"]),
+            _pct(s["precision"]),
+            _pct(s["recall"]),
+            _pct(s["text_ok"]),
+            str(s["text_lost"]),
+            str(s["tag_leak"]),
+            _pct(s["invariant"]),
+            _pct(s["raw_ok"]),
+            str(s["crashes"]),
+        )
     console.print(checks)
 
     if results["throughput"]:
@@ -59,17 +68,32 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
         for name, per in results["throughput"].items():
             for workload, m in per.items():
                 bound = "≥" if m["scaling_is_lower_bound"] else ""
-                speed.add_row(name, workload, f"{m['small']['mb_per_s']:.3f}", f"{m['small']['us_per_chunk']:.1f}",
-                              f"{bound}{m['scaling']:.2f}")
+                speed.add_row(
+                    name,
+                    workload,
+                    f"{m['small']['mb_per_s']:.3f}",
+                    f"{m['small']['us_per_chunk']:.1f}",
+                    f"{bound}{m['scaling']:.2f}",
+                )
         console.print(speed)
 
 
 @click.command()
 @click.option("--quick", is_flag=True, help="One variant per failure mode, fewer chunkings, small streams (<1 min).")
-@click.option("--parser", "parsers", multiple=True, type=click.Choice(PARSER_NAMES),
-              help="Measure only this parser (repeatable). Default: all of them.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("bench-results"),
-              show_default=True, help="Folder for results.json, report.md and the PNG charts.")
+@click.option(
+    "--parser",
+    "parsers",
+    multiple=True,
+    type=click.Choice(PARSER_NAMES),
+    help="Measure only this parser (repeatable). Default: all of them.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("bench-results"),
+    show_default=True,
+    help="Folder for results.json, report.md and the PNG charts.",
+)
 @click.option("--seed", default=0, show_default=True, help="Seed of the generated corpus.")
 @click.option("--no-throughput", is_flag=True, help="Skip the throughput and scaling measurement.")
 def bench(parsers: tuple[str, ...], quick: bool, out: Path, seed: int, no_throughput: bool) -> None:
