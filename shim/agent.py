@@ -13,12 +13,18 @@ the reply through a fresh `StreamParser` (ids from one generator, so they never 
 of the turn concurrently, and appends the assistant turn and the results in call order. Malformed calls,
 unknown tools and invalid arguments go back to the model as errors; the loop ends when the model answers
 without calling a tool, or at a bound (turns, consecutive failed turns, a call repeated verbatim).
+
+Tools the caller runs itself (``external_tools``, e.g. the tools of a client of `shim serve`) are offered
+alongside the source's tools; a turn that calls one of them ends the loop with ``reason="tool_calls"`` and
+those calls in `AgentEnd.calls` (the source's calls of that turn run first), for the caller to run and
+answer with ``tool`` messages in its next `stream`.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
@@ -30,13 +36,15 @@ from shim.errors import BackendResponseError, StreamInterruptedError
 from shim.events import Event, ParseIssue, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.parsing.stream import StreamParser
-from shim.prompting import assistant_message, render_messages, tool_message
+from shim.prompting import ToolChoice, assistant_message, render_messages, tool_message
 from shim.trace import TraceWriter
 from shim.types import Message, ToolCall, ToolResult, ToolSpec
 
 __all__ = ["Agent", "AgentEnd", "AgentEvent", "AgentResult", "ToolResultEvent", "ToolSource", "TurnEnd", "TurnStart"]
 
-StopReason: TypeAlias = Literal["answer", "max_turns", "too_many_errors", "repeated_call", "length", "interrupted"]
+StopReason: TypeAlias = Literal[
+    "answer", "tool_calls", "max_turns", "too_many_errors", "repeated_call", "length", "interrupted"
+]
 
 
 class ToolSource(Protocol):
@@ -100,9 +108,14 @@ class AgentEnd:
     reason: StopReason
     text: str
     detail: str = ""
+    calls: tuple[ToolCall, ...] = ()
+    """With ``reason="tool_calls"``: the calls to external tools, in order, for the caller to run."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "done", "reason": self.reason, "text": self.text, "detail": self.detail}
+        data: dict[str, Any] = {"type": "done", "reason": self.reason, "text": self.text, "detail": self.detail}
+        if self.calls:
+            data["calls"] = [call.to_dict() for call in self.calls]
+        return data
 
 
 AgentEvent: TypeAlias = "Event | TurnStart | ToolResultEvent | TurnEnd | AgentEnd"
@@ -145,6 +158,10 @@ class Agent:
         trace: a JSONL file that records every prompt, event and tool exchange (secrets redacted); its
             ``response`` lines replay with the ``replay:`` backend.
         secrets: extra strings to redact from the trace (the router's env/header secrets are added).
+        external_tools: tools the caller runs itself, offered with the source's (an external tool hides a
+            source tool of the same name); calling one ends the loop with ``reason="tool_calls"``.
+        tool_choice: ``"auto"``, ``"none"``, ``"required"`` or one tool's name, for the first turn (later
+            turns of the loop use ``"auto"``, so a forced call cannot repeat forever).
     """
 
     def __init__(
@@ -162,8 +179,12 @@ class Agent:
         trace: str | Path | TraceWriter | None = None,
         secrets: Sequence[str] = (),
         ids: IdGenerator | None = None,
+        external_tools: Sequence[ToolSpec | Mapping[str, Any]] = (),
+        tool_choice: ToolChoice = "auto",
     ) -> None:
         self.backend = backend
+        self.external_tools = [ToolSpec.from_any(t) for t in external_tools]
+        self.tool_choice = tool_choice
         self.tools = tools
         self.dialect = dialect
         self.system = system
@@ -215,10 +236,12 @@ class Agent:
         text = ""
         for turn in range(1, self.max_turns + 1):
             yield TurnStart(turn=turn)
-            tools = await self.tools.list_tools() if self.tools is not None else []
+            tools = await self._list_tools()
             outcome = _Turn()
-            async for event in self._model_turn(turn, tools, outcome):
-                yield event
+            # aclosing: a consumer that stops reading mid-turn must stop the engine now, not at garbage collection.
+            async with aclosing(self._model_turn(turn, tools, outcome)) as events:
+                async for event in events:
+                    yield event
             text = outcome.text
             yield TurnEnd(turn=turn, finish_reason=outcome.finish_reason, usage=outcome.usage)
             if outcome.interrupted:
@@ -231,6 +254,16 @@ class Agent:
                 detail = "the model hit its token limit" if reason == "length" else ""
                 self._record("done", reason=reason)
                 yield AgentEnd(reason=reason, text=text, detail=detail)
+                return
+            external = {t.name for t in self.external_tools}
+            handed_back = tuple(c for c in outcome.calls if c.name in external)
+            if handed_back:
+                self.messages.append(assistant_message(outcome.history_text, outcome.calls))
+                own = [c for c in outcome.calls if c.name not in external]
+                async for event in self._run_calls(own):
+                    yield event
+                self._record("done", reason="tool_calls")
+                yield AgentEnd(reason="tool_calls", text=text, calls=handed_back)
                 return
             signature = json.dumps([[c.name, c.arguments] for c in outcome.calls], sort_keys=True)
             repeats = (signature, repeats[1] + 1 if repeats[0] == signature else 1)
@@ -265,7 +298,7 @@ class Agent:
         chunks: list[str] = []
         completion: Completion | None = None
         for attempt in (1, 2):
-            prompt = self._render(tools, native=native)
+            prompt = self._render(tools, native=native, turn=turn)
             self._record("prompt", turn=turn, native_tools=native, messages=[m.to_dict() for m in prompt])
             turn_options = replace(options or GenerationOptions(), tools=tuple(tools)) if native else options
             stream = self.backend.stream(prompt, options=turn_options)
@@ -311,10 +344,18 @@ class Agent:
             finish_reason="length" if finish == "length" else "stop",
         )
 
-    def _render(self, tools: list[ToolSpec], *, native: bool) -> list[Message]:
+    def _render(self, tools: list[ToolSpec], *, native: bool, turn: int) -> list[Message]:
         history = [{"role": "system", "content": self.system}, *self.messages] if self.system else self.messages
         shown = [] if native else tools  # native engines get the tools as request fields, not prompt text
-        return render_messages(history, shown, dialect=self.dialect, tool_choice="auto" if shown else "none")
+        choice = self.tool_choice if turn == 1 else "auto"
+        return render_messages(history, shown, dialect=self.dialect, tool_choice=choice if shown else "none")
+
+    async def _list_tools(self) -> list[ToolSpec]:
+        own = await self.tools.list_tools() if self.tools is not None else []
+        if not self.external_tools:
+            return own
+        external = {t.name for t in self.external_tools}
+        return [*self.external_tools, *(t for t in own if t.name not in external)]
 
     async def _native_tools(self) -> bool:
         """True when the engine calls tools natively (Ollama models with the `tools` capability)."""
@@ -322,7 +363,8 @@ class Agent:
         if resolve is None:
             return False
         if self._native is None:
-            self._native = await resolve() == "native"
+            mode: str = await resolve()
+            self._native = mode == "native"
         return self._native
 
     async def _run_calls(self, calls: list[ToolCall]) -> AsyncIterator[ToolResultEvent]:
@@ -333,7 +375,9 @@ class Agent:
 
         async def run(index: int, call: ToolCall) -> None:
             if tools is None:
-                results[index] = ToolResult.error(call, f"no tools are available; {call.name!r} cannot be called")
+                known = ", ".join(repr(t.name) for t in self.external_tools)
+                message = f"Unknown tool {call.name!r}; the tools are {known}" if known else "no tools are available"
+                results[index] = ToolResult.error(call, f"{message}; {call.name!r} cannot be called")
             else:
                 results[index] = await tools.call(call)
 

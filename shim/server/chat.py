@@ -1,0 +1,239 @@
+"""One chat request, whatever the surface: the agent loop run for it, reduced to what a client may see.
+
+Both surfaces (OpenAI and Ollama) parse their request into a `ChatRequest` and encode the `Output` items of
+`run_chat` in their own wire format. The loop is the agent's: in pass-through mode it has no tools of its
+own and every tool is the client's (`Agent.external_tools`); in MCP-executing mode it runs MCP calls
+itself and hands back only calls to the client's tools.
+
+What the client sees:
+
+- text and reasoning as they stream;
+- a call only once its block is complete and valid (its argument fragments are held until then), so a
+  client never receives a half call that the model then botched; malformed blocks go back to the model,
+  which retries (the agent's reask), and the client sees the retry;
+- never a call to a tool the server runs itself, and never a finish before the loop's real end.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import aclosing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
+
+from shim.agent import Agent, AgentEnd, AgentEvent, ToolSource, TurnEnd, TurnStart
+from shim.backends.base import Backend, GenerationOptions
+from shim.errors import StreamInterruptedError
+from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
+from shim.parsing.ids import IdGenerator
+from shim.prompting import ToolChoice
+from shim.types import ToolSpec
+
+__all__ = [
+    "CallOut",
+    "ChatRequest",
+    "FinishOut",
+    "LoopSettings",
+    "Output",
+    "ReasoningOut",
+    "TextOut",
+    "run_chat",
+    "sum_text",
+]
+
+logger = logging.getLogger("shim.server")
+
+Finish: TypeAlias = Literal["stop", "length", "tool_calls"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChatRequest:
+    """A chat request in the form both surfaces reduce theirs to."""
+
+    model: str
+    messages: list[dict[str, Any]]
+    """OpenAI-style messages (assistant ``tool_calls``, ``tool`` results)."""
+    tools: list[ToolSpec] = field(default_factory=list[ToolSpec])
+    """The client's own tools."""
+    tool_choice: ToolChoice = "auto"
+    parallel_tool_calls: bool = True
+    """False: generation stops after the first complete call, and only that call is returned."""
+    options: GenerationOptions = field(default_factory=GenerationOptions)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoopSettings:
+    """How the agent loop runs for every request (server-wide)."""
+
+    dialect: str | Path = "function_call"
+    max_turns: int = 10
+    """Model turns per request, internal tool rounds included."""
+    max_retries: int = 2
+    """Consecutive turns of only malformed or failed calls before the server gives up and answers."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TextOut:
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReasoningOut:
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallOut:
+    """A complete call to one of the client's tools."""
+
+    index: int
+    """Position among the calls of this response (OpenAI's ``tool_calls[].index``)."""
+    id: str
+    name: str
+    fragments: tuple[str, ...]
+    """The arguments as JSON text, in the pieces the parser produced; they concatenate to ``arguments``."""
+    arguments: dict[str, Any]
+
+    @property
+    def arguments_json(self) -> str:
+        return "".join(self.fragments) or "{}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FinishOut:
+    """The end of the response; always the last item."""
+
+    reason: Finish
+    prompt_tokens: int
+    """Summed over every model turn of the request; 0 where the engine does not count."""
+    completion_tokens: int
+
+
+Output: TypeAlias = "TextOut | ReasoningOut | CallOut | FinishOut"
+
+
+async def run_chat(
+    backend: Backend, request: ChatRequest, *, tools: ToolSource | None = None, settings: LoopSettings | None = None
+) -> AsyncIterator[Output]:
+    """Run the loop for one request and yield what the client sees; the last item is a `FinishOut`.
+
+    Cancelling the task that iterates this stops generation and any tool call in flight.
+
+    Raises:
+        BackendError: the model failed; `StreamInterruptedError` once some output was already yielded.
+        ConfigError: the engine refused an option (a bad grammar, an unknown extra).
+    """
+    settings = settings or LoopSettings()
+    agent = Agent(
+        backend,
+        tools,
+        dialect=settings.dialect,
+        options=request.options,
+        max_turns=settings.max_turns,
+        max_retries=settings.max_retries,
+        one_call_per_turn=not request.parallel_tool_calls,
+        ids=IdGenerator(),  # each request its own: ids never depend on another client's stream
+        external_tools=request.tools,
+        tool_choice=request.tool_choice,
+    )
+    reducer = _Reducer(external={t.name for t in request.tools}, first_call_only=not request.parallel_tool_calls)
+    async with aclosing(agent.stream(request.messages)) as events:
+        async for event in events:
+            for output in reducer.feed(event):
+                yield output
+                if isinstance(output, FinishOut):
+                    return
+
+
+class _Reducer:
+    """Agent events -> what the client sees (see the module docstring)."""
+
+    def __init__(self, *, external: set[str], first_call_only: bool) -> None:
+        self.external = external
+        self.first_call_only = first_call_only
+        self.held: dict[str, list[str]] = {}  # argument fragments of calls not yet complete, by id
+        self.calls = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.wrote_text = False  # any text so far: a later turn's text is set apart from it
+        self.turn_has_text = False
+        self.pending = ""  # trailing whitespace, sent only if more text follows (not before a call or the end)
+
+    def _text(self, text: str) -> list[Output]:
+        if self.wrote_text and not self.turn_has_text:
+            text = "\n\n" + text.lstrip()  # a new turn after an internal tool round
+            if text == "\n\n":
+                return []
+        body = text.rstrip()
+        if not body:
+            self.pending += text
+            return []
+        out = self.pending + body
+        self.pending = text[len(body) :]
+        self.turn_has_text = self.wrote_text = True
+        return [TextOut(text=out)]
+
+    def feed(self, event: AgentEvent) -> list[Output]:
+        match event:
+            case TurnStart():
+                self.turn_has_text = False
+                self.pending = ""
+            case TextDelta() if event.text:
+                return self._text(event.text)
+            case ReasoningDelta() if event.text:
+                return [ReasoningOut(text=event.text)]
+            case ToolCallStart():
+                self.held[event.id] = []
+            case ToolCallChunk():
+                self.held.setdefault(event.id, []).append(event.arguments_chunk)
+            case ToolCallEnd():
+                fragments = tuple(self.held.pop(event.id, []))
+                if event.name in self.external and not (self.first_call_only and self.calls):
+                    self.calls += 1
+                    return [
+                        CallOut(
+                            index=self.calls - 1,
+                            id=event.id,
+                            name=event.name,
+                            fragments=fragments,
+                            arguments=event.arguments,
+                        )
+                    ]
+            case ParseIssue():
+                if event.id is not None:
+                    self.held.pop(event.id, None)
+                logger.info("the model wrote a call that could not be used (%s): %r", event.message, event.raw[:200])
+            case TurnEnd():
+                if event.usage is not None:
+                    self.prompt_tokens += event.usage.prompt_tokens or 0
+                    self.completion_tokens += event.usage.completion_tokens or 0
+            case AgentEnd():
+                reason = _finish(event, self.calls)
+                return [
+                    FinishOut(reason=reason, prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens)
+                ]
+            case _:
+                pass
+        return []
+
+
+def _finish(end: AgentEnd, calls: int) -> Finish:
+    if end.reason == "interrupted":
+        raise StreamInterruptedError(f"the model's stream broke: {end.detail}", text=end.text)
+    if end.reason == "tool_calls" and calls:
+        return "tool_calls"
+    if end.reason == "length":
+        return "length"
+    if end.reason not in ("answer", "tool_calls"):
+        # The loop gave up (turn limit, repeated failures): the client gets what was written, as an answer.
+        logger.warning("agent loop stopped (%s): %s", end.reason, end.detail)
+    return "stop"
+
+
+def sum_text(outputs: Sequence[Output]) -> tuple[str, str]:
+    """The text and the reasoning of a collected response."""
+    text = "".join(o.text for o in outputs if isinstance(o, TextOut))
+    reasoning = "".join(o.text for o in outputs if isinstance(o, ReasoningOut))
+    return text, reasoning

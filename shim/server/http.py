@@ -1,0 +1,252 @@
+"""HTTP plumbing shared by both surfaces: request errors, bounded JSON bodies, and responses that stop
+their work when the client goes away.
+
+`Watched` is the piece that makes a disconnect cancel generation: it runs the response writer next to a
+task that waits for ``http.disconnect`` and cancels the writer when it arrives. Starlette's own
+`StreamingResponse` only notices on the next write under newer ASGI servers, and never for a response that
+is still being computed (non-streaming requests), which would leave the engine generating for nobody.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
+from typing import Any, Protocol
+
+import anyio
+from starlette.requests import ClientDisconnect, Request
+from starlette.types import Receive, Scope, Send
+
+from shim.errors import BackendConnectionError, BackendError, BackendResponseError, ConfigError, ShimError
+from shim.server.chat import Output
+
+__all__ = [
+    "Encoder",
+    "RequestError",
+    "Watched",
+    "error_of",
+    "json_bytes",
+    "read_json",
+    "send_json",
+    "write_collected",
+    "write_stream",
+]
+
+logger = logging.getLogger("shim.server")
+
+Writer = Callable[[Send], Awaitable[None]]
+
+
+class RequestError(Exception):
+    """A request the server answers with an error status; each surface renders it in its own body shape."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        kind: str = "invalid_request_error",
+        param: str | None = None,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.kind = kind
+        """OpenAI's ``error.type``."""
+        self.param = param
+        self.code = code
+
+
+def error_of(exc: ShimError) -> RequestError:
+    """The HTTP error for a failure of the engine or of an option, before any output was sent."""
+    if isinstance(exc, ConfigError):  # a bad grammar or an option the engine does not take: the request's fault
+        return RequestError(400, str(exc))
+    if isinstance(exc, BackendConnectionError):
+        return RequestError(503, f"the model engine could not be reached: {exc}", kind="server_error")
+    if isinstance(exc, BackendResponseError) and exc.status_code is not None and 400 <= exc.status_code < 500:
+        return RequestError(400, f"the model engine refused the request: {exc}", code="engine_refused")
+    if isinstance(exc, BackendError):
+        return RequestError(502, f"the model engine failed: {exc}", kind="server_error", code="engine_error")
+    return RequestError(500, str(exc), kind="server_error")
+
+
+async def read_json(request: Request, *, limit: int) -> Any:
+    """The request body parsed as JSON, read at most ``limit`` bytes far.
+
+    Raises:
+        RequestError: 413 for a larger body, 400 for one that is not JSON.
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise RequestError(413, _too_large(int(declared), limit), code="request_too_large")
+    body = bytearray()
+    try:
+        async for piece in request.stream():
+            body += piece
+            if len(body) > limit:
+                raise RequestError(413, _too_large(None, limit), code="request_too_large")
+    except ClientDisconnect:
+        raise RequestError(400, "the client closed the connection before sending the whole body") from None
+    if not body.strip():
+        raise RequestError(400, "the request body is empty; send a JSON object", code="invalid_json")
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RequestError(400, f"the request body is not valid JSON: {exc}", code="invalid_json") from None
+
+
+def _too_large(size: int | None, limit: int) -> str:
+    what = f"{size} bytes" if size is not None else "more than that"
+    return f"the request body is {what}; this server takes at most {limit} bytes (raise it with --max-body)"
+
+
+def json_bytes(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+async def send_json(send: Send, status: int, data: Any, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = json_bytes(data)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class Watched:
+    """An ASGI response whose writer is cancelled as soon as the client disconnects."""
+
+    def __init__(self, writer: Writer) -> None:
+        self._writer = writer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._watch, receive, tg.cancel_scope)
+            await self._writer(send)
+            tg.cancel_scope.cancel()  # done: stop watching
+
+    @staticmethod
+    async def _watch(receive: Receive, scope: anyio.CancelScope) -> None:
+        # The body was read already, so the next message is the disconnect (or nothing, until we finish).
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        logger.info("client disconnected; cancelling its generation")
+        scope.cancel()
+
+
+class Encoder(Protocol):
+    """A surface's wire format for one response (SSE for OpenAI, NDJSON for Ollama)."""
+
+    media_type: bytes
+
+    def begin(self) -> list[bytes]:
+        """What goes out right after the headers."""
+        ...
+
+    def encode(self, output: Output) -> list[bytes]: ...
+
+    def end(self) -> list[bytes]:
+        """What goes out after the `FinishOut` (``data: [DONE]``)."""
+        ...
+
+    def stream_error(self, error: RequestError) -> bytes:
+        """The last line of a stream that failed after it began."""
+        ...
+
+    def error_body(self, error: RequestError) -> Any:
+        """The JSON body of an error response (before anything was sent)."""
+        ...
+
+
+async def write_stream(
+    send: Send, outputs: AsyncIterator[Output], encoder: Encoder, headers: list[tuple[bytes, bytes]]
+) -> None:
+    """Stream ``outputs``; an error before the first output gets an error status, a later one an error line.
+
+    The headers wait for the first output, so an engine that cannot be reached or refuses the request is a
+    proper HTTP error (what clients expect from OpenAI), not a 200 with an error inside.
+    """
+    started = False
+
+    async def body(data: bytes) -> None:
+        await send({"type": "http.response.body", "body": data, "more_body": True})
+
+    try:
+        async with aclosing(outputs):
+            async for output in outputs:
+                if not started:
+                    await send(
+                        {
+                            "type": "http.response.start",
+                            "status": 200,
+                            "headers": [
+                                (b"content-type", encoder.media_type),
+                                (b"cache-control", b"no-cache"),
+                                (b"x-accel-buffering", b"no"),  # proxies (nginx) must not hold the stream back
+                                *headers,
+                            ],
+                        }
+                    )
+                    started = True
+                    for data in encoder.begin():
+                        await body(data)
+                for data in encoder.encode(output):
+                    await body(data)
+        for data in encoder.end():
+            await body(data)
+    except RequestError as exc:
+        await _fail(send, encoder, exc, started)
+        return
+    except ShimError as exc:
+        await _fail(send, encoder, error_of(exc), started)
+        return
+    except Exception as exc:  # the request boundary: a bug must reach the client as an error, not a hang
+        logger.exception("request failed")
+        await _fail(send, encoder, RequestError(500, f"shim serve failed: {exc!r}", kind="server_error"), started)
+        return
+    await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _fail(send: Send, encoder: Encoder, error: RequestError, started: bool) -> None:
+    if not started:
+        await send_json(send, error.status, encoder.error_body(error))
+        return
+    logger.warning("stream ended with an error: %s", error.message)
+    await send({"type": "http.response.body", "body": encoder.stream_error(error), "more_body": False})
+
+
+async def write_collected(
+    send: Send,
+    outputs: AsyncIterator[Output],
+    encoder: Encoder,
+    build: Callable[[list[Output]], Any],
+    headers: list[tuple[bytes, bytes]],
+) -> None:
+    """Collect ``outputs`` and answer with one JSON body (``build``), or an error body."""
+    try:
+        async with aclosing(outputs):
+            collected = [output async for output in outputs]
+        data = build(collected)
+    except RequestError as exc:
+        await send_json(send, exc.status, encoder.error_body(exc))
+        return
+    except ShimError as exc:
+        error = error_of(exc)
+        await send_json(send, error.status, encoder.error_body(error))
+        return
+    except Exception as exc:  # the request boundary
+        logger.exception("request failed")
+        error = RequestError(500, f"shim serve failed: {exc!r}", kind="server_error")
+        await send_json(send, error.status, encoder.error_body(error))
+        return
+    await send_json(send, 200, data, headers)
