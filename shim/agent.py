@@ -23,7 +23,7 @@ answer with ``tool`` messages in its next `stream`.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -291,7 +291,7 @@ class Agent:
 
     # -- one model turn --------------------------------------------------------------------------------
 
-    async def _model_turn(self, turn: int, tools: list[ToolSpec], outcome: _Turn) -> AsyncIterator[Event]:
+    async def _model_turn(self, turn: int, tools: list[ToolSpec], outcome: _Turn) -> AsyncGenerator[Event, None]:
         options = self._options(turn) if callable(self._options) else self._options
         native = bool(tools) and await self._native_tools()
         parser = StreamParser(tools, ids=self._ids)

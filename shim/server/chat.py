@@ -17,11 +17,11 @@ What the client sees:
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 from shim.agent import Agent, AgentEnd, AgentEvent, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend, GenerationOptions
@@ -52,7 +52,8 @@ Finish: TypeAlias = Literal["stop", "length", "tool_calls"]
 class ChatRequest:
     """A chat request in the form both surfaces reduce theirs to."""
 
-    model: str
+    model: object
+    """As the client sent it; the model registry checks it (and lists the models when it is wrong)."""
     messages: list[dict[str, Any]]
     """OpenAI-style messages (assistant ``tool_calls``, ``tool`` results)."""
     tools: list[ToolSpec] = field(default_factory=list[ToolSpec])
@@ -116,7 +117,7 @@ Output: TypeAlias = "TextOut | ReasoningOut | CallOut | FinishOut"
 
 async def run_chat(
     backend: Backend, request: ChatRequest, *, tools: ToolSource | None = None, settings: LoopSettings | None = None
-) -> AsyncIterator[Output]:
+) -> AsyncGenerator[Output, None]:
     """Run the loop for one request and yield what the client sees; the last item is a `FinishOut`.
 
     Cancelling the task that iterates this stops generation and any tool call in flight.
@@ -139,7 +140,8 @@ async def run_chat(
         tool_choice=request.tool_choice,
     )
     reducer = _Reducer(external={t.name for t in request.tools}, first_call_only=not request.parallel_tool_calls)
-    async with aclosing(agent.stream(request.messages)) as events:
+    events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(request.messages))
+    async with aclosing(events):
         async for event in events:
             for output in reducer.feed(event):
                 yield output

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 import anyio
 from starlette.requests import ClientDisconnect, Request
@@ -27,6 +27,7 @@ __all__ = [
     "RequestError",
     "Watched",
     "error_of",
+    "is_obj",
     "json_bytes",
     "read_json",
     "send_json",
@@ -103,6 +104,11 @@ def _too_large(size: int | None, limit: int) -> str:
     return f"the request body is {what}; this server takes at most {limit} bytes (raise it with --max-body)"
 
 
+def is_obj(value: object) -> TypeGuard[dict[str, Any]]:
+    """True for a JSON object (``isinstance`` alone narrows to ``dict[Unknown, Unknown]``)."""
+    return isinstance(value, dict)
+
+
 def json_bytes(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -169,7 +175,7 @@ class Encoder(Protocol):
 
 
 async def write_stream(
-    send: Send, outputs: AsyncIterator[Output], encoder: Encoder, headers: list[tuple[bytes, bytes]]
+    send: Send, outputs: AsyncGenerator[Output, None], encoder: Encoder, headers: list[tuple[bytes, bytes]]
 ) -> None:
     """Stream ``outputs``; an error before the first output gets an error status, a later one an error line.
 
@@ -227,7 +233,7 @@ async def _fail(send: Send, encoder: Encoder, error: RequestError, started: bool
 
 async def write_collected(
     send: Send,
-    outputs: AsyncIterator[Output],
+    outputs: AsyncGenerator[Output, None],
     encoder: Encoder,
     build: Callable[[list[Output]], Any],
     headers: list[tuple[bytes, bytes]],

@@ -23,7 +23,7 @@ from starlette.responses import JSONResponse, Response
 from shim.__about__ import __version__
 from shim.backends.base import GenerationOptions
 from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut, run_chat
-from shim.server.http import RequestError, Watched, json_bytes, read_json, write_collected, write_stream
+from shim.server.http import RequestError, Watched, is_obj, json_bytes, read_json, write_collected, write_stream
 from shim.server.models import ModelEntry, ServerState
 from shim.server.openai_api import check_messages, parse_tools
 
@@ -183,11 +183,11 @@ def _message(n: int, message: Any) -> dict[str, Any]:
 
 
 def _openai_call(n: int, call: Any) -> dict[str, Any]:
-    function: Any = call.get("function") if isinstance(call, dict) else None  # pyright: ignore[reportUnknownMemberType]
-    if not isinstance(function, dict) or not isinstance(function.get("name"), str):  # pyright: ignore[reportUnknownMemberType]
+    function = call.get("function") if is_obj(call) else None
+    if not is_obj(function) or not isinstance(function.get("name"), str):
         shape = "{'function': {'name': ..., 'arguments': {...}}}"
         raise RequestError(400, f"messages[{n}].tool_calls: each call needs {shape}")
-    arguments: Any = function.get("arguments") or {}  # pyright: ignore[reportUnknownMemberType]
+    arguments: Any = function.get("arguments") or {}
     text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
     # No id: Ollama clients send none back, and tool results are then matched to calls by name.
     return {"type": "function", "function": {"name": function["name"], "arguments": text}}
@@ -238,7 +238,7 @@ async def show(request: Request) -> Response:
     state: ServerState = request.app.state.shim
     try:
         body = await read_json(request, limit=state.max_body)
-        name = body.get("model") or body.get("name") if isinstance(body, dict) else None  # pyright: ignore[reportUnknownMemberType]
+        name = (body.get("model") or body.get("name")) if is_obj(body) else None
         entry = state.models.get(name)
     except RequestError as exc:
         return ollama_error(exc)

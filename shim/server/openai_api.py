@@ -25,7 +25,7 @@ from starlette.responses import JSONResponse, Response
 from shim.backends.base import GenerationOptions
 from shim.prompting import normalize_tool_choice, render_messages
 from shim.server.chat import ChatRequest, Output, run_chat
-from shim.server.http import RequestError, Watched, read_json, write_collected, write_stream
+from shim.server.http import RequestError, Watched, is_obj, read_json, write_collected, write_stream
 from shim.server.models import ServerState
 from shim.server.sse import DONE, ChunkEncoder, completion_body, error_body, sse
 from shim.types import ToolSpec
@@ -151,9 +151,7 @@ def _refuse_unsupported(data: dict[str, Any]) -> None:
     if data.get("logprobs") or data.get("top_logprobs"):
         raise RequestError(400, "logprobs are not supported by shim serve", param="logprobs", code="unsupported")
     response_format: Any = data.get("response_format")
-    if response_format is not None and not (
-        isinstance(response_format, dict) and response_format.get("type") == "text"
-    ):  # pyright: ignore[reportUnknownMemberType]
+    if response_format is not None and not (is_obj(response_format) and response_format.get("type") == "text"):
         raise RequestError(
             400,
             "response_format other than 'text' is not supported; describe the format in the prompt, or use a "
@@ -184,12 +182,13 @@ def parse_tools(value: Any, *, where: str = "tools") -> list[ToolSpec]:
         raise RequestError(400, f"'{where}' must be a list of tools", param=where)
     specs: list[ToolSpec] = []
     seen: set[str] = set()
-    for n, tool in enumerate(value):  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    tools: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+    for n, tool in enumerate(tools):
         param = f"{where}[{n}]"
-        function: Any = tool.get("function") if isinstance(tool, dict) else None  # pyright: ignore[reportUnknownMemberType]
-        if not isinstance(function, dict) or tool.get("type", "function") != "function":  # pyright: ignore[reportUnknownMemberType]
+        function = tool.get("function") if is_obj(tool) else None
+        if not is_obj(function) or not is_obj(tool) or tool.get("type", "function") != "function":
             raise RequestError(400, f"{param} must be {{'type': 'function', 'function': {{'name': ...}}}}", param=param)
-        name = function.get("name")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        name = function.get("name")
         if not isinstance(name, str) or not _TOOL_NAME.match(name):
             raise RequestError(
                 400,
@@ -199,16 +198,16 @@ def parse_tools(value: Any, *, where: str = "tools") -> list[ToolSpec]:
         if name in seen:
             raise RequestError(400, f"{param}: the tool name {name!r} is used twice", param=f"{param}.function.name")
         seen.add(name)
-        parameters: Any = function.get("parameters", {"type": "object", "properties": {}})  # pyright: ignore[reportUnknownMemberType]
-        if not isinstance(parameters, dict):
+        parameters = function.get("parameters", {"type": "object", "properties": {}})
+        if not is_obj(parameters):
             raise RequestError(400, f"{param}.function.parameters must be a JSON Schema object", param=param)
         try:
-            validator_for(parameters).check_schema(parameters)  # pyright: ignore[reportUnknownMemberType]
+            validator_for(parameters).check_schema(parameters)
         except SchemaError as exc:
             raise RequestError(
                 400, f"{param}.function.parameters is not a valid JSON Schema: {exc.message}", param=param
             ) from None
-        specs.append(ToolSpec.from_any(function))  # pyright: ignore[reportUnknownArgumentType]
+        specs.append(ToolSpec.from_any(function))
     return specs
 
 
@@ -271,8 +270,9 @@ def _stop(value: Any) -> tuple[str, ...]:
         return ()
     if isinstance(value, str):
         return (value,)
-    if isinstance(value, list) and all(isinstance(s, str) for s in value):  # pyright: ignore[reportUnknownVariableType]
-        return tuple(value)  # pyright: ignore[reportUnknownArgumentType]
+    items: list[Any] = value if isinstance(value, list) else [None]  # pyright: ignore[reportUnknownVariableType]
+    if all(isinstance(s, str) for s in items):
+        return tuple(items)
     raise RequestError(400, f"'stop' must be a string or a list of strings; got {value!r}", param="stop")
 
 

@@ -1,0 +1,54 @@
+"""``shim serve`` as a user starts it: a real process, listening on a free port, printing its base URLs."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from shim.cli import main
+
+pytestmark = pytest.mark.anyio
+
+SHIM = Path(sys.executable).parent / "shim"
+
+
+async def test_serve_prints_its_base_urls_and_answers_with_the_api_key_from_the_environment(tmp_path: Path) -> None:
+    recording = tmp_path / "r.jsonl"
+    recording.write_text(json.dumps({"response": "Served."}) + "\n", encoding="utf-8")
+    env = {**os.environ, "SHIM_API_KEY": "sesame", "SHIM_MODEL": "", "SHIM_CONFIG": ""}
+    command = [str(SHIM), "serve", "--port", "0", "--model", f"rec=replay:{recording}", "--log-level", "warning"]
+    with anyio.fail_after(30):
+        async with await anyio.open_process(command, env=env) as process:
+            assert process.stdout is not None
+            printed = ""
+            while "Ollama-compatible" not in printed:
+                printed += (await process.stdout.receive()).decode()
+            base = re.search(r"OpenAI-compatible:\s+(\S+)", printed)
+            assert base is not None and base.group(1).startswith("http://127.0.0.1:")
+            async with httpx.AsyncClient(base_url=base.group(1)) as http:
+                refused = await http.get("/models")
+                body = {"model": "rec", "messages": [{"role": "user", "content": "hi"}]}
+                reply = await http.post("/chat/completions", json=body, headers={"Authorization": "Bearer sesame"})
+            process.terminate()
+            await process.wait()
+    assert "'rec' in pass-through mode" in printed
+    assert refused.status_code == 401
+    assert reply.json()["choices"][0]["message"]["content"] == "Served."
+
+
+def test_serve_without_a_model_says_how_to_give_one() -> None:
+    result = CliRunner().invoke(main, ["serve", "--port", "0"], env={"SHIM_MODEL": "", "SHIM_CONFIG": ""})
+    assert result.exit_code != 0 and "--model NAME=SPEC" in result.output
+
+
+def test_serve_rejects_a_bad_model_option() -> None:
+    result = CliRunner().invoke(main, ["serve", "-m", "=replay:x"], env={"SHIM_MODEL": "", "SHIM_CONFIG": ""})
+    assert result.exit_code != 0 and "NAME=SPEC" in result.output
