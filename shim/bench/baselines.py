@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import json_repair
-import partial_json_parser
-from partial_json_parser import Allow
+import partial_json_parser  # pyright: ignore[reportMissingTypeStubs]
+from partial_json_parser import Allow  # pyright: ignore[reportMissingTypeStubs]
 
 from shim.parsing.ids import IdGenerator
 
@@ -37,11 +37,12 @@ _BLOCK = re.compile(r"<function_call>([\s\S]*?)</function_call>")
 
 def _call_events(ids: IdGenerator, obj: Any, raw: str) -> list[EventDict]:
     """Events for one parsed body: a call when it is ``{"name": str, "arguments": object}``, else an error."""
-    if isinstance(obj, dict) and isinstance(obj.get("name"), str):
-        args: Any = obj.get("arguments", {})  # pyright: ignore[reportUnknownMemberType]
+    data = cast("dict[str, Any]", obj) if isinstance(obj, dict) else {}
+    name: Any = data.get("name")
+    if isinstance(name, str):
+        args: Any = data.get("arguments", {})
         if isinstance(args, dict):
             call_id = ids()
-            name: str = obj["name"]
             return [
                 {"type": "tool_call_start", "id": call_id, "name": name, "raw": ""},
                 {"type": "tool_call_end", "id": call_id, "name": name, "arguments": args, "raw": raw},
@@ -179,13 +180,14 @@ class HermesPartial:
             return
         if not isinstance(obj, dict):
             return
-        name: Any = obj.get("name")  # pyright: ignore[reportUnknownMemberType]
+        data = cast("dict[str, Any]", obj)
+        name: Any = data.get("name")
         if self._call_id is None:
             if isinstance(name, str) and name:
                 self._call_id = self._ids()
                 events.append({"type": "tool_call_start", "id": self._call_id, "name": name, "raw": ""})
             return
-        args: Any = obj.get("arguments")  # pyright: ignore[reportUnknownMemberType]
+        args: Any = data.get("arguments")
         if isinstance(args, dict):
             # Stream only the prefix that cannot change: drop the closers the partial parser invented.
             text = json.dumps(args).rstrip('}]"')

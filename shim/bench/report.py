@@ -1,3 +1,5 @@
+# matplotlib's stubs leave **kwargs untyped, which strict pyright reports on every Axes call.
+# pyright: reportUnknownMemberType=false
 """Turn scored cells and timings into ``results.json``, ``report.md`` and PNG charts.
 
 `build_results` is the single source: the Markdown, the charts and the terminal tables are all rendered from
@@ -288,7 +290,7 @@ def render_markdown(results: dict[str, Any]) -> str:
 
 
 def _failure_md(f: dict[str, Any]) -> str:
-    got = f["got"] or {}
+    got: dict[str, Any] = f["got"] or {}
     shown = {k: got.get(k) for k in ("calls", "text", "errors", "crash", "timeout") if k in got}
     return (
         f"- `{f['case']}` ({f['category']}; failed {', '.join(f['failed'])}; chunkers {', '.join(f['chunkers'])})\n"
