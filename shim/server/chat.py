@@ -17,6 +17,7 @@ What the client sees:
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from shim.errors import StreamInterruptedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.prompting import ToolChoice
-from shim.types import ToolSpec
+from shim.types import ToolCall, ToolSpec
 
 __all__ = [
     "CallOut",
@@ -38,6 +39,7 @@ __all__ = [
     "LoopSettings",
     "Output",
     "ReasoningOut",
+    "Rounds",
     "TextOut",
     "run_chat",
     "sum_text",
@@ -115,8 +117,43 @@ class FinishOut:
 Output: TypeAlias = "TextOut | ReasoningOut | CallOut | FinishOut"
 
 
+class Rounds:
+    """Tool rounds the server ran itself before handing calls back to the client, by the handed-back ids.
+
+    The client never saw those rounds, so the follow-up request that answers its calls lacks them; the
+    assistant message carrying the same call ids is replaced by the full record, and the model sees its
+    whole history again. Bounded (oldest forgotten first); ids are random, so one client cannot ask for
+    another's. Ollama clients send no call ids back, so their follow-ups go without.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._saved: OrderedDict[tuple[str, ...], list[dict[str, Any]]] = OrderedDict()
+
+    def save(self, calls: Sequence[ToolCall], messages: list[dict[str, Any]]) -> None:
+        if not any(m.get("role") == "tool" for m in messages):
+            return  # no internal round: the client's own record is complete
+        self._saved[tuple(c.id for c in calls)] = messages
+        while len(self._saved) > self._size:
+            self._saved.popitem(last=False)
+
+    def restore(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        restored: list[dict[str, Any]] = []
+        for message in messages:
+            calls: Any = message.get("tool_calls") if message.get("role") == "assistant" else None
+            ids = tuple(str(c.get("id")) for c in calls if isinstance(c, dict)) if isinstance(calls, list) else ()  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType, reportUnknownArgumentType]
+            saved = self._saved.get(ids) if ids else None
+            restored.extend(saved if saved is not None else [message])
+        return restored
+
+
 async def run_chat(
-    backend: Backend, request: ChatRequest, *, tools: ToolSource | None = None, settings: LoopSettings | None = None
+    backend: Backend,
+    request: ChatRequest,
+    *,
+    tools: ToolSource | None = None,
+    settings: LoopSettings | None = None,
+    rounds: Rounds | None = None,
 ) -> AsyncGenerator[Output, None]:
     """Run the loop for one request and yield what the client sees; the last item is a `FinishOut`.
 
@@ -127,6 +164,7 @@ async def run_chat(
         ConfigError: the engine refused an option (a bad grammar, an unknown extra).
     """
     settings = settings or LoopSettings()
+    messages = rounds.restore(request.messages) if rounds is not None and tools is not None else request.messages
     agent = Agent(
         backend,
         tools,
@@ -140,9 +178,11 @@ async def run_chat(
         tool_choice=request.tool_choice,
     )
     reducer = _Reducer(external={t.name for t in request.tools}, first_call_only=not request.parallel_tool_calls)
-    events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(request.messages))
+    events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
     async with aclosing(events):
         async for event in events:
+            if isinstance(event, AgentEnd) and event.calls and rounds is not None:
+                rounds.save(event.calls, agent.messages[len(messages) :])
             for output in reducer.feed(event):
                 yield output
                 if isinstance(output, FinishOut):

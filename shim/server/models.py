@@ -17,7 +17,7 @@ from shim.agent import ToolSource
 from shim.backends import get_backend
 from shim.backends.base import Backend
 from shim.errors import ConfigError
-from shim.server.chat import LoopSettings
+from shim.server.chat import LoopSettings, Rounds
 from shim.server.http import RequestError
 
 __all__ = ["ModelEntry", "ModelRegistry", "ServerState", "parse_model_option"]
@@ -126,3 +126,5 @@ class ServerState:
     loop: LoopSettings = field(default_factory=LoopSettings)
     max_body: int = 16 * 1024 * 1024
     """Largest request body in bytes."""
+    rounds: Rounds = field(default_factory=Rounds)
+    """Internal tool rounds of MCP-executing mode, for the follow-up requests."""

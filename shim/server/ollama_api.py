@@ -49,7 +49,7 @@ async def chat(request: Request) -> Response | Watched:
         entry = state.models.get(chat_request.model)
     except RequestError as exc:
         return ollama_error(exc)
-    outputs = run_chat(entry.backend, chat_request, tools=state.tools, settings=state.loop)
+    outputs = run_chat(entry.backend, chat_request, tools=state.tools, settings=state.loop, rounds=state.rounds)
     encoder = _NDJSON(entry.name)
     if stream:
         return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=[]))

@@ -65,7 +65,7 @@ async def chat_completions(request: Request) -> Response | Watched:
     except RequestError as exc:
         return openai_error(exc)
     headers = [(b"x-shim-ignored-params", ",".join(ignored).encode())] if ignored else []
-    outputs = run_chat(entry.backend, chat, tools=state.tools, settings=state.loop)
+    outputs = run_chat(entry.backend, chat, tools=state.tools, settings=state.loop, rounds=state.rounds)
     encoder = _SSE(ChunkEncoder(entry.name, include_usage=include_usage))
     if stream:
         return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))

@@ -88,6 +88,9 @@ async def test_client_tools_merge_with_mcp_tools_and_only_calls_to_client_tools_
     assert final.choices[0].message.content == "Five, and sunny in Lisbon."
     system = model.prompts[0][0].content
     assert "get_weather" in system and "add" in system and "get_current_time" in system
+    # The follow-up shows the model the round the client never saw: the add call and its result.
+    history = "\n".join(m.content for m in model.prompts[2])
+    assert '"name": "add"' in history and 'name="add">\n5\n</function_result>' in history, history
 
 
 async def test_the_config_file_starts_mcp_servers_and_ollama_clients_see_done_only_at_the_end(tmp_path: Path) -> None:
