@@ -9,6 +9,7 @@ the dict it returns (and that ``results.json`` stores), so they cannot disagree.
 from __future__ import annotations
 
 import json
+import os
 import platform
 from collections import defaultdict
 from collections.abc import Sequence
@@ -54,6 +55,7 @@ def build_results(
             **meta,
             "shim_version": __version__,
             "python": platform.python_version(),
+            "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
             "cases": len(cases),
             "generated_cases": sum(c.source == "generated" for c in cases),
             "fixtures": sum(c.source == "fixture" for c in cases),
@@ -238,7 +240,8 @@ def render_markdown(results: dict[str, Any]) -> str:
         "# shim bench: tool-call parsing on malformed streams",
         f"shim {meta['shim_version']}, Python {meta['python']}, seed {meta['seed']}, "
         f"{'quick' if meta['quick'] else 'full'} run: {meta['cases']} cases ({meta['generated_cases']} generated, "
-        f"{meta['fixtures']} fixtures) x {len(results['chunkers'])} chunkers.",
+        f"{meta['fixtures']} fixtures) x {len(results['chunkers'])} chunkers, on {meta['machine']} "
+        "(timings are noisy when other work shares the CPUs; accuracy is deterministic).",
         "A cell is one case under one chunker; it passes a check only if every chunking of that chunker passes.",
         "## Parsers",
         "\n".join(f"- **{name}**: {strategy}" for name, strategy in results["parsers"].items()),
