@@ -63,7 +63,8 @@ async def serving(app: Starlette) -> AsyncIterator[str]:
     The socket listens before uvicorn starts, so clients may connect at once (the kernel queues them until
     the app's startup, MCP servers included, is done): no readiness polling.
     """
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP: asyncio turns Nagle off only for sockets that say they are TCP (else +40 ms per response).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
