@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -53,7 +53,6 @@ class Case:
     """Expected number of failed blocks; None when not scored."""
     note: str = ""
     """Where the shape is seen (fixtures) or what the operator does (generated)."""
-    extra: dict[str, Any] = field(default_factory=dict[str, Any])
 
     def to_dict(self) -> dict[str, Any]:
         return {
