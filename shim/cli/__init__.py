@@ -17,6 +17,7 @@ __all__ = ["main"]
 
 # verb -> (module:attribute, one-line help shown by `shim --help`)
 _COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("shim.cli.demo:demo", "See shim work offline: a tiny trained model calls a demo MCP server's tools."),
     "parse": ("shim.cli.parse:parse", "Parse raw model output into text, reasoning and tool calls."),
     "run": ("shim.cli.run:run", "Run one task: the model answers a prompt, calling MCP tools as it needs."),
     "chat": ("shim.cli.chat:chat", "Talk with the model interactively; it calls MCP tools as it needs."),
@@ -40,7 +41,9 @@ class _LazyGroup(click.Group):
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
-            missing = exc.name or str(exc)
+            if exc.name is None or exc.name.split(".")[0] == "shim":
+                raise  # shim's own code is broken: not a missing extra, so don't hide it behind an install hint
+            missing = exc.name
             raise click.ClickException(
                 f"'shim {cmd_name}' needs the optional package {missing!r}: pip install 'shim[all]'"
             ) from exc

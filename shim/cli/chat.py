@@ -64,12 +64,12 @@ def chat(
             )
             with portal.wrap_async_context_manager(session) as (agent, router):
                 err.print(f"[dim]shim chat · {settings.model} · {len(router.tools) if router else 0} tools · /help[/]")
-                _loop(portal, agent, router, printer, approvals, out, err)
+                chat_loop(portal, agent, router, printer, approvals, out, err)
     except ShimError as exc:
         raise click.ClickException(str(exc)) from None
 
 
-def _loop(
+def chat_loop(
     portal: Any, agent: Agent, router: Any, printer: Printer, approvals: Approvals, out: Console, err: Console
 ) -> None:
     while True:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +19,8 @@ from rich.status import Status
 
 from shim.agent import Agent, AgentEnd, AgentEvent, ToolResultEvent, TurnEnd
 from shim.backends import get_backend
+from shim.backends.base import Backend
+from shim.config import ServerConfig
 from shim.errors import ConfigError, ShimError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallEnd
 from shim.routing import ToolRouter
@@ -160,38 +162,45 @@ class Printer:
 
 @asynccontextmanager
 async def open_agent(
-    settings: Settings, approvals: Approvals, *, server_logs: bool = False, **agent_options: Any
+    settings: Settings,
+    approvals: Approvals,
+    *,
+    server_logs: bool = False,
+    servers: Sequence[ServerConfig] | None = None,
+    backend: Backend | None = None,
+    **agent_options: Any,
 ) -> AsyncGenerator[tuple[Agent, ToolRouter | None], None]:
-    """Start the MCP servers (if a config exists) and build the agent.
+    """Start the MCP servers (``servers``, else those of the config file, if it exists) and build the agent.
 
     Raises:
         ShimError: no model, a bad model spec, or a bad config.
     """
-    if not settings.model:
-        raise ConfigError(NO_MODEL)
-    backend = get_backend(settings.model)
-    if not settings.config_path.exists() and not settings.config_explicit:
-        approvals.console.print(f"[dim]no MCP config at {settings.config_path}; running without tools[/]")
-        yield Agent(backend, None, dialect=settings.dialect, max_turns=settings.max_turns, **agent_options), None
-        await backend.aclose()
-        return
-    log_path = server_log_path()
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    # Servers chatter on stderr ("Starting server..."): keep it out of the conversation, in a log file.
-    with log_path.open("a", encoding="utf-8") as log_file:
-        errlog = sys.stderr if server_logs and _has_fileno(sys.stderr) else log_file
-        router = ToolRouter.from_config(str(settings.config_path), approver=approvals, errlog=errlog)
-        approvals.server_of = router.server_of
-        try:
+    if backend is None:
+        if not settings.model:
+            raise ConfigError(NO_MODEL)
+        backend = get_backend(settings.model)
+    agent_options = {"dialect": settings.dialect, "max_turns": settings.max_turns, **agent_options}
+    try:
+        if servers is None and not settings.config_path.exists() and not settings.config_explicit:
+            approvals.console.print(f"[dim]no MCP config at {settings.config_path}; running without tools[/]")
+            yield Agent(backend, None, **agent_options), None
+            return
+        log_path = server_log_path()
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        # Servers chatter on stderr ("Starting server..."): keep it out of the conversation, in a log file.
+        with log_path.open("a", encoding="utf-8") as log_file:
+            errlog = sys.stderr if server_logs and _has_fileno(sys.stderr) else log_file
+            if servers is None:
+                router = ToolRouter.from_config(str(settings.config_path), approver=approvals, errlog=errlog)
+            else:
+                router = ToolRouter(servers, approver=approvals, errlog=errlog)
+            approvals.server_of = router.server_of
             async with router:
                 for server, reason in router.failures.items():
                     approvals.console.print(f"[yellow]server {server!r} is unavailable: {reason} (see {log_path})[/]")
-                yield (
-                    Agent(backend, router, dialect=settings.dialect, max_turns=settings.max_turns, **agent_options),
-                    router,
-                )
-        finally:
-            await backend.aclose()
+                yield Agent(backend, router, **agent_options), router
+    finally:
+        await backend.aclose()
 
 
 def _has_fileno(stream: Any) -> bool:

@@ -1,0 +1,146 @@
+"""``shim demo``: the whole pipeline offline, with a tiny model this project trained and a demo MCP server."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import click
+from anyio.from_thread import start_blocking_portal
+from rich.console import Console
+from rich.table import Table
+
+from shim.agent import AgentEnd, ToolResultEvent
+from shim.backends import get_backend
+from shim.backends.base import Backend, GenerationOptions
+from shim.cli.chat import chat_loop
+from shim.cli.session import Approvals, Printer, open_agent
+from shim.errors import ShimError
+from shim.settings import Settings
+
+# Greedy and seeded: the demo shows the same run on every machine.
+_OPTIONS = GenerationOptions(temperature=0.0, seed=0, max_tokens=200)
+
+
+@dataclass
+class _Outcome:
+    request: str
+    expected: str
+    calls: list[ToolResultEvent]
+    end: AgentEnd | None
+
+    @property
+    def ok(self) -> bool:
+        called = [r for r in self.calls if r.call.name == self.expected]
+        no_errors = all(not r.result.is_error for r in self.calls)
+        return bool(called) and no_errors and self.end is not None and self.end.reason == "answer"
+
+
+@click.command()
+@click.option("--chat", "interactive", is_flag=True, help="Talk with the demo model yourself instead of the script.")
+@click.option("--model", "-m", help="Another backend spec to try on the demo tools (default: the shipped tiny model).")
+@click.option("--trace", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSONL trace of the run.")
+@click.option("--server-logs", is_flag=True, help="Show what the demo server writes to stderr.")
+def demo(interactive: bool, model: str | None, trace: Path | None, server_logs: bool) -> None:
+    """See shim give tool use to a model that has none, offline, in seconds.
+
+    A tiny language model trained by this project (shipped inside the package, run by the embedded
+    llama.cpp engine) answers a few requests. Its output streams through shim's parser, its tool calls
+    become real MCP tools/call requests to a demo server (calculator, clock, unit converter, key-value
+    store), and the results go back to it for the final answer. Exit status 0 when every request ended in
+    a successful call and an answer.
+
+    \b
+    Examples:
+      shim demo
+      shim demo --chat
+      shim demo -m ollama:qwen2.5:7b      # the same requests with your own model
+    """
+    from shim.demo import model_path
+
+    spec = model or f"llama-cpp:{model_path()}"
+    settings = Settings(
+        model=spec, dialect="function_call", max_turns=4, config_path=Path("demo"), config_explicit=True
+    )
+    try:
+        if interactive:
+            _chat(settings, trace, server_logs)
+            return
+        code = anyio.run(_scripted, settings, trace, server_logs)
+    except ShimError as exc:
+        raise click.ClickException(str(exc)) from None
+    sys.exit(code)
+
+
+def _backend(settings: Settings) -> Backend:
+    assert settings.model is not None
+    return get_backend(settings.model)
+
+
+async def _scripted(settings: Settings, trace: Path | None, server_logs: bool) -> int:
+    from shim.demo import DEMO_REQUESTS, server_config
+
+    out, err = Console(), Console(stderr=True)
+    approvals = Approvals(err, auto=True)  # the demo server is a sandbox: nothing to protect
+    printer = Printer(out, err)
+    outcomes: list[_Outcome] = []
+    err.print(f"[dim]model: {settings.model}\nserver: demo MCP server over stdio (python -m shim.demo.server)[/]")
+    async with open_agent(
+        settings,
+        approvals,
+        server_logs=server_logs,
+        servers=[server_config()],
+        backend=_backend(settings),
+        options=_OPTIONS,
+        trace=trace,
+    ) as (agent, _):
+        for request in DEMO_REQUESTS:
+            agent.reset()
+            out.rule(f"[bold]{request.text}[/]")
+            outcome = _Outcome(request.text, request.tool, [], None)
+            async for event in agent.stream(request.text):
+                printer(event)
+                if isinstance(event, ToolResultEvent):
+                    outcome.calls.append(event)
+                elif isinstance(event, AgentEnd):
+                    outcome.end = event
+            outcomes.append(outcome)
+    _summary(out, outcomes)
+    return 0 if all(o.ok for o in outcomes) else 1
+
+
+def _summary(out: Console, outcomes: list[_Outcome]) -> None:
+    table = Table(title="shim demo", show_lines=False)
+    for column in ("request", "tool call", "result", ""):
+        table.add_column(column, overflow="fold")
+    for o in outcomes:
+        call = "; ".join(f"{r.call.name}({json.dumps(r.call.arguments, ensure_ascii=False)})" for r in o.calls) or "-"
+        result = "; ".join(r.result.render(max_chars=60).replace("\n", " ") for r in o.calls) or "-"
+        table.add_row(o.request, call, result, "[green]ok[/]" if o.ok else "[red]failed[/]")
+    out.print(table)
+    passed = sum(o.ok for o in outcomes)
+    out.print(f"{passed}/{len(outcomes)} requests ended in a successful tool call and an answer.")
+
+
+def _chat(settings: Settings, trace: Path | None, server_logs: bool) -> None:
+    from shim.demo import server_config
+
+    out, err = Console(), Console(stderr=True)
+    approvals = Approvals(err, auto=True)
+    printer = Printer(out, err)
+    session: Any = open_agent(
+        settings,
+        approvals,
+        server_logs=server_logs,
+        servers=[server_config()],
+        backend=_backend(settings),
+        options=_OPTIONS,
+        trace=trace,
+    )
+    with start_blocking_portal() as portal, portal.wrap_async_context_manager(session) as (agent, router):
+        err.print("[dim]shim demo --chat · try: What is 12 times 9? · Convert 5 km to miles. · /help[/]")
+        chat_loop(portal, agent, router, printer, approvals, out, err)
