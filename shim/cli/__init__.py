@@ -25,7 +25,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "call": ("shim.cli.call:call", "Run one real MCP tools/call and print the result."),
     "bench": ("shim.cli.bench:bench", "Benchmark tool-call parsing on malformed streams against baselines."),
     "prompt": ("shim.cli.prompt:prompt", "Print the system prompt that teaches a model to call some tools."),
-    "serve": ("shim.cli.serve:serve", "Serve models as an OpenAI- and Ollama-compatible provider with tool calling."),
+    "serve": ("shim.cli.serve:serve", "Serve models to OpenAI and Ollama clients, with tool calling."),
 }
 
 

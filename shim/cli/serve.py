@@ -37,7 +37,13 @@ from shim.settings import resolve_settings
 )
 @click.option("--dialect", help="Call syntax taught to the model: function_call (default), tool_call, or a template.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Model turns per request, tool rounds included.")
-@click.option("--max-body", default=16 * 1024 * 1024, show_default=True, type=click.IntRange(min=1024), help="Bytes.")
+@click.option(
+    "--max-body",
+    default=16 * 1024 * 1024,
+    show_default=True,
+    type=click.IntRange(min=1024),
+    help="Largest request body, in bytes.",
+)
 @click.option("--any-model", is_flag=True, help="Let requests name any backend spec (lets clients read local files).")
 @click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
