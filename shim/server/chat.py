@@ -42,7 +42,6 @@ __all__ = [
     "Rounds",
     "TextOut",
     "run_chat",
-    "sum_text",
 ]
 
 logger = logging.getLogger("shim.server")
@@ -273,9 +272,3 @@ def _finish(end: AgentEnd, calls: int) -> Finish:
         logger.warning("agent loop stopped (%s): %s", end.reason, end.detail)
     return "stop"
 
-
-def sum_text(outputs: Sequence[Output]) -> tuple[str, str]:
-    """The text and the reasoning of a collected response."""
-    text = "".join(o.text for o in outputs if isinstance(o, TextOut))
-    reasoning = "".join(o.text for o in outputs if isinstance(o, ReasoningOut))
-    return text, reasoning

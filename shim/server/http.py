@@ -75,7 +75,7 @@ def error_of(exc: ShimError) -> RequestError:
 
 
 async def read_json(request: Request, *, limit: int) -> Any:
-    """The request body parsed as JSON, read at most ``limit`` bytes far.
+    """The request body parsed as JSON, reading no more than ``limit`` bytes.
 
     Raises:
         RequestError: 413 for a larger body, 400 for one that is not JSON.

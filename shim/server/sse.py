@@ -119,7 +119,8 @@ def completion_body(model: str, outputs: list[Output]) -> dict[str, Any]:
     reasoning = "".join(o.text for o in outputs if isinstance(o, ReasoningOut))
     calls = [o for o in outputs if isinstance(o, CallOut)]
     finish = next(o for o in outputs if isinstance(o, FinishOut))
-    message: dict[str, Any] = {"role": "assistant", "content": text or None, "refusal": None}
+    # OpenAI's content is null beside tool calls, and a string (maybe empty) otherwise.
+    message: dict[str, Any] = {"role": "assistant", "content": text or (None if calls else ""), "refusal": None}
     if reasoning:
         message["reasoning_content"] = reasoning
     if calls:
