@@ -38,6 +38,7 @@ from shim.parsing import lenient_json
 from shim.parsing.dialects import DEFAULT_DIALECTS, Dialect
 from shim.parsing.ids import IdGenerator
 from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.pythonic import PYTHONIC_START, PythonicScanner, parse_pythonic
 from shim.parsing.shapes import CallShape, ShapeError, ToolIndex, to_call
 from shim.parsing.tags import PARTIAL, MarkerMatch, Markers, TagState
 from shim.parsing.xml_body import XmlCall
@@ -90,6 +91,7 @@ class StreamParser:
         self._body: list[str] = []  # the current JSON body, for the final parse
         self._scanner: JsonScanner | None = None
         self._xml: XmlCall | None = None
+        self._pythonic: PythonicScanner | None = None
         self._call_id: str | None = None
         self._opener_name: str | None = None  # the opener named the tool ([TOOL_CALLS]name[ARGS]): body = arguments
         self._error = ""
@@ -176,6 +178,8 @@ class StreamParser:
             return self._in_xml(text, pos, final)
         if mode == "reasoning":
             return self._in_reasoning(text, pos, final)
+        if mode == "pythonic":
+            return self._in_pythonic(text, pos)
         return self._in_skip(text, pos, final)
 
     def _enter(self, state: TagState, mode: str = "") -> None:
@@ -283,6 +287,16 @@ class StreamParser:
                 found = self._markers.match(text, pos, final)
                 if found is PARTIAL:
                     return self._more(pos)
+                pythonic = PYTHONIC_START.match(text, pos, partial=not final) if found is None else None
+                if pythonic is not None and pythonic.partial:
+                    return self._more(pos)
+                if pythonic is not None:  # `[get_weather(city='Lima')]` (Llama 3.2, Llama 4)
+                    self._at_start = False
+                    self._pythonic = PythonicScanner()
+                    self._dialect, self._fence = None, False
+                    self._body.clear()
+                    self._enter(TagState.INSIDE, "pythonic")
+                    return pos
                 if found is None:  # a JSON value opens the message: maybe a bare call
                     self._at_start = False
                     return self._begin_untagged(text, pos, fence=False)
@@ -356,6 +370,14 @@ class StreamParser:
                 self._raw.append(found.group())
                 self._begin_xml(found.group("name"), wrapped=True)
                 return found.end()
+        if char in "<[" and not self._prefix_seen:
+            again = self._markers.match(text, pos, final)
+            if again is PARTIAL:
+                return self._more(pos)
+            if again is not None and again.dialect is not None and again.dialect.kind == "call":
+                self._text("", self._take_raw())  # `<function_call><function_call>{…}`: the first is a stray
+                self._enter(TagState.NONE)
+                return pos
         if dialect.body == "mistral":
             found = _MISTRAL_NAME.match(text, pos, partial=not final)
             if found is not None and found.partial:
@@ -426,7 +448,7 @@ class StreamParser:
         self._complete_or_fail(truncated=False)
         if kind == "close":
             self._text("", self._take_raw(match.group()))
-            self._enter(TagState.NONE)
+            self._enter(TagState.END, "closed")
             return match.end()
         self._enter(TagState.NONE)  # a new opener closes this block; the text scanner opens the next
         return new
@@ -526,6 +548,23 @@ class StreamParser:
         self._reset_block()
         self._enter(TagState.END)
 
+    def _in_pythonic(self, text: str, pos: int) -> int:
+        scanner = self._pythonic
+        assert scanner is not None
+        new = scanner.feed(text, pos)
+        self._consume(text, pos, new)
+        if not scanner.done:
+            return new
+        calls = parse_pythonic("".join(self._body))
+        if not calls or not all(self.tools.is_known(name) for name, _ in calls):
+            self._revert_to_text()
+            return new
+        for name, arguments in calls:
+            self._end_call(name, arguments, streamed=False)
+        self._reset_block()
+        self._enter(TagState.END)
+        return new
+
     # -- INSIDE: XML-style parameters (Qwen3-Coder) ----------------------------------------------------
 
     def _begin_xml(self, name: str, *, wrapped: bool) -> None:
@@ -536,6 +575,18 @@ class StreamParser:
     def _in_xml(self, text: str, pos: int, final: bool) -> int:
         xml = self._xml
         assert xml is not None and self._call_id is not None
+        if xml.fresh:
+            ws = _WS.match(text, pos)
+            if ws is not None:
+                self._raw.append(ws.group())
+                pos = ws.end()
+            if pos >= len(text):
+                return pos
+            if text[pos] == "{":  # Llama 3.1's `<function=NAME>{…}</function>`: the body is the arguments
+                self._opener_name = xml.name
+                self._xml = None
+                self._begin_json()
+                return pos
         new, outcome = xml.feed(text, pos, final)
         if new > pos:
             self._raw.append(text[pos:new])
@@ -580,6 +631,7 @@ class StreamParser:
         self._reset_block()
         if isinstance(marker, MarkerMatch):
             self._fail_call(self._error, found.group())
+            self._enter(TagState.END, "closed")
             return found.end()
         self._fail_call(self._error)  # a new opener: this block ends here, the next begins
         return found.start()
@@ -594,6 +646,17 @@ class StreamParser:
         if pos >= len(text):
             return pos
         char = text[pos]
+        if self._mode == "closed":  # the block is closed: only a duplicated closing tag is still its markup
+            if char in "<[":
+                found = self._markers.match(text, pos, final, opens=False, closes=True)
+                if found is PARTIAL:
+                    return self._more(pos)
+                if found is not None:
+                    self._text("", self._take_raw(found.match.group()))
+                    return found.match.end()
+            self._markup_as_text()
+            self._enter(TagState.NONE)
+            return pos
         tagged = self._dialect is not None
         if char in "}]" or (char == "," and (tagged or self._array)):
             if char == "]":
@@ -617,8 +680,10 @@ class StreamParser:
                     self._enter(TagState.NONE)
                     return pos
                 self._text("", self._take_raw(match.group()))
-                if kind == "close" or self._fence:
+                if kind == "close":
                     self._array = False
+                    self._enter(TagState.END, "closed")
+                elif self._fence:
                     self._enter(TagState.NONE)
                 return match.end()
         self._markup_as_text()  # the block simply ends: its closer is optional
@@ -640,6 +705,8 @@ class StreamParser:
         elif state is TagState.INSIDE:
             if mode == "json":
                 self._complete_or_fail(truncated=truncated)
+            elif mode == "pythonic":
+                self._revert_to_text()
             elif mode == "untagged":
                 scanner = self._scanner
                 assert scanner is not None

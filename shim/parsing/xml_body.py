@@ -89,6 +89,11 @@ class XmlCall:
             return pos, "error"
         return pos, "more"
 
+    @property
+    def fresh(self) -> bool:
+        """Nothing read yet after ``<function=NAME>``."""
+        return not self.arguments and not self._in_value and not self._finished
+
     def completable(self) -> bool:
         """True unless the stream stopped inside a parameter value."""
         return not self._in_value

@@ -195,6 +195,24 @@ CASES = [
         [("a", {})],
         "",
     ),
+    Case(
+        "a duplicated opening tag is markup, not text",
+        'Okay.\n\n<function_call>\n<function_call>{"name": "read_file", "arguments": {"path": "a.md"}}</function_call>',
+        [("read_file", {"path": "a.md"})],
+        "Okay.\n\n",
+    ),
+    Case(
+        "a duplicated closing tag is markup, not text",
+        '<function_call>{"name": "w", "arguments": {}}</function_call>\n</function_call> The end.',
+        [("w", {})],
+        " The end.",
+    ),
+    Case(
+        "text after a closed block keeps its leading whitespace",
+        '<function_call>{"name": "w"}</function_call>\n\nIt is sunny.',
+        [("w", {})],
+        "\n\nIt is sunny.",
+    ),
     # --- dialects ---------------------------------------------------------------------------------------
     Case(
         "Hermes tool_call tags are read", '<tool_call>\n{"name": "w", "arguments": {}}\n</tool_call>', [("w", {})], ""
@@ -217,6 +235,31 @@ CASES = [
         "<function=search>\n<parameter=q>\ncats & dogs\n</parameter>\n</function>",
         [("search", {"q": "cats & dogs"})],
         "",
+    ),
+    Case(
+        "Llama 3.1's function=NAME form with a JSON body is read",
+        '<function=read_file>{"path": "src/main.py"}</function> Reading it.',
+        [("read_file", {"path": "src/main.py"})],
+        " Reading it.",
+    ),
+    Case(
+        "a Llama 3.2 pythonic call list naming known tools is read",
+        "[get_weather(city='Lima', days=2), get_weather(city=\"Quito\", days=(1))]",
+        [("get_weather", {"city": "Lima", "days": 2}), ("get_weather", {"city": "Quito", "days": 1})],
+        "",
+        tools=[WEATHER],
+    ),
+    Case(
+        "a pythonic list naming an unknown tool stays text",
+        "[rm_rf(path='/')] is what I would not run.",
+        visible="[rm_rf(path='/')] is what I would not run.",
+        tools=[WEATHER],
+    ),
+    Case(
+        "a pythonic list with code instead of literals stays text",
+        "[get_weather(city=input())]",
+        visible="[get_weather(city=input())]",
+        tools=[WEATHER],
     ),
     Case(
         "LM Studio TOOL_REQUEST markers are read",

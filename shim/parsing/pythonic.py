@@ -1,0 +1,107 @@
+"""Pythonic calls, as Llama 3.2 and Llama 4 write them: ``[get_weather(city='Lima', unit='celsius'), …]``.
+
+Untagged, so they count only as a whole message naming known tools (like bare JSON). The list is scanned
+incrementally for its closing bracket (string- and bracket-aware), then read with Python's own `ast`:
+only keyword arguments with literal values (``ast.literal_eval``), never evaluated code.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, cast
+
+import regex
+
+__all__ = ["PYTHONIC_START", "PythonicScanner", "parse_pythonic"]
+
+PYTHONIC_START = regex.compile(r"\[[ \t\r\n]{0,8}[A-Za-z_][A-Za-z0-9_.]{0,127}\(")
+"""How a pythonic call list opens (matched with ``partial=True`` at the start of a message)."""
+
+_STRING_RUNS = {"'": regex.compile(r"[^'\\]+"), '"': regex.compile(r'[^"\\]+')}
+_PLAIN = regex.compile(r"[^'\"\[\]\(\)\{\}]+")
+
+
+class PythonicScanner:
+    """Find where a pythonic call list ends: feed chunks, `done` turns True after its last ``]``."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.done = False
+        self._quote: str | None = None
+        self._escaped = False
+
+    def feed(self, text: str, pos: int) -> int:
+        """Consume from ``pos``; return where it stopped (just past the list once `done`)."""
+        n = len(text)
+        while pos < n and not self.done:
+            if self._quote is not None:
+                if self._escaped:
+                    self._escaped = False
+                    pos += 1
+                    continue
+                run = _STRING_RUNS[self._quote].match(text, pos)
+                if run is not None:
+                    pos = run.end()
+                    continue
+                if text[pos] == "\\":
+                    self._escaped = True
+                else:
+                    self._quote = None
+                pos += 1
+                continue
+            plain = _PLAIN.match(text, pos)
+            if plain is not None:
+                pos = plain.end()
+                continue
+            char = text[pos]
+            if char in "'\"":
+                self._quote = char
+            elif char in "([{":
+                self.depth += 1
+            else:
+                self.depth -= 1
+                if self.depth <= 0:
+                    self.done = True
+            pos += 1
+        return pos
+
+
+def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
+    """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    if not isinstance(tree.body, ast.List) or not tree.body.elts:
+        return None
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for node in tree.body.elts:
+        if not isinstance(node, ast.Call) or node.args:
+            return None
+        name = ast.unparse(node.func)
+        if not isinstance(node.func, (ast.Name, ast.Attribute)):
+            return None
+        arguments: dict[str, Any] = {}
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                return None
+            try:
+                value = _json_value(ast.literal_eval(keyword.value))
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                return None
+            arguments[keyword.arg] = value
+        calls.append((name, arguments))
+    return calls
+
+
+def _json_value(value: Any) -> Any:
+    """The literal as JSON data (tuples become lists); anything JSON cannot hold raises ValueError."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in cast("list[Any]", value)]
+    if isinstance(value, dict):
+        items = cast("dict[Any, Any]", value)
+        if all(isinstance(k, str) for k in items):
+            return {k: _json_value(v) for k, v in items.items()}
+    raise ValueError(f"{type(value).__name__} is not JSON")
