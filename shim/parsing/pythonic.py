@@ -96,6 +96,7 @@ def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
 
 def _json_value(value: Any) -> Any:
     """The literal as JSON data (tuples become lists); anything JSON cannot hold raises ValueError."""
+    kind = type(value).__name__
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (list, tuple)):
@@ -104,4 +105,4 @@ def _json_value(value: Any) -> Any:
         items = cast("dict[Any, Any]", value)
         if all(isinstance(k, str) for k in items):
             return {k: _json_value(v) for k, v in items.items()}
-    raise ValueError(f"{type(value).__name__} is not JSON")
+    raise ValueError(f"{kind} is not JSON")
