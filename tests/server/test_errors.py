@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import socket
 from pathlib import Path
 
 import anyio
@@ -141,3 +143,27 @@ async def test_unknown_paths_get_json_errors(tmp_path: Path) -> None:
         ollama_style = await http.post(f"{url}/api/generate", json={})
     assert openai_style.status_code == 404 and "Not Found" in openai_style.json()["error"]["message"]
     assert ollama_style.status_code == 404 and "Not Found" in ollama_style.json()["error"]
+
+
+async def test_an_engine_that_cannot_be_reached_is_a_503_saying_so(tmp_path: Path) -> None:
+    with socket.socket() as sock:  # a port nothing listens on: bound, then released
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    async with serving(create_app({"m": f"ollama:qwen2.5:7b@http://127.0.0.1:{port}"})) as url:
+        response = await post(url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "stream": True})
+    assert response.status_code == 503 and "could not be reached" in response.json()["error"]["message"]
+
+
+async def test_a_reply_cut_by_the_token_limit_ends_with_length_in_both_surfaces(tmp_path: Path) -> None:
+    recording = tmp_path / "cut.jsonl"
+    recording.write_text(
+        json.dumps({"response": "A long story that", "finish_reason": "length"}) + "\n", encoding="utf-8"
+    )
+    async with serving(create_app({"m": f"replay:{recording}"})) as url:
+        openai_style = await post(
+            url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "max_tokens": 4}
+        )
+    async with serving(create_app({"m": f"replay:{recording}"})) as url:  # a fresh replay: the same reply again
+        ollama_style = await post(url, "/api/chat", json={"model": "m", "messages": QUESTION, "stream": False})
+    assert openai_style.json()["choices"][0]["finish_reason"] == "length"
+    assert ollama_style.json()["done_reason"] == "length"

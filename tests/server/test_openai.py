@@ -8,10 +8,11 @@ from typing import Any
 
 import anyio
 import httpx
+import openai as openai_module
 import pytest
 from openai import AsyncOpenAI
 
-from shim.server import create_app
+from shim.server import ServerSettings, create_app
 from tests.server._helpers import TIME, WEATHER, Recording, call_block, replay, serving
 
 pytestmark = pytest.mark.anyio
@@ -158,13 +159,36 @@ async def test_tool_choice_none_leaves_the_tools_out_and_a_named_choice_lists_on
     assert forced.choices[0].message.tool_calls is not None
 
 
-async def test_the_models_endpoint_lists_every_configured_model(tmp_path: Path) -> None:
-    app = create_app({"first": replay(tmp_path, "a"), "second": replay(tmp_path, "b")})
+async def test_several_models_are_served_at_once_each_by_its_own_backend(tmp_path: Path) -> None:
+    for folder in ("a", "b"):  # one recording file per model
+        (tmp_path / folder).mkdir()
+    app = create_app({"first": replay(tmp_path / "a", "I am first."), "second": replay(tmp_path / "b", "I am second.")})
     async with serving(app) as url, client(url) as openai:
         with anyio.fail_after(10):
             models = [m.id async for m in openai.models.list()]
             one = await openai.models.retrieve("second")
+            answers = [
+                (await openai.chat.completions.create(model=name, messages=[{"role": "user", "content": "?"}]))
+                .choices[0]
+                .message.content
+                for name in ("second", "first")
+            ]
     assert models == ["first", "second"] and one.id == "second"
+    assert answers == ["I am second.", "I am first."]
+
+
+async def test_any_backend_spec_is_served_only_when_allowed(tmp_path: Path) -> None:
+    recording = tmp_path / "reply.txt"
+    recording.write_text("From a spec.", encoding="utf-8")
+    question: Any = [{"role": "user", "content": "?"}]
+    async with serving(create_app({"m": replay(tmp_path, "a")})) as url, client(url) as openai:
+        with pytest.raises(openai_module.NotFoundError), anyio.fail_after(10):
+            await openai.chat.completions.create(model=f"replay:{recording}", messages=question)
+    async with serving(create_app({}, settings=ServerSettings(any_spec=True))) as url, client(url) as openai:
+        with anyio.fail_after(10):
+            reply = await openai.chat.completions.create(model=f"replay:{recording}", messages=question)
+            models = [m.id async for m in openai.models.list()]
+    assert reply.choices[0].message.content == "From a spec." and models == [f"replay:{recording}"]
 
 
 async def test_the_embedded_llama_cpp_model_with_a_grammar_streams_a_call(tmp_path: Path) -> None:
