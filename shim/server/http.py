@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeGuard
 
 import anyio
 from starlette.requests import ClientDisconnect, Request
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from shim.errors import BackendConnectionError, BackendError, BackendResponseError, ConfigError, ShimError
 from shim.server.chat import Output
@@ -134,20 +134,27 @@ class Watched:
 
     def __init__(self, writer: Writer) -> None:
         self._writer = writer
+        self._complete = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def tracked(message: Message) -> None:
+            await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                self._complete = True
+
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._watch, receive, tg.cancel_scope)
-            await self._writer(send)
+            await self._writer(tracked)
             tg.cancel_scope.cancel()  # done: stop watching
 
-    @staticmethod
-    async def _watch(receive: Receive, scope: anyio.CancelScope) -> None:
-        # The body was read already, so the next message is the disconnect (or nothing, until we finish).
+    async def _watch(self, receive: Receive, scope: anyio.CancelScope) -> None:
+        # The body was read already, so the next message is the disconnect (which uvicorn also reports once
+        # the response is complete: that one is not the client leaving).
         while (await receive())["type"] != "http.disconnect":
             pass
-        logger.info("client disconnected; cancelling its generation")
-        scope.cancel()
+        if not self._complete:
+            logger.info("client disconnected; cancelling its generation")
+            scope.cancel()
 
 
 class Encoder(Protocol):
