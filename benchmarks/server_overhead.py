@@ -9,8 +9,10 @@ levels, each with the same requests:
 - ``http``: the real server in its own process (``shim serve``), streamed SSE over loopback, read by a
   bare keep-alive HTTP/1.1 client (one connection per client).
 
-For each level and concurrency: median and p95 time to the first chunk / first content byte, and
-requests per second. The ratios (``http`` over ``backend``) are printed, not asserted anywhere.
+For each level and concurrency: median and p95 time to the first chunk / first body byte, requests per
+second, and (for ``http``, on Linux) the server process's CPU time per request. With more clients than the
+one server process keeps up with, time to first byte is mostly queueing; CPU per request is the number that
+says what the server costs. The ratios (``http`` over ``backend``) are printed, not asserted anywhere.
 
     python benchmarks/server_overhead.py                 # 1, 16 and 64 concurrent clients
     python benchmarks/server_overhead.py --requests 2000 --concurrency 1 8 64 256

@@ -271,4 +271,3 @@ def _finish(end: AgentEnd, calls: int) -> Finish:
         # The loop gave up (turn limit, repeated failures): the client gets what was written, as an answer.
         logger.warning("agent loop stopped (%s): %s", end.reason, end.detail)
     return "stop"
-

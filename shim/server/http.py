@@ -16,6 +16,7 @@ from contextlib import aclosing
 from typing import Any, Protocol, TypeGuard
 
 import anyio
+import anyio.lowlevel
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import Message, Receive, Scope, Send
 
@@ -188,15 +189,43 @@ async def write_stream(
 
     The headers wait for the first output, so an engine that cannot be reached or refuses the request is a
     proper HTTP error (what clients expect from OpenAI), not a 200 with an error inside.
+
+    Outputs produced while a write is under way go out together in the next write: each write is a syscall
+    and often a packet, and one per 4-character chunk is most of the server's cost per response when an
+    engine is fast. A slow engine (every real one) still gets one write per chunk, at once. ``outputs`` is
+    iterated, and closed, in one task of its own: engines hold task-bound locks across a generation.
     """
     started = False
+    writes, pending = anyio.create_memory_object_stream[bytes](max_buffer_size=256)
+    failures: list[Exception] = []
 
-    async def body(data: bytes) -> None:
-        await send({"type": "http.response.body", "body": data, "more_body": True})
+    async def produce() -> None:
+        async with writes, aclosing(outputs):
+            try:
+                begin = encoder.begin()
+                async for output in outputs:
+                    data = b"".join([*begin, *encoder.encode(output)])
+                    try:
+                        writes.send_nowait(data)
+                    except anyio.WouldBlock:  # the client reads slowly: wait for room
+                        await writes.send(data)
+                    if begin:  # the first output: let the writer send it now, however fast the rest comes
+                        begin = []
+                        await anyio.lowlevel.checkpoint()
+                await writes.send(b"".join(encoder.end()))
+            except Exception as exc:  # reported by the writer, which knows whether the stream has begun
+                failures.append(exc)
 
     try:
-        async with aclosing(outputs):
-            async for output in outputs:
+        async with anyio.create_task_group() as tg, pending:
+            tg.start_soon(produce)
+            async for data in pending:
+                parts = [data]
+                while True:
+                    try:
+                        parts.append(pending.receive_nowait())
+                    except (anyio.WouldBlock, anyio.EndOfStream):
+                        break
                 if not started:
                     await send(
                         {
@@ -211,12 +240,11 @@ async def write_stream(
                         }
                     )
                     started = True
-                    # One write per output (a call's opening and all its fragments together): each write is a
-                    # syscall and often a packet, and they dominate the server's cost per response.
-                    await body(b"".join([*encoder.begin(), *encoder.encode(output)]))
-                else:
-                    await body(b"".join(encoder.encode(output)))
-        await body(b"".join(encoder.end()))
+                await send({"type": "http.response.body", "body": b"".join(parts), "more_body": True})
+        if failures:
+            raise failures[0]
+        if not started:
+            raise RuntimeError("the response ended before its first output")
     except RequestError as exc:
         await _fail(send, encoder, exc, started)
         return
@@ -224,7 +252,7 @@ async def write_stream(
         await _fail(send, encoder, error_of(exc), started)
         return
     except Exception as exc:  # the request boundary: a bug must reach the client as an error, not a hang
-        logger.exception("request failed")
+        logger.exception("request failed", exc_info=exc)
         await _fail(send, encoder, RequestError(500, f"shim serve failed: {exc!r}", kind="server_error"), started)
         return
     await send({"type": "http.response.body", "body": b"", "more_body": False})
