@@ -17,7 +17,8 @@ without calling a tool, or at a bound (turns, consecutive failed turns, a call r
 Tools the caller runs itself (``external_tools``, e.g. the tools of a client of `shim serve`) are offered
 alongside the source's tools; a turn that calls one of them ends the loop with ``reason="tool_calls"`` and
 those calls in `AgentEnd.calls` (the source's calls of that turn run first), for the caller to run and
-answer with ``tool`` messages in its next `stream`.
+answer with ``tool`` messages in its next `stream`. Their arguments are checked against their schemas
+first: a call that does not match goes back to the model, like a bad call to one of the source's tools.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
 import anyio
+from jsonschema import SchemaError, ValidationError
+from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
 
 from shim.backends.base import Backend, Completion, GenerationOptions, Usage
 from shim.errors import BackendResponseError, StreamInterruptedError
@@ -184,6 +188,7 @@ class Agent:
     ) -> None:
         self.backend = backend
         self.external_tools = [ToolSpec.from_any(t) for t in external_tools]
+        self._validators = {t.name: _validator(t) for t in self.external_tools}
         self.tool_choice = tool_choice
         self.tools = tools
         self.dialect = dialect
@@ -255,11 +260,10 @@ class Agent:
                 self._record("done", reason=reason)
                 yield AgentEnd(reason=reason, text=text, detail=detail)
                 return
-            external = {t.name for t in self.external_tools}
-            handed_back = tuple(c for c in outcome.calls if c.name in external)
+            handed_back = tuple(c for c in outcome.calls if self.external_call_problem(c) is None)
             if handed_back:
                 self.messages.append(assistant_message(outcome.history_text, outcome.calls))
-                own = [c for c in outcome.calls if c.name not in external]
+                own = [c for c in outcome.calls if c not in handed_back]  # with external calls that failed their check
                 async for event in self._run_calls(own):
                     yield event
                 self._record("done", reason="tool_calls")
@@ -350,6 +354,20 @@ class Agent:
         choice = self.tool_choice if turn == 1 else "auto"
         return render_messages(history, shown, dialect=self.dialect, tool_choice=choice if shown else "none")
 
+    def external_call_problem(self, call: ToolCall) -> str | None:
+        """Why ``call`` cannot be handed back to the caller: ``"not external"``, or its arguments do not match
+        the tool's schema (the message is for the model); None when it can."""
+        if call.name not in self._validators:
+            return "not external"
+        validator = self._validators[call.name]
+        errors = sorted(validator.iter_errors(call.arguments), key=lambda e: [str(p) for p in e.absolute_path])
+        if not errors:
+            return None
+        lines = [
+            f"- at {'/'.join(str(p) for p in e.absolute_path) or 'the top level'}: {e.message}" for e in errors[:5]
+        ]
+        return f"Invalid arguments for tool {call.name!r}:\n" + "\n".join(lines) + "\nFix them and call it again."
+
     async def _list_tools(self) -> list[ToolSpec]:
         own = await self.tools.list_tools() if self.tools is not None else []
         if not self.external_tools:
@@ -374,7 +392,10 @@ class Agent:
         tools = self.tools
 
         async def run(index: int, call: ToolCall) -> None:
-            if tools is None:
+            problem = self.external_call_problem(call)
+            if problem is not None and problem != "not external":
+                results[index] = ToolResult.error(call, problem)
+            elif tools is None:
                 known = ", ".join(repr(t.name) for t in self.external_tools)
                 message = f"Unknown tool {call.name!r}; the tools are {known}" if known else "no tools are available"
                 results[index] = ToolResult.error(call, f"{message}; {call.name!r} cannot be called")
@@ -438,6 +459,22 @@ class _Turn:
                 self.errors.append(event.message)
             case _:
                 pass
+
+
+class _AcceptAll:
+    """The validator of a tool whose schema is itself invalid: its arguments cannot be checked."""
+
+    def iter_errors(self, instance: object) -> list[ValidationError]:
+        return []
+
+
+def _validator(tool: ToolSpec) -> Validator | _AcceptAll:
+    try:
+        cls = validator_for(tool.input_schema)
+        cls.check_schema(tool.input_schema)
+    except SchemaError:
+        return _AcceptAll()
+    return cls(tool.input_schema)
 
 
 def _native_call_events(call: ToolCall) -> list[Event]:

@@ -95,3 +95,18 @@ async def test_a_forced_tool_choice_applies_to_the_first_turn_only(tmp_path: Pat
         end = [e async for e in agent.stream("2+2?")][-1]
     assert end == AgentEnd(reason="answer", text="Four.")
     assert "get_weather" not in backend.seen[0] and "get_weather" in backend.seen[1]
+
+
+async def test_an_external_call_whose_arguments_miss_the_schema_goes_back_to_the_model(tmp_path: Path) -> None:
+    strict = ToolSpec(
+        name="get_weather",
+        input_schema={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    )
+    backend = SystemPrompts(replay(tmp_path, block("get_weather", town="Riga"), block("get_weather", city="Riga")))
+    agent = Agent(backend, None, external_tools=[strict])
+    with anyio.fail_after(10):
+        events = [e async for e in agent.stream("Weather in Riga?")]
+    end = events[-1]
+    assert isinstance(end, AgentEnd) and [c.arguments for c in end.calls] == [{"city": "Riga"}]
+    refused = next(e for e in events if isinstance(e, ToolResultEvent))
+    assert refused.result.is_error and "'city' is a required property" in refused.result.render()

@@ -176,7 +176,7 @@ async def run_chat(
         external_tools=request.tools,
         tool_choice=request.tool_choice,
     )
-    reducer = _Reducer(external={t.name for t in request.tools}, first_call_only=not request.parallel_tool_calls)
+    reducer = _Reducer(agent, first_call_only=not request.parallel_tool_calls)
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
     async with aclosing(events):
         async for event in events:
@@ -191,8 +191,8 @@ async def run_chat(
 class _Reducer:
     """Agent events -> what the client sees (see the module docstring)."""
 
-    def __init__(self, *, external: set[str], first_call_only: bool) -> None:
-        self.external = external
+    def __init__(self, agent: Agent, *, first_call_only: bool) -> None:
+        self.agent = agent
         self.first_call_only = first_call_only
         self.held: dict[str, list[str]] = {}  # argument fragments of calls not yet complete, by id
         self.calls = 0
@@ -231,7 +231,10 @@ class _Reducer:
                 self.held.setdefault(event.id, []).append(event.arguments_chunk)
             case ToolCallEnd():
                 fragments = tuple(self.held.pop(event.id, []))
-                if event.name in self.external and not (self.first_call_only and self.calls):
+                call = ToolCall(id=event.id, name=event.name, arguments=event.arguments)
+                # Calls to the server's own tools, and calls whose arguments fail the client's schema (they go
+                # back to the model), are not the client's to see.
+                if self.agent.external_call_problem(call) is None and not (self.first_call_only and self.calls):
                     self.calls += 1
                     return [
                         CallOut(

@@ -140,6 +140,22 @@ async def test_a_malformed_call_goes_back_to_the_model_and_the_client_only_sees_
     assert "could not be used" in model.prompts[1][-1].content  # the model was told what was wrong
 
 
+async def test_a_call_whose_arguments_miss_the_clients_schema_is_retried_before_the_client_sees_it(
+    tmp_path: Path,
+) -> None:
+    model = Recording(
+        replay(tmp_path, call_block("get_weather", town="Paris"), call_block("get_weather", city="Paris"))
+    )
+    async with serving(create_app({"m": model})) as url, client(url) as openai:
+        with anyio.fail_after(10):
+            reply = await openai.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": "Paris?"}], tools=[WEATHER]
+            )
+    calls = reply.choices[0].message.tool_calls or []
+    assert [json.loads(c.function.arguments) for c in calls] == [{"city": "Paris"}]
+    assert "'city' is a required property" in model.prompts[1][-1].content
+
+
 async def test_tool_choice_none_leaves_the_tools_out_and_a_named_choice_lists_only_that_tool(tmp_path: Path) -> None:
     model = Recording(replay(tmp_path, "No tools needed.", call_block("get_time", timezone="UTC")))
     async with serving(create_app({"m": model})) as url, client(url) as openai:
