@@ -27,6 +27,7 @@ import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
@@ -469,12 +470,20 @@ class _AcceptAll:
 
 
 def _validator(tool: ToolSpec) -> Validator | _AcceptAll:
+    return _schema_validator(json.dumps(tool.input_schema, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _schema_validator(schema_json: str) -> Validator | _AcceptAll:
+    # Cached: checking a schema against its meta-schema costs milliseconds, and a server's clients send the
+    # same tools with every request.
+    schema = json.loads(schema_json)
     try:
-        cls = validator_for(tool.input_schema)
-        cls.check_schema(tool.input_schema)
+        cls = validator_for(schema)
+        cls.check_schema(schema)
     except SchemaError:
         return _AcceptAll()
-    return cls(tool.input_schema)
+    return cls(schema)
 
 
 def _native_call_events(call: ToolCall) -> list[Event]:
