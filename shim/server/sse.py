@@ -38,6 +38,8 @@ def completion_id() -> str:
 
 
 def error_body(error: RequestError) -> dict[str, Any]:
+    """OpenAI's error object: the body of an error response, and the last event of a stream that failed
+    after it began (the openai SDK raises ``APIError`` with its message)."""
     return {"error": {"message": error.message, "type": error.kind, "param": error.param, "code": error.code}}
 
 
@@ -99,10 +101,6 @@ class ChunkEncoder:
                         }
                     )
                 return chunks
-
-    def error(self, error: RequestError) -> dict[str, Any]:
-        """The event that ends a stream that failed after it began (the openai SDK raises ``APIError``)."""
-        return error_body(error)
 
 
 def usage(finish: FinishOut) -> dict[str, int]:
