@@ -8,16 +8,24 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_wheel_contains_grammars_prompts_and_fixtures(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path)],
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)],
         check=True,
         capture_output=True,
     )
-    (wheel,) = tmp_path.glob("shim-*.whl")
+    (built,) = out.glob("shim-*.whl")
+    return built
+
+
+def test_the_wheel_contains_grammars_prompts_and_fixtures(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "shim/_data/grammars/lenient_json.lark" in names
     assert {"shim/_data/prompts/function_call.j2", "shim/_data/prompts/tool_call.j2"} <= names
@@ -25,13 +33,7 @@ def test_the_wheel_contains_grammars_prompts_and_fixtures(tmp_path: Path) -> Non
     assert not any(n.startswith(("tests/", "shim/_data/grammars/.")) for n in names)
 
 
-def test_an_unpacked_wheel_parses_with_its_own_grammar(tmp_path: Path) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path)],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = tmp_path.glob("shim-*.whl")
+def test_an_unpacked_wheel_parses_with_its_own_grammar(wheel: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     code = (
@@ -40,6 +42,11 @@ def test_an_unpacked_wheel_parses_with_its_own_grammar(tmp_path: Path) -> None:
         "print(j.loads(\"{'a': True,}\"))"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(site)}, check=True, capture_output=True, text=True
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site)},
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.splitlines()
     assert out[0].startswith(str(site)) and out[1] == "{'a': True}"

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from shim.agent import AgentEnd, ToolResultEvent
 from shim.backends import get_backend
-from shim.backends.base import Backend, GenerationOptions
+from shim.backends.base import GenerationOptions
 from shim.cli.chat import chat_loop
 from shim.cli.session import Approvals, Printer, open_agent
 from shim.errors import ShimError
@@ -76,28 +76,31 @@ def demo(interactive: bool, model: str | None, trace: Path | None, server_logs: 
     sys.exit(code)
 
 
-def _backend(settings: Settings) -> Backend:
+def _session(settings: Settings, approvals: Approvals, trace: Path | None, server_logs: bool) -> Any:
+    """The agent on the demo server (started over stdio) and the chosen model, greedy and seeded."""
+    from shim.demo import server_config
+
     assert settings.model is not None
-    return get_backend(settings.model)
+    return open_agent(
+        settings,
+        approvals,
+        server_logs=server_logs,
+        servers=[server_config()],
+        backend=get_backend(settings.model),
+        options=_OPTIONS,
+        trace=trace,
+    )
 
 
 async def _scripted(settings: Settings, trace: Path | None, server_logs: bool) -> int:
-    from shim.demo import DEMO_REQUESTS, server_config
+    from shim.demo import DEMO_REQUESTS
 
     out, err = Console(), Console(stderr=True)
     approvals = Approvals(err, auto=True)  # the demo server is a sandbox: nothing to protect
     printer = Printer(out, err)
     outcomes: list[_Outcome] = []
     err.print(f"[dim]model: {settings.model}\nserver: demo MCP server over stdio (python -m shim.demo.server)[/]")
-    async with open_agent(
-        settings,
-        approvals,
-        server_logs=server_logs,
-        servers=[server_config()],
-        backend=_backend(settings),
-        options=_OPTIONS,
-        trace=trace,
-    ) as (agent, _):
+    async with _session(settings, approvals, trace, server_logs) as (agent, _):
         for request in DEMO_REQUESTS:
             agent.reset()
             out.rule(f"[bold]{request.text}[/]")
@@ -127,20 +130,10 @@ def _summary(out: Console, outcomes: list[_Outcome]) -> None:
 
 
 def _chat(settings: Settings, trace: Path | None, server_logs: bool) -> None:
-    from shim.demo import server_config
-
     out, err = Console(), Console(stderr=True)
     approvals = Approvals(err, auto=True)
     printer = Printer(out, err)
-    session: Any = open_agent(
-        settings,
-        approvals,
-        server_logs=server_logs,
-        servers=[server_config()],
-        backend=_backend(settings),
-        options=_OPTIONS,
-        trace=trace,
-    )
+    session = _session(settings, approvals, trace, server_logs)
     with start_blocking_portal() as portal, portal.wrap_async_context_manager(session) as (agent, router):
         err.print("[dim]shim demo --chat · try: What is 12 times 9? · Convert 5 km to miles. · /help[/]")
         chat_loop(portal, agent, router, printer, approvals, out, err)

@@ -267,6 +267,14 @@ class StreamParser:
             form = f'<{tag}>{{"name": "<tool name>", "arguments": {{...}}}}</{tag}>'
         return f"The tool call could not be used: {problem}. Write each call as {form}, with valid JSON, and try again."
 
+    def _skip_ws(self, text: str, pos: int) -> int:
+        """Consume whitespace inside a block as markup (it goes out with the block's next event)."""
+        ws = _WS.match(text, pos)
+        if ws is None:
+            return pos
+        self._raw.append(ws.group())
+        return ws.end()
+
     def _reset_block(self) -> None:
         self._scanner = None
         self._xml = None
@@ -333,10 +341,7 @@ class StreamParser:
     # -- START: after an opener, before the body ------------------------------------------------------
 
     def _at_body_start(self, text: str, pos: int, final: bool) -> int:
-        ws = _WS.match(text, pos)
-        if ws is not None:
-            self._raw.append(ws.group())
-            pos = ws.end()
+        pos = self._skip_ws(text, pos)
         if pos >= len(text):
             return pos
         char = text[pos]
@@ -576,10 +581,7 @@ class StreamParser:
         xml = self._xml
         assert xml is not None and self._call_id is not None
         if xml.fresh:
-            ws = _WS.match(text, pos)
-            if ws is not None:
-                self._raw.append(ws.group())
-                pos = ws.end()
+            pos = self._skip_ws(text, pos)
             if pos >= len(text):
                 return pos
             if text[pos] == "{":  # Llama 3.1's `<function=NAME>{…}</function>`: the body is the arguments
@@ -639,10 +641,7 @@ class StreamParser:
     # -- END: after a body ------------------------------------------------------------------------------
 
     def _after_body(self, text: str, pos: int, final: bool) -> int:
-        ws = _WS.match(text, pos)
-        if ws is not None:
-            self._raw.append(ws.group())
-            pos = ws.end()
+        pos = self._skip_ws(text, pos)
         if pos >= len(text):
             return pos
         char = text[pos]
