@@ -30,14 +30,22 @@ _OPTIONS = GenerationOptions(temperature=0.0, seed=0, max_tokens=200)
 class _Outcome:
     request: str
     expected: str
+    arguments: dict[str, Any]
     calls: list[ToolResultEvent]
     end: AgentEnd | None
 
     @property
-    def ok(self) -> bool:
-        called = [r for r in self.calls if r.call.name == self.expected]
-        no_errors = all(not r.result.is_error for r in self.calls)
-        return bool(called) and no_errors and self.end is not None and self.end.reason == "answer"
+    def verdict(self) -> str:
+        """``ok`` only for the expected tool with the expected arguments, a result, and an answer."""
+        if self.end is None or self.end.reason != "answer" or not self.calls:
+            return "no answer" if self.calls else "no call"
+        if any(r.result.is_error for r in self.calls):
+            return "tool error"
+        if not any(r.call.name == self.expected for r in self.calls):
+            return "wrong tool"
+        if not any(r.call.name == self.expected and r.call.arguments == self.arguments for r in self.calls):
+            return "wrong arguments"
+        return "ok"
 
 
 @click.command()
@@ -52,7 +60,7 @@ def demo(interactive: bool, model: str | None, trace: Path | None, server_logs: 
     llama.cpp engine) answers a few requests. Its output streams through shim's parser, its tool calls
     become real MCP tools/call requests to a demo server (calculator, clock, unit converter, key-value
     store), and the results go back to it for the final answer. Exit status 0 when every request ended in
-    a successful call and an answer.
+    the right call (tool and arguments), a successful result and an answer.
 
     \b
     Examples:
@@ -104,7 +112,7 @@ async def _scripted(settings: Settings, trace: Path | None, server_logs: bool) -
         for request in DEMO_REQUESTS:
             agent.reset()
             out.rule(f"[bold]{request.text}[/]")
-            outcome = _Outcome(request.text, request.tool, [], None)
+            outcome = _Outcome(request.text, request.tool, dict(request.arguments), [], None)
             async for event in agent.stream(request.text):
                 printer(event)
                 if isinstance(event, ToolResultEvent):
@@ -113,7 +121,7 @@ async def _scripted(settings: Settings, trace: Path | None, server_logs: bool) -
                     outcome.end = event
             outcomes.append(outcome)
     _summary(out, outcomes)
-    return 0 if all(o.ok for o in outcomes) else 1
+    return 0 if all(o.verdict == "ok" for o in outcomes) else 1
 
 
 def _summary(out: Console, outcomes: list[_Outcome]) -> None:
@@ -123,10 +131,11 @@ def _summary(out: Console, outcomes: list[_Outcome]) -> None:
     for o in outcomes:
         call = "; ".join(f"{r.call.name}({json.dumps(r.call.arguments, ensure_ascii=False)})" for r in o.calls) or "-"
         result = "; ".join(r.result.render(max_chars=60).replace("\n", " ") for r in o.calls) or "-"
-        table.add_row(o.request, call, result, "[green]ok[/]" if o.ok else "[red]failed[/]")
+        colour = "green" if o.verdict == "ok" else "red"
+        table.add_row(o.request, call, result, f"[{colour}]{o.verdict}[/]")
     out.print(table)
-    passed = sum(o.ok for o in outcomes)
-    out.print(f"{passed}/{len(outcomes)} requests ended in a successful tool call and an answer.")
+    passed = sum(o.verdict == "ok" for o in outcomes)
+    out.print(f"{passed}/{len(outcomes)} requests: the right tool with the right arguments, its result, an answer.")
 
 
 def _chat(settings: Settings, trace: Path | None, server_logs: bool) -> None:
