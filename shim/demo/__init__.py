@@ -57,7 +57,7 @@ DEMO_REQUESTS: tuple[DemoRequest, ...] = (
         tool="convert_units",
         arguments={"value": 10, "from_unit": "mi", "to_unit": "km"},
     ),
-    DemoRequest(text="Set color to blue.", tool="kv_set", arguments={"key": "color", "value": "blue"}),
+    DemoRequest(text="Set color to green.", tool="kv_set", arguments={"key": "color", "value": "green"}),
     DemoRequest(text="What is stored under color?", tool="kv_get", arguments={"key": "color"}),
     DemoRequest(
         text="섭씨 30도를 화씨로 바꿔 줘.",
