@@ -6,6 +6,7 @@ retrained here. Its recipe is read from ``benchmarks/tiny_model/recipe.py`` (tor
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 from pathlib import Path
 from types import ModuleType
@@ -44,9 +45,7 @@ def _field(reader: gguf.GGUFReader, key: str) -> Any:
     return value.contents()
 
 
-def test_the_shipped_model_is_small_and_names_the_script_version_and_seed_that_made_it(
-    tools: list[ToolSpec],
-) -> None:
+def test_the_shipped_model_is_small_and_names_the_script_version_and_seed_that_made_it() -> None:
     recipe = _load("recipe")
     path = model_path()
     assert path.stat().st_size < 5_000_000
@@ -66,8 +65,6 @@ def test_the_shipped_model_is_small_and_names_the_script_version_and_seed_that_m
 def test_the_model_was_trained_on_the_prompt_shim_renders_today(tools: list[ToolSpec]) -> None:
     # The digest covers the full and the compact tool listing; it changes when the prompt templates or the
     # demo server's tool definitions change, and then the model must be retrained (train.py).
-    import hashlib
-
     prompts = [render_system_prompt(tools, compact=compact).strip() for compact in (False, True)]
     digest = hashlib.sha256("\x00".join(prompts).encode()).hexdigest()[:16]
     assert _field(gguf.GGUFReader(model_path()), "shim.tiny.prompt_sha256") == digest
