@@ -22,6 +22,7 @@ __all__ = ["config_option", "load_or_fail", "server_log", "tools"]
 
 config_option = click.option(
     "--config",
+    "-c",
     "config_path",
     type=click.Path(dir_okay=False, path_type=Path),
     help=f"mcpServers JSON file [default: ${CONFIG_ENV_VAR}, else {default_config_path()}]",
