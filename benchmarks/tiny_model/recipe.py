@@ -29,7 +29,7 @@ CONTEXT_LENGTH = 2048
 ROPE_BASE = 10000.0
 RMS_EPS = 1e-5
 
-STEPS = 5000
+STEPS = 9000
 """Training steps in all."""
 PLAIN_STEPS = 3000
 """Of which the first are on conversations without the system prompt (see train.train)."""
