@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 import re
 import sys
-from collections.abc import Awaitable, Callable
-from contextlib import AsyncExitStack, nullcontext
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager, nullcontext
 from typing import Any, TextIO
 
 import anyio
@@ -35,7 +35,7 @@ from shim.config import ServerConfig
 from shim.errors import ToolExecutionError
 from shim.types import ContentBlock, ToolCall, ToolResult, ToolSpec
 
-__all__ = ["MCPConnection", "ProgressFn"]
+__all__ = ["MCPConnection", "ProgressFn", "open_connection"]
 
 logger = logging.getLogger(__name__)
 logger.addHandler(logging.NullHandler())  # a library logs; the application decides what to show
@@ -48,6 +48,26 @@ _SESSION_GONE = re.compile(r"session (terminated|not found|expired)|no valid ses
 
 _PAGE_CAP = 100
 """Most ``tools/list`` pages read, so a server whose cursor never ends cannot hang shim."""
+
+
+@asynccontextmanager
+async def open_connection(
+    config: ServerConfig, *, ready_timeout: float = 30.0, errlog: TextIO | None = None
+) -> AsyncGenerator[MCPConnection, None]:
+    """One server, connected for the length of a block (a one-off listing or call; `ToolRouter` for the rest).
+
+    Raises:
+        TimeoutError: the server was not ready within ``ready_timeout`` seconds.
+    """
+    connection = MCPConnection(config, errlog=errlog)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(connection.run)
+        try:
+            with anyio.fail_after(ready_timeout):
+                await connection.wait_ready()
+            yield connection
+        finally:
+            connection.close()
 
 
 class MCPConnection:

@@ -14,7 +14,7 @@ from mcp_servers import everything, everything_http, everything_sse, free_port, 
 
 from shim.config import parse_config
 from shim.errors import ToolExecutionError
-from shim.mcp_client import MCPConnection
+from shim.mcp_client import MCPConnection, open_connection
 from shim.types import ToolCall
 
 pytestmark = pytest.mark.anyio
@@ -23,15 +23,8 @@ pytestmark = pytest.mark.anyio
 @asynccontextmanager
 async def connect(entry: dict[str, Any]) -> AsyncIterator[MCPConnection]:
     (server,) = parse_config({"mcpServers": {"s": entry}}).servers
-    connection = MCPConnection(server)
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(connection.run)
-        with anyio.fail_after(20):
-            await connection.wait_ready()
-        try:
-            yield connection
-        finally:
-            connection.close()
+    async with open_connection(server, ready_timeout=20) as connection:
+        yield connection
 
 
 def call(tool: str, /, **arguments: Any) -> ToolCall:

@@ -88,18 +88,7 @@ async def demo_tool_specs() -> list[ToolSpec]:
     Raises:
         ToolExecutionError: the server did not start.
     """
-    import anyio
+    from shim.mcp_client import open_connection
 
-    from shim.mcp_client import MCPConnection
-
-    connection = MCPConnection(server_config())
-    tools: list[ToolSpec] = []
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(connection.run)
-        try:
-            with anyio.fail_after(30):
-                await connection.wait_ready()
-            tools = await connection.list_tools()
-        finally:
-            connection.close()
-    return tools
+    async with open_connection(server_config()) as connection:
+        return await connection.list_tools()

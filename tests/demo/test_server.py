@@ -10,7 +10,7 @@ import anyio
 import pytest
 
 from shim.demo import server_config
-from shim.mcp_client import MCPConnection
+from shim.mcp_client import MCPConnection, open_connection
 from shim.types import ToolCall
 
 pytestmark = pytest.mark.anyio
@@ -18,15 +18,8 @@ pytestmark = pytest.mark.anyio
 
 @asynccontextmanager
 async def demo_server(now: str | None = "2026-05-04T12:30:00Z") -> AsyncIterator[MCPConnection]:
-    connection = MCPConnection(server_config(now=now))
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(connection.run)
-        with anyio.fail_after(20):
-            await connection.wait_ready()
-        try:
-            yield connection
-        finally:
-            connection.close()
+    async with open_connection(server_config(now=now), ready_timeout=20) as connection:
+        yield connection
 
 
 async def call(connection: MCPConnection, name: str, **arguments: Any) -> tuple[str, bool]:
