@@ -18,7 +18,7 @@ import json
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 
@@ -123,7 +123,10 @@ def _is_trace_record(line: str) -> bool:
         record: Any = json.loads(line)
     except json.JSONDecodeError:
         return False
-    return isinstance(record, dict) and "type" in record and record.get("type") != "response"  # pyright: ignore[reportUnknownMemberType]
+    if not isinstance(record, dict):
+        return False
+    kind: Any = cast("dict[str, Any]", record).get("type", "response")
+    return kind != "response"
 
 
 def _parse_line(path: Path, number: int, line: str, chunk_size: int | None) -> _Turn:
