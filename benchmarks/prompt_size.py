@@ -1,4 +1,4 @@
-# ruff: noqa: E501  (tool descriptions are quoted verbatim from the real servers)
+
 """How big is the system prompt? Characters (and tokens, given an offline tokenizer) for 1, 10 and 50 tools.
 
 Run:  python benchmarks/prompt_size.py [--tokenizer path/to/tokenizer.json]
