@@ -4,8 +4,6 @@ and readable streaming output (the answer on stdout; reasoning, calls and result
 from __future__ import annotations
 
 import json
-import os
-import sys
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -20,6 +18,7 @@ from rich.status import Status
 from shim.agent import Agent, AgentEnd, AgentEvent, ToolResultEvent, TurnEnd
 from shim.backends import get_backend
 from shim.backends.base import Backend
+from shim.cli.tools import server_log, server_log_path
 from shim.config import ServerConfig
 from shim.errors import ConfigError, ShimError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallEnd
@@ -186,10 +185,7 @@ async def open_agent(
             yield Agent(backend, None, **agent_options), None
             return
         log_path = server_log_path()
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        # Servers chatter on stderr ("Starting server..."): keep it out of the conversation, in a log file.
-        with log_path.open("a", encoding="utf-8") as log_file:
-            errlog = sys.stderr if server_logs and _has_fileno(sys.stderr) else log_file
+        with server_log(server_logs) as errlog:
             if servers is None:
                 router = ToolRouter.from_config(str(settings.config_path), approver=approvals, errlog=errlog)
             else:
@@ -201,22 +197,6 @@ async def open_agent(
                 yield Agent(backend, router, **agent_options), router
     finally:
         await backend.aclose()
-
-
-def _has_fileno(stream: Any) -> bool:
-    try:
-        stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return False
-    return True
-
-
-def server_log_path() -> Path:
-    """Where MCP servers' stderr goes: ``$SHIM_SERVER_LOG``, else the user's cache folder."""
-    if os.environ.get("SHIM_SERVER_LOG"):
-        return Path(os.environ["SHIM_SERVER_LOG"])
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "shim" / "servers.log"
 
 
 def settings_from(model: str | None, config: str | None, dialect: str | None, max_turns: int | None) -> Settings:

@@ -18,7 +18,7 @@ from shim.config import CONFIG_ENV_VAR, McpConfig, default_config_path, load_con
 from shim.errors import ConfigError
 from shim.routing import ToolRouter
 
-__all__ = ["config_option", "load_or_fail", "server_log", "tools"]
+__all__ = ["config_option", "load_or_fail", "server_log", "server_log_path", "tools"]
 
 config_option = click.option(
     "--config",
@@ -40,9 +40,31 @@ def load_or_fail(path: Path | None) -> McpConfig:
         raise click.ClickException(str(exc)) from None
 
 
+def server_log_path() -> Path:
+    """Where MCP servers' stderr is kept: ``$SHIM_SERVER_LOG``, else the user's cache folder."""
+    if os.environ.get("SHIM_SERVER_LOG"):
+        return Path(os.environ["SHIM_SERVER_LOG"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "shim" / "servers.log"
+
+
 def server_log(show: bool) -> AbstractContextManager[TextIO]:
-    """Where stdio servers' stderr goes: the terminal, or nowhere."""
-    return nullcontext(sys.stderr) if show else open(os.devnull, "w")
+    """Where stdio servers' stderr goes, for every verb: the terminal with ``--server-logs`` (when stderr is a
+    real file a child process can write to), else appended to `server_log_path`, so their chatter stays out
+    of the output but a failing server can still be diagnosed."""
+    if show and _has_fileno(sys.stderr):
+        return nullcontext(sys.stderr)
+    path = server_log_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.open("a", encoding="utf-8")
+
+
+def _has_fileno(stream: TextIO) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
 
 
 @click.command("tools")
