@@ -100,6 +100,9 @@ class StreamParser:
         self._at_start = True
         self._closed = False
         self._out: list[Event] = []
+        self._span_kind: type[TextDelta] | type[ReasoningDelta] | None = None  # the run being collected
+        self._span_text: list[str] = []
+        self._span_raw: list[str] = []
         self._need_more = False
         if in_reasoning:
             reasoning = next((d for d in self._dialects if d.kind == "reasoning"), None)
@@ -192,6 +195,7 @@ class StreamParser:
     # -- emitting -----------------------------------------------------------------------------------
 
     def _flush_out(self) -> list[Event]:
+        self._flush_span()
         out, self._out = self._out, []
         return out
 
@@ -200,24 +204,35 @@ class StreamParser:
         self._raw.clear()
         return raw
 
+    def _emit(self, event: Event) -> None:
+        """Append a call or error event, after the run of text or reasoning that came before it."""
+        self._flush_span()
+        self._out.append(event)
+
     def _text(self, text: str, raw: str | None = None) -> None:
-        raw = text if raw is None else raw
-        if not raw:
-            return
-        last = self._out[-1] if self._out else None
-        if isinstance(last, TextDelta):  # one text event per run of text within a feed
-            self._out[-1] = TextDelta(text=last.text + text, raw=last.raw + raw)
-        else:
-            self._out.append(TextDelta(text=text, raw=raw))
+        self._extend_span(TextDelta, text, text if raw is None else raw)
 
     def _reasoning(self, text: str, raw: str) -> None:
+        self._extend_span(ReasoningDelta, text, raw)
+
+    def _extend_span(self, kind: type[TextDelta] | type[ReasoningDelta], text: str, raw: str) -> None:
+        # One event per run of text (or reasoning) within a feed, built once from its pieces: merging into
+        # the previous event instead would copy the run again for every piece (quadratic on a big chunk).
         if not raw:
             return
-        last = self._out[-1] if self._out else None
-        if isinstance(last, ReasoningDelta):
-            self._out[-1] = ReasoningDelta(text=last.text + text, raw=last.raw + raw)
-        else:
-            self._out.append(ReasoningDelta(text=text, raw=raw))
+        if kind is not self._span_kind:
+            self._flush_span()
+            self._span_kind = kind
+        self._span_text.append(text)
+        self._span_raw.append(raw)
+
+    def _flush_span(self) -> None:
+        if self._span_raw:
+            assert self._span_kind is not None
+            self._out.append(self._span_kind(text="".join(self._span_text), raw="".join(self._span_raw)))
+            self._span_text.clear()
+            self._span_raw.clear()
+        self._span_kind = None
 
     def _revert_to_text(self) -> None:
         """The block was not a call after all: everything consumed for it is text."""
@@ -233,7 +248,7 @@ class StreamParser:
 
     def _start_call(self, name: str) -> None:
         self._call_id = self._ids()
-        self._out.append(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self._take_raw()))
+        self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self._take_raw()))
 
     def _end_call(self, name: str, arguments: dict[str, Any], *, streamed: bool) -> None:
         if self._call_id is None:
@@ -241,16 +256,14 @@ class StreamParser:
         assert self._call_id is not None
         if not streamed:
             chunk = json.dumps(arguments, ensure_ascii=False)
-            self._out.append(ToolCallChunk(id=self._call_id, arguments_chunk=chunk, raw=self._take_raw()))
+            self._emit(ToolCallChunk(id=self._call_id, arguments_chunk=chunk, raw=self._take_raw()))
         name = self.tools.resolve(name)
-        self._out.append(ToolCallEnd(id=self._call_id, name=name, arguments=arguments, raw=self._take_raw()))
+        self._emit(ToolCallEnd(id=self._call_id, name=name, arguments=arguments, raw=self._take_raw()))
         self._call_id = None
         self._opener_name = None
 
     def _fail_call(self, problem: str, extra_raw: str = "") -> None:
-        self._out.append(
-            ParseIssue(id=self._call_id, message=self._retry_message(problem), raw=self._take_raw(extra_raw))
-        )
+        self._emit(ParseIssue(id=self._call_id, message=self._retry_message(problem), raw=self._take_raw(extra_raw)))
         self._call_id = None
         self._opener_name = None
 
@@ -464,7 +477,7 @@ class StreamParser:
         if self._call_id is not None and scanner.streamed:
             chunk = scanner.take_arguments()
             if chunk:
-                self._out.append(ToolCallChunk(id=self._call_id, arguments_chunk=chunk, raw=self._take_raw()))
+                self._emit(ToolCallChunk(id=self._call_id, arguments_chunk=chunk, raw=self._take_raw()))
 
     def _complete_or_fail(self, *, truncated: bool) -> None:
         """The body ended early (closer, new opener, end of stream): add missing closers if it is whole."""
@@ -593,7 +606,7 @@ class StreamParser:
         if new > pos:
             self._raw.append(text[pos:new])
         for chunk in xml.take_chunks():
-            self._out.append(ToolCallChunk(id=self._call_id, arguments_chunk=chunk, raw=self._take_raw()))
+            self._emit(ToolCallChunk(id=self._call_id, arguments_chunk=chunk, raw=self._take_raw()))
         if outcome == "more":
             return self._more(new) if new < len(text) else new
         if outcome == "error":
@@ -727,7 +740,7 @@ class StreamParser:
                     xml.complete()
                     for chunk in xml.take_chunks():
                         assert self._call_id is not None
-                        self._out.append(ToolCallChunk(id=self._call_id, arguments_chunk=chunk, raw=self._take_raw()))
+                        self._emit(ToolCallChunk(id=self._call_id, arguments_chunk=chunk, raw=self._take_raw()))
                     self._end_call(xml.name, xml.arguments, streamed=True)
             elif mode == "reasoning":
                 self._reasoning("", self._take_raw())
