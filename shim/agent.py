@@ -24,7 +24,7 @@ first: a call that does not match goes back to the model, like a bad call to one
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -41,7 +41,7 @@ from shim.errors import BackendResponseError, StreamInterruptedError
 from shim.events import Event, ParseIssue, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.parsing.stream import StreamParser
-from shim.prompting import ToolChoice, assistant_message, render_messages, tool_message
+from shim.prompting import ToolChoice, assistant_message, normalize_tool_choice, render_messages, tool_message
 from shim.trace import TraceWriter
 from shim.types import Message, ToolCall, ToolResult, ToolSpec
 
@@ -165,8 +165,11 @@ class Agent:
         secrets: extra strings to redact from the trace (the router's env/header secrets are added).
         external_tools: tools the caller runs itself, offered with the source's (an external tool hides a
             source tool of the same name); calling one ends the loop with ``reason="tool_calls"``.
-        tool_choice: ``"auto"``, ``"none"``, ``"required"`` or one tool's name, for the first turn (later
-            turns of the loop use ``"auto"``, so a forced call cannot repeat forever).
+        tool_choice: ``"auto"``, ``"none"``, ``"required"`` or one tool's name. A forced choice holds until
+            the model makes a call that meets it: a turn that answers in text instead, or calls another tool
+            than the named one, is sent back with a reminder (counted against ``max_retries``; when those run
+            out, the text stands as the answer). Later turns use ``"auto"``, so a forced call cannot repeat
+            forever.
     """
 
     def __init__(
@@ -240,12 +243,14 @@ class Agent:
         failed_turns = 0
         repeats: tuple[str, int] = ("", 0)
         text = ""
+        choice = self.tool_choice
         for turn in range(1, self.max_turns + 1):
             yield TurnStart(turn=turn)
             tools = await self._list_tools()
+            mode, named = normalize_tool_choice(choice, [t.name for t in tools]) if tools else ("none", None)
             outcome = _Turn()
             # aclosing: a consumer that stops reading mid-turn must stop the engine now, not at garbage collection.
-            async with aclosing(self._model_turn(turn, tools, outcome)) as events:
+            async with aclosing(self._model_turn(turn, tools, outcome, choice)) as events:
                 async for event in events:
                     yield event
             text = outcome.text
@@ -256,16 +261,28 @@ class Agent:
                 return
             if not outcome.calls and not outcome.errors:
                 self.messages.append(assistant_message(outcome.history_text, []))
+                forced = mode in ("required", "named") and outcome.finish_reason != "length"
+                if forced and failed_turns < self.max_retries:
+                    failed_turns += 1
+                    self.messages.append({"role": "user", "content": _call_reminder(named)})
+                    continue
                 reason: StopReason = "length" if outcome.finish_reason == "length" else "answer"
                 detail = "the model hit its token limit" if reason == "length" else ""
+                if forced:
+                    detail = f"tool_choice {choice!r} asked for a call; the model answered in text instead"
                 self._record("done", reason=reason)
                 yield AgentEnd(reason=reason, text=text, detail=detail)
                 return
-            handed_back = tuple(c for c in outcome.calls if self.external_call_problem(c) is None)
+            off_choice = {c.id for c in outcome.calls if named is not None and c.name != named}
+            if len(off_choice) < len(outcome.calls):
+                choice = "auto"  # met: later turns may answer, or call what they like
+            handed_back = tuple(
+                c for c in outcome.calls if c.id not in off_choice and self.external_call_problem(c) is None
+            )
             if handed_back:
                 self.messages.append(assistant_message(outcome.history_text, outcome.calls))
                 own = [c for c in outcome.calls if c not in handed_back]  # with external calls that failed their check
-                async for event in self._run_calls(own):
+                async for event in self._run_calls(own, refuse=off_choice, named=named):
                     yield event
                 self._record("done", reason="tool_calls")
                 yield AgentEnd(reason="tool_calls", text=text, calls=handed_back)
@@ -279,7 +296,7 @@ class Agent:
                 return
             self.messages.append(assistant_message(outcome.history_text, outcome.calls))
             results: list[ToolResultEvent] = []
-            async for event in self._run_calls(outcome.calls):
+            async for event in self._run_calls(outcome.calls, refuse=off_choice, named=named):
                 results.append(event)
                 yield event
             if outcome.errors:
@@ -296,14 +313,16 @@ class Agent:
 
     # -- one model turn --------------------------------------------------------------------------------
 
-    async def _model_turn(self, turn: int, tools: list[ToolSpec], outcome: _Turn) -> AsyncGenerator[Event, None]:
+    async def _model_turn(
+        self, turn: int, tools: list[ToolSpec], outcome: _Turn, choice: ToolChoice
+    ) -> AsyncGenerator[Event, None]:
         options = self._options(turn) if callable(self._options) else self._options
         native = bool(tools) and await self._native_tools()
         parser = StreamParser(tools, ids=self._ids)
         chunks: list[str] = []
         completion: Completion | None = None
         for attempt in (1, 2):
-            prompt = self._render(tools, native=native, turn=turn)
+            prompt = self._render(tools, native=native, choice=choice)
             self._record("prompt", turn=turn, native_tools=native, messages=[m.to_dict() for m in prompt])
             turn_options = replace(options or GenerationOptions(), tools=tuple(tools)) if native else options
             stream = self.backend.stream(prompt, options=turn_options)
@@ -349,10 +368,9 @@ class Agent:
             finish_reason="length" if finish == "length" else "stop",
         )
 
-    def _render(self, tools: list[ToolSpec], *, native: bool, turn: int) -> list[Message]:
+    def _render(self, tools: list[ToolSpec], *, native: bool, choice: ToolChoice) -> list[Message]:
         history = [{"role": "system", "content": self.system}, *self.messages] if self.system else self.messages
         shown = [] if native else tools  # native engines get the tools as request fields, not prompt text
-        choice = self.tool_choice if turn == 1 else "auto"
         return render_messages(history, shown, dialect=self.dialect, tool_choice=choice if shown else "none")
 
     def external_call_problem(self, call: ToolCall) -> str | None:
@@ -386,7 +404,11 @@ class Agent:
             self._native = mode == "native"
         return self._native
 
-    async def _run_calls(self, calls: list[ToolCall]) -> AsyncIterator[ToolResultEvent]:
+    async def _run_calls(
+        self, calls: list[ToolCall], *, refuse: Collection[str] = (), named: str | None = None
+    ) -> AsyncIterator[ToolResultEvent]:
+        """Run ``calls`` concurrently and yield their results in call order; ``refuse`` (ids) are not run,
+        because the turn's tool choice demanded ``named``."""
         if not calls:
             return
         results: list[ToolResult | None] = [None] * len(calls)
@@ -394,7 +416,10 @@ class Agent:
 
         async def run(index: int, call: ToolCall) -> None:
             problem = self.external_call_problem(call)
-            if problem is not None and problem != "not external":
+            if call.id in refuse:
+                message = f"{call.name!r} was not run: this turn must call {named!r}. Call {named!r} now."
+                results[index] = ToolResult.error(call, message)
+            elif problem is not None and problem != "not external":
                 results[index] = ToolResult.error(call, problem)
             elif tools is None:
                 known = ", ".join(repr(t.name) for t in self.external_tools)
@@ -484,6 +509,12 @@ def _schema_validator(schema_json: str) -> Validator | _AcceptAll:
     except SchemaError:
         return _AcceptAll()
     return cls(schema)
+
+
+def _call_reminder(named: str | None) -> str:
+    """The user turn sent back when a forced tool choice was answered in text."""
+    target = f"the tool {named!r}" if named else "one of the tools"
+    return f"You must call {target} now, in the call format the system prompt shows, not answer in text."
 
 
 def _native_call_events(call: ToolCall) -> list[Event]:

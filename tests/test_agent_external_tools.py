@@ -88,13 +88,54 @@ class SystemPrompts:
         await self.backend.aclose()
 
 
-async def test_a_forced_tool_choice_applies_to_the_first_turn_only(tmp_path: Path) -> None:
+async def test_a_forced_tool_choice_holds_until_a_call_meets_it_then_lets_the_model_answer(tmp_path: Path) -> None:
     backend = SystemPrompts(replay(tmp_path, block("add", a=2, b=2), "Four."))
     agent = Agent(backend, Adder(), external_tools=[WEATHER], tool_choice="add")
     with anyio.fail_after(10):
         end = [e async for e in agent.stream("2+2?")][-1]
     assert end == AgentEnd(reason="answer", text="Four.")
     assert "get_weather" not in backend.seen[0] and "get_weather" in backend.seen[1]
+
+
+async def test_a_text_answer_to_a_required_tool_choice_is_sent_back_with_a_reminder(tmp_path: Path) -> None:
+    source = Adder()
+    backend = SystemPrompts(replay(tmp_path, "It is 4.", block("add", a=2, b=2), "Four."))
+    agent = Agent(backend, source, tool_choice="required")
+    with anyio.fail_after(10):
+        end = [e async for e in agent.stream("2+2?")][-1]
+    assert end == AgentEnd(reason="answer", text="Four.")
+    assert [c.arguments for c in source.calls] == [{"a": 2, "b": 2}]
+    reminder = agent.messages[2]
+    assert reminder["role"] == "user" and "You must call one of the tools now" in reminder["content"]
+    # The retry is still forced; the turn after the call is not.
+    assert "you must call at least one tool" in backend.seen[1] and "you must call" not in backend.seen[2]
+
+
+async def test_a_call_to_another_tool_than_the_named_choice_is_refused_not_run(tmp_path: Path) -> None:
+    source = Adder()
+    backend = replay(tmp_path, block("add", a=1, b=1), block("get_weather", city="Riga"))
+    agent = Agent(backend, source, external_tools=[WEATHER], tool_choice="get_weather")
+    with anyio.fail_after(10):
+        events = [e async for e in agent.stream("Weather in Riga?")]
+    assert source.calls == []
+    refused = next(e for e in events if isinstance(e, ToolResultEvent))
+    assert refused.result.is_error
+    assert "'add' was not run: this turn must call 'get_weather'" in refused.result.render()
+    end = events[-1]
+    assert isinstance(end, AgentEnd) and end.reason == "tool_calls"
+    assert [(c.name, c.arguments) for c in end.calls] == [("get_weather", {"city": "Riga"})]
+
+
+async def test_a_model_that_never_meets_a_forced_choice_keeps_its_text_answer_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    backend = replay(tmp_path, "No.", "Still no.", "Never.")
+    agent = Agent(backend, Adder(), tool_choice="required", max_retries=2)
+    with anyio.fail_after(10):
+        end = [e async for e in agent.stream("2+2?")][-1]
+    assert isinstance(end, AgentEnd) and end.reason == "answer" and end.text == "Never."
+    assert "tool_choice 'required' asked for a call" in end.detail
+    assert [m["role"] for m in agent.messages] == ["user", "assistant", "user", "assistant", "user", "assistant"]
 
 
 async def test_an_external_call_whose_arguments_miss_the_schema_goes_back_to_the_model(tmp_path: Path) -> None:

@@ -175,6 +175,22 @@ async def test_tool_choice_none_leaves_the_tools_out_and_a_named_choice_lists_on
     assert forced.choices[0].message.tool_calls is not None
 
 
+async def test_a_required_tool_choice_answered_in_text_is_retried_until_the_client_gets_a_call(tmp_path: Path) -> None:
+    model = Recording(replay(tmp_path, "Paris is lovely.", call_block("get_weather", city="Paris")))
+    async with serving(create_app({"m": model})) as url, client(url) as openai:
+        with anyio.fail_after(10):
+            reply = await openai.chat.completions.create(
+                model="m",
+                messages=[{"role": "user", "content": "Paris?"}],
+                tools=[WEATHER, TIME],
+                tool_choice="required",
+            )
+    calls = reply.choices[0].message.tool_calls or []
+    assert [(c.function.name, json.loads(c.function.arguments)) for c in calls] == [("get_weather", {"city": "Paris"})]
+    assert reply.choices[0].finish_reason == "tool_calls"
+    assert "You must call one of the tools now" in model.prompts[1][-1].content
+
+
 async def test_several_models_are_served_at_once_each_by_its_own_backend(tmp_path: Path) -> None:
     for folder in ("a", "b"):  # one recording file per model
         (tmp_path / folder).mkdir()
