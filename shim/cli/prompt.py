@@ -27,9 +27,7 @@ def load_tools(path: Path) -> list[ToolSpec]:
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise click.BadParameter(
-            f"cannot read {str(path)!r}: {exc.strerror or exc}", param_hint="--tools"
-        ) from None
+        raise click.BadParameter(f"cannot read {str(path)!r}: {exc.strerror or exc}", param_hint="--tools") from None
     except ValueError as exc:
         raise click.BadParameter(f"{str(path)!r} is not valid JSON: {exc}", param_hint="--tools") from None
     if is_obj(data) and "tools" in data:
@@ -59,9 +57,7 @@ def _tool_choice(value: str) -> str | Mapping[str, Any]:
         except ValueError as exc:
             raise click.BadParameter(f"not valid JSON: {exc}", param_hint="--tool-choice") from None
         if not is_obj(choice):
-            raise click.BadParameter(
-                "must be a mode, a tool name or a JSON object", param_hint="--tool-choice"
-            )
+            raise click.BadParameter("must be a mode, a tool name or a JSON object", param_hint="--tool-choice")
         return choice
     return value
 
@@ -96,9 +92,7 @@ def _tool_choice(value: str) -> str | Mapping[str, Any]:
     metavar="MODE|NAME|JSON",
     help="auto, none (no tools in the prompt), required, a tool's name, or an OpenAI tool_choice object.",
 )
-@click.option(
-    "--system", "-s", default=None, help="Your own system message; the tool prompt is added after it."
-)
+@click.option("--system", "-s", default=None, help="Your own system message; the tool prompt is added after it.")
 @click.option("--stats", is_flag=True, help="Also print the prompt's size to standard error.")
 def prompt(
     tools_file: Path, dialect: str, compact: bool | None, tool_choice: str, system: str | None, stats: bool

@@ -34,7 +34,9 @@ def test_a_wrong_call_is_reported_and_the_exit_status_says_so(tmp_path: Path) ->
     lines = []
     for request in DEMO_REQUESTS:
         wrong = {**request.arguments, "unexpected": 1} if request.tool == "calculate" else dict(request.arguments)
-        lines.append({"response": f"<function_call>{json.dumps({'name': request.tool, 'arguments': wrong})}</function_call>"})
+        lines.append(
+            {"response": f"<function_call>{json.dumps({'name': request.tool, 'arguments': wrong})}</function_call>"}
+        )
         lines.append({"response": "Done."})
     turns.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     result = CliRunner().invoke(main, ["demo", "-m", f"replay:{turns}"])

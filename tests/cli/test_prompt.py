@@ -28,13 +28,10 @@ def test_it_prints_the_same_prompt_as_the_library_for_a_tools_file() -> None:
 
 
 def test_dialect_compact_and_tool_choice_options_reach_the_prompt() -> None:
-    code, out, _ = run(
-        "--tools", str(TOOLS_FILE), "--dialect", "tool_call", "--compact", "--tool-choice", "required"
-    )
+    code, out, _ = run("--tools", str(TOOLS_FILE), "--dialect", "tool_call", "--compact", "--tool-choice", "required")
     assert code == 0
     assert out == (GOLDEN / "tool_call_compact.txt").read_text(encoding="utf-8").replace(
-        "- Call a tool only when you need its result to answer; otherwise answer directly, "
-        "without any block.",
+        "- Call a tool only when you need its result to answer; otherwise answer directly, without any block.",
         "- In this reply you must call at least one tool; do not answer without calling one.",
     )
 
