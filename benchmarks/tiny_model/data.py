@@ -6,7 +6,9 @@ demo's agent loop will. The tool results come from the real `shim.demo.tools.Dem
 
 The training and held-out sets are drawn from the same templates with different seeds; every held-out
 request whose text also occurs in training is dropped, and a share of the key-value words only ever appear
-in held-out requests, so the evaluation measures copying and not recall.
+in held-out requests, so the evaluation measures copying and not recall. Most training keys and values are
+invented words (`invented_word`): with only a few dozen real ones the model learnt to recall a key it knew
+rather than copy the one it was given, and failed on every word it had never seen.
 """
 
 from __future__ import annotations
@@ -72,6 +74,16 @@ KV_VALUES = ["blue", "green", "red", "tiger", "pizza", "jazz", "Tokyo", "Paris",
              "김치", "커피", "서울", "월요일", "Mondays", "orange", "silver", "maple", "delta", "omega"]  # fmt: skip
 HELD_OUT_KV = ["garden", "piano", "wallet", "laptop", "violet", "rocket", "lemon", "cactus", "바다", "사과"]
 """Key-value words that never occur in training."""
+INVENTED_SHARE = 0.65
+"""Share of training key-value requests whose words are invented."""
+
+_ONSETS = ["b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z", "br", "ch",
+           "cl", "dr", "fl", "gr", "pl", "sh", "sl", "st", "th", "tr", ""]  # fmt: skip
+_VOWELS = ["a", "e", "i", "o", "u", "a", "e", "o", "ai", "ee", "oo", "ou", "y"]
+_CODAS = ["", "", "", "n", "r", "l", "s", "t", "m", "ck", "ng", "x", "p", "d"]
+_HANGUL = ("가나다라마바사아자차카타파하거너더러머버서어저처커터퍼허고노도로모보소오조초코토포호구누두루무부수우"
+           "주추쿠투푸후기니디리미비시이지치키티피히과귀놀달별빛산숲열음장전정집창책초콩탑판학한해호화희")  # fmt: skip
+"""Common syllables; invented Korean words stay within them so the vocabulary keeps one token per syllable."""
 
 EN_CALC_OPS = {"+": ["plus", "added to"], "-": ["minus"], "*": ["times", "multiplied by"], "/": ["divided by"]}
 KO_CALC_OPS = {"+": "더하기", "-": "빼기", "*": "곱하기", "/": "나누기"}
@@ -165,6 +177,23 @@ def _convert(rng: random.Random, lang: Lang) -> tuple[str, dict[str, Any], tuple
     return request, arguments, answers
 
 
+def invented_word(rng: random.Random, lang: Lang) -> str:
+    """A pronounceable made-up word (Hangul in most Korean requests, some English ones), free of `HELD_OUT_KV`."""
+    while True:
+        if rng.random() < (0.6 if lang == "ko" else 0.15):
+            word = "".join(rng.choice(_HANGUL) for _ in range(rng.choice([1, 2, 2, 3])))
+        else:
+            syllables = rng.choice([1, 2, 2, 3])
+            word = "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS) for _ in range(syllables))
+            shape = rng.random()
+            if shape < 0.1:
+                word = word.capitalize()
+            elif shape < 0.2:
+                word += str(rng.randint(1, 99))
+        if len(word) > 1 and not any(held in word for held in HELD_OUT_KV):
+            return word
+
+
 def _kv_set(rng: random.Random, lang: Lang, words: list[str]) -> tuple[str, dict[str, Any], tuple[str, ...]]:
     key = rng.choice(words) if rng.random() < 0.7 else f"{rng.choice(words)}_{rng.choice(words)}"
     value = rng.choice(words + KV_VALUES) if words is KV_WORDS else rng.choice(words)
@@ -202,11 +231,18 @@ def _chat(rng: random.Random, lang: Lang) -> tuple[str, tuple[str, ...]]:
 
 
 def sample(rng: random.Random, *, held_out: bool = False) -> Sample:
-    """Draw one request; ``held_out`` draws key-value words from `HELD_OUT_KV` half of the time."""
+    """Draw one request; ``held_out`` draws key-value words from `HELD_OUT_KV` half of the time.
+
+    Held-out draws consume the random stream exactly as before invented words were added, so the
+    evaluation set is the same one earlier models were measured on.
+    """
     lang = "en" if rng.random() < 0.5 else "ko"
     words = HELD_OUT_KV if held_out and rng.random() < 0.5 else KV_WORDS
+    # Training leans a little more on the key-value tools: copying a word is the hardest thing it learns.
     kind = rng.choices(["calculate", "get_time", "convert_units", "kv_set", "kv_get", "chat"],
-                       [30, 18, 24, 12, 12, 0 if held_out else 4])[0]  # fmt: skip
+                       [30, 18, 24, 12, 12, 0] if held_out else [27, 16, 21, 16, 16, 4])[0]  # fmt: skip
+    if not held_out and kind in ("kv_set", "kv_get") and rng.random() < INVENTED_SHARE:
+        words = [invented_word(rng, lang) for _ in range(4)]
     store: dict[str, str] = {}
     if kind == "chat":
         request, answers = _chat(rng, lang)

@@ -7,14 +7,14 @@ training dependencies. Bump `SCRIPT_VERSION` whenever a change here, in ``data.p
 
 from __future__ import annotations
 
-SCRIPT_VERSION = "1"
+SCRIPT_VERSION = "2"
 """Written to the GGUF as ``shim.tiny.script_version``."""
 DATA_SEED = 20261122
 """Seed of the synthetic conversations (``shim.tiny.data_seed``)."""
 TRAIN_SEED = 7
 """Seed of the weight initialisation and batch order (``shim.tiny.train_seed``)."""
 
-N_TRAIN = 12_000
+N_TRAIN = 20_000
 """Training conversations."""
 N_EVAL = 200
 """Held-out requests for ``evaluate.py``."""
@@ -29,7 +29,7 @@ CONTEXT_LENGTH = 2048
 ROPE_BASE = 10000.0
 RMS_EPS = 1e-5
 
-STEPS = 9000
+STEPS = 12000
 """Training steps in all."""
 PLAIN_STEPS = 3000
 """Of which the first are on conversations without the system prompt (see train.train)."""

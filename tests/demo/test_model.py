@@ -7,9 +7,6 @@ retrained here. Its recipe is read from ``benchmarks/tiny_model/recipe.py`` (tor
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import anyio
@@ -23,16 +20,7 @@ from shim.events import ToolCallEnd
 from shim.parsing.stream import StreamParser
 from shim.prompting import render_messages, render_system_prompt
 from shim.types import ToolSpec
-
-_TINY = Path(__file__).resolve().parents[2] / "benchmarks" / "tiny_model"
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"tiny_model_{name}", _TINY / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.demo.tiny_model import load as _load
 
 
 @pytest.fixture(scope="module")
