@@ -1,10 +1,11 @@
 """Train the tiny demo model and write it as GGUF: ``python benchmarks/tiny_model/train.py``.
 
-Needs the ``train`` extra (the CPU build of PyTorch) besides ``llama``/``mcp``; about ten minutes on two
-cores. Steps: draw the conversations (``data.py``), render them with shim's own prompt templates and the
-demo server's real tool list, learn the vocabulary (``vocab.py``), tokenize with llama.cpp itself (so the
-training tokens are the ones the demo will feed), train (``model.py``), write the GGUF, and check that
-llama.cpp's logits for a whole conversation match PyTorch's before reporting success.
+Needs the ``train`` extra (the CPU build of PyTorch) besides ``llama``/``mcp``; about 40 minutes on two idle
+cores (``--steps 300`` for a quick trial). Steps: draw the conversations (``data.py``), render them with
+shim's own prompt templates and the demo server's real tool list, learn the vocabulary (``vocab.py``),
+tokenize with llama.cpp itself (so the training tokens are the ones the demo will feed), train (``model.py``),
+write the GGUF, and check that llama.cpp's logits for a whole conversation match PyTorch's before reporting
+success.
 
 Every conversation starts with the same system prompt (shim's full or compact tool listing), so the prompt's
 keys and values are computed once per step without gradients and each row trains on its conversation only.
