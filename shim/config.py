@@ -13,7 +13,8 @@ Accepted, per server (every leniency is listed here):
   Cline's ``autoApprove`` list and Gemini CLI's ``trust: true``;
 - ``timeout``: per-call timeout in seconds;
 - ``protocol``: ``"auto"`` (default), ``"legacy"`` (force the initialize handshake) or a modern version string;
-- comments and trailing commas (VS Code's ``mcp.json`` is JSONC);
+- comments and trailing commas (VS Code's ``mcp.json`` is JSONC), and a UTF-8 byte-order mark;
+- ``"shim"`` next to the servers: shim's own settings (`shim.settings`);
 - ``${VAR}``, ``${VAR:-default}`` and VS Code's ``${env:VAR}`` in every string value.
 
 Unknown keys are ignored, as other clients do, so one file can serve several clients.
@@ -41,7 +42,9 @@ __all__ = [
     "default_config_path",
     "load_config",
     "parse_config",
+    "read_config_file",
     "resolve_config_path",
+    "settings_section",
 ]
 
 CONFIG_ENV_VAR = "SHIM_CONFIG"
@@ -123,6 +126,8 @@ class McpConfig:
     servers: tuple[ServerConfig, ...]
     path: str | None = None
     """Where it was read from, for messages."""
+    settings: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    """The file's ``"shim"`` object (see `shim.settings`)."""
 
 
 def default_config_path() -> Path:
@@ -149,34 +154,81 @@ def resolve_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     return default_config_path()
 
 
+def read_config_file(path: str | os.PathLike[str] | None = None) -> tuple[Path, Mapping[str, Any]]:
+    """The one reader of the config file: where it is (see `resolve_config_path`) and its decoded top level.
+
+    UTF-8 (a byte-order mark is tolerated), JSON or JSONC (comments, trailing commas). The servers are not
+    checked here (`parse_config` does it), so the ``"shim"`` settings can be read from a file whose servers
+    need variables only a later command sets.
+
+    Raises:
+        ConfigError: the file is missing or unreadable, not UTF-8, not JSON, nested too deeply, or its top
+            level is not an object; the message names the file and says what to do.
+    """
+    resolved = resolve_config_path(path)
+    source = str(resolved)
+    try:
+        raw = resolved.read_bytes()
+    except FileNotFoundError:
+        how = "pass --config FILE" if path else f"create it, pass --config FILE or set {CONFIG_ENV_VAR}"
+        raise ConfigError(f"{source!r}: no MCP config file there; {how}") from None
+    except OSError as exc:
+        raise ConfigError(f"{source!r}: cannot read the config file: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{source!r}: not UTF-8 text (byte {exc.start} is {raw[exc.start : exc.start + 1]!r}); "
+            "save the file as UTF-8"
+        ) from None
+    data = _decode(text, source)
+    top = _object(data)
+    if top is None:
+        raise ConfigError(f"{source!r}: the top level must be a JSON object with an 'mcpServers' key")
+    return resolved, top
+
+
 def load_config(path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None) -> McpConfig:
     """Read and check a config file (see the module docstring for the accepted shape).
 
     Raises:
-        ConfigError: the file is missing, is not JSON, or a server entry is invalid; the message names the
+        ConfigError: the file is missing, is not UTF-8 JSON, or a server entry is invalid; the message names the
             file, the server and the field.
     """
-    resolved = resolve_config_path(path)
-    try:
-        text = resolved.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        how = "pass --config FILE" if path else f"create it, pass --config FILE or set {CONFIG_ENV_VAR}"
-        raise ConfigError(f"{str(resolved)!r}: no MCP config file there; {how}") from None
-    except OSError as exc:
-        raise ConfigError(f"{str(resolved)!r}: cannot read the config file: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        try:
-            data = json.loads(_strip_jsonc(text))
-        except json.JSONDecodeError:
-            data = None
-        if data is not None:
-            return parse_config(data, source=str(resolved), environ=environ)
-        raise ConfigError(
-            f"{str(resolved)!r}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
+    resolved, data = read_config_file(path)
     return parse_config(data, source=str(resolved), environ=environ)
+
+
+def _decode(text: str, source: str) -> Any:
+    """JSON, else JSONC; every failure is a `ConfigError` naming the file."""
+    try:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            try:
+                return json.loads(_strip_jsonc(text))
+            except json.JSONDecodeError:
+                pass
+            raise ConfigError(
+                f"{source!r}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            ) from None
+    except RecursionError:
+        raise ConfigError(f"{source!r}: nested too deeply to be a config file; check its brackets") from None
+
+
+def settings_section(data: Any, *, source: str = "<config>") -> Mapping[str, Any]:
+    """The ``"shim"`` object of a decoded config file (``{}`` when there is none).
+
+    Raises:
+        ConfigError: ``"shim"`` is there but not an object.
+    """
+    top = _object(data)
+    if top is None or top.get("shim") is None:
+        return {}
+    section = _object(top["shim"])
+    if section is None:
+        raise ConfigError(f'{source!r}: field \'shim\' must be an object of settings, like {{"model": "..."}}')
+    return section
 
 
 def _object(value: object) -> Mapping[str, Any] | None:
@@ -211,7 +263,7 @@ def parse_config(data: Any, *, source: str = "<config>", environ: Mapping[str, s
         parsed = _Server(source, str(name), env).parse(entry)
         if parsed is not None:
             servers.append(parsed)
-    return McpConfig(servers=tuple(servers), path=source)
+    return McpConfig(servers=tuple(servers), path=source, settings=settings_section(top, source=source))
 
 
 class _Server:
@@ -321,9 +373,13 @@ class _Server:
         value = e.get("timeout")
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            raise self.fail("timeout", f"must be a positive number of seconds, got {value!r}")
-        return float(value)
+        seconds = float(value) if isinstance(value, float) else None
+        if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10**9:
+            seconds = float(value)
+        if seconds is None or not (0 < seconds < 10**9):  # NaN, infinity and 400-digit numbers too
+            shown = repr(value) if len(repr(value)) < 40 else f"{repr(value)[:37]}..."
+            raise self.fail("timeout", f"must be a positive number of seconds (below 10**9), got {shown}")
+        return seconds
 
     def approval(self, e: Mapping[str, Any]) -> dict[str, Any]:
         default: Approval | None = "allow" if e.get("trust") is True else None

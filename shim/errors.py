@@ -22,6 +22,8 @@ ShimError
 
 from __future__ import annotations
 
+from shim.redact import redact
+
 __all__ = [
     "BackendConnectionError",
     "BackendError",
@@ -39,7 +41,15 @@ __all__ = [
 
 
 class ShimError(Exception):
-    """Base class of every exception shim raises on purpose."""
+    """Base class of every exception shim raises on purpose.
+
+    Its message is redacted (`shim.redact.redact`) when the exception is made, so wherever it is shown (a
+    terminal, a log, an HTTP error body, a tool result the model reads) no known secret and no URL
+    credentials go with it.
+    """
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(redact(a) if isinstance(a, str) else a for a in args))
 
 
 class ConfigError(ShimError):

@@ -11,6 +11,7 @@ server inside that task, so the other servers go on working.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sys
 from collections.abc import AsyncGenerator, Awaitable, Callable
@@ -33,12 +34,25 @@ from pydantic import ValidationError
 from shim.__about__ import __version__
 from shim.config import ServerConfig
 from shim.errors import ToolExecutionError
+from shim.redact import install_log_redaction, redact, secrets_registered
 from shim.types import ContentBlock, ToolCall, ToolResult, ToolSpec
 
 __all__ = ["MCPConnection", "ProgressFn", "open_connection"]
 
 logger = logging.getLogger(__name__)
 logger.addHandler(logging.NullHandler())  # a library logs; the application decides what to show
+
+
+class _QuietLineErrors(logging.Filter):
+    """Drops the SDK's traceback for each stdout line that is not JSON-RPC: a server that prints junk would
+    flood the terminal with hundreds of them without naming itself. `MCPConnection` says it once instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Failed to parse JSONRPC message")
+
+
+logging.getLogger("mcp.client.stdio").addFilter(_QuietLineErrors())
+install_log_redaction("mcp.client.stdio", "mcp.client.session", "mcp.shared.jsonrpc_dispatcher")
 
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 """Receives ``notifications/progress`` of one call: progress, total, message."""
@@ -94,6 +108,7 @@ class MCPConnection:
         self._wake = anyio.Event()
         self._closing = False
         self._sessions = 0
+        self._junk_lines = 0
         self.finished = anyio.Event()
         """Set when `run` has returned."""
 
@@ -104,7 +119,8 @@ class MCPConnection:
     async def run(self) -> None:
         """Own the SDK client until `close`; never raises (failures land in `error`)."""
         try:
-            await self._run()
+            with secrets_registered(self.config.secrets):  # so logs and terminal output hide them too
+                await self._run()
         finally:
             self.finished.set()
 
@@ -238,9 +254,7 @@ class MCPConnection:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _redact(self, text: str) -> str:
-        for secret in self.config.secrets:
-            text = text.replace(secret, "***")
-        return text
+        return redact(text, self.config.secrets)
 
     async def _connected(self) -> Client:
         await self._ready.wait()
@@ -275,6 +289,9 @@ class MCPConnection:
         }
         if c.transport == "stdio":
             assert c.command is not None
+            if c.cwd is not None and not os.path.isdir(c.cwd):
+                # Otherwise the spawn's FileNotFoundError reads as if the command were missing.
+                raise ToolExecutionError(f"the working directory {c.cwd!r} (field 'cwd') does not exist")
             params = StdioServerParameters(command=c.command, args=list(c.args), env=c.env or None, cwd=c.cwd)
             return Client(stdio_client(params, errlog=self._errlog or sys.stderr), **common)
         assert c.url is not None
@@ -299,9 +316,22 @@ class MCPConnection:
             logger.info("MCP server %r: tool-change subscription ended: %s", self.name, _describe(exc))
 
     async def _on_message(self, message: types.ServerNotification | Exception) -> None:
-        """2025-11-25 era: list changes arrive as ``notifications/tools/list_changed``."""
+        """2025-11-25 era: list changes arrive as ``notifications/tools/list_changed``; a line the transport
+        could not read arrives as an exception."""
         if isinstance(message, types.ToolListChangedNotification):
             self._tools_changed()
+        elif isinstance(message, Exception):
+            self._junk_lines += 1
+            if self._junk_lines == 1:  # one line per server, not one per junk line
+                logger.warning(
+                    "MCP server %r writes lines that are not JSON-RPC to its stdout, such as %s; shim ignores "
+                    "them (a server must write its logs to stderr)",
+                    self.name,
+                    self._redact(_junk(message)),
+                    extra={"notice": True},
+                )
+            else:
+                logger.debug("MCP server %r: %d lines on stdout were not JSON-RPC", self.name, self._junk_lines)
         await anyio.lowlevel.checkpoint()
 
     def _tools_changed(self) -> None:
@@ -328,6 +358,15 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, MCPError):
         return f"{exc.message} (MCP error {exc.code})"
     return str(exc) or type(exc).__name__
+
+
+def _junk(exc: Exception) -> str:
+    """The line a transport could not read, shortened, as ``repr``."""
+    if isinstance(exc, ValidationError) and exc.errors():
+        line = exc.errors()[0].get("input")
+        if isinstance(line, (str, bytes)):
+            return repr(line[:80])
+    return repr(str(exc).split("\n")[0][:80])
 
 
 def _tool_spec(tool: types.Tool) -> ToolSpec:

@@ -31,6 +31,7 @@ from jsonschema.validators import validator_for
 from shim.config import Approval, McpConfig, ServerConfig, load_config
 from shim.errors import ToolExecutionError
 from shim.mcp_client import MCPConnection
+from shim.redact import redact
 from shim.types import ToolCall, ToolResult, ToolSpec
 
 __all__ = ["Approver", "CallProgress", "ToolRouter", "public_names"]
@@ -330,9 +331,7 @@ class ToolRouter:
         self._entries = entries
 
     def _redact(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
+        return redact(text, self._secrets)
 
     def _audit(self, call: ToolCall, server: str | None, result: ToolResult, seconds: float) -> None:
         if not result.is_error:

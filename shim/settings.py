@@ -2,7 +2,8 @@
 
 1. command-line flags (``--model``, ``--max-turns``, …)
 2. environment variables (``SHIM_MODEL``, ``SHIM_CONFIG``, ``SHIM_DIALECT``, ``SHIM_MAX_TURNS``)
-3. the ``"shim"`` object of the MCP config file, next to ``mcpServers``::
+3. the ``"shim"`` object of the MCP config file, next to ``mcpServers`` (the file is read once, by
+   `shim.config.read_config_file`, so JSONC comments work here as they do for the servers)::
 
        {"mcpServers": {...}, "shim": {"model": "ollama:qwen2.5:7b", "maxTurns": 8, "dialect": "tool_call"}}
 
@@ -11,14 +12,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from shim.config import resolve_config_path
+from shim.config import McpConfig, parse_config, read_config_file, resolve_config_path, settings_section
 from shim.errors import ConfigError
 
 __all__ = ["Settings", "resolve_settings"]
@@ -38,17 +38,30 @@ class Settings:
     """The MCP config file (it may not exist)."""
     config_explicit: bool
     """The path came from ``--config`` or ``SHIM_CONFIG``, so a missing file is an error."""
+    document: Mapping[str, Any] | None = field(default=None, repr=False)
+    """The config file's decoded top level when the file exists (its servers not yet checked)."""
+
+    def mcp_config(self) -> McpConfig:
+        """The MCP servers of the config file, from the copy read for the settings.
+
+        Raises:
+            ConfigError: the file is missing or a server entry is invalid.
+        """
+        document = read_config_file(self.config_path)[1] if self.document is None else self.document
+        return parse_config(document, source=str(self.config_path))
 
 
 def resolve_settings(*, config: str | None = None, **flags: Any) -> Settings:
     """Merge flags, environment, config file and defaults (in that order).
 
     Raises:
-        ConfigError: a value has the wrong type (names where it came from).
+        ConfigError: a value has the wrong type (names where it came from), or the config file exists but
+            cannot be read as UTF-8 JSON/JSONC.
     """
     path = resolve_config_path(config)
     explicit = bool(config or os.environ.get("SHIM_CONFIG"))
-    from_file = _file_settings(path)
+    document = read_config_file(path)[1] if path.exists() else None
+    from_file = settings_section(document, source=str(path)) if document is not None else {}
     values: dict[str, Any] = {}
     for key, default in _DEFAULTS.items():
         if flags.get(key) is not None:
@@ -58,16 +71,7 @@ def resolve_settings(*, config: str | None = None, **flags: Any) -> Settings:
         else:
             found = next((from_file[k] for k in _FILE_KEYS[key] if k in from_file), None)
             values[key] = default if found is None else _coerce(key, found, f"{str(path)!r}, shim.{_FILE_KEYS[key][0]}")
-    return Settings(config_path=path, config_explicit=explicit, **values)
-
-
-def _file_settings(path: Path) -> Mapping[str, Any]:
-    try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}  # a missing or broken file is reported by the MCP config loader, with details
-    section: Any = cast("dict[str, Any]", data).get("shim") if isinstance(data, dict) else None
-    return cast("dict[str, Any]", section) if isinstance(section, dict) else {}
+    return Settings(config_path=path, config_explicit=explicit, document=document, **values)
 
 
 def _coerce(key: str, value: Any, where: str) -> Any:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from shim.backends.base import BackendStream, Completion, FinishReason, GenerationOptions, Usage
 from shim.errors import BackendConnectionError, BackendResponseError, ConfigError
+from shim.redact import redact
 from shim.types import Message
 
 __all__ = ["OpenAICompatBackend"]
@@ -63,9 +64,12 @@ class OpenAICompatBackend:
         self._model = model
         self._url = url.rstrip("/")
         self._api = api
+        api_key = os.environ.get(api_key_env)
+        self._secrets = (api_key,) if api_key else ()
+        """Hidden from every message and name, with the URL's ``user:password@`` (`shim.redact`)."""
         self._client: Any = self._openai.AsyncOpenAI(
             base_url=self._url,
-            api_key=os.environ.get(api_key_env) or "no-key-needed",
+            api_key=api_key or "no-key-needed",
             timeout=timeout,
             max_retries=0,  # a retry would repeat a generation; the caller decides
         )
@@ -73,13 +77,16 @@ class OpenAICompatBackend:
     @property
     def name(self) -> str:
         scheme = "openai" if self._api == "chat" else "openai-completions"
-        return f"{scheme}:{self._model}@{self._url}"
+        return redact(f"{scheme}:{self._model}@{self._url}", self._secrets)
+
+    def __repr__(self) -> str:
+        return f"<OpenAICompatBackend {self.name}>"
 
     def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
         """Stream a reply from the server; see `Backend.stream`."""
         return BackendStream(
             self._generate(list(messages), options or GenerationOptions()),
-            description=f"model {self._model!r} at {self._url}",
+            description=f"model {self._model!r} at {self._shown_url}",
         )
 
     async def aclose(self) -> None:
@@ -139,20 +146,27 @@ class OpenAICompatBackend:
             raise await self._unknown_model(exc) from None
         except self._openai.APIStatusError as exc:
             raise BackendResponseError(
-                f"{self._url} answered {exc.status_code} for model {self._model!r}: {_error_text(exc)}",
+                redact(
+                    f"{self._url} answered {exc.status_code} for model {self._model!r}: {_error_text(exc)}",
+                    self._secrets,
+                ),
                 status_code=exc.status_code,
             ) from None
         except self._openai.APIConnectionError as exc:
             if "connect" in type(exc.__cause__).__name__.lower() or isinstance(exc.__cause__, httpx.ConnectError):
                 raise self._unreachable() from None
-            raise BackendConnectionError(f"the connection to {self._url} failed: {exc.__cause__ or exc}") from None
+            raise BackendConnectionError(
+                redact(f"the connection to {self._url} failed: {exc.__cause__ or exc}", self._secrets)
+            ) from None
         except httpx.TransportError as exc:  # a drop mid-stream surfaces from httpx, not as an openai error
-            raise BackendConnectionError(f"the connection to {self._url} broke mid-stream: {exc}") from None
+            raise BackendConnectionError(
+                redact(f"the connection to {self._url} broke mid-stream: {exc}", self._secrets)
+            ) from None
         yield Completion(finish_reason=finish, text="", usage=usage)
 
     def _unreachable(self) -> BackendConnectionError:
         return BackendConnectionError(
-            f"cannot connect to an OpenAI-compatible server at {self._url}; start one there, for example "
+            f"cannot connect to an OpenAI-compatible server at {self._shown_url}; start one there, for example "
             "'python -m llama_cpp.server --model MODEL.gguf --port PORT', "
             "'llama-server -m MODEL.gguf --port PORT' "
             f"or 'vllm serve MODEL --port PORT', or fix the URL in the spec"
@@ -166,8 +180,14 @@ class OpenAICompatBackend:
             names = []
         known = f"; it serves {names!r}" if names else ""
         return BackendResponseError(
-            f"{self._url} has no model {self._model!r} ({_error_text(exc)}){known}", status_code=404
+            redact(f"{self._url} has no model {self._model!r} ({_error_text(exc)}){known}", self._secrets),
+            status_code=404,
         )
+
+    @property
+    def _shown_url(self) -> str:
+        """The URL for messages: no ``user:password@``."""
+        return redact(self._url, self._secrets)
 
 
 def _transcript(messages: Sequence[Message]) -> str:

@@ -11,11 +11,13 @@ from typing import Any
 import click
 from anyio.from_thread import start_blocking_portal
 from rich.console import Console
+from rich.markup import escape
 
 from shim.agent import Agent
 from shim.backends.base import GenerationOptions
 from shim.cli.session import Approvals, Printer, common_options, open_agent, settings_from
 from shim.errors import ShimError
+from shim.redact import redact
 from shim.routing import ToolRouter
 
 HELP = """commands:
@@ -63,10 +65,11 @@ def chat(
                 settings, approvals, server_logs=server_logs, options=options, one_call_per_turn=one_call, trace=trace
             )
             with portal.wrap_async_context_manager(session) as (agent, router):
-                err.print(f"[dim]shim chat · {settings.model} · {len(router.tools) if router else 0} tools · /help[/]")
+                count = len(router.tools) if router else 0
+                err.print(f"[dim]shim chat · {escape(redact(settings.model or ''))} · {count} tools · /help[/]")
                 chat_loop(portal, agent, router, printer, approvals, out, err)
     except ShimError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(str(exc))) from None
 
 
 def chat_loop(
@@ -102,7 +105,7 @@ def chat_loop(
             printer.stop_status()
         except ShimError as exc:
             printer.stop_status()
-            err.print(f"[red]{exc}[/]")
+            err.print(f"[red]{escape(redact(str(exc)))}[/]")
 
 
 def _command(line: str, agent: Agent, router: ToolRouter | None, out: Console) -> str | None:
@@ -122,7 +125,7 @@ def _command(line: str, agent: Agent, router: ToolRouter | None, out: Console) -
             out.print(f"[cyan]{tool.name}[/] [dim]({server})[/] {summary}")
     elif name == "/history":
         for message in agent.messages:
-            out.print(json.dumps(message, ensure_ascii=False)[:500], markup=False, highlight=False)
+            out.print(redact(json.dumps(message, ensure_ascii=False))[:500], markup=False, highlight=False)
     else:
         out.print(HELP, markup=False)
     return None

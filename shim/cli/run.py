@@ -14,7 +14,9 @@ from shim.agent import AgentEnd
 from shim.backends.base import GenerationOptions
 from shim.cli.session import Approvals, Printer, common_options, open_agent, settings_from
 from shim.errors import ShimError
+from shim.redact import redact
 from shim.settings import Settings
+from shim.trace import EventRedactor
 
 
 @click.command()
@@ -57,7 +59,7 @@ def run(
         Console(stderr=True).print("\n[yellow]interrupted[/]")
         code = 130
     except ShimError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(redact(str(exc))) from None
     sys.exit(code)
 
 
@@ -75,12 +77,14 @@ async def _run(
     approvals = Approvals(err, auto=auto_approve, interactive=sys.stdin.isatty())
     printer = Printer(out, err)
     end: AgentEnd | None = None
+    lines = EventRedactor()  # --json: secrets split over several events are redacted too
     async with open_agent(
         settings, approvals, server_logs=server_logs, options=options, one_call_per_turn=one_call, trace=trace
     ) as (agent, _):
         async for event in agent.stream(prompt):
             if as_json:
-                click.echo(json.dumps(event.to_dict(), ensure_ascii=False))
+                for line, _ in lines.feed(event.to_dict()):
+                    click.echo(json.dumps(line, ensure_ascii=False))
             else:
                 printer(event)
                 approvals.status = printer.status
@@ -89,4 +93,6 @@ async def _run(
             if approvals.aborted:
                 err.print("[red]aborted[/]")
                 return 1
+    for line, _ in lines.flush():
+        click.echo(json.dumps(line, ensure_ascii=False))
     return 0 if end is not None and end.reason == "answer" else 1

@@ -13,15 +13,17 @@ from typing import Any
 import anyio
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.status import Status
 
 from shim.agent import Agent, AgentEnd, AgentEvent, ToolResultEvent, TurnEnd
 from shim.backends import get_backend
 from shim.backends.base import Backend
-from shim.cli.tools import server_log, server_log_path
+from shim.cli.tools import server_log, server_log_path, server_notices
 from shim.config import ServerConfig
 from shim.errors import ConfigError, ShimError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallEnd
+from shim.redact import StreamRedactor, redact
 from shim.routing import ToolRouter
 from shim.settings import Settings, resolve_settings
 from shim.types import ToolCall, ToolSpec
@@ -85,7 +87,7 @@ class Approvals:
         self.console.print(
             f"\n[bold]Allow[/] [cyan]{call.name}[/]"
             + (f" on server [cyan]{server}[/]" if server else "")
-            + f" with {json.dumps(call.arguments, ensure_ascii=False)}?"
+            + f" with {escape(redact(json.dumps(call.arguments, ensure_ascii=False)))}?"
         )
         answer = await anyio.to_thread.run_sync(
             lambda: click.prompt(
@@ -104,7 +106,8 @@ class Approvals:
 
 
 class Printer:
-    """Renders agent events for a person as they stream."""
+    """Renders agent events for a person as they stream, secrets redacted (`shim.redact`): streamed text is
+    held back only as long as it could still be the start of a secret."""
 
     def __init__(self, out: Console, err: Console, *, show_reasoning: bool = True) -> None:
         self.out, self.err = out, err
@@ -112,24 +115,31 @@ class Printer:
         self.pending = 0
         self.status: Status | None = None
         self._in_reasoning = False
+        self._text = StreamRedactor()
+        self._reasoning = StreamRedactor()
 
     def __call__(self, event: AgentEvent) -> None:
         match event:
             case TextDelta() if event.text:
                 self._end_reasoning()
-                self.out.print(event.text, end="", markup=False, highlight=False, soft_wrap=True)
+                self._write(self.out, self._text.feed(event.text))
             case ReasoningDelta() if event.text and self.show_reasoning:
                 if not self._in_reasoning:
                     self.err.print("[dim italic]thinking: [/]", end="")
                     self._in_reasoning = True
-                self.err.print(event.text, end="", style="dim italic", markup=False, highlight=False, soft_wrap=True)
+                self._write(self.err, self._reasoning.feed(event.text), style="dim italic")
+            case TextDelta() | ReasoningDelta():
+                pass
             case ToolCallEnd():
                 self._end_reasoning()
+                self._end_text()
                 self.pending += 1
-                args = json.dumps(event.arguments, ensure_ascii=False)
-                self.err.print(f"\n[cyan]→ {event.name}[/] {args[:300]}", highlight=False)
+                args = redact(json.dumps(event.arguments, ensure_ascii=False))
+                self.err.print(f"\n[cyan]→ {event.name}[/] {escape(args[:300])}", highlight=False)
             case ParseIssue():
-                self.err.print(f"\n[yellow]⚠ a tool call could not be used:[/] {event.message}", highlight=False)
+                self._end_text()
+                message = escape(redact(event.message))
+                self.err.print(f"\n[yellow]⚠ a tool call could not be used:[/] {message}", highlight=False)
             case TurnEnd() if self.pending:
                 self.status = self.err.status(f"running {self.pending} tool call{'s' * (self.pending > 1)}…")
                 self.status.start()
@@ -138,23 +148,33 @@ class Printer:
                 if self.pending <= 0:
                     self.stop_status()
                 colour = "red" if event.result.is_error else "green"
-                body = event.result.render(max_chars=400).replace("\n", " ")
+                body = escape(redact(event.result.render(max_chars=400).replace("\n", " ")))
                 self.err.print(f"[{colour}]← {event.call.name}[/] {body}", highlight=False)
             case AgentEnd():
                 self.stop_status()
+                self._end_reasoning()
+                self._end_text()
                 self.out.print()
                 if event.reason != "answer":
-                    self.err.print(f"[red]stopped ({event.reason}): {event.detail}[/]")
+                    self.err.print(f"[red]stopped ({event.reason}): {escape(redact(event.detail or ''))}[/]")
             case _:
-                pass
+                self._end_text()
 
     def stop_status(self) -> None:
         if self.status is not None:
             self.status.stop()
             self.status = None
 
+    def _write(self, console: Console, text: str, *, style: str | None = None) -> None:
+        if text:
+            console.print(text, end="", style=style, markup=False, highlight=False, soft_wrap=True)
+
+    def _end_text(self) -> None:
+        self._write(self.out, self._text.flush())
+
     def _end_reasoning(self) -> None:
         if self._in_reasoning:
+            self._write(self.err, self._reasoning.flush(), style="dim italic")
             self.err.print()
             self._in_reasoning = False
 
@@ -185,9 +205,9 @@ async def open_agent(
             yield Agent(backend, None, **agent_options), None
             return
         log_path = server_log_path()
-        with server_log(server_logs) as errlog:
+        with server_log(server_logs) as errlog, server_notices(approvals.console):
             if servers is None:
-                router = ToolRouter.from_config(str(settings.config_path), approver=approvals, errlog=errlog)
+                router = ToolRouter.from_config(settings.mcp_config(), approver=approvals, errlog=errlog)
             else:
                 router = ToolRouter(servers, approver=approvals, errlog=errlog)
             approvals.server_of = router.server_of

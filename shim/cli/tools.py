@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -16,9 +18,10 @@ from rich.table import Table
 
 from shim.config import CONFIG_ENV_VAR, McpConfig, default_config_path, load_config
 from shim.errors import ConfigError
+from shim.redact import redact_data
 from shim.routing import ToolRouter
 
-__all__ = ["config_option", "load_or_fail", "server_log", "server_log_path", "tools"]
+__all__ = ["config_option", "load_or_fail", "server_log", "server_log_path", "server_notices", "tools"]
 
 config_option = click.option(
     "--config",
@@ -57,6 +60,33 @@ def server_log(show: bool) -> AbstractContextManager[TextIO]:
     path = server_log_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     return path.open("a", encoding="utf-8")
+
+
+class _NoticeHandler(logging.Handler):
+    """Prints the MCP client's notices (records logged with ``extra={"notice": True}``) as one line each."""
+
+    def __init__(self, console: Console) -> None:
+        super().__init__(logging.WARNING)
+        self.console = console
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if getattr(record, "notice", False):
+            self.console.print(
+                f"[yellow]warning:[/] {record.getMessage()}", markup=True, highlight=False, soft_wrap=True
+            )
+
+
+@contextmanager
+def server_notices(console: Console) -> Iterator[None]:
+    """Show on ``console`` what the MCP client says about a misbehaving server (junk on its stdout), once per
+    server, while the block runs."""
+    handler = _NoticeHandler(console)
+    client_logger = logging.getLogger("shim.mcp_client")
+    client_logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        client_logger.removeHandler(handler)
 
 
 def _has_fileno(stream: TextIO) -> bool:
@@ -103,8 +133,11 @@ def tools(config_path: Path | None, as_json: bool, server_logs: bool) -> None:
                 )
             return rows, dict(router.failures)
 
-    with server_log(server_logs) as errlog:
+    errors = Console(stderr=True)
+    with server_log(server_logs) as errlog, server_notices(errors):
         rows, failures = anyio.run(collect, errlog)
+    secrets = [secret for server in config.servers for secret in server.secrets]
+    rows, failures = redact_data(rows, secrets), redact_data(failures, secrets)  # a server may echo its secrets
     if as_json:
         click.echo(json.dumps({"tools": rows, "failures": failures}, indent=2, ensure_ascii=False))
     else:
@@ -117,7 +150,6 @@ def tools(config_path: Path | None, as_json: bool, server_logs: bool) -> None:
             first_line = (row["description"] or "").strip().split("\n")[0]
             table.add_row(row["name"], row["server"] + renamed, row["approval"], first_line)
         Console(soft_wrap=False).print(table)
-    errors = Console(stderr=True)
     for why in failures.values():
         errors.print(f"[red]error:[/red] {why}", markup=True, highlight=False)
     if failures:

@@ -23,6 +23,7 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 LAB_SERVER = HERE / "lab_server.py"
 PAGED_SERVER = HERE / "paged_server.py"
+NOISY_SERVER = HERE / "noisy_server.py"
 EVERYTHING_BIN = ROOT / "node_modules" / ".bin" / "mcp-server-everything"
 TIME_SERVER = Path(sys.executable).parent / "mcp-server-time"
 
@@ -30,6 +31,11 @@ TIME_SERVER = Path(sys.executable).parent / "mcp-server-time"
 def lab(**extra: Any) -> dict[str, Any]:
     """A config entry for the lab server (stdio, this interpreter)."""
     return {"command": sys.executable, "args": [str(LAB_SERVER)], **extra}
+
+
+def noisy(**extra: Any) -> dict[str, Any]:
+    """The lab server behind a pipe that prints junk lines on stdout between its messages."""
+    return {"command": sys.executable, "args": [str(NOISY_SERVER)], **extra}
 
 
 def paged(**extra: Any) -> dict[str, Any]:
