@@ -93,9 +93,10 @@ class TraceWriter:
         if kind == "response" and isinstance(chunks := data.get("chunks"), list):
             # The chunks are pieces of one text: redact them assembled, keeping their boundaries for replay.
             pending: PiecesRedactor[int] = PiecesRedactor(self._secrets)
+            released: list[tuple[int, dict[Hashable, str]]] = []
             for index, chunk in enumerate(chunks):  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
-                pending.feed(index, {0: str(chunk)})  # pyright: ignore[reportUnknownArgumentType]
-            record["chunks"] = [pieces[0] for _, pieces in pending.flush()]
+                released += pending.feed(index, {0: str(chunk)})  # pyright: ignore[reportUnknownArgumentType]
+            record["chunks"] = [pieces[0] for _, pieces in [*released, *pending.flush()]]
         self._emit([redact_data(record, self._secrets)])
 
     def flush(self) -> None:
