@@ -10,7 +10,7 @@ What is hidden, with the marker ``[REDACTED]``:
   URL-encoded, so a secret holding ``"``, ``\\`` or a newline is found in a JSON line or a query string too.
   An ``Authorization``-style value ``Bearer TOKEN`` also hides ``TOKEN`` alone;
 - ``user:password@`` in any ``scheme://`` URL (the scheme and host stay readable);
-- credential-shaped strings nobody named: ``Bearer`` tokens, ``sk-...``, GitHub and Slack tokens.
+- credential-shaped strings nobody named: ``Bearer`` and ``Basic`` credentials, ``sk-...``, GitHub and Slack tokens.
 
 Text that arrives in pieces (a model repeating a secret four characters at a time) goes through
 `StreamRedactor` or `PiecesRedactor`: they hold back the tail that could still be the start of a secret and
@@ -58,7 +58,7 @@ _ENV_NAME = re.compile(r"(?i)(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD
 _SCHEME_WORD = re.compile(r"(?i)^(?:bearer|basic|token|apikey)\s+(\S+)$")
 _SHAPES = (
     r"(?P<url>\b[a-z][a-z0-9+.-]*://)[^\s/?#\"'<>\\]+(?=@)"  # userinfo of a URL; the greedy run stops at the last @
-    r"|(?P<bearer>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}"
+    r"|(?P<bearer>\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}"
     r"|\b(?:sk-[A-Za-z0-9_-]{12,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abp]-[A-Za-z0-9-]{10,})"
 )
 _WORD_CAP = 1024
@@ -148,7 +148,7 @@ class _Redactor:
         word = len(text)
         while word > 0 and not text[word - 1].isspace():
             word -= 1
-        prefix = re.search(r"(?i)\bbearer\s+\Z", text[max(0, word - 64) : word])
+        prefix = re.search(r"(?i)\b(?:bearer|basic)\s+\Z", text[max(0, word - 64) : word])
         if prefix is not None:
             word -= len(prefix.group(0))
         if len(text) - word <= _WORD_CAP:

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-MODELS = ("Qwen/Qwen2.5-7B-Instruct", "dropping-model")
+MODELS = ("Qwen/Qwen2.5-7B-Instruct", "dropping-model", "overloaded-model")
 
 
 class _ConnectionDrop(Exception):
@@ -38,6 +38,10 @@ async def _chat(request: Request) -> Response:
             },
             status_code=404,
         )
+    if model == "overloaded-model":
+        # An engine behind a proxy that echoes the request's key in its error text (seen with gateway 503s).
+        key = request.headers.get("authorization", "").removeprefix("Bearer ")
+        return JSONResponse({"error": {"message": f"upstream busy; key {key} is rate-limited"}}, status_code=503)
     return StreamingResponse(_dropping_stream(str(model)), media_type="text/event-stream")
 
 

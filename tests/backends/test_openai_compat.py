@@ -118,3 +118,32 @@ async def test_a_connection_dropped_mid_stream_ends_with_an_error_keeping_the_te
         await backend.aclose()
     assert caught.value.text == '<function_call>{"name": "get_'
     assert stream.result is None
+
+
+@pytest.mark.parametrize("credentials", ["", "admin:pa55word@"], ids=["key", "url-credentials"])
+async def test_an_error_answer_shows_neither_the_urls_credentials_nor_the_key_the_engine_echoed(
+    monkeypatch: pytest.MonkeyPatch, credentials: str
+) -> None:
+    monkeypatch.setenv("LLM_ACCESS", "engine-access-98765")
+    with serve(fake_openai.app) as url:
+        spec = f"openai:overloaded-model@{url.replace('http://', 'http://' + credentials)}/v1"
+        backend = get_backend(spec, api_key_env="LLM_ACCESS")
+        with anyio.fail_after(10), pytest.raises(BackendResponseError) as caught:
+            await backend.stream(ASK).collect()
+        await backend.aclose()
+    message = str(caught.value)
+    assert (
+        caught.value.status_code == 503 and "upstream busy; key " in message and "[REDACTED] is rate-limited" in message
+    )
+    # httpx sends URL credentials as Basic auth, which the engine echoes instead of the key.
+    for secret in ("pa55word", "engine-access-98765", "YWRtaW46cGE1NXdvcmQ"):
+        assert secret not in message and secret not in backend.name and secret not in repr(backend)
+
+
+async def test_an_unreachable_server_is_named_without_the_urls_credentials() -> None:
+    url = f"http://someone:pa55word@127.0.0.1:{free_port()}/v1"
+    backend = get_backend(f"openai:tiny@{url}")
+    with anyio.fail_after(30), pytest.raises(BackendConnectionError) as caught:
+        await backend.stream(ASK).collect()
+    await backend.aclose()
+    assert "pa55word" not in str(caught.value) and "127.0.0.1" in str(caught.value)

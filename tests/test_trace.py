@@ -1,0 +1,92 @@
+"""Trace files: secrets are redacted on the assembled text, even when the model writes them in pieces."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp_servers import lab
+
+from shim.agent import Agent
+from shim.backends import get_backend
+from shim.config import parse_config
+from shim.parsing.stream import StreamParser
+from shim.redact import MARK
+from shim.routing import ToolRouter
+from shim.trace import TraceWriter
+from shim.types import ToolSpec
+
+pytestmark = pytest.mark.anyio
+
+SECRET = "hx7Q-k2Lp-9zRt-w4Mv"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def replay(tmp_path: Path, *turns: str) -> Any:
+    """Model turns replayed in 4-character chunks, as a stream would bring them."""
+    path = tmp_path / "turns.jsonl"
+    path.write_text("".join(json.dumps({"response": t}) + "\n" for t in turns), encoding="utf-8")
+    return get_backend(f"replay:{path}", chunk_size=4)
+
+
+def fragments(secret: str, size: int = 5) -> set[str]:
+    return {secret[i : i + size] for i in range(len(secret) - size + 1)}
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+async def test_a_secret_the_model_repeats_in_pieces_never_reaches_the_trace_or_the_logs(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    servers = parse_config({"mcpServers": {"lab": lab(env={"LAB_SECRET": SECRET})}}).servers
+    call = json.dumps({"name": "lab__fail", "arguments": {"reason": f"it is {SECRET}"}})
+    turns = (f"Sure. The secret is {SECRET}, as asked. <function_call>{call}</function_call>", f"Done: {SECRET}.")
+    with caplog.at_level(logging.DEBUG, logger="shim"), anyio.fail_after(30):
+        async with ToolRouter(servers) as router:
+            agent = Agent(replay(tmp_path, *turns), router, trace=tmp_path / "t.jsonl")
+            await agent.run("Tell me the secret.")
+    text = (tmp_path / "t.jsonl").read_text(encoding="utf-8")
+    assert not any(f in text for f in fragments(SECRET)), text
+    assert not any(f in caplog.text for f in fragments(SECRET)), caplog.text
+    assert MARK in text and MARK in caplog.text  # the audit line of the failed call
+    lines = records(tmp_path / "t.jsonl")
+    events = [r["event"] for r in lines if r["type"] == "event" and r["turn"] == 1]
+    text_pieces = "".join(e["text"] for e in events if e["type"] == "text")
+    assert text_pieces.startswith(f"Sure. The secret is {MARK}, as asked.")
+    first = next(r for r in lines if r["type"] == "response")
+    assert "".join(first["chunks"]) == first["response"]  # replay still gets the whole (redacted) reply
+    assert "".join(e["raw"] for e in events) == first["response"]  # raw still rebuilds it
+
+
+@pytest.mark.parametrize("size", [1, 3, 4, 7])
+def test_trace_event_lines_keep_their_number_when_a_secret_spans_them(size: int) -> None:
+    secret = 'k"ey\\with\nodd-chars'
+    output = (
+        f"The key: {secret}. <function_call>{json.dumps({'name': 'f', 'arguments': {'k': secret}})}</function_call>"
+    )
+    parser = StreamParser([ToolSpec(name="f", input_schema={"type": "object"})])
+    events = [e for i in range(0, len(output), size) for e in parser.feed(output[i : i + size])]
+    events += parser.close()
+    stream = io.StringIO()
+    trace = TraceWriter(stream, secrets=[secret])
+    for event in events:
+        trace.write("event", turn=1, event=event.to_dict())
+    trace.write("done", reason="answer")
+    written = stream.getvalue()
+    lines = [json.loads(line) for line in written.splitlines()]
+    assert len(lines) == len(events) + 1
+    assert [line["event"]["type"] for line in lines[:-1]] == [e.to_dict()["type"] for e in events]
+    assert secret[:4] not in written and json.dumps(secret)[1:6] not in written
+    end = next(line["event"] for line in lines if line["event"]["type"] == "tool_call_end")
+    assert end["arguments"] == {"k": MARK}
