@@ -210,3 +210,34 @@ def test_approval_is_configurable_per_server_and_per_tool() -> None:
     assert one({"command": "x", "trust": True}).approval_for("t", {}) == "allow"
     cline = one({"command": "x", "autoApprove": ["write_file"]})
     assert (cline.approval_for("write_file", {}), cline.approval_for("delete", {})) == ("allow", "ask")
+
+
+def test_a_file_that_is_not_utf8_is_one_clear_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"mcpServers": {"café": {"command": "x"}}}'.encode("latin-1"))
+    with pytest.raises(
+        ConfigError, match=r"latin1.json': not UTF-8 text \(byte 20 is b'\\xe9'\); save the file as UTF-8"
+    ):
+        load_config(path)
+
+
+def test_a_byte_order_mark_is_tolerated(tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"mcpServers": {"a": {"command": "x"}}}).encode())
+    assert [s.name for s in load_config(path).servers] == ["a"]
+
+
+@pytest.mark.parametrize("depth", [5_000, 200_000])
+def test_a_file_nested_too_deeply_is_one_clear_error_naming_it(tmp_path: Path, depth: int) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"mcpServers": {"a": {"command": "x", "env": ' + "[" * depth + "]" * depth + "}}}")
+    with pytest.raises(ConfigError, match=r"deep.json'"):
+        load_config(path)
+
+
+@pytest.mark.parametrize("value", ["1e999", "-1", "0", "1" * 400, '"10"'])
+def test_a_timeout_that_is_not_a_sensible_number_names_the_field(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "mcp.json"
+    path.write_text('{"mcpServers": {"a": {"command": "x", "timeout": ' + value + "}}}")
+    with pytest.raises(ConfigError, match=r"server 'a', field 'timeout': must be a positive number of seconds"):
+        load_config(path)

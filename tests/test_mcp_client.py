@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_servers import everything, everything_http, everything_sse, free_port, lab_http, paged, time_server
+from mcp_servers import everything, everything_http, everything_sse, free_port, lab, lab_http, noisy, paged, time_server
 
 from shim.config import parse_config
 from shim.errors import ToolExecutionError
@@ -156,3 +156,27 @@ async def test_a_server_that_cannot_start_reports_why() -> None:
         assert connection.error is not None and "shim-no-such-command" in connection.error
         with anyio.fail_after(10), pytest.raises(ToolExecutionError, match="'s' is not available"):
             await connection.call(call("x"), "x")
+
+
+async def test_a_server_printing_junk_on_stdout_is_named_once_and_still_works(caplog: pytest.LogCaptureFixture) -> None:
+    entry = noisy(env={"NOISY_SAY": "token tok-noisy-123456", "LAB_SECRET": "tok-noisy-123456"})
+    with caplog.at_level(logging.DEBUG):
+        async with connect(entry) as connection:
+            assert connection.connected, connection.error
+            with anyio.fail_after(20):
+                for _ in range(3):
+                    result = await connection.call(call("add", a=2, b=3), "add")
+                    assert result.render() == "5"
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.name for r in warnings] == ["shim.mcp_client"], caplog.text
+    assert "MCP server 's' writes lines that are not JSON-RPC to its stdout" in warnings[0].getMessage()
+    assert not any(r.exc_info for r in caplog.records)  # no traceback per junk line
+    assert "tok-noisy-123456" not in caplog.text
+
+
+async def test_a_missing_working_directory_is_named_not_reported_as_a_missing_command(tmp_path: Any) -> None:
+    async with connect(lab(cwd=str(tmp_path / "gone"))) as connection:
+        assert not connection.connected
+        assert connection.error is not None
+        assert "working directory" in connection.error and "gone" in connection.error
+        assert "command not found" not in connection.error

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from mcp_servers import lab, time_server
+from mcp_servers import lab, noisy, time_server
 
 from shim.cli import main
 from shim.settings import resolve_settings
@@ -124,3 +124,31 @@ def test_help_teaches_every_verb() -> None:
     for verb in ("run", "chat", "parse", "tools", "call", "prompt", "bench"):
         assert verb in output
     assert "Examples:" in invoke("run", "--help").output
+
+
+def test_run_never_prints_a_server_secret_the_model_repeats_in_pieces(tmp_path: Path) -> None:
+    secret = "Zq8-vK3n-Tr5p-Wm2x"
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"lab": lab(env={"LAB_SECRET": secret})}}), encoding="utf-8")
+    model = write_turns(
+        tmp_path / "t.jsonl",
+        f"Let me check. {call_block('echo', message='the secret is ' + secret)}",
+        f"The secret is {secret}, nothing more.",
+    )
+    for mode in ((), ("--json",)):
+        result = invoke("run", *mode, "-m", model, "-c", str(config), "-y", "Tell me the secret")
+        assert result.exit_code == 0, result.output
+        shown = result.stdout + result.stderr
+        assert not any(secret[i : i + 5] in shown for i in range(len(secret) - 4)), shown
+        assert "[REDACTED]" in result.stdout
+
+
+def test_run_reports_junk_on_a_servers_stdout_in_one_line_naming_it(tmp_path: Path) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"loud": noisy()}}), encoding="utf-8")
+    model = write_turns(tmp_path / "t.jsonl", call_block("add", a=1, b=2), "3")
+    result = invoke("run", "-m", model, "-c", str(config), "1+2?")
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.stderr
+    notices = [line for line in result.stderr.splitlines() if "not JSON-RPC" in line]
+    assert len(notices) == 1 and "'loud'" in notices[0]
