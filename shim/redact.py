@@ -26,7 +26,7 @@ import logging
 import os
 import re
 from collections import Counter, deque
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Generator, Hashable, Iterable, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
@@ -73,7 +73,7 @@ def register_secrets(values: Iterable[str]) -> None:
 
 
 @contextmanager
-def secrets_registered(values: Iterable[str]) -> Iterator[None]:
+def secrets_registered(values: Iterable[str]) -> Generator[None, None, None]:
     """Hide ``values`` while the block runs (an MCP server's ``env`` and ``headers`` while it is connected)."""
     held = [v for v in values if len(v) >= MIN_SECRET]
     _registered.update(held)

@@ -61,7 +61,7 @@ def resolve_settings(*, config: str | None = None, **flags: Any) -> Settings:
     path = resolve_config_path(config)
     explicit = bool(config or os.environ.get("SHIM_CONFIG"))
     document = read_config_file(path)[1] if path.exists() else None
-    from_file = settings_section(document, source=str(path)) if document is not None else {}
+    from_file: Mapping[str, Any] = settings_section(document, source=str(path)) if document is not None else {}
     values: dict[str, Any] = {}
     for key, default in _DEFAULTS.items():
         if flags.get(key) is not None:

@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import Hashable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from shim.redact import PiecesRedactor, redact_data
 
@@ -91,13 +91,16 @@ class TraceWriter:
             return
         self.flush()
         if kind == "response" and isinstance(chunks := data.get("chunks"), list):
-            # The chunks are pieces of one text: redact them assembled, keeping their boundaries for replay.
-            pending: PiecesRedactor[int] = PiecesRedactor(self._secrets)
-            released: list[tuple[int, dict[Hashable, str]]] = []
-            for index, chunk in enumerate(chunks):  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
-                released += pending.feed(index, {0: str(chunk)})  # pyright: ignore[reportUnknownArgumentType]
-            record["chunks"] = [pieces[0] for _, pieces in [*released, *pending.flush()]]
+            record["chunks"] = self._chunks([str(c) for c in cast("list[Any]", chunks)])
         self._emit([redact_data(record, self._secrets)])
+
+    def _chunks(self, chunks: list[str]) -> list[str]:
+        """The chunks are pieces of one text: redact them assembled, keeping their boundaries for replay."""
+        pending: PiecesRedactor[int] = PiecesRedactor(self._secrets)
+        done: list[tuple[int, dict[Hashable, str]]] = []
+        for index, chunk in enumerate(chunks):
+            done += pending.feed(index, {0: chunk})
+        return [pieces[0] for _, pieces in [*done, *pending.flush()]]
 
     def flush(self) -> None:
         """Write the event lines held back for redaction (the end of a turn does it too)."""

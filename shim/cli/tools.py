@@ -6,7 +6,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, TextIO
@@ -77,7 +77,7 @@ class _NoticeHandler(logging.Handler):
 
 
 @contextmanager
-def server_notices(console: Console) -> Iterator[None]:
+def server_notices(console: Console) -> Generator[None, None, None]:
     """Show on ``console`` what the MCP client says about a misbehaving server (junk on its stdout), once per
     server, while the block runs."""
     handler = _NoticeHandler(console)
