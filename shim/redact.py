@@ -205,6 +205,8 @@ class _Pieces:
         self._pieces: deque[str] = deque()
         self._skip = 0
         """Characters at the start of the first piece already hidden by the marker of an earlier piece."""
+        self.ended = False
+        """No piece will follow: every pending piece can be released."""
 
     def __bool__(self) -> bool:
         return bool(self._pieces)
@@ -215,7 +217,7 @@ class _Pieces:
     def ready(self, *, final: bool) -> bool:
         if not self._pieces:
             return False
-        if final:
+        if final or self.ended:
             return True
         text = "".join(self._pieces)
         return len(self._pieces[0]) <= _redactor(self._secrets).safe_end(text, self._skip)
@@ -273,13 +275,30 @@ class PiecesRedactor(Generic[T]):
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._secrets = tuple(secrets)
         self._streams: dict[Hashable, _Pieces] = {}
-        self._queue: deque[tuple[T, tuple[Hashable, ...]]] = deque()
+        self._queue: deque[tuple[T, tuple[tuple[Hashable, _Pieces], ...]]] = deque()
 
     def feed(self, item: T, pieces: Mapping[Hashable, str]) -> list[tuple[T, dict[Hashable, str]]]:
+        streams: list[tuple[Hashable, _Pieces]] = []
         for key, piece in pieces.items():
-            self._streams.setdefault(key, _Pieces(self._secrets)).push(piece)
-        self._queue.append((item, tuple(pieces)))
+            stream = self._streams.setdefault(key, _Pieces(self._secrets))
+            stream.push(piece)
+            streams.append((key, stream))
+        self._queue.append((item, tuple(streams)))
         return self._release(final=False)
+
+    def end(self, key: Hashable) -> list[tuple[T, dict[Hashable, str]]]:
+        """Say that stream ``key`` has ended (a later piece under that key starts a new text); returns the
+        records this releases."""
+        stream = self._streams.pop(key, None)
+        if stream is None:
+            return []
+        stream.ended = True  # its pending pieces stay reachable through the queued records
+        return self._release(final=False)
+
+    @property
+    def streams(self) -> list[Hashable]:
+        """The keys of the streams still open."""
+        return list(self._streams)
 
     def flush(self) -> list[tuple[T, dict[Hashable, str]]]:
         released = self._release(final=True)
@@ -289,11 +308,11 @@ class PiecesRedactor(Generic[T]):
     def _release(self, *, final: bool) -> list[tuple[T, dict[Hashable, str]]]:
         out: list[tuple[T, dict[Hashable, str]]] = []
         while self._queue:
-            item, keys = self._queue[0]
-            if not all(self._streams[k].ready(final=final) for k in keys):
+            item, streams = self._queue[0]
+            if not all(stream.ready(final=final) for _, stream in streams):
                 break
             self._queue.popleft()
-            out.append((item, {k: self._streams[k].pop() for k in keys}))
+            out.append((item, {key: stream.pop() for key, stream in streams}))
         return out
 
 
@@ -316,17 +335,18 @@ class RedactFilter(logging.Filter):
 
 
 _FILTER = RedactFilter()
-_SHIM_LOGGERS = ("shim", "shim.server", "shim.routing", "shim.audit", "shim.mcp_client", "shim.agent")
+_LOGGERS = ("shim", "shim.server", "shim.routing", "shim.audit", "shim.mcp_client", "shim.agent", "httpx", "httpx2")
+"""shim's loggers, and the HTTP clients' (their INFO lines name every request's URL)."""
 
 
 def install_log_redaction(*names: str) -> None:
     """Put `RedactFilter` on the named loggers, on shim's own and on every ``shim.*`` logger created so far.
 
     A logger's filter only sees records logged on that very logger (not its children's), so each one needs
-    it; importing this module does it for shim's loggers.
+    it; importing this module does it for shim's loggers and the HTTP clients'.
     """
     existing = [n for n in logging.root.manager.loggerDict if n == "shim" or n.startswith("shim.")]
-    for name in {*names, *_SHIM_LOGGERS, *existing}:
+    for name in {*names, *_LOGGERS, *existing}:
         logger = logging.getLogger(name)
         if _FILTER not in logger.filters:
             logger.addFilter(_FILTER)

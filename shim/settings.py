@@ -20,6 +20,7 @@ from typing import Any
 
 from shim.config import McpConfig, parse_config, read_config_file, resolve_config_path, settings_section
 from shim.errors import ConfigError
+from shim.redact import redact
 
 __all__ = ["Settings", "resolve_settings"]
 
@@ -40,6 +41,14 @@ class Settings:
     """The path came from ``--config`` or ``SHIM_CONFIG``, so a missing file is an error."""
     document: Mapping[str, Any] | None = field(default=None, repr=False)
     """The config file's decoded top level when the file exists (its servers not yet checked)."""
+
+    def __repr__(self) -> str:
+        # A spec may hold credentials (openai:MODEL@http://user:password@host/v1).
+        shown = redact(repr(self.model)) if self.model else None
+        return (
+            f"Settings(model={shown}, dialect={self.dialect!r}, max_turns={self.max_turns}, "
+            f"config_path={str(self.config_path)!r}, config_explicit={self.config_explicit})"
+        )
 
     def mcp_config(self) -> McpConfig:
         """The MCP servers of the config file, from the copy read for the settings.

@@ -56,7 +56,13 @@ class EventRedactor:
         pieces = _streamed(event)
         if not pieces:
             return [*self.flush(), (redact_data(event, self._secrets), item)]
-        return self._finish(self._pending.feed((event, item), pieces))
+        released: list[tuple[tuple[Mapping[str, Any], Any], dict[Hashable, str]]] = []
+        for key in self._pending.streams:
+            if key != "raw" and key not in pieces:
+                # Text, reasoning and each call's arguments are separate texts: one ends when another starts
+                # (the raw output they come from goes on).
+                released += self._pending.end(key)
+        return self._finish([*released, *self._pending.feed((event, item), pieces)])
 
     def flush(self) -> list[tuple[dict[str, Any], Any]]:
         return self._finish(self._pending.flush())

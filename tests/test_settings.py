@@ -51,3 +51,8 @@ def test_a_shim_section_that_is_not_an_object_names_the_field(tmp_path: Path) ->
 def test_a_missing_default_config_gives_the_built_in_defaults(tmp_path: Path) -> None:
     settings = resolve_settings(config=str(tmp_path / "absent.json"))
     assert (settings.model, settings.max_turns, settings.document) == (None, 10, None)
+
+
+def test_the_settings_repr_hides_credentials_in_the_model_spec(tmp_path: Path) -> None:
+    settings = resolve_settings(config=str(tmp_path / "absent.json"), model="openai:m@http://u:pa55word@h:1/v1")
+    assert "pa55word" not in repr(settings) and "openai:m@http://" in repr(settings)

@@ -90,3 +90,14 @@ def test_trace_event_lines_keep_their_number_when_a_secret_spans_them(size: int)
     assert secret[:4] not in written and json.dumps(secret)[1:6] not in written
     end = next(line["event"] for line in lines if line["event"]["type"] == "tool_call_end")
     assert end["arguments"] == {"k": MARK}
+
+
+def test_only_a_few_event_lines_wait_for_the_text_that_follows_them() -> None:
+    stream = io.StringIO()
+    trace = TraceWriter(stream, secrets=["a-secret-nobody-says"])
+    for i in range(100):
+        trace.write("event", turn=1, event={"type": "text", "text": f"word{i} ", "raw": f"word{i} "})
+    waiting = 100 - len(stream.getvalue().splitlines())
+    assert 0 < waiting <= 5  # held back: only what could still be the start of the secret
+    trace.flush()
+    assert len(stream.getvalue().splitlines()) == 100
