@@ -87,8 +87,8 @@ def _coerce(key: str, value: Any, where: str) -> Any:
     if key == "max_turns":
         try:
             number = int(value)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{where}: max turns must be a whole number, got {value!r}") from None
+        except (TypeError, ValueError, OverflowError):
+            raise ConfigError(f"{where}: max turns must be a whole number, got {str(value)[:40]!r}") from None
         if number < 1:
             raise ConfigError(f"{where}: max turns must be at least 1, got {number}")
         return number

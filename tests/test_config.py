@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shim.config import (
     CONFIG_ENV_VAR,
@@ -241,3 +244,50 @@ def test_a_timeout_that_is_not_a_sensible_number_names_the_field(tmp_path: Path,
     path.write_text('{"mcpServers": {"a": {"command": "x", "timeout": ' + value + "}}}")
     with pytest.raises(ConfigError, match=r"server 'a', field 'timeout': must be a positive number of seconds"):
         load_config(path)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    max_leaves=30,
+)
+_KEYS = st.sampled_from(
+    [
+        "command",
+        "args",
+        "env",
+        "cwd",
+        "url",
+        "headers",
+        "type",
+        "timeout",
+        "approval",
+        "trust",
+        "includeTools",
+        "excludeTools",
+        "disabled",
+        "protocol",
+        "autoApprove",
+    ]
+)
+
+
+@given(st.dictionaries(_KEYS, _JSON, max_size=6), _JSON)
+@settings(max_examples=300, deadline=None)
+def test_any_server_entry_is_accepted_or_refused_with_a_config_error(entry: dict[str, Any], shim: Any) -> None:
+    try:
+        parse_config({"mcpServers": {"s": entry}, "shim": shim}, source="mcp.json", environ={})
+    except ConfigError as exc:
+        assert str(exc).startswith("'mcp.json': ")
+
+
+@given(st.binary(max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_any_bytes_in_the_file_load_or_give_a_config_error_naming_it(data: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "mcp.json"
+        path.write_bytes(data)
+        try:
+            load_config(path)
+        except ConfigError as exc:
+            assert "mcp.json" in str(exc)

@@ -56,3 +56,11 @@ def test_a_missing_default_config_gives_the_built_in_defaults(tmp_path: Path) ->
 def test_the_settings_repr_hides_credentials_in_the_model_spec(tmp_path: Path) -> None:
     settings = resolve_settings(config=str(tmp_path / "absent.json"), model="openai:m@http://u:pa55word@h:1/v1")
     assert "pa55word" not in repr(settings) and "openai:m@http://" in repr(settings)
+
+
+@pytest.mark.parametrize("value", ["1e400", '"many"', "[3]", "0"])
+def test_a_bad_max_turns_in_the_file_names_the_field(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "mcp.json"
+    path.write_text('{"mcpServers": {}, "shim": {"maxTurns": ' + value + "}}", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"mcp.json', shim.maxTurns: max turns must be"):
+        resolve_settings(config=str(path))
