@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
 from shim.errors import ConfigError
+from shim.redact import names_a_secret
 
 __all__ = [
     "CONFIG_ENV_VAR",
@@ -94,8 +95,12 @@ class ServerConfig:
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        """The values that must never appear in logs or messages."""
-        return tuple(v for v in (*self.env.values(), *self.headers.values()) if len(v) >= 4)
+        """The values that must never appear in logs or messages: every header value and every ``env`` value
+        of 4+ characters whose name says it is a secret (``*_KEY``, ``*_TOKEN``...), else of 8+ characters
+        that is not a number, so ``"DEBUG": "true"`` or ``"PORT": "8080"`` do not blank out every ``true``
+        and every URL with that port."""
+        env = [v for k, v in self.env.items() if names_a_secret(k) or (len(v) >= 8 and not v.isdigit())]
+        return tuple(v for v in (*env, *self.headers.values()) if len(v) >= 4)
 
     def offers(self, tool: str) -> bool:
         """Whether the include/exclude filters let ``tool`` through."""

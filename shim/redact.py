@@ -39,6 +39,7 @@ __all__ = [
     "StreamRedactor",
     "install_log_redaction",
     "known_secrets",
+    "names_a_secret",
     "redact",
     "redact_data",
     "register_secrets",
@@ -65,6 +66,11 @@ _WORD_CAP = 1024
 """A trailing word longer than this is released even though a credential shape might continue it."""
 
 _registered: Counter[str] = Counter()
+
+
+def names_a_secret(name: str) -> bool:
+    """Whether an environment variable's name says it holds a secret (``OPENAI_API_KEY``, ``HF_TOKEN``...)."""
+    return _ENV_NAME.search(name) is not None
 
 
 def register_secrets(values: Iterable[str]) -> None:

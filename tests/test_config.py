@@ -291,3 +291,9 @@ def test_any_bytes_in_the_file_load_or_give_a_config_error_naming_it(data: bytes
             load_config(path)
         except ConfigError as exc:
             assert "mcp.json" in str(exc)
+
+
+def test_env_values_that_cannot_be_secrets_are_not_treated_as_secrets() -> None:
+    env = {"DEBUG": "true", "PORT": "8080", "API_KEY": "k-12", "LONG_VALUE": "s3cr3t-value", "TIMEOUT": "12345678"}
+    server = one({"command": "x", "env": env})
+    assert set(server.secrets) == {"k-12", "s3cr3t-value"}
