@@ -65,6 +65,7 @@ _TYPES: dict[str, Transport] = {
 _APPROVALS: tuple[Approval, ...] = ("allow", "deny", "ask")
 _COMMENT = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
 _TRAILING_COMMA = re.compile(r'("(?:\\.|[^"\\])*")|,\s*(?=([}\]]))')
+_MAX_BYTES = 10_000_000
 _VAR = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -173,12 +174,15 @@ def read_config_file(path: str | os.PathLike[str] | None = None) -> tuple[Path, 
     resolved = resolve_config_path(path)
     source = str(resolved)
     try:
-        raw = resolved.read_bytes()
+        with resolved.open("rb") as file:
+            raw = file.read(_MAX_BYTES + 1)  # a pipe (``-c <(...)``) works; /dev/zero does not fill the memory
     except FileNotFoundError:
         how = "pass --config FILE" if path else f"create it, pass --config FILE or set {CONFIG_ENV_VAR}"
         raise ConfigError(f"{source!r}: no MCP config file there; {how}") from None
     except OSError as exc:
         raise ConfigError(f"{source!r}: cannot read the config file: {exc.strerror or exc}") from None
+    if len(raw) > _MAX_BYTES:
+        raise ConfigError(f"{source!r}: larger than {_MAX_BYTES // 1_000_000} MB; that is not a config file")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

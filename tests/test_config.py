@@ -297,3 +297,14 @@ def test_env_values_that_cannot_be_secrets_are_not_treated_as_secrets() -> None:
     env = {"DEBUG": "true", "PORT": "8080", "API_KEY": "k-12", "LONG_VALUE": "s3cr3t-value", "TIMEOUT": "12345678"}
     server = one({"command": "x", "env": env})
     assert set(server.secrets) == {"k-12", "s3cr3t-value"}
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_file_is_refused_without_reading_it_all() -> None:
+    with pytest.raises(ConfigError, match=r"'/dev/zero': larger than 10 MB; that is not a config file"):
+        load_config("/dev/zero")
+
+
+def test_a_directory_is_one_clear_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"cannot read the config file: Is a directory"):
+        load_config(tmp_path)
