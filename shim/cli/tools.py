@@ -14,6 +14,7 @@ from typing import Any, TextIO
 import anyio
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from shim.config import CONFIG_ENV_VAR, McpConfig, default_config_path, load_config
@@ -151,6 +152,6 @@ def tools(config_path: Path | None, as_json: bool, server_logs: bool) -> None:
             table.add_row(row["name"], row["server"] + renamed, row["approval"], first_line)
         Console(soft_wrap=False).print(table)
     for why in failures.values():
-        errors.print(f"[red]error:[/red] {why}", markup=True, highlight=False)
+        errors.print(f"[red]error:[/red] {escape(why)}", markup=True, highlight=False, soft_wrap=True)
     if failures:
         sys.exit(1)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from mcp_servers import lab, time_server
+from mcp_servers import lab, noisy, time_server
 
 from shim.cli import main
 
@@ -82,3 +82,21 @@ def test_a_missing_config_says_where_it_looked(tmp_path: Path) -> None:
     code, _, err = run("--config", str(tmp_path / "missing.json"))
     assert code == 1
     assert "no MCP config file there; pass --config FILE" in err
+
+
+def test_a_server_printing_junk_gets_one_warning_line_and_its_tools_are_listed(tmp_path: Path) -> None:
+    config = write_config(tmp_path, {"loud": noisy()})
+    code, out, err = run("--config", str(config), "--json")
+    assert code == 0, err
+    assert "add" in [t["name"] for t in json.loads(out)["tools"]]
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "MCP server 'loud' writes lines that are not JSON-RPC" in err
+
+
+def test_a_missing_working_directory_is_named_as_such(tmp_path: Path) -> None:
+    config = write_config(tmp_path, {"lab": lab(cwd=str(tmp_path / "gone")), "time": time_server()})
+    code, out, err = run("--config", str(config), "--json")
+    assert code == 1
+    assert "get_current_time" in out
+    assert "the working directory" in err and "(field 'cwd') does not exist" in err
+    assert "command not found" not in err
