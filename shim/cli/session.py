@@ -213,7 +213,10 @@ async def open_agent(
             approvals.server_of = router.server_of
             async with router:
                 for server, reason in router.failures.items():
-                    approvals.console.print(f"[yellow]server {server!r} is unavailable: {reason} (see {log_path})[/]")
+                    approvals.console.print(
+                        f"[yellow]server {server!r} is unavailable: {escape(reason)} (see {log_path})[/]",
+                        soft_wrap=True,
+                    )
                 yield Agent(backend, router, **agent_options), router
     finally:
         await backend.aclose()

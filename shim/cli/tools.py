@@ -73,7 +73,7 @@ class _NoticeHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if getattr(record, "notice", False):
             self.console.print(
-                f"[yellow]warning:[/] {record.getMessage()}", markup=True, highlight=False, soft_wrap=True
+                f"[yellow]warning:[/] {escape(record.getMessage())}", markup=True, highlight=False, soft_wrap=True
             )
 
 
