@@ -59,7 +59,9 @@ _ENV_NAME = re.compile(r"(?i)(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD
 _SCHEME_WORD = re.compile(r"(?i)^(?:bearer|basic|token|apikey)\s+(\S+)$")
 _SHAPES = (
     r"(?P<url>\b[a-z][a-z0-9+.-]*://)[^\s/?#\"'<>\\]+(?=@)"  # userinfo of a URL; the greedy run stops at the last @
-    r"|(?P<bearer>\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}"
+    # After its scheme word a credential holds a digit, a sign or an inner capital (base64, JWT), while
+    # "a basic introduction" or "Basic Introduction" stays readable.
+    r"|(?P<bearer>\b(?:bearer|basic)\s+)(?-i:(?=[A-Za-z0-9._~+/=-][a-z]*[A-Z0-9._~+/=-]))[A-Za-z0-9._~+/=-]{8,}"
     r"|\b(?:sk-[A-Za-z0-9_-]{12,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abp]-[A-Za-z0-9-]{10,})"
 )
 _WORD_CAP = 1024

@@ -59,13 +59,16 @@ def test_credentials_in_any_url_are_hidden_and_the_host_stays_readable(text: str
 
 
 def test_text_without_secrets_is_left_alone() -> None:
-    text = "see http://localhost:8080/v1 or mail bob@example.com; the key is in $OPENAI_API_KEY"
+    text = (
+        "see http://localhost:8080/v1 or mail bob@example.com; the key is in $OPENAI_API_KEY; "
+        "a basic introduction to the bearer instrument, Basic Introduction"
+    )
     assert redact(text) == text
 
 
 def test_credential_shaped_strings_nobody_named_are_hidden() -> None:
-    text = "Authorization: Bearer abcdefgh12345678 and sk-proj1234567890abcdef"
-    assert redact(text) == f"Authorization: Bearer {MARK} and {MARK}"
+    text = "Authorization: Bearer abcdefgh12345678 and sk-proj1234567890abcdef, Basic dXNlcjpwYXNz"
+    assert redact(text) == f"Authorization: Bearer {MARK} and {MARK}, Basic {MARK}"
 
 
 def test_api_keys_from_the_environment_are_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
