@@ -100,9 +100,14 @@ def create_app(
         settings: auth, CORS, limits and loop settings.
 
     Raises:
-        ConfigError: no models, or a bad backend spec.
+        ConfigError: no models, a bad backend spec, a bad config file, or a bad ``state`` or ``any_model``.
     """
     settings = settings or ServerSettings()
+    mcp_config = None
+    if config is not None:
+        from shim.config import load_config
+
+        mcp_config = load_config(Path(config))  # read now: a bad file is reported before the server starts
     state = ServerState(
         models=ModelRegistry(models, any_model=settings.any_model, max_loaded=settings.max_loaded_models),
         tools=CountedTools(tools) if tools is not None else None,
@@ -115,10 +120,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncGenerator[None, None]:
         async with AsyncExitStack() as stack:
-            if config is not None:
+            if mcp_config is not None:
                 from shim.routing import ToolRouter  # MCP is only needed in this mode
 
-                router = await stack.enter_async_context(ToolRouter.from_config(str(Path(config))))
+                router = await stack.enter_async_context(ToolRouter.from_config(mcp_config))
                 for server, reason in router.failures.items():
                     logger.warning("MCP server %r is unavailable: %s", server, reason)
                 state.tools = CountedTools(router)

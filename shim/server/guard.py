@@ -82,17 +82,19 @@ class Guard:
             await send_error(send, path, problem, [(b"connection", b"close")])
             return
         started = False
+        body = _Deadline(receive, self.settings.request_timeout)
 
         async def watched_send(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+                if body.timed_out:  # the rest of the body may still come: this connection cannot be reused
+                    message = {**message, "headers": [*message.get("headers", []), (b"connection", b"close")]}
             await send(message)
 
         try:
-            await self.app(scope, _deadline(receive, self.settings.request_timeout), watched_send)
+            await self.app(scope, body.receive, watched_send)
         except BodyTimeout as exc:  # raised where a handler read the body; answered here if it was not
-            log_event("body_timeout", f"timed out a request body: {exc.message}")
             if not started:
                 await send_error(send, path, exc, [(b"connection", b"close")])
 
@@ -186,25 +188,28 @@ def origin_allowed(origin: str, host: str, cors: Sequence[str]) -> bool:
     return bool(sep) and scheme in ("http", "https") and rest.rstrip("/").lower() == host.strip().lower()
 
 
-def _deadline(receive: Receive, timeout: float) -> Receive:
+class _Deadline:
     """``receive`` that raises `BodyTimeout` if the body is not complete ``timeout`` seconds from now."""
-    ends = time.monotonic() + timeout
-    done = False
 
-    async def receive_() -> Message:
-        nonlocal done
-        if done:
-            return await receive()
-        with anyio.move_on_after(max(0.0, ends - time.monotonic())):
-            message = await receive()
+    def __init__(self, receive: Receive, timeout: float) -> None:
+        self._receive = receive
+        self._timeout = timeout
+        self._ends = time.monotonic() + timeout
+        self._done = False
+        self.timed_out = False
+
+    async def receive(self) -> Message:
+        if self._done:
+            return await self._receive()
+        with anyio.move_on_after(max(0.0, self._ends - time.monotonic())):
+            message = await self._receive()
             if message["type"] != "http.request" or not message.get("more_body", False):
-                done = True
+                self._done = True
             return message
-        raise BodyTimeout(
-            408, f"the request body did not arrive within {timeout:g} s (--request-timeout)", code="request_timeout"
-        )
-
-    return receive_
+        self.timed_out = True
+        message = f"the request body did not arrive within {self._timeout:g} s (--request-timeout)"
+        log_event("body_timeout", f"timed out a request body: {message}")
+        raise BodyTimeout(408, message, code="request_timeout")
 
 
 _last_logged: dict[str, float] = {}
