@@ -171,7 +171,9 @@ def serve(
         metrics_dir = Path(work_dir.name) / "metrics"
         metrics_dir.mkdir()
         # Read by each worker as it starts (the spawned processes inherit the environment).
-        os.environ[APP_ENV] = app_environment(table, config=config_path, settings=server_settings)
+        os.environ[APP_ENV] = app_environment(
+            table, config=config_path, settings=server_settings, log_level=log_level
+        )
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
         factory = "shim.server.app:app_from_environment"
         serve_socket(uvicorn_config(factory, workers=workers, factory=True, **limits), sock)

@@ -214,11 +214,15 @@ class _Auth:
         await send({"type": "http.response.body", "body": body})
 
 
-def app_environment(models: Mapping[str, str], *, config: str | None, settings: ServerSettings) -> str:
+def app_environment(
+    models: Mapping[str, str], *, config: str | PathLike[str] | None, settings: ServerSettings, log_level: str = "info"
+) -> str:
     """The value of `APP_ENV` from which `app_from_environment` builds the same app in another process."""
     data: dict[str, Any] = asdict(settings)
     data["loop"]["dialect"] = str(settings.loop.dialect)
-    return json.dumps({"models": dict(models), "config": config, "settings": data})
+    data["cors_origins"], data["allowed_hosts"] = list(settings.cors_origins), list(settings.allowed_hosts)
+    where = str(config) if config is not None else None
+    return json.dumps({"models": dict(models), "config": where, "settings": data, "log_level": log_level})
 
 
 def app_from_environment() -> Starlette:
@@ -231,6 +235,7 @@ def app_from_environment() -> Starlette:
     if not raw:
         raise ConfigError(f"${APP_ENV} is not set; start workers with `shim serve --workers N`")
     data = json.loads(raw)
+    logging.basicConfig(level=str(data["log_level"]).upper(), format="%(levelname)s %(name)s: %(message)s")
     values = dict(data["settings"])
     loop = LoopSettings(**values.pop("loop"))
     for name in ("cors_origins", "allowed_hosts"):
