@@ -7,6 +7,7 @@ import logging
 import os
 import socket
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import click
@@ -164,26 +165,32 @@ def serve(
         sock = _bind(host, port)
         _banner(host, sock.getsockname()[1], table, config_path, api_key, workers, state)
         logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-        limits = {"request_timeout": request_timeout, "max_connections": max_connections, "log_level": log_level}
+        limits = partial(
+            uvicorn_config, request_timeout=request_timeout, max_connections=max_connections, log_level=log_level
+        )
         if work_dir is None:
-            serve_socket(uvicorn_config(app, **limits), sock)
+            serve_socket(limits(app), sock)
             return
         metrics_dir = Path(work_dir.name) / "metrics"
         metrics_dir.mkdir()
         # Read by each worker as it starts (the spawned processes inherit the environment).
-        os.environ[APP_ENV] = app_environment(
-            table, config=config_path, settings=server_settings, log_level=log_level
-        )
+        os.environ[APP_ENV] = app_environment(table, config=config_path, settings=server_settings, log_level=log_level)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
         factory = "shim.server.app:app_from_environment"
-        serve_socket(uvicorn_config(factory, workers=workers, factory=True, **limits), sock)
+        serve_socket(limits(factory, workers=workers, factory=True), sock)
     finally:
         if work_dir is not None:
             work_dir.cleanup()
 
 
 def _banner(
-    host: str, port: int, table: dict[str, str], config_path: object, api_key: str | None, workers: int, state: str | None
+    host: str,
+    port: int,
+    table: dict[str, str],
+    config_path: object,
+    api_key: str | None,
+    workers: int,
+    state: str | None,
 ) -> None:
     shown = f"[{host}]" if ":" in host else host
     base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}"

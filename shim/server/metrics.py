@@ -43,7 +43,9 @@ __all__ = [
 REQUESTS = Counter("shim_requests", "Answered requests.", ["surface", "status"])
 STREAMS_OPEN = Gauge("shim_streams_open", "Streaming responses in flight.", ["surface"], multiprocess_mode="livesum")
 TOOL_CALLS = Counter("shim_tool_calls", "Tool calls, by who runs them.", ["executor"])
-ERRORS = Counter("shim_errors", "Failed requests: client (4xx), server (5xx), stream (mid-stream).", ["surface", "kind"])
+ERRORS = Counter(
+    "shim_errors", "Failed requests: client (4xx), server (5xx), stream (mid-stream).", ["surface", "kind"]
+)
 TIME_TO_FIRST_TOKEN = Histogram(
     "shim_time_to_first_token_seconds",
     "Time from a streaming request to its first output.",

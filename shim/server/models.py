@@ -151,7 +151,9 @@ class ModelRegistry:
         logger.info("serving backend spec %r on request", name)
         while len(self._loaded) > self._max_loaded:
             _, evicted = self._loaded.popitem(last=False)
-            logger.info("closing model %r to make room (at most %d are opened on request)", evicted.name, self._max_loaded)
+            logger.info(
+                "closing model %r to make room (at most %d are opened on request)", evicted.name, self._max_loaded
+            )
             task = asyncio.get_running_loop().create_task(evicted.backend.aclose())
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
@@ -172,21 +174,22 @@ class ModelRegistry:
         elif name.endswith(".gguf"):
             scheme, path = "llama-cpp", name
         else:
-            raise self._refusal(name, "--any-model serves files in its directory (replay:, llama-cpp:) and ollama:MODEL")
+            raise self._refusal(
+                name, "--any-model serves files in its directory (replay:, llama-cpp:) and ollama:MODEL"
+            )
+        resolved = self._root / path
         try:
-            resolved = (self._root / path).resolve(strict=True)
+            resolved = resolved.resolve(strict=True)
             inside = resolved.is_relative_to(self._root) and not any(resolved.is_relative_to(d) for d in _SYSTEM_DIRS)
             regular = inside and stat.S_ISREG(os.stat(resolved).st_mode)
         except (OSError, RuntimeError, ValueError):
-            inside = regular = False
+            regular = False
         if not regular:
             raise self._refusal(name, "no such model file in the server's model directory")
         return f"{scheme}:{resolved}"
 
     def _refusal(self, name: str, why: str) -> RequestError:
-        return RequestError(
-            404, f"model {name!r} is not offered here ({why})", param="model", code="model_not_found"
-        )
+        return RequestError(404, f"model {name!r} is not offered here ({why})", param="model", code="model_not_found")
 
     def _listing(self) -> str:
         return ", ".join(repr(n) for n in self._entries) or "(none)"

@@ -119,9 +119,7 @@ class SqliteRounds:
             self._db.execute(
                 "INSERT OR REPLACE INTO rounds (key, messages, saved) VALUES (?, ?, ?)", (key, data, time.time())
             )
-            self._db.execute(
-                "DELETE FROM rounds WHERE rowid <= (SELECT MAX(rowid) FROM rounds) - ?", (self._size,)
-            )
+            self._db.execute("DELETE FROM rounds WHERE rowid <= (SELECT MAX(rowid) FROM rounds) - ?", (self._size,))
 
     async def save(self, calls: Sequence[ToolCall], messages: Messages) -> None:
         if _worth_saving(messages):

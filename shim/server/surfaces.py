@@ -61,5 +61,3 @@ def error_body(surface: Surface, error: RequestError) -> dict[str, Any]:
         kind = _ANTHROPIC_TYPES.get(error.status, "api_error" if error.status >= 500 else "invalid_request_error")
         return {"type": "error", "error": {"type": kind, "message": error.message}}
     return {"error": {"message": error.message, "type": error.kind, "param": error.param, "code": error.code}}
-
-

@@ -90,7 +90,8 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
     def _waiting_for_headers(self) -> bool:
-        return self.cycle is None or self.cycle.response_complete
+        cycle: Any = self.cycle  # None until the first request's headers arrive (uvicorn's annotation says otherwise)
+        return cycle is None or bool(cycle.response_complete)
 
     def _start_header_timer(self) -> None:
         self._stop_header_timer()

@@ -97,8 +97,12 @@ async def test_an_origin_given_with_cors_may_call_and_others_may_not_even_prefli
     app = create_app({"m": replay(tmp_path, "Hi.")}, settings=ServerSettings(cors_origins=["https://app.example"]))
     preflight = {"access-control-request-method": "POST", "access-control-request-headers": "content-type"}
     async with serving(app) as url:
-        allowed = await request(url, "OPTIONS", "/v1/chat/completions", headers={**preflight, "origin": "https://app.example"})
-        refused = await request(url, "OPTIONS", "/v1/chat/completions", headers={**preflight, "origin": "https://evil.example"})
+        allowed = await request(
+            url, "OPTIONS", "/v1/chat/completions", headers={**preflight, "origin": "https://app.example"}
+        )
+        refused = await request(
+            url, "OPTIONS", "/v1/chat/completions", headers={**preflight, "origin": "https://evil.example"}
+        )
         call = await request(
             url,
             "POST",
@@ -185,7 +189,12 @@ def test_no_host_origin_or_content_type_makes_the_server_fail(
     app = create_app({"m": replay(tmp_path, *["a"] * 3)})
     headers = [
         (name, value.encode("latin-1"))
-        for name, value in ((b"host", host), (b"origin", origin), (b"content-type", content_type), (b"content-length", length))
+        for name, value in (
+            (b"host", host),
+            (b"origin", origin),
+            (b"content-type", content_type),
+            (b"content-length", length),
+        )
         if value is not None
     ]
     status, body = anyio.run(_send, app, method, path, headers, BODY.encode())

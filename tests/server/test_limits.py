@@ -30,7 +30,9 @@ JSON = {"content-type": "application/json"}
 
 
 @asynccontextmanager
-async def serving_guarded(app: Starlette, *, timeout: float = 15.0, connections: int | None = None) -> AsyncIterator[str]:
+async def serving_guarded(
+    app: Starlette, *, timeout: float = 15.0, connections: int | None = None
+) -> AsyncIterator[str]:
     """Like `tests.server._helpers.serving`, with the transport ``shim serve`` runs (timeouts, connection cap)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -62,7 +64,9 @@ async def test_json_nested_two_thousand_levels_is_a_400_naming_the_limit(tmp_pat
         openai_style = await post(url, "/v1/chat/completions", content=deep, headers=JSON)
         ollama_style = await post(url, "/api/chat", content=deep, headers=JSON)
         over = await post(url, "/v1/chat/completions", content=just_over, headers=JSON)
-    assert openai_style.status_code == 400 and f"more than {MAX_DEPTH} levels" in openai_style.json()["error"]["message"]
+    assert (
+        openai_style.status_code == 400 and f"more than {MAX_DEPTH} levels" in openai_style.json()["error"]["message"]
+    )
     assert ollama_style.status_code == 400 and str(MAX_DEPTH) in ollama_style.json()["error"]
     assert over.status_code == 400 and over.json()["error"]["code"] == "invalid_json"
 
@@ -152,17 +156,17 @@ async def test_the_issues_huge_body_is_refused_by_its_message_count_while_other_
     # checked on the event loop. Now the body is decoded on a worker thread and refused by its message count
     # before any per-message work; a small request sent at the same time is answered.
     huge = json.dumps({"model": "m", "messages": [{"role": "user", "content": "xxxx"}] * 380_000}).encode()
-    async with serving_guarded(create_app({"m": replay(tmp_path, "Quick.")})) as url:
-        async with httpx.AsyncClient(timeout=60) as http:
-            results: dict[str, httpx.Response] = {}
+    app = create_app({"m": replay(tmp_path, "Quick.")})
+    results: dict[str, httpx.Response] = {}
+    async with serving_guarded(app) as url, httpx.AsyncClient(timeout=60) as http:
 
-            async def send(name: str, **kwargs: Any) -> None:
-                results[name] = await http.post(f"{url}/v1/chat/completions", **kwargs)
+        async def send(name: str, **kwargs: Any) -> None:
+            results[name] = await http.post(f"{url}/v1/chat/completions", **kwargs)
 
-            with anyio.fail_after(60):
-                async with anyio.create_task_group() as tg:
-                    tg.start_soon(lambda: send("huge", content=huge, headers=JSON))
-                    tg.start_soon(lambda: send("small", json={"model": "m", "messages": QUESTION}))
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(lambda: send("huge", content=huge, headers=JSON))
+                tg.start_soon(lambda: send("small", json={"model": "m", "messages": QUESTION}))
     assert len(huge) > 13_000_000
     assert results["huge"].status_code == 413 and "--max-messages" in results["huge"].json()["error"]["message"]
     assert results["small"].json()["choices"][0]["message"]["content"] == "Quick."
@@ -195,13 +199,12 @@ def test_the_nesting_depth_of_any_depth_is_counted_without_recursion() -> None:
 
 async def test_a_non_streaming_request_whose_client_leaves_stops_its_generation() -> None:
     model = Endless()
-    async with serving_guarded(create_app({"m": model})) as url:
-        async with httpx.AsyncClient(timeout=30) as http:
-            with anyio.fail_after(20):
-                async with anyio.create_task_group() as tg:
-                    body = {"model": "m", "messages": QUESTION, "stream": False}
-                    tg.start_soon(lambda: http.post(f"{url}/v1/chat/completions", json=body))
-                    await model.started.wait()
-                    tg.cancel_scope.cancel()  # the client gives up: its connection closes
-                await model.closed.wait()
+    async with serving_guarded(create_app({"m": model})) as url, httpx.AsyncClient(timeout=30) as http:
+        with anyio.fail_after(20):
+            async with anyio.create_task_group() as tg:
+                body = {"model": "m", "messages": QUESTION, "stream": False}
+                tg.start_soon(lambda: http.post(f"{url}/v1/chat/completions", json=body))
+                await model.started.wait()
+                tg.cancel_scope.cancel()  # the client gives up: its connection closes
+            await model.closed.wait()
     assert model.closed.is_set()

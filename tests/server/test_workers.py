@@ -44,7 +44,9 @@ class Adder:
 
 async def _round_trip_across_two_apps(tmp_path: Path, state: str) -> str:
     """First request on one app instance, its follow-up on another sharing ``state``; what the model saw."""
-    first_model = replay(tmp_path, call_block("add", a=2, b=3), "Now the weather. " + call_block("get_weather", city="Oslo"))
+    first_model = replay(
+        tmp_path, call_block("add", a=2, b=3), "Now the weather. " + call_block("get_weather", city="Oslo")
+    )
     second_model = Recording(replay(tmp_path, "Five, and cold in Oslo."))
     settings = ServerSettings(state=state)
     one = create_app({"m": first_model}, tools=Adder(), settings=settings)
@@ -84,9 +86,7 @@ async def test_the_sqlite_store_keeps_only_the_newest_rounds(tmp_path: Path) -> 
     try:
         for i in range(5):
             await store.save([ToolCall(id=f"call_{i}", name="f", arguments={})], rounds)
-        asked = [
-            await store.restore([{"role": "assistant", "tool_calls": [{"id": f"call_{i}"}]}]) for i in range(5)
-        ]
+        asked = [await store.restore([{"role": "assistant", "tool_calls": [{"id": f"call_{i}"}]}]) for i in range(5)]
     finally:
         await store.aclose()
     assert [len(a) for a in asked] == [1, 1, 2, 2, 2]  # the two oldest were forgotten
@@ -108,7 +108,19 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -140,7 +152,18 @@ async def test_serve_with_two_workers_answers_and_sums_its_metrics(tmp_path: Pat
     recording.write_text(json.dumps({"response": "From a worker."}) + "\n", encoding="utf-8")
     env = {**os.environ, "SHIM_MODEL": "", "SHIM_CONFIG": "", "SHIM_API_KEY": ""}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    command = [str(SHIM), "serve", "--port", "0", "-m", f"rec=replay:{recording}", "--workers", "2", "--log-level", "warning"]
+    command = [
+        str(SHIM),
+        "serve",
+        "--port",
+        "0",
+        "-m",
+        f"rec=replay:{recording}",
+        "--workers",
+        "2",
+        "--log-level",
+        "warning",
+    ]
     with anyio.fail_after(60):
         async with await anyio.open_process(command, env=env) as process:
             assert process.stdout is not None
@@ -159,6 +182,8 @@ async def test_serve_with_two_workers_answers_and_sums_its_metrics(tmp_path: Pat
     assert "2 workers; tool rounds kept in SQLite" in printed
     assert health.json() == {"status": "ok"}
     # Each worker has its own replay of the one recorded reply: at least one answer comes from each.
-    assert any(a.status_code == 200 and a.json()["choices"][0]["message"]["content"] == "From a worker." for a in answers)
+    assert any(
+        a.status_code == 200 and a.json()["choices"][0]["message"]["content"] == "From a worker." for a in answers
+    )
     served = sum(float(v) for v in re.findall(r'shim_requests_total\{[^}]*surface="openai"[^}]*\} (\S+)', metrics))
     assert served == 4  # summed over both workers
