@@ -1,12 +1,11 @@
-"""HTTP plumbing shared by every surface: which surface a path belongs to and its error shape, request
-errors, bounded JSON bodies, and responses that stop their work when the client goes away.
-
-`surface_of` is the one place that decides which wire format a path speaks; `error_body` renders an error
-in that surface's shape. The guard, auth, unknown routes and the handlers all go through the pair.
+"""HTTP plumbing shared by every surface: request errors (in each surface's shape, `shim.server.surfaces`),
+bounded JSON bodies, and responses that stop their work when the client goes away.
 
 `read_json` bounds what a body may cost: its size (``--max-request-bytes``), its nesting depth
-(`MAX_DEPTH`), its message count (``--max-messages``); and a large body is decoded on a worker thread so
-the event loop (every other client's stream) keeps moving while it is parsed.
+(`MAX_DEPTH`, counted on the bytes before any parser recurses), its message count (``--max-messages``,
+which bounds the per-message work each surface does next). A large body is decoded on a worker thread;
+json's C decoder holds the GIL while it runs, so other clients may still pause for the decode itself
+(~30 ms per MB), and it is the byte limit that caps that pause.
 
 `Watched` is the piece that makes a disconnect cancel generation: it runs the response writer next to a
 task that waits for ``http.disconnect`` and cancels the writer when it arrives. Starlette's own
