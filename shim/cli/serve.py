@@ -6,11 +6,14 @@ import ipaddress
 import logging
 import os
 import socket
+import tempfile
+from functools import partial
+from pathlib import Path
 
 import click
 
 from shim.errors import ShimError
-from shim.server.app import ServerSettings, create_app
+from shim.server.app import APP_ENV, ServerSettings, app_environment, create_app
 from shim.server.chat import LoopSettings
 from shim.server.models import parse_model_option
 from shim.settings import resolve_settings
@@ -38,13 +41,62 @@ from shim.settings import resolve_settings
 @click.option("--dialect", help="Call syntax taught to the model: function_call (default), tool_call, or a template.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Model turns per request, tool rounds included.")
 @click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Accept requests whose Host is NAME (repeatable; *.example.com for subdomains; * for any). "
+    "localhost, IP addresses and this machine's name are always accepted; other names are refused "
+    "(DNS rebinding).",
+)
+@click.option(
+    "--max-request-bytes",
     "--max-body",
+    "max_body",
     default=16 * 1024 * 1024,
     show_default=True,
     type=click.IntRange(min=1024),
     help="Largest request body, in bytes.",
 )
-@click.option("--any-model", is_flag=True, help="Let requests name any backend spec (lets clients read local files).")
+@click.option(
+    "--max-messages",
+    default=10_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Most messages one request may carry.",
+)
+@click.option(
+    "--request-timeout",
+    default=15.0,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Seconds a client has to send its request headers, and again its body.",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    help="Most client connections open at once (per worker); more are closed at once. "
+    "Default: the file-descriptor limit (ulimit -n) less 64.",
+)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Worker processes sharing the port. With more than one, tool rounds go to a SQLite file (or --state).",
+)
+@click.option(
+    "--state",
+    metavar="URL",
+    help="Where MCP-executing mode keeps tool rounds between requests: sqlite:PATH, or redis://HOST:PORT/DB "
+    "for several hosts. Default: memory (one worker), a temporary SQLite file (several).",
+)
+@click.option(
+    "--any-model",
+    metavar="DIR",
+    type=click.Path(exists=True, file_okay=False),
+    help="Let requests name backend specs for model files in DIR (replay:, llama-cpp:) and ollama:MODEL.",
+)
 @click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
@@ -57,8 +109,14 @@ def serve(
     cors: tuple[str, ...],
     dialect: str | None,
     max_turns: int | None,
+    allowed_hosts: tuple[str, ...],
     max_body: int,
-    any_model: bool,
+    max_messages: int,
+    request_timeout: float,
+    max_connections: int | None,
+    workers: int,
+    state: str | None,
+    any_model: str | None,
     log_level: str,
 ) -> None:
     """Serve models as an OpenAI- and Ollama-compatible provider with tool calling.
@@ -72,41 +130,84 @@ def serve(
       shim serve -m qwen=ollama:qwen2.5:7b
       shim serve -m tiny=llama-cpp:./model.gguf -m ollama:llama3.2 --config mcp.json
       shim serve -m qwen=ollama:qwen2.5:7b --host 0.0.0.0 --api-key "$KEY"
+      shim serve -m qwen=openai:qwen@http://vllm:8000/v1 --host 0.0.0.0 --workers 4 \\
+          --state redis://redis:6379/0 --allowed-host shim.example.com --api-key "$KEY"
     """
-    import uvicorn  # the serve extra; imported here so `shim --help` stays fast
+    from shim.server.transport import serve_socket, uvicorn_config  # the serve extra: keeps `shim --help` fast
 
+    work_dir = tempfile.TemporaryDirectory(prefix="shim-serve-") if workers > 1 else None
     try:
-        settings = resolve_settings(config=config, dialect=dialect, max_turns=max_turns)
-        table = dict(parse_model_option(m) for m in models)
-        if not table and settings.model:
-            table = {settings.model: settings.model}
-        config_path = settings.config_path if settings.config_explicit else None
-        app = create_app(
-            table,
-            config=config_path,
-            settings=ServerSettings(
+        try:
+            settings = resolve_settings(config=config, dialect=dialect, max_turns=max_turns)
+            table = dict(parse_model_option(m) for m in models)
+            if not table and settings.model:
+                table = {settings.model: settings.model}
+            config_path = settings.config_path if settings.config_explicit else None
+            if work_dir is not None and state is None:
+                state = f"sqlite:{Path(work_dir.name) / 'rounds.sqlite3'}"
+            server_settings = ServerSettings(
                 api_key=api_key or None,
                 cors_origins=cors,
+                allowed_hosts=allowed_hosts,
                 max_body=max_body,
-                any_spec=any_model,
+                max_messages=max_messages,
+                request_timeout=request_timeout,
+                any_model=any_model,
+                state=state,
                 loop=LoopSettings(dialect=settings.dialect, max_turns=settings.max_turns),
-            ),
+            )
+            # Built even with workers (which build their own): a bad option or file is one line, before the banner.
+            app = create_app(table, config=config_path, settings=server_settings)
+        except (ShimError, OSError, UnicodeDecodeError) as exc:
+            where = f"--config {config!r}: " if config and not isinstance(exc, ShimError) else ""
+            click.echo(f"Error: {where}{exc}", err=True)
+            raise SystemExit(2) from None
+        sock = _bind(host, port)
+        _banner(host, sock.getsockname()[1], table, config_path, api_key, workers, state)
+        logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+        limits = partial(
+            uvicorn_config, request_timeout=request_timeout, max_connections=max_connections, log_level=log_level
         )
-    except ShimError as exc:
-        raise click.ClickException(str(exc)) from None
-    sock = _bind(host, port)
-    bound = sock.getsockname()[1]
+        if work_dir is None:
+            serve_socket(limits(app), sock)
+            return
+        metrics_dir = Path(work_dir.name) / "metrics"
+        metrics_dir.mkdir()
+        # Read by each worker as it starts (the spawned processes inherit the environment).
+        os.environ[APP_ENV] = app_environment(table, config=config_path, settings=server_settings, log_level=log_level)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
+        factory = "shim.server.app:app_from_environment"
+        serve_socket(limits(factory, workers=workers, factory=True), sock)
+    finally:
+        if work_dir is not None:
+            work_dir.cleanup()
+
+
+def _banner(
+    host: str,
+    port: int,
+    table: dict[str, str],
+    config_path: object,
+    api_key: str | None,
+    workers: int,
+    state: str | None,
+) -> None:
     shown = f"[{host}]" if ":" in host else host
-    base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound}"
+    base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}"
     mode = f"MCP-executing ({config_path})" if config_path else "pass-through"
     click.echo(f"shim serve: {', '.join(repr(n) for n in table) or 'any backend spec'} in {mode} mode")
     click.echo(f"  OpenAI-compatible:  {base}/v1    (openai.OpenAI(base_url=..., api_key=...))")
     click.echo(f"  Ollama-compatible:  {base}       (ollama.Client(host=...), OLLAMA_HOST)")
     if not _loopback(host) and not api_key:
         click.echo("  warning: listening beyond this machine without --api-key; anyone who can reach it can use it")
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    config_ = uvicorn.Config(app, log_level=log_level, ws="none", lifespan="on", timeout_graceful_shutdown=5)
-    uvicorn.Server(config_).run(sockets=[sock])
+    if workers > 1:
+        click.echo(f"  {workers} workers; tool rounds kept in {_shown_state(state)}; /metrics sums every worker")
+
+
+def _shown_state(state: str | None) -> str:
+    if state and state.startswith(("redis://", "rediss://")):
+        return "Redis"
+    return f"SQLite ({state.removeprefix('sqlite:')})" if state else "memory"
 
 
 def _bind(host: str, port: int) -> socket.socket:

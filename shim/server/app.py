@@ -1,4 +1,5 @@
-"""The ASGI application behind ``shim serve``: both surfaces, auth, CORS, and MCP tools for the server's life.
+"""The ASGI application behind ``shim serve``: the surfaces, the guard, auth, CORS, metrics, and MCP tools for
+the server's life.
 
 ```python
 app = create_app({"qwen": "ollama:qwen2.5:7b"}, config="mcp.json", settings=ServerSettings(api_key="..."))
@@ -6,18 +7,28 @@ uvicorn.run(app, host="127.0.0.1", port=8080)
 ```
 
 Routes: ``POST /v1/chat/completions``, ``GET /v1/models``, ``GET /v1/models/{model}`` (OpenAI);
-``POST /api/chat``, ``GET /api/tags``, ``POST /api/show``, ``GET /api/version`` (Ollama); ``GET /``.
+``POST /api/chat``, ``GET /api/tags``, ``POST /api/show``, ``GET /api/version`` (Ollama); ``GET /``,
+``GET /health`` (no auth), ``GET /metrics`` (Prometheus).
+
+Middleware, outermost first: `Metrics`, `Guard` (Host, Origin, content type, body deadline), CORS (when
+``--cors``), auth (when ``--api-key``).
+
+With ``--workers N`` every worker process builds its own app with `app_from_environment`, from the
+settings the parent put in ``SHIM_SERVE_APP`` (`app_environment`).
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import secrets
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -30,12 +41,20 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shim.agent import ToolSource
 from shim.backends.base import Backend
+from shim.errors import ConfigError
 from shim.server import ollama_api, openai_api
 from shim.server.chat import LoopSettings
+from shim.server.guard import Guard, GuardSettings
 from shim.server.http import json_bytes
+from shim.server.metrics import CountedTools, Metrics, health, metrics
 from shim.server.models import ModelRegistry, ServerState
+from shim.server.store import open_store
+from shim.server.surfaces import RequestError, error_body, surface_of
 
-__all__ = ["ServerSettings", "create_app"]
+__all__ = ["APP_ENV", "ServerSettings", "app_environment", "app_from_environment", "create_app"]
+
+APP_ENV = "SHIM_SERVE_APP"
+"""The environment variable that carries the app's settings (JSON) to worker processes."""
 
 logger = logging.getLogger("shim.server")
 
@@ -48,10 +67,20 @@ class ServerSettings:
     """When set, every request needs ``Authorization: Bearer <api_key>``."""
     cors_origins: Sequence[str] = ()
     """Browser origins allowed to call the server (``*`` for any); none by default."""
+    allowed_hosts: Sequence[str] = ()
+    """``Host`` names accepted besides this machine's own (``--allowed-host``; ``*`` for any)."""
     max_body: int = 16 * 1024 * 1024
-    """Largest request body in bytes (413 beyond)."""
-    any_spec: bool = False
-    """Let requests name any backend spec, not only the configured models (see `shim.server.models`)."""
+    """Largest request body in bytes (413 beyond; ``--max-request-bytes``)."""
+    max_messages: int = 10_000
+    """Most messages a request may carry (413 beyond)."""
+    request_timeout: float = 15.0
+    """Seconds a client has to send its request body (its headers: `shim.server.transport`)."""
+    any_model: str | None = None
+    """A directory: let requests name backend specs for model files in it (see `shim.server.models`)."""
+    max_loaded_models: int = 4
+    """Most models opened on request (``any_model``) at once; the least recently used is closed."""
+    state: str | None = None
+    """Where MCP-executing mode keeps tool rounds: None (memory), ``sqlite:PATH`` or ``redis://...``."""
     loop: LoopSettings = field(default_factory=LoopSettings)
 
 
@@ -71,27 +100,35 @@ def create_app(
         settings: auth, CORS, limits and loop settings.
 
     Raises:
-        ConfigError: no models, or a bad backend spec.
+        ConfigError: no models, a bad backend spec, a bad config file, or a bad ``state`` or ``any_model``.
     """
     settings = settings or ServerSettings()
+    mcp_config = None
+    if config is not None:
+        from shim.config import load_config
+
+        mcp_config = load_config(Path(config))  # read now: a bad file is reported before the server starts
     state = ServerState(
-        models=ModelRegistry(models, any_spec=settings.any_spec),
-        tools=tools,
+        models=ModelRegistry(models, any_model=settings.any_model, max_loaded=settings.max_loaded_models),
+        tools=CountedTools(tools) if tools is not None else None,
         loop=settings.loop,
         max_body=settings.max_body,
+        max_messages=settings.max_messages,
+        rounds=open_store(settings.state),
     )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncGenerator[None, None]:
         async with AsyncExitStack() as stack:
-            if config is not None:
+            if mcp_config is not None:
                 from shim.routing import ToolRouter  # MCP is only needed in this mode
 
-                router = await stack.enter_async_context(ToolRouter.from_config(str(Path(config))))
+                router = await stack.enter_async_context(ToolRouter.from_config(mcp_config))
                 for server, reason in router.failures.items():
                     logger.warning("MCP server %r is unavailable: %s", server, reason)
-                state.tools = router
+                state.tools = CountedTools(router)
             stack.push_async_callback(state.models.aclose)
+            stack.push_async_callback(state.rounds.aclose)
             yield
 
     routes = [
@@ -103,12 +140,20 @@ def create_app(
         Route("/api/show", ollama_api.show, methods=["POST"]),
         Route("/api/version", ollama_api.version, methods=["GET"]),
         Route("/", _root, methods=["GET", "HEAD"]),
+        Route("/health", health, methods=["GET", "HEAD"]),
+        Route("/metrics", metrics, methods=["GET"]),
     ]
-    middleware = [Middleware(_Auth, api_key=settings.api_key)]
+    guard = GuardSettings(
+        allowed_hosts=settings.allowed_hosts,
+        cors_origins=settings.cors_origins,
+        request_timeout=settings.request_timeout,
+    )
+    middleware = [Middleware(Metrics), Middleware(Guard, settings=guard), Middleware(_Auth, api_key=settings.api_key)]
     if settings.cors_origins:
-        # Outermost, so a browser's preflight (which carries no credentials) is answered before auth.
+        # Before auth, so a browser's preflight (which carries no credentials) is answered; after the guard,
+        # which refused every origin not listed here.
         middleware.insert(
-            0,
+            2,
             Middleware(
                 CORSMiddleware,
                 allow_origins=list(settings.cors_origins),
@@ -126,11 +171,9 @@ def create_app(
 async def _http_error(request: Request, exc: Exception) -> Response:
     """Unknown paths and wrong methods, in the error shape of the surface the client speaks."""
     assert isinstance(exc, HTTPException)
-    message = f"{request.method} {request.url.path}: {exc.detail}"
-    if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
-    error = {"message": message, "type": "invalid_request_error", "param": None, "code": None}
-    return JSONResponse({"error": error}, status_code=exc.status_code, headers=exc.headers)
+    error = RequestError(exc.status_code, f"{request.method} {request.url.path}: {exc.detail}")
+    body = error_body(surface_of(request.url.path), error)
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 async def _root(request: Request) -> Response:
@@ -146,7 +189,7 @@ class _Auth:
         self.key = api_key.encode() if api_key else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.key is None or scope["type"] != "http" or scope["method"] == "OPTIONS":
+        if self.key is None or scope["type"] != "http" or scope["method"] == "OPTIONS" or scope["path"] == "/health":
             await self.app(scope, receive, send)
             return
         given = dict(scope["headers"]).get(b"authorization", b"")
@@ -155,11 +198,8 @@ class _Auth:
             await self.app(scope, receive, send)
             return
         message = "invalid API key" if given else "this server needs an API key: send 'Authorization: Bearer <key>'"
-        if str(scope["path"]).startswith("/api/"):
-            body = json_bytes({"error": message})
-        else:
-            error = {"message": message, "type": "authentication_error", "param": None, "code": "invalid_api_key"}
-            body = json_bytes({"error": error})
+        error = RequestError(401, message, kind="authentication_error", code="invalid_api_key")
+        body = json_bytes(error_body(surface_of(str(scope["path"])), error))
         await send(
             {
                 "type": "http.response.start",
@@ -172,3 +212,32 @@ class _Auth:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+def app_environment(
+    models: Mapping[str, str], *, config: str | PathLike[str] | None, settings: ServerSettings, log_level: str = "info"
+) -> str:
+    """The value of `APP_ENV` from which `app_from_environment` builds the same app in another process."""
+    data: dict[str, Any] = asdict(settings)
+    data["loop"]["dialect"] = str(settings.loop.dialect)
+    data["cors_origins"], data["allowed_hosts"] = list(settings.cors_origins), list(settings.allowed_hosts)
+    where = str(config) if config is not None else None
+    return json.dumps({"models": dict(models), "config": where, "settings": data, "log_level": log_level})
+
+
+def app_from_environment() -> Starlette:
+    """The app factory each ``--workers`` process calls (``uvicorn ... --factory``).
+
+    Raises:
+        ConfigError: `APP_ENV` is missing or not what `app_environment` writes.
+    """
+    raw = os.environ.get(APP_ENV)
+    if not raw:
+        raise ConfigError(f"${APP_ENV} is not set; start workers with `shim serve --workers N`")
+    data = json.loads(raw)
+    logging.basicConfig(level=str(data["log_level"]).upper(), format="%(levelname)s %(name)s: %(message)s")
+    values = dict(data["settings"])
+    loop = LoopSettings(**values.pop("loop"))
+    for name in ("cors_origins", "allowed_hosts"):
+        values[name] = tuple(values[name])
+    return create_app(data["models"], config=data["config"], settings=ServerSettings(loop=loop, **values))

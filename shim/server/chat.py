@@ -17,8 +17,7 @@ What the client sees:
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from shim.errors import StreamInterruptedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.prompting import ToolChoice
+from shim.server.store import MemoryRounds, RoundStore
 from shim.types import ToolCall, ToolSpec
 
 __all__ = [
@@ -115,35 +115,8 @@ class FinishOut:
 
 Output: TypeAlias = "TextOut | ReasoningOut | CallOut | FinishOut"
 
-
-class Rounds:
-    """Tool rounds the server ran itself before handing calls back to the client, by the handed-back ids.
-
-    The client never saw those rounds, so the follow-up request that answers its calls lacks them; the
-    assistant message carrying the same call ids is replaced by the full record, and the model sees its
-    whole history again. Bounded (oldest forgotten first); ids are random, so one client cannot ask for
-    another's. Ollama clients send no call ids back, so their follow-ups go without.
-    """
-
-    def __init__(self, size: int = 256) -> None:
-        self._size = size
-        self._saved: OrderedDict[tuple[str, ...], list[dict[str, Any]]] = OrderedDict()
-
-    def save(self, calls: Sequence[ToolCall], messages: list[dict[str, Any]]) -> None:
-        if not any(m.get("role") == "tool" for m in messages):
-            return  # no internal round: the client's own record is complete
-        self._saved[tuple(c.id for c in calls)] = messages
-        while len(self._saved) > self._size:
-            self._saved.popitem(last=False)
-
-    def restore(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        restored: list[dict[str, Any]] = []
-        for message in messages:
-            calls: Any = message.get("tool_calls") if message.get("role") == "assistant" else None
-            ids = tuple(str(c.get("id")) for c in calls if isinstance(c, dict)) if isinstance(calls, list) else ()  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType, reportUnknownArgumentType]
-            saved = self._saved.get(ids) if ids else None
-            restored.extend(saved if saved is not None else [message])
-        return restored
+Rounds = MemoryRounds
+"""The in-process store of internal tool rounds; the others are in `shim.server.store`."""
 
 
 async def run_chat(
@@ -152,7 +125,7 @@ async def run_chat(
     *,
     tools: ToolSource | None = None,
     settings: LoopSettings | None = None,
-    rounds: Rounds | None = None,
+    rounds: RoundStore | None = None,
 ) -> AsyncGenerator[Output, None]:
     """Run the loop for one request and yield what the client sees; the last item is a `FinishOut`.
 
@@ -163,7 +136,9 @@ async def run_chat(
         ConfigError: the engine refused an option (a bad grammar, an unknown extra).
     """
     settings = settings or LoopSettings()
-    messages = rounds.restore(request.messages) if rounds is not None and tools is not None else request.messages
+    messages = request.messages
+    if rounds is not None and tools is not None:
+        messages = await rounds.restore(messages)
     agent = Agent(
         backend,
         tools,
@@ -181,7 +156,7 @@ async def run_chat(
     async with aclosing(events):
         async for event in events:
             if isinstance(event, AgentEnd) and event.calls and rounds is not None:
-                rounds.save(event.calls, agent.messages[len(messages) :])
+                await rounds.save(event.calls, agent.messages[len(messages) :])
             for output in reducer.feed(event):
                 yield output
                 if isinstance(output, FinishOut):

@@ -1,5 +1,11 @@
-"""HTTP plumbing shared by both surfaces: request errors, bounded JSON bodies, and responses that stop
-their work when the client goes away.
+"""HTTP plumbing shared by every surface: request errors (in each surface's shape, `shim.server.surfaces`),
+bounded JSON bodies, and responses that stop their work when the client goes away.
+
+`read_json` bounds what a body may cost: its size (``--max-request-bytes``), its nesting depth
+(`MAX_DEPTH`, counted on the bytes before any parser recurses), its message count (``--max-messages``,
+which bounds the per-message work each surface does next). A large body is decoded on a worker thread;
+json's C decoder holds the GIL while it runs, so other clients may still pause for the decode itself
+(~30 ms per MB), and it is the byte limit that caps that pause.
 
 `Watched` is the piece that makes a disconnect cancel generation: it runs the response writer next to a
 task that waits for ``http.disconnect`` and cancels the writer when it arrives. Starlette's own
@@ -13,25 +19,35 @@ import json
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
+from itertools import accumulate
 from typing import Any, Protocol, TypeGuard
 
 import anyio
 import anyio.lowlevel
+import anyio.to_thread
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import Message, Receive, Scope, Send
 
 from shim.errors import BackendConnectionError, BackendError, BackendResponseError, ConfigError, ShimError
-from shim.server.chat import Output
+from shim.server import metrics
+from shim.server.chat import CallOut, Output
+from shim.server.surfaces import RequestError, Surface, error_body, surface_of
 
 __all__ = [
+    "MAX_DEPTH",
     "Encoder",
     "RequestError",
+    "Surface",
     "Watched",
+    "error_body",
     "error_of",
     "is_obj",
     "json_bytes",
+    "nesting_depth",
     "read_json",
+    "send_error",
     "send_json",
+    "surface_of",
     "write_collected",
     "write_stream",
 ]
@@ -40,26 +56,19 @@ logger = logging.getLogger("shim.server")
 
 Writer = Callable[[Send], Awaitable[None]]
 
+MAX_DEPTH = 128
+"""Deepest nesting of arrays and objects a request body may have (real requests stay under ~20)."""
+THREAD_THRESHOLD = 256 * 1024
+"""Bodies larger than this are decoded on a worker thread, not on the event loop."""
+MESSAGE_KEYS = ("messages", "input")
+"""Top-level fields holding a request's conversation (chat surfaces; the Responses API's ``input``)."""
 
-class RequestError(Exception):
-    """A request the server answers with an error status; each surface renders it in its own body shape."""
 
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        *,
-        kind: str = "invalid_request_error",
-        param: str | None = None,
-        code: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.kind = kind
-        """OpenAI's ``error.type``."""
-        self.param = param
-        self.code = code
+async def send_error(
+    send: Send, path: str, error: RequestError, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """Answer with ``error`` in the shape of the surface ``path`` belongs to (for ASGI middleware)."""
+    await send_json(send, error.status, error_body(surface_of(path), error), headers)
 
 
 def error_of(exc: ShimError) -> RequestError:
@@ -75,12 +84,20 @@ def error_of(exc: ShimError) -> RequestError:
     return RequestError(500, str(exc), kind="server_error")
 
 
-async def read_json(request: Request, *, limit: int) -> Any:
+async def read_json(request: Request, *, limit: int | None = None, max_messages: int | None = None) -> Any:
     """The request body parsed as JSON, reading no more than ``limit`` bytes.
 
+    Limits not given come from the server's settings (``request.app.state.shim``) when there are any.
+
     Raises:
-        RequestError: 413 for a larger body, 400 for one that is not JSON.
+        RequestError: 413 for a larger body or more messages than allowed, 400 for one that is not JSON or
+            is nested deeper than `MAX_DEPTH`, 408 (from the guard) for a body that does not arrive in time.
     """
+    state = getattr(request.app.state, "shim", None) if "app" in request.scope else None
+    if limit is None:
+        limit = int(getattr(state, "max_body", 16 * 1024 * 1024))
+    if max_messages is None:
+        max_messages = getattr(state, "max_messages", None)
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise RequestError(413, _too_large(int(declared), limit), code="request_too_large")
@@ -94,15 +111,58 @@ async def read_json(request: Request, *, limit: int) -> Any:
         raise RequestError(400, "the client closed the connection before sending the whole body") from None
     if not body.strip():
         raise RequestError(400, "the request body is empty; send a JSON object", code="invalid_json")
+    if len(body) > THREAD_THRESHOLD:  # decoding megabytes takes a while: not on the loop every client shares
+        return await anyio.to_thread.run_sync(_decode, bytes(body), max_messages)
+    return _decode(bytes(body), max_messages)
+
+
+def _decode(body: bytes, max_messages: int | None) -> Any:
+    if nesting_depth(body) > MAX_DEPTH:  # before json.loads, which would recurse that deep
+        raise RequestError(400, _too_deep(), code="invalid_json")
     try:
-        return json.loads(body)
+        data = json.loads(body)
+    except RecursionError:  # unreachable after the check above; kept so no body can ever become a 500
+        raise RequestError(400, _too_deep(), code="invalid_json") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise RequestError(400, f"the request body is not valid JSON: {exc}", code="invalid_json") from None
+    if max_messages is not None and is_obj(data):
+        for key in MESSAGE_KEYS:
+            items = data.get(key)
+            if isinstance(items, list) and len(items) > max_messages:  # pyright: ignore[reportUnknownArgumentType]
+                raise RequestError(
+                    413,
+                    f"{key!r} holds {len(items)} items; this server takes at most {max_messages} "  # pyright: ignore[reportUnknownArgumentType]
+                    "(raise it with --max-messages)",
+                    param=key,
+                    code="request_too_large",
+                )
+    return data
+
+
+_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
+
+
+def nesting_depth(body: bytes) -> int:
+    """How deep a JSON text nests arrays and objects, counted in C-speed passes over the bytes (no recursion,
+    no per-value Python work). Exact for valid JSON; for invalid JSON any number (json.loads rejects it next).
+    """
+    # Inside strings, backslashes only start escapes, read left to right: drop escaped backslashes, then
+    # escaped quotes, and every quote left delimits a string; the text outside strings is every other piece.
+    if b"\\" in body:
+        body = body.replace(b"\\\\", b"").replace(b'\\"', b"")
+    outside = b"".join(body.split(b'"')[::2])
+    steps = outside.translate(_STEPS, _NOT_BRACKETS)  # [ { -> +1, ] } -> -1, everything else dropped
+    return max(accumulate(memoryview(steps).cast("b")), default=0)
+
+
+def _too_deep() -> str:
+    return f"the request body nests arrays/objects more than {MAX_DEPTH} levels deep; flatten it"
 
 
 def _too_large(size: int | None, limit: int) -> str:
     what = f"{size} bytes" if size is not None else "more than that"
-    return f"the request body is {what}; this server takes at most {limit} bytes (raise it with --max-body)"
+    return f"the request body is {what}; this server takes at most {limit} bytes (raise it with --max-request-bytes)"
 
 
 def is_obj(value: object) -> TypeGuard[dict[str, Any]]:
@@ -204,6 +264,8 @@ async def write_stream(
             try:
                 begin = encoder.begin()
                 async for output in outputs:
+                    if isinstance(output, CallOut):
+                        metrics.count_tool_call("client")
                     data = b"".join([*begin, *encoder.encode(output)])
                     try:
                         writes.send_nowait(data)
@@ -263,6 +325,7 @@ async def _fail(send: Send, encoder: Encoder, error: RequestError, started: bool
         await send_json(send, error.status, encoder.error_body(error))
         return
     logger.warning("stream ended with an error: %s", error.message)
+    metrics.count_stream_error()
     await send({"type": "http.response.body", "body": encoder.stream_error(error), "more_body": False})
 
 
@@ -277,6 +340,9 @@ async def write_collected(
     try:
         async with aclosing(outputs):
             collected = [output async for output in outputs]
+        for output in collected:
+            if isinstance(output, CallOut):
+                metrics.count_tool_call("client")
         data = build(collected)
     except RequestError as exc:
         await send_json(send, exc.status, encoder.error_body(exc))

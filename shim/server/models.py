@@ -1,24 +1,38 @@
 """The models a server offers: names clients ask for, each bound to one backend shared by its requests.
 
 A name is an alias given on the command line (``--model qwen=ollama:qwen2.5:7b``) or a spec given bare
-(``--model ollama:qwen2.5:7b``, offered under the spec itself). With ``any_spec`` a request may also name a
-backend spec the server was not started with; that is off by default, because a spec names files
-(``replay:PATH``, ``llama-cpp:PATH``) and a client could then read any file the server can.
+(``--model ollama:qwen2.5:7b``, offered under the spec itself).
+
+With ``any_model=DIR`` (``--any-model DIR``) a request may also name a backend spec the server was not
+started with, within bounds, because a spec names files and URLs and the client is not the server's user:
+
+- files (``replay:PATH``, ``llama-cpp:PATH``, a bare ``PATH.gguf``) only inside ``DIR``: the path is
+  resolved relative to ``DIR`` with every symlink followed, and must then still be inside it and be a regular
+  file (no FIFO that would freeze a worker, no device, nothing under ``/proc`` or ``/sys``);
+- ``ollama:MODEL`` on the server's own Ollama, but no ``@URL`` and no ``openai:`` spec: a client could aim
+  the server (and the API key it sends) at any host;
+- at most ``max_loaded`` such models open at once; the least recently used is closed to make room.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import stat
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from shim.agent import ToolSource
 from shim.backends import get_backend
 from shim.backends.base import Backend
 from shim.errors import ConfigError
-from shim.server.chat import LoopSettings, Rounds
+from shim.server.chat import LoopSettings
 from shim.server.http import RequestError
+from shim.server.store import MemoryRounds, RoundStore
 
 __all__ = ["ModelEntry", "ModelRegistry", "ServerState", "parse_model_option"]
 
@@ -50,19 +64,43 @@ def parse_model_option(value: str) -> tuple[str, str]:
     return name.strip(), spec.strip()
 
 
+_SYSTEM_DIRS = (Path("/proc"), Path("/sys"), Path("/dev"))
+
+
+def model_dir(value: str | os.PathLike[str]) -> Path:
+    """The ``--any-model`` directory, resolved.
+
+    Raises:
+        ConfigError: not a directory, or one that would expose the whole system.
+    """
+    root = Path(value).expanduser().resolve()
+    if not root.is_dir():
+        raise ConfigError(f"--any-model {str(value)!r}: not a directory; name the directory that holds the models")
+    if root == Path(root.anchor) or any(root == d or root.is_relative_to(d) for d in _SYSTEM_DIRS):
+        raise ConfigError(f"--any-model {str(value)!r}: name a directory that holds only models, not {str(root)!r}")
+    return root
+
+
 class ModelRegistry:
     """Backends by model name.
 
     Args:
         models: name -> backend spec, or an already-made `Backend` (tests, embedding).
-        any_spec: let requests name any backend spec, made on first use and kept.
+        any_model: a directory: let requests name backend specs for files in it (see the module docstring).
+        max_loaded: how many models made on request may be open at once.
 
     Raises:
-        ConfigError: no models, or a spec that `get_backend` rejects.
+        ConfigError: no models, a spec that `get_backend` rejects, or a bad ``any_model`` directory.
     """
 
-    def __init__(self, models: Mapping[str, str | Backend], *, any_spec: bool = False) -> None:
-        if not models and not any_spec:
+    def __init__(
+        self,
+        models: Mapping[str, str | Backend],
+        *,
+        any_model: str | os.PathLike[str] | None = None,
+        max_loaded: int = 4,
+    ) -> None:
+        if not models and any_model is None:
             raise ConfigError("no models to serve: pass --model NAME=SPEC (or a bare SPEC), or set SHIM_MODEL")
         now = int(time.time())
         self._entries: dict[str, ModelEntry] = {}
@@ -70,10 +108,13 @@ class ModelRegistry:
             backend = get_backend(target) if isinstance(target, str) else target
             spec = target if isinstance(target, str) else backend.name
             self._entries[name] = ModelEntry(name=name, spec=spec, backend=backend, created=now)
-        self._any_spec = any_spec
+        self._root = model_dir(any_model) if any_model is not None else None
+        self._max_loaded = max(1, max_loaded)
+        self._loaded: OrderedDict[str, ModelEntry] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()
 
     def entries(self) -> list[ModelEntry]:
-        return list(self._entries.values())
+        return [*self._entries.values(), *self._loaded.values()]
 
     def get(self, name: object) -> ModelEntry:
         """The entry for a requested model name.
@@ -87,20 +128,8 @@ class ModelRegistry:
         found = self._entries.get(name) or self._entries.get(name.removesuffix(":latest"))
         if found is not None:
             return found
-        if self._any_spec:
-            try:
-                backend = get_backend(name)
-            except (ConfigError, ImportError) as exc:
-                raise RequestError(
-                    404,
-                    f"model {name!r} is not offered here and is not a usable backend spec ({exc})",
-                    param="model",
-                    code="model_not_found",
-                ) from None
-            entry = ModelEntry(name=name, spec=name, backend=backend, created=int(time.time()))
-            self._entries[name] = entry
-            logger.info("serving backend spec %r on request", name)
-            return entry
+        if self._root is not None:
+            return self._load(name)
         raise RequestError(
             404,
             f"model {name!r} is not offered here; use one of {self._listing()}",
@@ -108,12 +137,67 @@ class ModelRegistry:
             code="model_not_found",
         )
 
+    def _load(self, name: str) -> ModelEntry:
+        if name in self._loaded:
+            self._loaded.move_to_end(name)
+            return self._loaded[name]
+        spec = self._allowed_spec(name)
+        try:
+            backend = get_backend(spec)
+        except (ConfigError, ImportError) as exc:
+            raise self._refusal(name, str(exc)) from None
+        entry = ModelEntry(name=name, spec=spec, backend=backend, created=int(time.time()))
+        self._loaded[name] = entry
+        logger.info("serving backend spec %r on request", name)
+        while len(self._loaded) > self._max_loaded:
+            _, evicted = self._loaded.popitem(last=False)
+            logger.info(
+                "closing model %r to make room (at most %d are opened on request)", evicted.name, self._max_loaded
+            )
+            task = asyncio.get_running_loop().create_task(evicted.backend.aclose())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+        return entry
+
+    def _allowed_spec(self, name: str) -> str:
+        """The spec to make for ``name``, its file resolved inside the model directory.
+
+        Raises:
+            RequestError: 404 for a spec outside the bounds (the message never says whether a file exists).
+        """
+        assert self._root is not None
+        scheme, sep, rest = name.partition(":")
+        if sep and scheme == "ollama" and rest and "@" not in rest:
+            return name
+        if sep and scheme in ("replay", "llama-cpp") and rest:
+            path = rest
+        elif name.endswith(".gguf"):
+            scheme, path = "llama-cpp", name
+        else:
+            raise self._refusal(
+                name, "--any-model serves files in its directory (replay:, llama-cpp:) and ollama:MODEL"
+            )
+        resolved = self._root / path
+        try:
+            resolved = resolved.resolve(strict=True)
+            inside = resolved.is_relative_to(self._root) and not any(resolved.is_relative_to(d) for d in _SYSTEM_DIRS)
+            regular = inside and stat.S_ISREG(os.stat(resolved).st_mode)
+        except (OSError, RuntimeError, ValueError):
+            regular = False
+        if not regular:
+            raise self._refusal(name, "no such model file in the server's model directory")
+        return f"{scheme}:{resolved}"
+
+    def _refusal(self, name: str, why: str) -> RequestError:
+        return RequestError(404, f"model {name!r} is not offered here ({why})", param="model", code="model_not_found")
+
     def _listing(self) -> str:
         return ", ".join(repr(n) for n in self._entries) or "(none)"
 
     async def aclose(self) -> None:
-        for entry in self._entries.values():
+        for entry in self.entries():
             await entry.backend.aclose()
+        self._loaded.clear()
 
 
 @dataclass(kw_only=True)
@@ -126,5 +210,7 @@ class ServerState:
     loop: LoopSettings = field(default_factory=LoopSettings)
     max_body: int = 16 * 1024 * 1024
     """Largest request body in bytes."""
-    rounds: Rounds = field(default_factory=Rounds)
-    """Internal tool rounds of MCP-executing mode, for the follow-up requests."""
+    max_messages: int = 10_000
+    """Most messages (or ``input`` items) a request may carry."""
+    rounds: RoundStore = field(default_factory=MemoryRounds)
+    """Internal tool rounds of MCP-executing mode, for the follow-up requests (`shim.server.store`)."""

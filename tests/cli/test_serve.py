@@ -52,3 +52,30 @@ def test_serve_without_a_model_says_how_to_give_one() -> None:
 def test_serve_rejects_a_bad_model_option() -> None:
     result = CliRunner().invoke(main, ["serve", "-m", "=replay:x"], env={"SHIM_MODEL": "", "SHIM_CONFIG": ""})
     assert result.exit_code != 0 and "NAME=SPEC" in result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b'{"mcpServers": {"x": {"command": 5}}}', "server 'x'"),
+        (b'{"mcpServers": ', "not valid JSON"),
+        (b"\xff\xfe{", "bad.json"),
+    ],
+    ids=["bad-field", "not-json", "not-utf8"],
+)
+def test_serve_with_a_bad_config_prints_one_line_and_no_banner(tmp_path: Path, content: bytes, expected: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    recording = tmp_path / "r.jsonl"
+    recording.write_text(json.dumps({"response": "x"}) + "\n", encoding="utf-8")
+    args = ["serve", "--port", "0", "--config", str(bad), "-m", f"r=replay:{recording}"]
+    result = CliRunner().invoke(main, args, env={"SHIM_MODEL": "", "SHIM_CONFIG": ""})
+    assert result.exit_code == 2
+    assert "shim serve:" not in result.output and "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and expected in lines[0], result.output
+
+
+def test_serve_refuses_an_any_model_directory_that_would_expose_the_system() -> None:
+    result = CliRunner().invoke(main, ["serve", "--any-model", "/proc"], env={"SHIM_MODEL": "", "SHIM_CONFIG": ""})
+    assert result.exit_code == 2 and "--any-model" in result.output and "shim serve:" not in result.output

@@ -28,8 +28,9 @@ async def post(url: str, path: str, **kwargs: object) -> httpx.Response:
 
 async def test_malformed_json_is_a_400_in_each_surfaces_error_shape(tmp_path: Path) -> None:
     async with serving(create_app({"m": replay(tmp_path, "a")})) as url:
-        openai_style = await post(url, "/v1/chat/completions", content=b'{"model": "m", "messages": [')
-        ollama_style = await post(url, "/api/chat", content=b"not json")
+        as_json = {"content-type": "application/json"}
+        openai_style = await post(url, "/v1/chat/completions", content=b'{"model": "m", "messages": [', headers=as_json)
+        ollama_style = await post(url, "/api/chat", content=b"not json", headers=as_json)
     assert openai_style.status_code == 400 and openai_style.json()["error"]["code"] == "invalid_json"
     assert "not valid JSON" in openai_style.json()["error"]["message"]
     assert ollama_style.status_code == 400 and "not valid JSON" in ollama_style.json()["error"]

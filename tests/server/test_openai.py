@@ -216,7 +216,7 @@ async def test_any_backend_spec_is_served_only_when_allowed(tmp_path: Path) -> N
     async with serving(create_app({"m": replay(tmp_path, "a")})) as url, client(url) as openai:
         with pytest.raises(openai_module.NotFoundError), anyio.fail_after(10):
             await openai.chat.completions.create(model=f"replay:{recording}", messages=question)
-    async with serving(create_app({}, settings=ServerSettings(any_spec=True))) as url, client(url) as openai:
+    async with serving(create_app({}, settings=ServerSettings(any_model=str(tmp_path)))) as url, client(url) as openai:
         with anyio.fail_after(10):
             reply = await openai.chat.completions.create(model=f"replay:{recording}", messages=question)
             models = [m.id async for m in openai.models.list()]

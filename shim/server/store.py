@@ -1,0 +1,193 @@
+"""Where MCP-executing mode keeps the tool rounds it ran itself, between a client's requests.
+
+The client never saw those rounds, so the follow-up request that answers its calls lacks them; the
+assistant message carrying the same call ids is replaced by the full record, and the model sees its whole
+history again. Call ids are random, so one client cannot ask for another's. Ollama clients send no call ids
+back, so their follow-ups go without.
+
+Three stores behind one `RoundStore` protocol, chosen by `open_store`:
+
+- `MemoryRounds`: one process (``--workers 1``, the default); the oldest forgotten first;
+- `SqliteRounds`: a file every worker of one host shares (the default with ``--workers N``); WAL mode,
+  each statement on a worker thread so the event loop never waits on the disk;
+- `RedisRounds`: ``--state redis://HOST:PORT/DB``, for several hosts behind a load balancer; entries expire.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import anyio.to_thread
+
+from shim.errors import ConfigError
+from shim.types import ToolCall
+
+__all__ = ["MemoryRounds", "RedisRounds", "RoundStore", "SqliteRounds", "open_store"]
+
+logger = logging.getLogger("shim.server")
+
+Messages = list[dict[str, Any]]
+
+
+class RoundStore(Protocol):
+    """Saved internal tool rounds, keyed by the ids of the calls handed back to the client."""
+
+    async def save(self, calls: Sequence[ToolCall], messages: Messages) -> None:
+        """Keep ``messages`` (the rounds after the request's own) for the follow-up that answers ``calls``."""
+        ...
+
+    async def restore(self, messages: Messages) -> Messages:
+        """``messages`` with each assistant message whose call ids were saved replaced by the saved rounds."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+def _key(ids: Sequence[str]) -> str:
+    return "\x1f".join(ids)
+
+
+def _worth_saving(messages: Messages) -> bool:
+    return any(m.get("role") == "tool" for m in messages)  # else the client's own record is complete
+
+
+async def _restore(messages: Messages, get: Callable[[str], Awaitable[Messages | None]]) -> Messages:
+    restored: Messages = []
+    for message in messages:
+        calls: Any = message.get("tool_calls") if message.get("role") == "assistant" else None
+        ids = [str(c.get("id")) for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType, reportUnknownArgumentType]
+        saved = await get(_key(ids)) if ids else None
+        restored.extend(saved if saved is not None else [message])
+    return restored
+
+
+class MemoryRounds:
+    """In this process; the ``size`` most recent kept."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._saved: OrderedDict[str, Messages] = OrderedDict()
+
+    async def save(self, calls: Sequence[ToolCall], messages: Messages) -> None:
+        if not _worth_saving(messages):
+            return
+        self._saved[_key([c.id for c in calls])] = messages
+        while len(self._saved) > self._size:
+            self._saved.popitem(last=False)
+
+    async def restore(self, messages: Messages) -> Messages:
+        async def get(key: str) -> Messages | None:
+            return self._saved.get(key)
+
+        return await _restore(messages, get)
+
+    async def aclose(self) -> None:
+        pass
+
+
+class SqliteRounds:
+    """In a SQLite file several processes share; the ``size`` most recent kept."""
+
+    def __init__(self, path: str | Path, size: int = 10_000) -> None:
+        self.path = Path(path)
+        self._size = size
+        self._lock = threading.Lock()  # one connection, used from worker threads one at a time
+        try:
+            self._db = sqlite3.connect(self.path, timeout=10, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS rounds (key TEXT PRIMARY KEY, messages TEXT NOT NULL, saved REAL)"
+            )
+        except sqlite3.Error as exc:
+            raise ConfigError(f"--state: cannot use {str(self.path)!r} as a SQLite store: {exc}") from None
+
+    def _run(self, sql: str, *params: Any) -> list[Any]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def _put(self, key: str, data: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO rounds (key, messages, saved) VALUES (?, ?, ?)", (key, data, time.time())
+            )
+            self._db.execute("DELETE FROM rounds WHERE rowid <= (SELECT MAX(rowid) FROM rounds) - ?", (self._size,))
+
+    async def save(self, calls: Sequence[ToolCall], messages: Messages) -> None:
+        if _worth_saving(messages):
+            data = json.dumps(messages, ensure_ascii=False)
+            await anyio.to_thread.run_sync(self._put, _key([c.id for c in calls]), data)
+
+    async def restore(self, messages: Messages) -> Messages:
+        async def get(key: str) -> Messages | None:
+            rows = await anyio.to_thread.run_sync(self._run, "SELECT messages FROM rounds WHERE key = ?", key)
+            return json.loads(rows[0][0]) if rows else None
+
+        return await _restore(messages, get)
+
+    async def aclose(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class RedisRounds:
+    """In Redis, shared by every host; entries expire after ``ttl`` seconds."""
+
+    PREFIX = "shim:rounds:"
+
+    def __init__(self, url: str, ttl: int = 24 * 3600) -> None:
+        try:
+            import redis.asyncio as aioredis
+        except ImportError:
+            raise ConfigError("--state redis://...: install the serve extra: pip install 'shim[serve]'") from None
+        from redis.exceptions import RedisError
+
+        self._redis: Any = aioredis.Redis.from_url(url)  # pyright: ignore[reportUnknownMemberType]
+        self._errors = RedisError
+        self._ttl = ttl
+
+    async def save(self, calls: Sequence[ToolCall], messages: Messages) -> None:
+        if _worth_saving(messages):
+            key = self.PREFIX + _key([c.id for c in calls])
+            try:
+                await self._redis.set(key, json.dumps(messages, ensure_ascii=False), ex=self._ttl)
+            except self._errors as exc:  # the answer still goes out; its follow-up lacks the internal rounds
+                logger.warning("could not save tool rounds to Redis: %s", exc)
+
+    async def restore(self, messages: Messages) -> Messages:
+        async def get(key: str) -> Messages | None:
+            try:
+                data = await self._redis.get(self.PREFIX + key)
+            except self._errors as exc:
+                logger.warning("could not read tool rounds from Redis: %s", exc)
+                return None
+            return json.loads(data) if data is not None else None
+
+        return await _restore(messages, get)
+
+    async def aclose(self) -> None:
+        await self._redis.aclose()
+
+
+def open_store(url: str | None) -> RoundStore:
+    """The store a ``--state`` value names: none (memory), ``sqlite:PATH`` or a path, ``redis://...``.
+
+    Raises:
+        ConfigError: a value that names none of them, or a file SQLite cannot open.
+    """
+    if not url or url == "memory":
+        return MemoryRounds()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisRounds(url)
+    path = url.removeprefix("sqlite:")
+    if "://" in path:
+        raise ConfigError(f"--state {url!r}: use memory, sqlite:PATH (or a file path), or redis://HOST:PORT/DB")
+    return SqliteRounds(path)
