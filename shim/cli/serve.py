@@ -164,6 +164,11 @@ def serve(
             raise SystemExit(2) from None
         sock = _bind(host, port)
         _banner(host, sock.getsockname()[1], table, config_path, api_key, workers, state)
+        if not _loopback(host) and not allowed_hosts:
+            click.echo(
+                f"  note: requests must name this server by IP address or as {socket.gethostname()!r}; "
+                "add --allowed-host NAME for a DNS name"
+            )
         logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
         limits = partial(
             uvicorn_config, request_timeout=request_timeout, max_connections=max_connections, log_level=log_level

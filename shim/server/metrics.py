@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import time
 from contextvars import ContextVar
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client import generate_latest as _generate_latest
@@ -107,10 +108,14 @@ class Metrics:
 
 
 class CountedTools:
-    """A `ToolSource` that counts the calls the server runs itself."""
+    """A `ToolSource` that counts the calls the server runs itself; everything else is the wrapped source's
+    (the agent reads optional attributes such as ``secrets`` and ``server_of`` from its source)."""
 
     def __init__(self, tools: ToolSource) -> None:
         self.tools = tools
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.tools, name)
 
     async def list_tools(self) -> list[ToolSpec]:
         return await self.tools.list_tools()

@@ -109,6 +109,22 @@ async def test_stalled_connections_are_closed_and_others_are_served_meanwhile(tm
     assert served.json()["choices"][0]["message"]["content"] == "Still here."
 
 
+async def test_a_kept_alive_connection_that_stalls_in_its_next_request_is_closed(tmp_path: Path) -> None:
+    async with serving_guarded(create_app({"m": replay(tmp_path, "a")}), timeout=1) as url:
+        port = int(url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            sock.setblocking(False)
+            first = b""
+            with anyio.fail_after(15):
+                while b'{"status":"ok"}' not in first:
+                    await anyio.wait_readable(sock)
+                    first += sock.recv(65536)
+                sock.sendall(b"GET /hea")  # the next request begins (uvicorn's keep-alive timer stops) and stalls
+                await _closed(sock)
+    assert first.startswith(b"HTTP/1.1 200")
+
+
 async def test_a_body_that_stalls_gets_a_408_in_the_surfaces_shape(tmp_path: Path) -> None:
     app = create_app({"m": replay(tmp_path, "a")}, settings=ServerSettings(request_timeout=1))
     async with serving_guarded(app, timeout=1) as url:

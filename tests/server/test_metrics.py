@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx
@@ -61,3 +62,16 @@ async def test_health_needs_no_key_and_says_nothing_else_while_metrics_need_the_
     assert anonymous.status_code == 401
     assert scraped.status_code == 200 and scraped.headers["content-type"].startswith("text/plain")
     assert "shim_requests_total" in scraped.text
+
+
+def test_the_counting_tool_source_shows_the_agent_what_the_wrapped_source_offers() -> None:
+    class Source:
+        secrets = ("s3cret",)
+
+        def server_of(self, name: str) -> str:
+            return f"server of {name}"
+
+    from shim.server.metrics import CountedTools
+
+    counted: Any = CountedTools(Source())  # type: ignore[arg-type]
+    assert counted.secrets == ("s3cret",) and counted.server_of("add") == "server of add"
