@@ -13,8 +13,11 @@ part. Held-back event lines are written at the next line of another type, or by 
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import time
+import weakref
 from collections.abc import Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TextIO, cast
@@ -78,6 +81,13 @@ class EventRedactor:
         return out
 
 
+def _flush_at_exit(ref: weakref.ref[TraceWriter]) -> None:
+    writer = ref()
+    if writer is not None:
+        with contextlib.suppress(Exception):  # the stream may be closed by now; exiting goes on regardless
+            writer.flush()
+
+
 class TraceWriter:
     """Append trace records to a JSONL file (opened per record: nothing stays open, a crash loses no line
     but the few event lines held back for redaction) or to a text stream the caller owns."""
@@ -87,6 +97,8 @@ class TraceWriter:
         self._path = Path(target) if isinstance(target, (str, Path)) else None
         self._stream = None if isinstance(target, (str, Path)) else target
         self._events = EventRedactor(self._secrets)
+        # A run that ends without a last line (Ctrl-C, a crash) still gets its held-back event lines written.
+        atexit.register(_flush_at_exit, weakref.ref(self))
 
     def write(self, kind: str, **data: Any) -> None:
         record: dict[str, Any] = {"type": kind, "time": round(time.time(), 3), **data}

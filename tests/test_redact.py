@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 from urllib.parse import quote, quote_plus
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shim.errors import BackendConnectionError
 from shim.redact import (
@@ -148,3 +151,21 @@ def test_shim_errors_never_carry_credentials() -> None:
     register_secrets(["process-wide-key-xyz"])
     error = BackendConnectionError("cannot reach http://admin:pw-7@h:1/v1 with process-wide-key-xyz")
     assert str(error) == f"cannot reach http://{MARK}@h:1/v1 with {MARK}"
+
+
+@given(
+    before=st.text(max_size=30),
+    after=st.text(max_size=30),
+    secret=st.text(min_size=6, max_size=20).filter(lambda s: s.strip() == s and s not in MARK),
+    cuts=st.lists(st.integers(min_value=0, max_value=100), max_size=12),
+)
+@settings(max_examples=300, deadline=None)
+def test_streaming_any_text_in_any_pieces_matches_redacting_it_whole(
+    before: str, after: str, secret: str, cuts: list[int]
+) -> None:
+    text = f"{before} {secret} {after}"
+    points = sorted({min(c, len(text)) for c in cuts} | {0, len(text)})
+    stream = StreamRedactor([secret])
+    shown = [stream.feed(text[a:b]) for a, b in itertools.pairwise(points)] + [stream.flush()]
+    assert "".join(shown) == redact(text, [secret])
+    assert all(secret not in piece for piece in shown)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +104,17 @@ def test_only_a_few_event_lines_wait_for_the_text_that_follows_them() -> None:
     assert 0 < waiting <= 5  # held back: only what could still be the start of the secret
     trace.flush()
     assert len(stream.getvalue().splitlines()) == 100
+
+
+def test_event_lines_held_back_are_written_when_the_process_exits(tmp_path: Path) -> None:
+    script = (
+        "from shim.trace import TraceWriter\n"
+        f"t = TraceWriter({str(tmp_path / 't.jsonl')!r}, secrets=['never-said-secret'])\n"
+        "t.write('event', turn=1, event={'type': 'text', 'text': 'cut off mid-wor', 'raw': 'cut off mid-wor'})\n"
+        "raise SystemExit(3)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}  # this tree's shim, not another
+    done = subprocess.run([sys.executable, "-c", script], timeout=60, check=False, env=env)
+    assert done.returncode == 3
+    (line,) = records(tmp_path / "t.jsonl")
+    assert line["event"]["text"] == "cut off mid-wor"
