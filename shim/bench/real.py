@@ -190,4 +190,3 @@ def load_decoys(folder: Path | None = None) -> list[Case]:
 def families(cases: list[Case]) -> list[str]:
     """The dialect families of real cases, in corpus order."""
     return list(dict.fromkeys(c.category for c in cases))
-

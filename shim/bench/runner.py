@@ -87,7 +87,9 @@ def run_accuracy(
                 )
                 deadline = time.perf_counter() + cell_limit_s
                 for chunks in chunker.split(case.text):
-                    outcome = reference if chunker.name == "whole" else stream(spec, chunks, deadline=deadline, tools=tools)
+                    outcome = (
+                        reference if chunker.name == "whole" else stream(spec, chunks, deadline=deadline, tools=tools)
+                    )
                     run = score_run(case, outcome, reference)
                     cell.add(run)
                     if cell.example is None and not (
