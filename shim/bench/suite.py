@@ -38,7 +38,7 @@ class BenchOptions:
     tracks: Sequence[Track] = TRACKS
     """Which corpora to measure, in any order; the report keeps the order of `TRACKS`."""
     real_limit: int | None = None
-    """Measure only the first N real outputs of each family (a fast smoke run); None: all of them."""
+    """Measure only the first N real outputs of each family; None: all of them (``quick``: 2 per family)."""
 
 
 class Progress:
@@ -110,7 +110,8 @@ def run_bench(options: BenchOptions, progress: Progress | None = None) -> tuple[
         if "generated" in ran
         else []
     )
-    real = _real_cases(options.real_limit) if "real" in ran else []
+    real_limit = options.real_limit if options.real_limit is not None else (2 if options.quick else None)
+    real = _real_cases(real_limit) if "real" in ran else []
     decoys = load_decoys() if "decoy" in ran else []
     chunkers = make_chunkers(quick=options.quick)
     d_chunkers = decoy_chunkers(quick=options.quick)
