@@ -205,11 +205,14 @@ def render_decoy_md(track: dict[str, Any]) -> str:
     shown = track["failures"].get("shim", [])
     if shown:
         parts.append("### Decoys shim misreads")
-        parts += [
-            f"- `{f['document']}`: {f['calls']} calls; got `{json.dumps(f['got'], ensure_ascii=False)[:400]}`"
-            for f in shown
-        ]
+        parts += [_decoy_line(f) for f in shown]
     return "\n\n".join(parts) + "\n"
+
+
+def _decoy_line(f: dict[str, Any]) -> str:
+    got: dict[str, Any] = f["got"] or {}
+    shown = {k: got.get(k) for k in ("calls", "errors", "crash", "timeout") if k in got}
+    return f"- `{f['document']}` (chunkers {', '.join(f['chunkers'])}): got `{json.dumps(shown, ensure_ascii=False)}`"
 
 
 def write_real_chart(track: dict[str, Any], out: Path) -> Path:
@@ -230,7 +233,7 @@ def write_real_chart(track: dict[str, Any], out: Path) -> Path:
     ax.set_ylabel("exact-match calls (% of cells)")
     ax.set_ylim(0, 105)
     ax.set_title("Real model outputs read exactly, by dialect family")
-    ax.legend(loc="upper right", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
     fig.tight_layout()
     path = out / "real_by_family.png"
     fig.savefig(path, dpi=110)
