@@ -44,7 +44,7 @@ class Case:
     category: str
     operator: str
     """The mutation operator (generated) or the fixture's file stem."""
-    source: Literal["generated", "fixture"]
+    source: Literal["generated", "fixture", "real", "decoy"]
     text: str
     calls: list[Call]
     visible: str
@@ -52,7 +52,9 @@ class Case:
     errors: int | None = 0
     """Expected number of failed blocks; None when not scored."""
     note: str = ""
-    """Where the shape is seen (fixtures) or what the operator does (generated)."""
+    """Where the shape is seen (fixtures, real outputs) or what the operator does (generated)."""
+    tools: tuple[dict[str, Any], ...] | None = None
+    """The tools offered when the output was written (MCP ``tools/list`` entries); None: the bench's own set."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -65,6 +67,7 @@ class Case:
             "visible": self.visible,
             "errors": self.errors,
             "note": self.note,
+            "tools": None if self.tools is None else [dict(t) for t in self.tools],
         }
 
 

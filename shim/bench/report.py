@@ -22,7 +22,15 @@ from shim.bench.chunkers import Chunker
 from shim.bench.corpus import Case
 from shim.bench.metrics import CellScore, summarize
 
-__all__ = ["build_results", "category_table", "render_markdown", "write_charts", "write_outputs"]
+__all__ = [
+    "build_results",
+    "category_table",
+    "failure_entry",
+    "md_table",
+    "render_markdown",
+    "write_charts",
+    "write_outputs",
+]
 
 # Failing cases listed per parser: all of shim's (up to a sanity limit), a sample of each baseline's (they fail
 # hundreds, and results.json must stay small enough to keep in the repository).
@@ -90,13 +98,14 @@ def build_results(
         results["failures"][spec.name] = {
             "cells": sum(len(v) for v in failing.values()),
             "cases": len(failing),
-            "shown": [_failure(v, by_case[k]) for k, v in list(failing.items())[:limit]],
+            "shown": [failure_entry(v, by_case[k]) for k, v in list(failing.items())[:limit]],
         }
     results["bar"] = _bar(results)
     return results
 
 
-def _failure(cells: list[CellScore], case: Case) -> dict[str, Any]:
+def failure_entry(cells: list[CellScore], case: Case) -> dict[str, Any]:
+    """One failing case for the report: which checks failed under which chunkers, input, expected, got."""
     failed: dict[str, None] = {}
     for cell in cells:
         for check in ("exact", "text_ok", "raw_ok", "invariant"):
@@ -168,7 +177,8 @@ def category_table(results: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _md_table(rows: list[list[str]]) -> str:
+def md_table(rows: list[list[str]]) -> str:
+    """A Markdown table from rows (header row first)."""
     head, *body = rows
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
@@ -246,13 +256,13 @@ def render_markdown(results: dict[str, Any]) -> str:
         "## Parsers",
         "\n".join(f"- **{name}**: {strategy}" for name, strategy in results["parsers"].items()),
         "## Exact-match calls by category",
-        _md_table(category_table(results)),
+        md_table(category_table(results)),
         "![accuracy by category](accuracy_by_category.png)",
         "## All checks",
-        _md_table(_overall_rows(results)),
+        md_table(_overall_rows(results)),
         "## By chunker (exact-match calls / all checks passed)",
         "The whole-message run is each parser's reference for chunk invariance, so it always counts as invariant.",
-        _md_table(
+        md_table(
             [["chunker", *results["parsers"]]]
             + [
                 [
@@ -269,7 +279,7 @@ def render_markdown(results: dict[str, Any]) -> str:
             f"Streams of {meta['size_1x']:,} and 10x that many characters in chunks of {meta['chunk_size']}; "
             "scaling is cost per byte at 10x over cost per byte at 1x (1 = linear, about 10 = quadratic; "
             "≥ marks a run stopped at the time cap, whose ratio is a lower bound).",
-            _md_table(_throughput_rows(results)),
+            md_table(_throughput_rows(results)),
             "![throughput and scaling](throughput.png)",
         ]
     parts += ["## Fixtures (all checks, every chunker)", _fixture_table(results)]
@@ -311,7 +321,7 @@ def _fixture_table(results: dict[str, Any]) -> str:
         [fid.removeprefix("fixture:"), *("pass" if results["fixtures"][p].get(fid) else "FAIL" for p in parsers)]
         for fid in ids
     ]
-    return _md_table(rows)
+    return md_table(rows)
 
 
 def write_charts(results: dict[str, Any], out: Path) -> list[Path]:

@@ -27,11 +27,20 @@ from shim.bench.mutations import TOOL_SPECS
 __all__ = ["ThroughputConfig", "huge_workload", "mixed_workload", "run_accuracy", "run_throughput", "stream"]
 
 
-def stream(spec: ParserSpec, chunks: Sequence[str], *, deadline: float = float("inf")) -> Outcome:
-    """Feed ``chunks`` to a fresh parser and fold its events; a raised exception is recorded, not propagated."""
+def stream(
+    spec: ParserSpec,
+    chunks: Sequence[str],
+    *,
+    deadline: float = float("inf"),
+    tools: Sequence[dict[str, Any]] = TOOL_SPECS,
+) -> Outcome:
+    """Feed ``chunks`` to a fresh parser that knows ``tools`` and fold its events.
+
+    A raised exception is recorded in the outcome, not propagated.
+    """
     events: list[dict[str, Any]] = []
     try:
-        parser = spec.make(TOOL_SPECS)
+        parser = spec.make(tools)
         for chunk in chunks:
             events += parser.feed(chunk)
             if time.perf_counter() > deadline:
@@ -70,14 +79,17 @@ def run_accuracy(
     cells: list[CellScore] = []
     for spec in specs:
         for case in cases:
-            reference = stream(spec, [case.text])
+            tools = TOOL_SPECS if case.tools is None else case.tools
+            reference = stream(spec, [case.text], tools=tools)
             for chunker in chunkers:
                 cell = CellScore(
                     parser=spec.name, case_id=case.id, category=case.category, source=case.source, chunker=chunker.name
                 )
                 deadline = time.perf_counter() + cell_limit_s
                 for chunks in chunker.split(case.text):
-                    outcome = reference if chunker.name == "whole" else stream(spec, chunks, deadline=deadline)
+                    outcome = (
+                        reference if chunker.name == "whole" else stream(spec, chunks, deadline=deadline, tools=tools)
+                    )
                     run = score_run(case, outcome, reference)
                     cell.add(run)
                     if cell.example is None and not (

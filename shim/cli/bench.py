@@ -12,8 +12,9 @@ from rich.table import Table
 
 from shim.bench.adapters import PARSER_NAMES
 from shim.bench.report import category_table
-from shim.bench.suite import BenchOptions, run_bench
+from shim.bench.suite import TRACKS, BenchOptions, Track, run_bench
 from shim.bench.suite import Progress as BenchProgress
+from shim.bench.tracks import family_table
 
 __all__ = ["bench"]
 
@@ -34,14 +35,45 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value * 100:.1f}%"
 
 
-def _print_tables(console: Console, results: dict[str, Any]) -> None:
-    head, *rows = category_table(results)
-    table = Table(title="Exact-match calls by category (case x chunker cells)")
+def _rows_table(title: str, rows: list[list[str]]) -> Table:
+    head, *body = rows
+    table = Table(title=title)
     for i, name in enumerate(head):
         table.add_column(name, justify="left" if i == 0 else "right")
-    for row in rows:
+    for row in body:
         table.add_row(*(cell.replace("**", "") for cell in row))
-    console.print(table)
+    return table
+
+
+def _print_tracks(console: Console, results: dict[str, Any]) -> None:
+    tracks: dict[str, Any] = results.get("tracks", {})
+    if "real" in tracks:
+        real = tracks["real"]
+        title = f"Real track: exact-match calls per dialect family ({real['cases']} quoted model outputs)"
+        console.print(_rows_table(title, family_table(real)))
+    if "decoy" in tracks:
+        decoy = tracks["decoy"]
+        rows = [["parser", "calls read", "docs with calls", "docs with errors", "text changed", "passed"]]
+        for name, s in decoy["summary"].items():
+            rows.append(
+                [
+                    name,
+                    str(s["calls"]),
+                    str(s["documents_with_calls"]),
+                    str(s["documents_with_errors"]),
+                    str(s["documents_text_changed"]),
+                    f"{s['documents_passed']}/{s['documents']}",
+                ]
+            )
+        title = f"Decoy track: {decoy['documents']} documents, {decoy['characters']:,} characters of real prose"
+        console.print(_rows_table(title, rows))
+
+
+def _print_tables(console: Console, results: dict[str, Any]) -> None:
+    if "generated" not in results["meta"].get("tracks", ["generated"]):
+        _print_tracks(console, results)
+        return
+    console.print(_rows_table("Exact-match calls by category (case x chunker cells)", category_table(results)))
 
     checks = Table(title="All checks per parser")
     for name in ("parser", "exact", "prec.", "recall", "text ok", "lost", "leak", "invariant", "raw", "crash"):
@@ -76,6 +108,7 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
                     f"{bound}{m['scaling']:.2f}",
                 )
         console.print(speed)
+    _print_tracks(console, results)
 
 
 @click.command()
@@ -96,21 +129,38 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
 )
 @click.option("--seed", default=0, show_default=True, help="Seed of the generated corpus.")
 @click.option("--no-throughput", is_flag=True, help="Skip the throughput and scaling measurement.")
-def bench(parsers: tuple[str, ...], quick: bool, out: Path, seed: int, no_throughput: bool) -> None:
-    """Benchmark tool-call parsing on malformed model streams.
+@click.option(
+    "--track",
+    "tracks",
+    multiple=True,
+    type=click.Choice([*TRACKS, "all"]),
+    default=("all",),
+    show_default=True,
+    help="Which corpus to measure (repeatable): generated mutations, real model outputs, real prose decoys.",
+)
+def bench(
+    parsers: tuple[str, ...], quick: bool, out: Path, seed: int, no_throughput: bool, tracks: tuple[str, ...]
+) -> None:
+    """Benchmark tool-call parsing on malformed model streams, on real model outputs and on real prose.
 
-    Generates cases from clean calls through named mutation operators (lenient JSON, call shapes, tag
-    dialects, several calls, reasoning drafts, truncation, decoys), adds the recorded fixtures, feeds each
-    to every parser under every chunker (whole, 1 char, fixed, token-like, random, every split point) and
-    scores calls, visible text, losslessness and chunk invariance; then times each parser on 1x and 10x
-    streams.
+    Three tracks. generated: cases made from clean calls by named mutation operators (lenient JSON, call
+    shapes, tag dialects, several calls, reasoning drafts, truncation, decoys) plus the recorded fixtures.
+    real: 200+ outputs real models printed, quoted from peers' parser tests and issue threads, scored per
+    dialect family. decoy: over 1 MB of real prose (docs that explain tool calling, code, HTML, chat) that
+    must yield no call and no error. Every parser reads every case under every chunker (whole, 1 char, fixed,
+    token-like, random, every split point) and is scored on calls, visible text, losslessness and chunk
+    invariance; then each is timed on 1x and 10x streams.
 
     \b
-    Example:
+    Examples:
       shim bench --quick --out /tmp/bench && open /tmp/bench/report.md
+      shim bench --track real --no-throughput
     """
     console = Console(stderr=True)
-    options = BenchOptions(quick=quick, seed=seed, parsers=parsers, out=out, throughput=not no_throughput)
+    chosen: list[Track] = list(TRACKS) if "all" in tracks else [t for t in TRACKS if t in tracks]
+    options = BenchOptions(
+        quick=quick, seed=seed, parsers=parsers, out=out, throughput=not no_throughput, tracks=chosen
+    )
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, console=console, transient=True) as bar:

@@ -12,7 +12,7 @@ from shim.cli import main
 
 def test_bench_quick_writes_results_report_and_charts(tmp_path: Path) -> None:
     out = tmp_path / "bench"
-    result = CliRunner().invoke(main, ["bench", "--quick", "--out", str(out)])
+    result = CliRunner().invoke(main, ["bench", "--quick", "--track", "generated", "--out", str(out)])
     assert result.exit_code == 0, result.output
 
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
@@ -51,3 +51,18 @@ def test_bench_measures_only_the_parsers_asked_for(tmp_path: Path) -> None:
 def test_bench_rejects_an_unknown_parser(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["bench", "--parser", "nope", "--out", str(tmp_path)])
     assert result.exit_code != 0 and "nope" in result.output
+
+
+def test_bench_real_and_decoy_tracks_print_their_tables_and_store_them(tmp_path: Path) -> None:
+    args = ["bench", "--quick", "--no-throughput", "--parser", "regex", "--track", "real", "--track", "decoy"]
+    result = CliRunner().invoke(main, [*args, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert results["meta"]["tracks"] == ["real", "decoy"] and set(results["tracks"]) == {"real", "decoy"}
+    assert (
+        results["tracks"]["decoy"]["documents"] >= 30 and results["tracks"]["decoy"]["summary"]["regex"]["calls"] == 0
+    )
+    assert "Real track:" in result.output  # rich wraps long titles in a narrow terminal
+    assert "Decoy track" in result.output and "Exact-match calls by category" not in result.output
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "## Real track" in report and "## Decoy track" in report and "## Throughput" not in report
