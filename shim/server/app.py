@@ -42,6 +42,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from shim.agent import ToolSource
 from shim.backends.base import Backend
 from shim.errors import ConfigError
+from shim.redact import register_secrets
 from shim.server import ollama_api, openai_api
 from shim.server.chat import LoopSettings
 from shim.server.guard import Guard, GuardSettings
@@ -103,6 +104,8 @@ def create_app(
         ConfigError: no models, a bad backend spec, a bad config file, or a bad ``state`` or ``any_model``.
     """
     settings = settings or ServerSettings()
+    if settings.api_key:
+        register_secrets([settings.api_key])  # the key never reaches a log, trace or error text
     mcp_config = None
     if config is not None:
         from shim.config import load_config
