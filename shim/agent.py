@@ -43,7 +43,7 @@ from shim.parsing.ids import IdGenerator
 from shim.parsing.stream import StreamParser
 from shim.prompting import ToolChoice, assistant_message, normalize_tool_choice, render_messages, tool_message
 from shim.trace import TraceWriter
-from shim.types import Message, ToolCall, ToolResult, ToolSpec
+from shim.types import Message, ToolCall, ToolResult, ToolSpec, tool_specs
 
 __all__ = ["Agent", "AgentEnd", "AgentEvent", "AgentResult", "ToolResultEvent", "ToolSource", "TurnEnd", "TurnStart"]
 
@@ -191,7 +191,7 @@ class Agent:
         tool_choice: ToolChoice = "auto",
     ) -> None:
         self.backend = backend
-        self.external_tools = [ToolSpec.from_any(t) for t in external_tools]
+        self.external_tools = tool_specs(external_tools)
         self._validators = {t.name: _validator(t) for t in self.external_tools}
         self.tool_choice = tool_choice
         self.tools = tools

@@ -99,6 +99,8 @@ def create_app(
         Route("/v1/models", openai_api.list_models, methods=["GET"]),
         Route("/v1/models/{model:path}", openai_api.retrieve_model, methods=["GET"]),
         Route("/api/chat", ollama_api.chat, methods=["POST"]),
+        Route("/api/generate", ollama_api.generate, methods=["POST"]),
+        Route("/api/ps", ollama_api.ps, methods=["GET"]),
         Route("/api/tags", ollama_api.tags, methods=["GET"]),
         Route("/api/show", ollama_api.show, methods=["POST"]),
         Route("/api/version", ollama_api.version, methods=["GET"]),

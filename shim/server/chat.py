@@ -26,7 +26,7 @@ from typing import Any, Literal, TypeAlias, cast
 
 from shim.agent import Agent, AgentEnd, AgentEvent, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend, GenerationOptions
-from shim.errors import StreamInterruptedError
+from shim.errors import ConfigError, StreamInterruptedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.prompting import ToolChoice
@@ -63,6 +63,9 @@ class ChatRequest:
     parallel_tool_calls: bool = True
     """False: generation stops after the first complete call, and only that call is returned."""
     options: GenerationOptions = field(default_factory=GenerationOptions)
+    response_format: str | dict[str, Any] | None = None
+    """Structured output asked for (Ollama's ``format``; a JSON schema or ``"json"``); refused until an engine
+    option can honour it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,6 +165,10 @@ async def run_chat(
         BackendError: the model failed; `StreamInterruptedError` once some output was already yielded.
         ConfigError: the engine refused an option (a bad grammar, an unknown extra).
     """
+    if request.response_format is not None:
+        raise ConfigError(
+            "structured output ('format' / 'response_format') is not supported yet; describe the format in the prompt"
+        )
     settings = settings or LoopSettings()
     messages = rounds.restore(request.messages) if rounds is not None and tools is not None else request.messages
     agent = Agent(

@@ -76,12 +76,12 @@ async def test_unsupported_parameters_are_refused_and_harmless_ones_are_reported
     async with serving(create_app({"m": replay(tmp_path, "Hello.")})) as url:
         two = await post(url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "n": 2})
         fine = await post(
-            url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "top_p": 0.5, "user": "me"}
+            url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "metadata": {"a": "b"}, "user": "me"}
         )
         legacy = await post(url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "functions": []})
     assert two.status_code == 400 and two.json()["error"]["param"] == "n"
     assert legacy.status_code == 400 and "'tools'" in legacy.json()["error"]["message"]
-    assert fine.status_code == 200 and fine.headers["x-shim-ignored-params"] == "top_p,user"
+    assert fine.status_code == 200 and fine.headers["x-shim-ignored-params"] == "metadata,user"
 
 
 async def test_an_api_key_is_required_when_set(tmp_path: Path) -> None:
@@ -140,7 +140,7 @@ async def test_an_engine_failure_mid_stream_ends_the_stream_with_an_error_the_cl
 async def test_unknown_paths_get_json_errors(tmp_path: Path) -> None:
     async with serving(create_app({"m": replay(tmp_path, "a")})) as url, httpx.AsyncClient() as http:
         openai_style = await http.get(f"{url}/v1/embeddings")
-        ollama_style = await http.post(f"{url}/api/generate", json={})
+        ollama_style = await http.post(f"{url}/api/embed", json={})
     assert openai_style.status_code == 404 and "Not Found" in openai_style.json()["error"]["message"]
     assert ollama_style.status_code == 404 and "Not Found" in ollama_style.json()["error"]
 
