@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shim.agent import ToolSource
 from shim.backends.base import Backend
-from shim.server import ollama_api, openai_api
+from shim.server import anthropic_api, ollama_api, openai_api
 from shim.server.chat import LoopSettings
 from shim.server.http import json_bytes
 from shim.server.models import ModelRegistry, ServerState
@@ -98,6 +98,8 @@ def create_app(
         Route("/v1/chat/completions", openai_api.chat_completions, methods=["POST"]),
         Route("/v1/models", openai_api.list_models, methods=["GET"]),
         Route("/v1/models/{model:path}", openai_api.retrieve_model, methods=["GET"]),
+        Route("/v1/messages", anthropic_api.messages, methods=["POST"]),
+        Route("/v1/messages/count_tokens", anthropic_api.count_tokens, methods=["POST"]),
         Route("/api/chat", ollama_api.chat, methods=["POST"]),
         Route("/api/generate", ollama_api.generate, methods=["POST"]),
         Route("/api/ps", ollama_api.ps, methods=["GET"]),
@@ -151,14 +153,27 @@ class _Auth:
         if self.key is None or scope["type"] != "http" or scope["method"] == "OPTIONS":
             await self.app(scope, receive, send)
             return
-        given = dict(scope["headers"]).get(b"authorization", b"")
+        headers = dict(scope["headers"])
+        given = headers.get(b"authorization", b"")
         scheme, _, token = given.partition(b" ")
         if scheme.lower() == b"bearer" and secrets.compare_digest(token.strip(), self.key):
             await self.app(scope, receive, send)
             return
-        message = "invalid API key" if given else "this server needs an API key: send 'Authorization: Bearer <key>'"
-        if str(scope["path"]).startswith("/api/"):
+        api_key = headers.get(b"x-api-key", b"")  # Anthropic's clients send the key this way
+        if api_key and secrets.compare_digest(api_key.strip(), self.key):
+            await self.app(scope, receive, send)
+            return
+        given = given or api_key
+        message = (
+            "invalid API key"
+            if given
+            else "this server needs an API key: send 'Authorization: Bearer <key>' (or 'x-api-key: <key>')"
+        )
+        path = str(scope["path"])
+        if path.startswith("/api/"):
             body = json_bytes({"error": message})
+        elif path.startswith("/v1/messages"):
+            body = json_bytes({"type": "error", "error": {"type": "authentication_error", "message": message}})
         else:
             error = {"message": message, "type": "authentication_error", "param": None, "code": "invalid_api_key"}
             body = json_bytes({"error": error})
