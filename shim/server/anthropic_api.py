@@ -7,7 +7,7 @@ A stream, in Anthropic's order (each an SSE event named by its ``type``)::
     content_block_start      {"index": 0, "content_block": {"type": "text", "text": ""}}
     content_block_delta      {"index": 0, "delta": {"type": "text_delta", "text": "Let me check."}}
     content_block_stop       {"index": 0}
-    content_block_start      {"index": 1, "content_block": {"type": "tool_use", "id": "toolu_…", "name": ..., "input": {}}}
+    content_block_start      {"index": 1, "content_block": {"type": "tool_use", "id": "toolu_…", "input": {}, ...}}
     content_block_delta      {"index": 1, "delta": {"type": "input_json_delta", "partial_json": "{\\"city\\""}}
     content_block_stop       {"index": 1}
     message_delta            {"delta": {"stop_reason": "tool_use", "stop_sequence": null}, "usage": {...}}

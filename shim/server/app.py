@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shim.agent import ToolSource
 from shim.backends.base import Backend
-from shim.server import anthropic_api, ollama_api, openai_api
+from shim.server import anthropic_api, ollama_api, openai_api, responses_api
 from shim.server.chat import LoopSettings
 from shim.server.http import json_bytes
 from shim.server.models import ModelRegistry, ServerState
@@ -98,6 +98,7 @@ def create_app(
         Route("/v1/chat/completions", openai_api.chat_completions, methods=["POST"]),
         Route("/v1/models", openai_api.list_models, methods=["GET"]),
         Route("/v1/models/{model:path}", openai_api.retrieve_model, methods=["GET"]),
+        Route("/v1/responses", responses_api.responses, methods=["POST"]),
         Route("/v1/messages", anthropic_api.messages, methods=["POST"]),
         Route("/v1/messages/count_tokens", anthropic_api.count_tokens, methods=["POST"]),
         Route("/api/chat", ollama_api.chat, methods=["POST"]),

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import anyio
 import anthropic
+import anyio
 import httpx
 import pytest
 from anthropic import AsyncAnthropic
