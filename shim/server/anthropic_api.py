@@ -25,7 +25,7 @@ engine's tokenizer where the backend has one (a ``count_tokens`` method); otherw
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -89,10 +89,9 @@ async def count_tokens(request: Request) -> Response:
     except RequestError as exc:
         return anthropic_error(exc)
     prompt = render_messages(chat.messages, chat.tools, dialect=state.loop.dialect, tool_choice=chat.tool_choice)
-    counter = getattr(entry.backend, "count_tokens", None)
-    if callable(counter):
-        counted: Any = await counter(prompt)
-        return JSONResponse({"input_tokens": int(counted)})
+    counter: Callable[[list[Message]], Awaitable[int]] | None = getattr(entry.backend, "count_tokens", None)
+    if counter is not None:
+        return JSONResponse({"input_tokens": await counter(prompt)})
     return JSONResponse({"input_tokens": _estimate(prompt)}, headers={"x-shim-token-count": "estimate"})
 
 
@@ -167,7 +166,12 @@ class _Events:
                 )
                 return [*out, self._delta({"type": "thinking_delta", "thinking": output.text})]
             case CallOut():
-                block = {"type": "tool_use", "id": tool_use_id(output.id), "name": output.name, "input": {}}
+                block: dict[str, Any] = {
+                    "type": "tool_use",
+                    "id": tool_use_id(output.id),
+                    "name": output.name,
+                    "input": {},
+                }
                 out = self._start(block)
                 out += [
                     self._delta({"type": "input_json_delta", "partial_json": f}) for f in output.fragments or ("{}",)

@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut, run_chat
-from shim.server.http import RequestError, Watched, json_bytes, read_json, write_collected, write_stream
+from shim.server.http import RequestError, Watched, is_obj, json_bytes, read_json, write_collected, write_stream
 from shim.server.models import ServerState
 from shim.server.sse import error_body
 from shim.server.wire import validate
@@ -174,7 +174,7 @@ class _Events:
             "status": "in_progress",
             "content": [{"type": "output_text", "text": "", "annotations": [], "logprobs": []}],
         }
-        empty = {"type": "output_text", "text": "", "annotations": [], "logprobs": []}
+        empty: dict[str, Any] = {"type": "output_text", "text": "", "annotations": [], "logprobs": []}
         return [
             *out,
             self._event("response.output_item.added", output_index=index, item=_shell(self.open)),
@@ -193,7 +193,7 @@ class _Events:
                 index = len(self.items)  # the open item's place (it joins the items when it closes)
                 self.open["content"][0]["text"] += output.text
                 name = "response.output_text.delta" if kind == "message" else "response.reasoning_text.delta"
-                extra = {"logprobs": []} if kind == "message" else {}
+                extra: dict[str, Any] = {"logprobs": []} if kind == "message" else {}
                 delta = self._event(
                     name, item_id=self.open["id"], output_index=index, content_index=0, delta=output.text, **extra
                 )
@@ -263,5 +263,6 @@ def _shell(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _named(choice: Any) -> str | None:
-    function: Any = choice.get("function") if isinstance(choice, dict) else None
-    return function.get("name") if isinstance(function, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    function: Any = choice.get("function") if is_obj(choice) else None
+    name: Any = function.get("name") if is_obj(function) else None
+    return name if isinstance(name, str) else None

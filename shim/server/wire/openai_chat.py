@@ -18,7 +18,7 @@ from pydantic import Field, field_validator
 from shim.backends.base import GenerationOptions
 from shim.prompting import render_messages
 from shim.server.chat import ChatRequest
-from shim.server.http import RequestError
+from shim.server.http import RequestError, is_obj
 from shim.server.wire import Wire
 from shim.server.wire.tools import choose_tools, parse_tools
 
@@ -83,9 +83,9 @@ class ChatCompletionRequest(Wire):
     @field_validator("tool_choice", mode="before")
     @classmethod
     def _choice(cls, value: Any) -> Any:
-        if value is not None and not isinstance(value, str | dict):
-            raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
-        return value
+        if value is None or isinstance(value, str) or is_obj(value):
+            return value
+        raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
 
     @field_validator("stop")
     @classmethod

@@ -17,7 +17,7 @@ from pydantic import Field, field_validator
 
 from shim.backends.base import GenerationOptions
 from shim.server.chat import ChatRequest
-from shim.server.http import RequestError
+from shim.server.http import RequestError, is_obj
 from shim.server.wire import Wire
 from shim.server.wire.openai_chat import MAX_INT, check_messages
 from shim.server.wire.tools import choose_tools, parse_tools
@@ -44,9 +44,9 @@ class ResponsesRequest(Wire):
     @field_validator("tool_choice", mode="before")
     @classmethod
     def _choice(cls, value: Any) -> Any:
-        if value is not None and not isinstance(value, str | dict):
-            raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
-        return value
+        if value is None or isinstance(value, str) or is_obj(value):
+            return value
+        raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
 
 
 def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
@@ -72,7 +72,7 @@ def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
             _item(messages, n, item)
     check_messages(messages, tools, tool_choice)
     text_format: Any = (body.text or {}).get("format")
-    response_format = text_format if isinstance(text_format, dict) and text_format.get("type") != "text" else None  # pyright: ignore[reportUnknownMemberType]
+    response_format = text_format if is_obj(text_format) and text_format.get("type") != "text" else None
     chat = ChatRequest(
         model=body.model,
         messages=messages,
@@ -80,7 +80,7 @@ def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
         tool_choice=tool_choice,
         parallel_tool_calls=body.parallel_tool_calls is not False,
         options=GenerationOptions(temperature=body.temperature, top_p=body.top_p, max_tokens=body.max_output_tokens),
-        response_format=response_format,  # pyright: ignore[reportUnknownArgumentType]
+        response_format=response_format,
     )
     return chat, body.stream is True
 

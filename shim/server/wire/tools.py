@@ -11,7 +11,7 @@ from jsonschema import SchemaError
 from jsonschema.validators import validator_for
 
 from shim.prompting import ToolChoice
-from shim.server.http import RequestError
+from shim.server.http import RequestError, is_obj
 from shim.server.wire import MAX_SCHEMA_DEPTH, check_depth
 from shim.types import ToolSpec, tool_specs
 
@@ -28,12 +28,13 @@ def parse_tools(value: Sequence[Any] | None, *, where: str = "tools") -> list[To
     """
     specs: list[ToolSpec] = []
     seen: set[str] = set()
-    for n, tool in enumerate(value or ()):
+    tools: Sequence[Any] = value or ()
+    for n, tool in enumerate(tools):
         param = f"{where}[{n}]"
         name_param = f"{param}.function.name" if isinstance(tool, dict) and "function" in tool else f"{param}.name"
         try:
             check_depth(tool, MAX_SCHEMA_DEPTH + 4)
-            found = tool_specs([tool])
+            found = tool_specs([tool])  # pyright: ignore[reportUnknownArgumentType]
         except ValueError as exc:
             message = str(exc).removeprefix("tool #0: ")
             raise RequestError(400, f"{param}: {message}", param=name_param if "'name'" in message else param) from None
@@ -103,8 +104,8 @@ def choose_tools(
     kind = data.get("type")
     if kind == "allowed_tools":
         allowed: Any = data.get("allowed_tools", data)  # chat nests it; Responses keeps it flat
-        listed: Any = allowed.get("tools") if isinstance(allowed, dict) else None
-        mode: Any = allowed.get("mode", "auto") if isinstance(allowed, dict) else None
+        listed: Any = allowed.get("tools") if is_obj(allowed) else None
+        mode: Any = allowed.get("mode", "auto") if is_obj(allowed) else None
         if not isinstance(listed, list) or mode not in ("auto", "required"):
             raise RequestError(
                 400,
