@@ -189,3 +189,24 @@ async def test_the_ollama_backend_request_carries_the_sampling_fields() -> None:
         "stop": ["x"],
     }
     await backend.aclose()
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/chat/completions", {"messages": QUESTION}),
+        ("/v1/responses", {"input": "Weather in Paris?"}),
+        ("/v1/messages", {"messages": QUESTION, "max_tokens": 50}),
+        ("/api/chat", {"messages": QUESTION, "stream": False}),
+    ],
+)
+async def test_every_surface_takes_tools_in_any_dialect(tmp_path: Path, path: str, body: dict[str, Any]) -> None:
+    gemini = {"functionDeclarations": [{"name": "get_weather", "parameters": WEATHER["function"]["parameters"]}]}
+    anthropic = {"name": "get_time", "input_schema": TIME["function"]["parameters"]}
+    model = Recording(replay(tmp_path, "Fine."))
+    async with serving(create_app({"m": model})) as url, httpx.AsyncClient() as http:
+        with anyio.fail_after(10):
+            response = await http.post(f"{url}{path}", json={"model": "m", "tools": [gemini, anthropic], **body})
+    assert response.status_code == 200, response.text
+    system = model.prompts[0][0].content
+    assert "get_weather" in system and "get_time" in system
