@@ -1,7 +1,7 @@
 """One chat request, whatever the surface: the agent loop run for it, reduced to what a client may see.
 
-Both surfaces (OpenAI and Ollama) parse their request into a `ChatRequest` and encode the `Output` items of
-`run_chat` in their own wire format. The loop is the agent's: in pass-through mode it has no tools of its
+Every surface (OpenAI chat and Responses, Anthropic, Ollama) parses its request into a `ChatRequest` (see
+`shim.server.wire`) and encodes the `Output` items of `run_chat` in its own wire format. The loop is the agent's: in pass-through mode it has no tools of its
 own and every tool is the client's (`Agent.external_tools`); in MCP-executing mode it runs MCP calls
 itself and hands back only calls to the client's tools.
 
@@ -12,6 +12,9 @@ What the client sees:
   client never receives a half call that the model then botched; malformed blocks go back to the model,
   which retries (the agent's reask), and the client sees the retry;
 - never a call to a tool the server runs itself, and never a finish before the loop's real end.
+
+Which calls go to the client is the agent's decision, published as `CallRouted`; the reducer here maps it
+one to one and decides nothing itself.
 """
 
 from __future__ import annotations
