@@ -1,9 +1,10 @@
 """One chat request, whatever the surface: the agent loop run for it, reduced to what a client may see.
 
 Every surface (OpenAI chat and Responses, Anthropic, Ollama) parses its request into a `ChatRequest` (see
-`shim.server.wire`) and encodes the `Output` items of `run_chat` in its own wire format. The loop is the agent's: in pass-through mode it has no tools of its
-own and every tool is the client's (`Agent.external_tools`); in MCP-executing mode it runs MCP calls
-itself and hands back only calls to the client's tools.
+`shim.server.wire`) and encodes the `Output` items of `run_chat` in its own wire format. The loop is the
+agent's: in pass-through mode it has no tools of its own and every tool is the client's
+(`Agent.external_tools`); in MCP-executing mode it runs MCP calls itself and hands back only calls to the
+client's tools.
 
 What the client sees:
 

@@ -16,7 +16,7 @@ from anthropic.types import Message, RawMessageStreamEvent
 from pydantic import TypeAdapter
 
 from shim.server import ServerSettings, create_app
-from tests.server._helpers import Recording, call_block, replay, serving
+from tests.server._helpers import Crashing, Recording, call_block, replay, serving
 
 pytestmark = pytest.mark.anyio
 
@@ -181,3 +181,14 @@ async def test_count_tokens_answers_an_estimate_labelled_as_one(tmp_path: Path) 
             counted = await short.parse()
     assert short.headers["x-shim-token-count"] == "estimate"
     assert 0 < counted.input_tokens < long.input_tokens
+
+
+async def test_an_engine_failure_mid_stream_ends_with_an_anthropic_error_event(tmp_path: Path) -> None:
+    body = {"model": "m", "max_tokens": 50, "messages": [{"role": "user", "content": "x"}], "stream": True}
+    async with serving(create_app({"m": Crashing(before="Hello there, ")})) as url, httpx.AsyncClient() as http:
+        with anyio.fail_after(10):
+            response = await http.post(f"{url}/v1/messages", json=body)
+    last = response.text.strip().split("\n\n")[-1]
+    assert last.startswith("event: error\ndata: ")
+    error = json.loads(last.split("\n")[1].removeprefix("data: "))
+    assert error["type"] == "error" and error["error"]["type"] == "api_error" and error["error"]["message"]

@@ -59,22 +59,24 @@ async def test_anthropic_clients_get_only_their_tool_use_and_the_follow_up_resto
 ) -> None:
     model = turns(tmp_path)
     tools: list[Any] = [{"name": "get_weather", "description": "Weather.", "input_schema": SCHEMA}]
-    async with serving(create_app({"m": model}, tools=router)) as url:
-        async with AsyncAnthropic(base_url=url, api_key="x", max_retries=0) as claude:
-            with anyio.fail_after(20):
-                question: list[Any] = [{"role": "user", "content": "Add 2 and 3, then the weather in Lisbon."}]
-                first = await claude.messages.create(model="m", max_tokens=100, messages=question, tools=tools)
-                uses = [b for b in first.content if b.type == "tool_use"]
-                assert [(b.name, b.input) for b in uses] == [("get_weather", {"city": "Lisbon"})]
-                follow_up: list[Any] = [
-                    *question,
-                    {"role": "assistant", "content": [b.model_dump() for b in first.content]},
-                    {
-                        "role": "user",
-                        "content": [{"type": "tool_result", "tool_use_id": uses[0].id, "content": "sunny"}],
-                    },
-                ]
-                final = await claude.messages.create(model="m", max_tokens=100, messages=follow_up, tools=tools)
+    async with (
+        serving(create_app({"m": model}, tools=router)) as url,
+        AsyncAnthropic(base_url=url, api_key="x", max_retries=0) as claude,
+    ):
+        with anyio.fail_after(20):
+            question: list[Any] = [{"role": "user", "content": "Add 2 and 3, then the weather in Lisbon."}]
+            first = await claude.messages.create(model="m", max_tokens=100, messages=question, tools=tools)
+            uses = [b for b in first.content if b.type == "tool_use"]
+            assert [(b.name, b.input) for b in uses] == [("get_weather", {"city": "Lisbon"})]
+            follow_up: list[Any] = [
+                *question,
+                {"role": "assistant", "content": [b.model_dump() for b in first.content]},
+                {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": uses[0].id, "content": "sunny"}],
+                },
+            ]
+            final = await claude.messages.create(model="m", max_tokens=100, messages=follow_up, tools=tools)
     assert final.content[0].type == "text" and final.content[0].text == "Five, and sunny in Lisbon."
     assert saw_the_internal_round(model)
 
@@ -84,18 +86,20 @@ async def test_responses_clients_get_only_their_function_call_and_the_follow_up_
 ) -> None:
     model = turns(tmp_path)
     tools: list[Any] = [{"type": "function", "name": "get_weather", "parameters": SCHEMA}]
-    async with serving(create_app({"m": model}, tools=router)) as url:
-        async with AsyncOpenAI(base_url=f"{url}/v1", api_key="x", max_retries=0) as oa:
-            with anyio.fail_after(20):
-                question: list[Any] = [{"role": "user", "content": "Add 2 and 3, then the weather in Lisbon."}]
-                first = await oa.responses.create(model="m", input=question, tools=tools)
-                calls = [item for item in first.output if item.type == "function_call"]
-                assert [(c.name, json.loads(c.arguments)) for c in calls] == [("get_weather", {"city": "Lisbon"})]
-                follow_up: list[Any] = [
-                    *question,
-                    *[item.model_dump(exclude_none=True) for item in first.output],
-                    {"type": "function_call_output", "call_id": calls[0].call_id, "output": "sunny"},
-                ]
-                final = await oa.responses.create(model="m", input=follow_up, tools=tools)
+    async with (
+        serving(create_app({"m": model}, tools=router)) as url,
+        AsyncOpenAI(base_url=f"{url}/v1", api_key="x", max_retries=0) as oa,
+    ):
+        with anyio.fail_after(20):
+            question: list[Any] = [{"role": "user", "content": "Add 2 and 3, then the weather in Lisbon."}]
+            first = await oa.responses.create(model="m", input=question, tools=tools)
+            calls = [item for item in first.output if item.type == "function_call"]
+            assert [(c.name, json.loads(c.arguments)) for c in calls] == [("get_weather", {"city": "Lisbon"})]
+            follow_up: list[Any] = [
+                *question,
+                *[item.model_dump(exclude_none=True) for item in first.output],
+                {"type": "function_call_output", "call_id": calls[0].call_id, "output": "sunny"},
+            ]
+            final = await oa.responses.create(model="m", input=follow_up, tools=tools)
     assert final.output_text == "Five, and sunny in Lisbon."
     assert saw_the_internal_round(model)

@@ -290,4 +290,3 @@ async def test_plain_http_gets_the_exact_chunk_sequence(tmp_path: Path) -> None:
     }
     assert all(set(d["tool_calls"][0]) == {"index", "function"} for d, _ in deltas[3:-1])
     assert deltas[-1] == ({}, "tool_calls")
-

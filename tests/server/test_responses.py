@@ -16,7 +16,7 @@ from openai.types.responses import Response, ResponseStreamEvent
 from pydantic import TypeAdapter
 
 from shim.server import create_app
-from tests.server._helpers import Recording, call_block, replay, serving
+from tests.server._helpers import Crashing, Recording, call_block, replay, serving
 
 pytestmark = pytest.mark.anyio
 
@@ -127,3 +127,12 @@ async def test_the_openai_agents_sdk_runs_a_tool_through_the_responses_api(tmp_p
             result = await agents.Runner.run(agent, "Weather in Lima?")
     assert seen == ["Lima"] and result.final_output == "It is sunny in Lima."
     assert "sunny in Lima" in model.prompts[1][-1].content
+
+
+async def test_an_engine_failure_mid_stream_ends_with_an_error_event_the_sdk_knows(tmp_path: Path) -> None:
+    async with serving(create_app({"m": Crashing(before="Hello there, ")})) as url, httpx.AsyncClient() as http:
+        with anyio.fail_after(10):
+            response = await http.post(f"{url}/v1/responses", json={"model": "m", "input": "x", "stream": True})
+    last = response.text.strip().split("\n\n")[-1]
+    event = EVENTS.validate_python(json.loads(last.split("\n")[1].removeprefix("data: ")))
+    assert event.type == "error" and event.message
