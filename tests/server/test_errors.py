@@ -167,3 +167,25 @@ async def test_a_reply_cut_by_the_token_limit_ends_with_length_in_both_surfaces(
         ollama_style = await post(url, "/api/chat", json={"model": "m", "messages": QUESTION, "stream": False})
     assert openai_style.json()["choices"][0]["finish_reason"] == "length"
     assert ollama_style.json()["done_reason"] == "length"
+
+
+async def test_bad_fields_get_a_400_naming_them_in_each_surfaces_shape(tmp_path: Path) -> None:
+    async with serving(create_app({"m": replay(tmp_path, "a")})) as url:
+        openai_style = await post(
+            url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "stream": "true"}
+        )
+        nested = await post(
+            url,
+            "/v1/chat/completions",
+            json={"model": "m", "messages": [*QUESTION, {"role": "assistant", "tool_calls": [{"function": 5}]}]},
+        )
+        ollama_style = await post(url, "/api/chat", json={"model": "m", "messages": QUESTION, "options": []})
+        anthropic_style = await post(url, "/v1/messages", json={"model": "m", "messages": QUESTION})
+    assert openai_style.status_code == 400 and openai_style.json()["error"]["param"] == "stream"
+    assert nested.status_code == 400 and nested.json()["error"]["param"] == "messages[1].tool_calls[0].function"
+    assert ollama_style.status_code == 400 and "'options'" in ollama_style.json()["error"]
+    assert anthropic_style.status_code == 400
+    assert anthropic_style.json() == {
+        "type": "error",
+        "error": {"type": "invalid_request_error", "message": "'max_tokens': Field required"},
+    }

@@ -23,9 +23,10 @@ MAX_SCHEMA_DEPTH = 32
 
 
 class Wire(BaseModel):
-    """Base of every request model: extras allowed and kept (``model_extra``), nothing coerced silently."""
+    """Base of every request model: extras allowed and kept (``model_extra``); strict, as the reference servers
+    are (``"stream": "true"`` is a 400, not true)."""
 
-    model_config = ConfigDict(extra="allow", strict=False, frozen=True, arbitrary_types_allowed=False)
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
 
 
 # Tags pydantic puts into an error's location for the members of a union; they are not field names.
