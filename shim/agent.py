@@ -24,7 +24,7 @@ first: a call that does not match goes back to the model, like a bad call to one
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Collection, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -43,9 +43,19 @@ from shim.parsing.ids import IdGenerator
 from shim.parsing.stream import StreamParser
 from shim.prompting import ToolChoice, assistant_message, normalize_tool_choice, render_messages, tool_message
 from shim.trace import TraceWriter
-from shim.types import Message, ToolCall, ToolResult, ToolSpec
+from shim.types import Message, ToolCall, ToolResult, ToolSpec, tool_specs
 
-__all__ = ["Agent", "AgentEnd", "AgentEvent", "AgentResult", "ToolResultEvent", "ToolSource", "TurnEnd", "TurnStart"]
+__all__ = [
+    "Agent",
+    "AgentEnd",
+    "AgentEvent",
+    "AgentResult",
+    "CallRouted",
+    "ToolResultEvent",
+    "ToolSource",
+    "TurnEnd",
+    "TurnStart",
+]
 
 StopReason: TypeAlias = Literal[
     "answer", "tool_calls", "max_turns", "too_many_errors", "repeated_call", "length", "interrupted"
@@ -89,6 +99,28 @@ class ToolResultEvent:
         }
 
 
+Route: TypeAlias = Literal["client", "run", "refused"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallRouted:
+    """The loop's decision for a complete call, published right after its `ToolCallEnd`; made once, here.
+
+    ``client``: handed back to the caller (an external tool, arguments valid, allowed by the tool choice);
+    ``run``: run by the loop's tool source (or answered as unknown); ``refused``: not run, and ``reason``
+    goes back to the model (the tool choice forbids it, or its arguments fail the caller's schema).
+    Consumers (the server) map these one to one and never decide again.
+    """
+
+    id: str
+    name: str
+    route: Route
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "call_routed", "id": self.id, "name": self.name, "route": self.route, "reason": self.reason}
+
+
 @dataclass(frozen=True, kw_only=True)
 class TurnEnd:
     """The model's turn is over: why it stopped, and its token counts where the engine reports them."""
@@ -123,7 +155,7 @@ class AgentEnd:
         return data
 
 
-AgentEvent: TypeAlias = "Event | TurnStart | ToolResultEvent | TurnEnd | AgentEnd"
+AgentEvent: TypeAlias = "Event | TurnStart | CallRouted | ToolResultEvent | TurnEnd | AgentEnd"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -191,7 +223,7 @@ class Agent:
         tool_choice: ToolChoice = "auto",
     ) -> None:
         self.backend = backend
-        self.external_tools = [ToolSpec.from_any(t) for t in external_tools]
+        self.external_tools = tool_specs(external_tools)
         self._validators = {t.name: _validator(t) for t in self.external_tools}
         self.tool_choice = tool_choice
         self.tools = tools
@@ -241,6 +273,7 @@ class Agent:
         else:
             self.messages.extend(dict(m) for m in prompt)
         failed_turns = 0
+        reminded = False  # asked the model to answer in text after a call it could not make
         repeats: tuple[str, int] = ("", 0)
         text = ""
         choice = self.tool_choice
@@ -250,7 +283,7 @@ class Agent:
             mode, named = normalize_tool_choice(choice, [t.name for t in tools]) if tools else ("none", None)
             outcome = _Turn()
             # aclosing: a consumer that stops reading mid-turn must stop the engine now, not at garbage collection.
-            async with aclosing(self._model_turn(turn, tools, outcome, choice)) as events:
+            async with aclosing(self._model_turn(turn, tools, outcome, choice, (mode, named))) as events:
                 async for event in events:
                     yield event
             text = outcome.text
@@ -273,16 +306,29 @@ class Agent:
                 self._record("done", reason=reason)
                 yield AgentEnd(reason=reason, text=text, detail=detail)
                 return
-            off_choice = {c.id for c in outcome.calls if named is not None and c.name != named}
-            if len(off_choice) < len(outcome.calls):
+            if mode == "none":
+                # No tool may be called (tool_choice "none", or no tools at all): a call written anyway is not
+                # made, and the text around it is the answer; with no text, the model is asked once to answer.
+                self.messages.append(assistant_message(outcome.history_text, []))
+                if not text and not reminded:
+                    reminded = True
+                    self.messages.append({"role": "user", "content": _NO_TOOLS})
+                    continue
+                self._record("done", reason="answer")
+                yield AgentEnd(
+                    reason="answer", text=text, detail="the model wrote a tool call; no tools were available"
+                )
+                return
+            refused = {
+                c.id: outcome.routes[c.id].reason for c in outcome.calls if outcome.routes[c.id].route == "refused"
+            }
+            if any(named is None or c.name == named for c in outcome.calls):
                 choice = "auto"  # met: later turns may answer, or call what they like
-            handed_back = tuple(
-                c for c in outcome.calls if c.id not in off_choice and self.external_call_problem(c) is None
-            )
+            handed_back = tuple(c for c in outcome.calls if outcome.routes[c.id].route == "client")
             if handed_back:
                 self.messages.append(assistant_message(outcome.history_text, outcome.calls))
-                own = [c for c in outcome.calls if c not in handed_back]  # with external calls that failed their check
-                async for event in self._run_calls(own, refuse=off_choice, named=named):
+                own = [c for c in outcome.calls if c not in handed_back]  # refused ones get their reason as result
+                async for event in self._run_calls(own, refused=refused):
                     yield event
                 self._record("done", reason="tool_calls")
                 yield AgentEnd(reason="tool_calls", text=text, calls=handed_back)
@@ -296,7 +342,7 @@ class Agent:
                 return
             self.messages.append(assistant_message(outcome.history_text, outcome.calls))
             results: list[ToolResultEvent] = []
-            async for event in self._run_calls(outcome.calls, refuse=off_choice, named=named):
+            async for event in self._run_calls(outcome.calls, refused=refused):
                 results.append(event)
                 yield event
             if outcome.errors:
@@ -314,8 +360,8 @@ class Agent:
     # -- one model turn --------------------------------------------------------------------------------
 
     async def _model_turn(
-        self, turn: int, tools: list[ToolSpec], outcome: _Turn, choice: ToolChoice
-    ) -> AsyncGenerator[Event, None]:
+        self, turn: int, tools: list[ToolSpec], outcome: _Turn, choice: ToolChoice, decided: tuple[str, str | None]
+    ) -> AsyncGenerator[Event | CallRouted, None]:
         options = self._options(turn) if callable(self._options) else self._options
         native = bool(tools) and await self._native_tools()
         parser = StreamParser(tools, ids=self._ids)
@@ -331,9 +377,8 @@ class Agent:
                     async for chunk in stream:
                         chunks.append(chunk)
                         for event in parser.feed(chunk):
-                            outcome.add(event)
-                            self._record("event", turn=turn, event=event.to_dict())
-                            yield event
+                            for taken in self._take(turn, event, outcome, decided):
+                                yield taken
                         if self.one_call_per_turn and outcome.calls:
                             break  # the block is complete: leaving the context stops the engine
                 completion = stream.result
@@ -350,14 +395,12 @@ class Agent:
         if self.one_call_per_turn and outcome.calls:
             finish = "stop"  # we stopped it on purpose
         for event in parser.close(truncated=finish == "length" or bool(outcome.interrupted)):
-            outcome.add(event)
-            self._record("event", turn=turn, event=event.to_dict())
-            yield event
+            for taken in self._take(turn, event, outcome, decided):
+                yield taken
         for call in completion.tool_calls if completion is not None else ():
             for event in _native_call_events(call):  # the engine parsed these itself (Ollama native mode)
-                outcome.add(event)
-                self._record("event", turn=turn, event=event.to_dict())
-                yield event
+                for taken in self._take(turn, event, outcome, decided):
+                    yield taken
         outcome.finish_reason = finish
         outcome.usage = completion.usage if completion is not None else None
         self._record(
@@ -367,6 +410,39 @@ class Agent:
             chunks=chunks,
             finish_reason="length" if finish == "length" else "stop",
         )
+
+    def _take(
+        self, turn: int, event: Event, outcome: _Turn, decided: tuple[str, str | None]
+    ) -> list[Event | CallRouted]:
+        """Record a parser event and pass it on, with the routing decision after a complete call."""
+        self._record("event", turn=turn, event=event.to_dict())
+        if self.one_call_per_turn and outcome.calls:
+            # Generation was stopped at the first complete call: what the engine had already sent after it (the
+            # start of the closing tag, another call) is not part of the turn.
+            return []
+        outcome.add(event)
+        if not isinstance(event, ToolCallEnd):
+            return [event]
+        routed = self._route(ToolCall(id=event.id, name=event.name, arguments=event.arguments), *decided)
+        outcome.routes[event.id] = routed
+        return [event, routed]
+
+    def _route(self, call: ToolCall, mode: str, named: str | None) -> CallRouted:
+        """Who takes ``call``: the one place this is decided (see `CallRouted`)."""
+
+        def refused(reason: str) -> CallRouted:
+            return CallRouted(id=call.id, name=call.name, route="refused", reason=reason)
+
+        if mode == "none":
+            return refused("No tools may be called now; answer in text.")
+        if named is not None and call.name != named:
+            return refused(f"{call.name!r} was not run: this turn must call {named!r}. Call {named!r} now.")
+        problem = self.external_call_problem(call)
+        if problem is None:
+            return CallRouted(id=call.id, name=call.name, route="client")
+        if problem != "not external":
+            return refused(problem)
+        return CallRouted(id=call.id, name=call.name, route="run")
 
     def _render(self, tools: list[ToolSpec], *, native: bool, choice: ToolChoice) -> list[Message]:
         history = [{"role": "system", "content": self.system}, *self.messages] if self.system else self.messages
@@ -405,22 +481,18 @@ class Agent:
         return self._native
 
     async def _run_calls(
-        self, calls: list[ToolCall], *, refuse: Collection[str] = (), named: str | None = None
+        self, calls: list[ToolCall], *, refused: Mapping[str, str] | None = None
     ) -> AsyncIterator[ToolResultEvent]:
-        """Run ``calls`` concurrently and yield their results in call order; ``refuse`` (ids) are not run,
-        because the turn's tool choice demanded ``named``."""
+        """Run ``calls`` concurrently and yield their results in call order; ``refused`` (id -> reason, see
+        `CallRouted`) are not run, and their reason is their result."""
         if not calls:
             return
         results: list[ToolResult | None] = [None] * len(calls)
         tools = self.tools
 
         async def run(index: int, call: ToolCall) -> None:
-            problem = self.external_call_problem(call)
-            if call.id in refuse:
-                message = f"{call.name!r} was not run: this turn must call {named!r}. Call {named!r} now."
-                results[index] = ToolResult.error(call, message)
-            elif problem is not None and problem != "not external":
-                results[index] = ToolResult.error(call, problem)
+            if refused and call.id in refused:
+                results[index] = ToolResult.error(call, refused[call.id])
             elif tools is None:
                 known = ", ".join(repr(t.name) for t in self.external_tools)
                 message = f"Unknown tool {call.name!r}; the tools are {known}" if known else "no tools are available"
@@ -453,6 +525,7 @@ class _Turn:
     finish_reason: str = "stop"
     usage: Usage | None = None
     interrupted: str = ""
+    routes: dict[str, CallRouted] = field(default_factory=dict[str, CallRouted])
     _visible: list[str] = field(default_factory=list[str])
     _history: list[str] = field(default_factory=list[str])
     _open: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
@@ -509,6 +582,9 @@ def _schema_validator(schema_json: str) -> Validator | _AcceptAll:
     except SchemaError:
         return _AcceptAll()
     return cls(schema)
+
+
+_NO_TOOLS = "No tools can be called now. Answer the user in text, without a tool call."
 
 
 def _call_reminder(named: str | None) -> str:

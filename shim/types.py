@@ -7,7 +7,7 @@ module and never travel further.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, cast
 
@@ -20,6 +20,7 @@ __all__ = [
     "ToolCall",
     "ToolResult",
     "ToolSpec",
+    "tool_specs",
 ]
 
 JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
@@ -69,10 +70,14 @@ class ToolSpec:
 
     @classmethod
     def from_any(cls, tool: str | Mapping[str, Any] | ToolSpec) -> ToolSpec:
-        """Accept a bare name, an MCP ``tools/list`` entry or an OpenAI ``{"type": "function", ...}`` tool.
+        """One tool in any dialect: a bare name, an MCP ``tools/list`` entry (``inputSchema``), an OpenAI chat
+        tool (``{"type": "function", "function": {...}}``), an OpenAI Responses tool (flat ``name`` and
+        ``parameters``), an Anthropic tool (``input_schema``) or one Gemini function declaration
+        (``parameters`` or ``parametersJsonSchema``). Gemini's ``functionDeclarations`` wrapper holds several
+        tools: see `tool_specs`.
 
         Raises:
-            ValueError: the object has no usable ``name``.
+            ValueError: the object has no usable ``name``, or it is a tool of a kind that is not a function.
         """
         if isinstance(tool, ToolSpec):
             return tool
@@ -87,7 +92,18 @@ class ToolSpec:
                 description=str(fn.get("description") or ""),
                 input_schema=_object(schema) or _empty_schema(),
             )
-        schema = data.get("inputSchema", data.get("input_schema", data.get("parameters")))
+        kind = data.get("type")
+        anthropic = "input_schema" in data  # Anthropic's own tools may say ``"type": "custom"``
+        if isinstance(kind, str) and kind not in ("function", "custom") and not anthropic:
+            # Provider-run tools (Anthropic's ``web_search_20250305``, OpenAI's ``web_search``) cannot run here.
+            raise ValueError(f"tools of type {kind!r} are run by their provider, not here; send function tools")
+        if kind == "custom" and not anthropic:
+            raise ValueError(
+                "'custom' tools (free-form text input) are not supported; send a function tool with a JSON schema"
+            )
+        schema = _first(
+            data, "inputSchema", "input_schema", "parameters", "parametersJsonSchema", "parameters_json_schema"
+        )
         output = data.get("outputSchema", data.get("output_schema"))
         annotations = data.get("annotations")
         title = data.get("title")
@@ -99,6 +115,39 @@ class ToolSpec:
             output_schema=_object(output),
             annotations=_object(annotations) or {},
         )
+
+
+def tool_specs(tools: Iterable[str | Mapping[str, Any] | ToolSpec]) -> list[ToolSpec]:
+    """Tool definitions in any dialect (see `ToolSpec.from_any`) as `ToolSpec` s; a Gemini tool object
+    (``{"functionDeclarations": [...]}``) contributes each of its declarations. The one place tool
+    definitions are read from dicts: the server's surfaces, the prompt, the parser and the agent use it.
+
+    Raises:
+        ValueError: a definition is unusable; the message starts with its position (``tool #2``).
+    """
+    specs: list[ToolSpec] = []
+    for n, tool in enumerate(tools):
+        declarations: Any = None
+        if isinstance(tool, Mapping):
+            declarations = _first(tool, "functionDeclarations", "function_declarations")
+        try:
+            if isinstance(declarations, list):
+                for m, declaration in enumerate(cast("list[Any]", declarations)):
+                    if not isinstance(declaration, Mapping):
+                        raise ValueError(f"functionDeclarations[{m}] must be an object")
+                    specs.append(ToolSpec.from_any(cast("Mapping[str, Any]", declaration)))
+            else:
+                specs.append(ToolSpec.from_any(tool))
+        except ValueError as exc:
+            raise ValueError(f"tool #{n}: {exc}") from None
+    return specs
+
+
+def _first(data: Mapping[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if data.get(key) is not None:
+            return data[key]
+    return None
 
 
 def _require_name(data: Mapping[str, Any]) -> str:

@@ -51,6 +51,9 @@ class GenerationOptions:
     """How to sample. ``None`` leaves the engine's (or the model's) default in place."""
 
     temperature: float | None = None
+    top_p: float | None = None
+    frequency_penalty: float | None = None
+    presence_penalty: float | None = None
     max_tokens: int | None = None
     """Most tokens to generate; reaching it ends the stream with ``finish_reason="length"``."""
     stop: tuple[str, ...] = ()

@@ -99,6 +99,9 @@ def _close_models() -> None:
 class LlamaCppBackend:
     """An embedded GGUF model; see the module docstring."""
 
+    sampling_extras = _SAMPLING_EXTRAS
+    """The `GenerationOptions.extra` keys it takes (llama.cpp sampling parameters)."""
+
     def __init__(
         self,
         path: str | Path,
@@ -233,11 +236,17 @@ class _Run:
         held = ""  # decoded text that might be the start of a stop sequence
         generated = 0
         finish: FinishReason = "length"
+        typed = {
+            "top_p": options.top_p,
+            "frequency_penalty": options.frequency_penalty,
+            "presence_penalty": options.presence_penalty,
+        }
+        sampling = {k: v for k, v in typed.items() if v is not None}  # the typed fields win over extras
         tokens = llm.generate(
             prompt_tokens,
             temp=0.8 if options.temperature is None else options.temperature,
             grammar=grammar,
-            **{k: v for k, v in options.extra.items() if k in _SAMPLING_EXTRAS},
+            **({k: v for k, v in options.extra.items() if k in _SAMPLING_EXTRAS} | sampling),
         )
         try:
             for token in tokens:

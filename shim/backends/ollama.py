@@ -173,6 +173,9 @@ class OllamaBackend:
         model_options = {**self._options, **dict(options.extra.get("options") or {})}
         for key, value in (
             ("temperature", options.temperature),
+            ("top_p", options.top_p),
+            ("frequency_penalty", options.frequency_penalty),
+            ("presence_penalty", options.presence_penalty),
             ("num_predict", options.max_tokens),
             ("seed", options.seed),
             ("stop", list(options.stop) or None),

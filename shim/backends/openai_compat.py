@@ -102,6 +102,9 @@ class OpenAICompatBackend:
         params: dict[str, Any] = {"model": self._model, "stream": True}
         for key, value in (
             ("temperature", options.temperature),
+            ("top_p", options.top_p),
+            ("frequency_penalty", options.frequency_penalty),
+            ("presence_penalty", options.presence_penalty),
             ("max_tokens", options.max_tokens),
             ("seed", options.seed),
         ):

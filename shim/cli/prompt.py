@@ -11,7 +11,7 @@ import click
 
 from shim.prompting import DIALECTS, render_system_prompt
 from shim.prompting._json import is_arr, is_obj
-from shim.types import ToolSpec
+from shim.types import ToolSpec, tool_specs
 
 __all__ = ["prompt"]
 
@@ -37,17 +37,15 @@ def load_tools(path: Path) -> list[ToolSpec]:
             f"{str(path)!r} must hold a JSON list of tools (MCP or OpenAI form), not {type(data).__name__}",
             param_hint="--tools",
         )
-    tools: list[ToolSpec] = []
     for n, entry in enumerate(data):
         if not (isinstance(entry, str) or is_obj(entry)):
             raise click.BadParameter(
                 f"{str(path)!r}, tool #{n}: expected an object, got {json.dumps(entry)}", param_hint="--tools"
             )
-        try:
-            tools.append(ToolSpec.from_any(entry))
-        except ValueError as exc:
-            raise click.BadParameter(f"{str(path)!r}, tool #{n}: {exc}", param_hint="--tools") from None
-    return tools
+    try:
+        return tool_specs(data)
+    except ValueError as exc:
+        raise click.BadParameter(f"{str(path)!r}, {exc}", param_hint="--tools") from None
 
 
 def _tool_choice(value: str) -> str | Mapping[str, Any]:

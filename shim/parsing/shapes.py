@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, WRAPPER_KEYS
-from shim.types import ToolSpec
+from shim.types import ToolSpec, tool_specs
 
 __all__ = ["CallShape", "ShapeError", "ToolIndex", "to_call"]
 
@@ -79,8 +79,7 @@ class ToolIndex:
     def __init__(self, tools: Iterable[str | Mapping[str, Any] | ToolSpec] = ()) -> None:
         self.specs: dict[str, ToolSpec] = {}
         self._aliases: dict[str, str] = {}
-        for tool in tools:
-            spec = ToolSpec.from_any(tool)
+        for spec in tool_specs(tools):
             self.specs[spec.name] = spec
         for spec in self.specs.values():
             self._aliases.setdefault(spec.name.casefold(), spec.name)

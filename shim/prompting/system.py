@@ -21,7 +21,7 @@ from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
 from shim.prompting.example import pick_example_tool
 from shim.prompting.schema import SchemaText
 from shim.resources import data_dir
-from shim.types import ToolSpec
+from shim.types import ToolSpec, tool_specs
 
 __all__ = ["COMPACT_THRESHOLD", "ToolChoice", "ToolView", "normalize_tool_choice", "render_system_prompt"]
 
@@ -178,13 +178,7 @@ def normalize_tool_choice(
 
 
 def _specs(tools: Iterable[ToolInput]) -> list[ToolSpec]:
-    specs: list[ToolSpec] = []
-    for n, tool in enumerate(tools):
-        try:
-            specs.append(ToolSpec.from_any(tool))
-        except ValueError as exc:
-            raise ValueError(f"tool #{n}: {exc}") from None
-    return specs
+    return tool_specs(tools)
 
 
 def _hints(annotations: Mapping[str, Any]) -> tuple[list[str], list[str]]:

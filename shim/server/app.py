@@ -43,7 +43,7 @@ from shim.agent import ToolSource
 from shim.backends.base import Backend
 from shim.errors import ConfigError
 from shim.redact import register_secrets
-from shim.server import ollama_api, openai_api
+from shim.server import anthropic_api, ollama_api, openai_api, responses_api
 from shim.server.chat import LoopSettings
 from shim.server.guard import Guard, GuardSettings
 from shim.server.http import json_bytes
@@ -138,7 +138,12 @@ def create_app(
         Route("/v1/chat/completions", openai_api.chat_completions, methods=["POST"]),
         Route("/v1/models", openai_api.list_models, methods=["GET"]),
         Route("/v1/models/{model:path}", openai_api.retrieve_model, methods=["GET"]),
+        Route("/v1/responses", responses_api.responses, methods=["POST"]),
+        Route("/v1/messages", anthropic_api.messages, methods=["POST"]),
+        Route("/v1/messages/count_tokens", anthropic_api.count_tokens, methods=["POST"]),
         Route("/api/chat", ollama_api.chat, methods=["POST"]),
+        Route("/api/generate", ollama_api.generate, methods=["POST"]),
+        Route("/api/ps", ollama_api.ps, methods=["GET"]),
         Route("/api/tags", ollama_api.tags, methods=["GET"]),
         Route("/api/show", ollama_api.show, methods=["POST"]),
         Route("/api/version", ollama_api.version, methods=["GET"]),
@@ -181,7 +186,10 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 async def _root(request: Request) -> Response:
     del request
-    return PlainTextResponse("shim serve is running: OpenAI-compatible at /v1, Ollama-compatible at /api\n")
+    return PlainTextResponse(
+        "shim serve is running: OpenAI-compatible at /v1 (chat/completions, responses), "
+        "Anthropic-compatible at /v1/messages, Ollama-compatible at /api\n"
+    )
 
 
 class _Auth:
@@ -195,12 +203,22 @@ class _Auth:
         if self.key is None or scope["type"] != "http" or scope["method"] == "OPTIONS" or scope["path"] == "/health":
             await self.app(scope, receive, send)
             return
-        given = dict(scope["headers"]).get(b"authorization", b"")
+        headers = dict(scope["headers"])
+        given = headers.get(b"authorization", b"")
         scheme, _, token = given.partition(b" ")
         if scheme.lower() == b"bearer" and secrets.compare_digest(token.strip(), self.key):
             await self.app(scope, receive, send)
             return
-        message = "invalid API key" if given else "this server needs an API key: send 'Authorization: Bearer <key>'"
+        api_key = headers.get(b"x-api-key", b"")  # Anthropic's clients send the key this way
+        if api_key and secrets.compare_digest(api_key.strip(), self.key):
+            await self.app(scope, receive, send)
+            return
+        given = given or api_key
+        message = (
+            "invalid API key"
+            if given
+            else "this server needs an API key: send 'Authorization: Bearer <key>' (or 'x-api-key: <key>')"
+        )
         error = RequestError(401, message, kind="authentication_error", code="invalid_api_key")
         body = json_bytes(error_body(surface_of(str(scope["path"])), error))
         await send(

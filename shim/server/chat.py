@@ -1,9 +1,10 @@
 """One chat request, whatever the surface: the agent loop run for it, reduced to what a client may see.
 
-Both surfaces (OpenAI and Ollama) parse their request into a `ChatRequest` and encode the `Output` items of
-`run_chat` in their own wire format. The loop is the agent's: in pass-through mode it has no tools of its
-own and every tool is the client's (`Agent.external_tools`); in MCP-executing mode it runs MCP calls
-itself and hands back only calls to the client's tools.
+Every surface (OpenAI chat and Responses, Anthropic, Ollama) parses its request into a `ChatRequest` (see
+`shim.server.wire`) and encodes the `Output` items of `run_chat` in its own wire format. The loop is the
+agent's: in pass-through mode it has no tools of its own and every tool is the client's
+(`Agent.external_tools`); in MCP-executing mode it runs MCP calls itself and hands back only calls to the
+client's tools.
 
 What the client sees:
 
@@ -12,6 +13,9 @@ What the client sees:
   client never receives a half call that the model then botched; malformed blocks go back to the model,
   which retries (the agent's reask), and the client sees the retry;
 - never a call to a tool the server runs itself, and never a finish before the loop's real end.
+
+Which calls go to the client is the agent's decision, published as `CallRouted`; the reducer here maps it
+one to one and decides nothing itself.
 """
 
 from __future__ import annotations
@@ -23,14 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
-from shim.agent import Agent, AgentEnd, AgentEvent, ToolSource, TurnEnd, TurnStart
+from shim.agent import Agent, AgentEnd, AgentEvent, CallRouted, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend, GenerationOptions
-from shim.errors import StreamInterruptedError
+from shim.errors import ConfigError, StreamInterruptedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.prompting import ToolChoice
 from shim.server.store import MemoryRounds, RoundStore
-from shim.types import ToolCall, ToolSpec
+from shim.types import ToolSpec
 
 __all__ = [
     "CallOut",
@@ -63,6 +67,9 @@ class ChatRequest:
     parallel_tool_calls: bool = True
     """False: generation stops after the first complete call, and only that call is returned."""
     options: GenerationOptions = field(default_factory=GenerationOptions)
+    response_format: str | dict[str, Any] | None = None
+    """Structured output asked for (Ollama's ``format``; a JSON schema or ``"json"``); refused until an engine
+    option can honour it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,6 +142,10 @@ async def run_chat(
         BackendError: the model failed; `StreamInterruptedError` once some output was already yielded.
         ConfigError: the engine refused an option (a bad grammar, an unknown extra).
     """
+    if request.response_format is not None:
+        raise ConfigError(
+            "structured output ('format' / 'response_format') is not supported yet; describe the format in the prompt"
+        )
     settings = settings or LoopSettings()
     messages = request.messages
     if rounds is not None and tools is not None:
@@ -151,7 +162,7 @@ async def run_chat(
         external_tools=request.tools,
         tool_choice=request.tool_choice,
     )
-    reducer = _Reducer(agent, first_call_only=not request.parallel_tool_calls)
+    reducer = _Reducer()
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
     async with aclosing(events):
         async for event in events:
@@ -164,20 +175,41 @@ async def run_chat(
 
 
 class _Reducer:
-    """Agent events -> what the client sees (see the module docstring)."""
+    """Agent events -> what the client sees (see the module docstring). It decides nothing about calls: a
+    call goes out when the agent routes it to the client (`CallRouted`), and only then."""
 
-    def __init__(self, agent: Agent, *, first_call_only: bool) -> None:
-        self.agent = agent
-        self.first_call_only = first_call_only
-        self.held: dict[str, list[str]] = {}  # argument fragments of calls not yet complete, by id
+    def __init__(self) -> None:
+        self.held: dict[str, list[str]] = {}  # argument fragments of calls not yet routed, by id
+        self.ended: dict[str, ToolCallEnd] = {}  # complete calls waiting for their routing decision
         self.calls = 0
         self.prompt_tokens = 0
         self.completion_tokens = 0
         self.wrote_text = False  # any text so far: a later turn's text is set apart from it
         self.turn_has_text = False
         self.pending = ""  # trailing whitespace, sent only if more text follows (not before a call or the end)
+        self.turn_text = ""  # this turn's visible text
+        self.turn_failed = False  # this turn wrote a call that went back to the model
+        self.retried = ""  # the text of the failed turn before this one, which a retry often repeats
+        self.echo = ""  # text of this turn held while it still repeats ``retried``
 
     def _text(self, text: str) -> list[Output]:
+        self.turn_text += text
+        if self.retried:
+            # A retry after a failed call usually starts with the prose the client already has: hold this turn's
+            # text while it repeats that prose, and send only what comes after it.
+            candidate = (self.echo + text).lstrip()
+            if self.retried.startswith(candidate):
+                self.echo = candidate
+                return []
+            repeat = self.retried
+            self.echo = self.retried = ""
+            if not candidate.startswith(repeat):
+                return self._emit(candidate)  # not a repeat after all: all of it is new
+            text = candidate[len(repeat) :]
+            self.turn_has_text = True  # it continues the text the client has, without a break
+        return self._emit(text)
+
+    def _emit(self, text: str) -> list[Output]:
         if self.wrote_text and not self.turn_has_text:
             text = "\n\n" + text.lstrip()  # a new turn after an internal tool round
             if text == "\n\n":
@@ -194,8 +226,10 @@ class _Reducer:
     def feed(self, event: AgentEvent) -> list[Output]:
         match event:
             case TurnStart():
-                self.turn_has_text = False
-                self.pending = ""
+                # Text held as a repeat when the turn ended was a repeat: dropped.
+                self.retried = self.turn_text.strip() if self.turn_failed and self.wrote_text else ""
+                self.turn_has_text = self.turn_failed = False
+                self.pending = self.echo = self.turn_text = ""
             case TextDelta() if event.text:
                 return self._text(event.text)
             case ReasoningDelta() if event.text:
@@ -205,22 +239,22 @@ class _Reducer:
             case ToolCallChunk():
                 self.held.setdefault(event.id, []).append(event.arguments_chunk)
             case ToolCallEnd():
+                self.ended[event.id] = event
+            case CallRouted():
+                end = self.ended.pop(event.id, None)
                 fragments = tuple(self.held.pop(event.id, []))
-                call = ToolCall(id=event.id, name=event.name, arguments=event.arguments)
-                # Calls to the server's own tools, and calls whose arguments fail the client's schema (they go
-                # back to the model), are not the client's to see.
-                if self.agent.external_call_problem(call) is None and not (self.first_call_only and self.calls):
-                    self.calls += 1
-                    return [
-                        CallOut(
-                            index=self.calls - 1,
-                            id=event.id,
-                            name=event.name,
-                            fragments=fragments,
-                            arguments=event.arguments,
-                        )
-                    ]
+                if event.route == "refused":
+                    self.turn_failed = True
+                if event.route != "client" or end is None:
+                    return []  # the server's own tools, and calls that go back to the model, are not the client's
+                self.calls += 1
+                return [
+                    CallOut(
+                        index=self.calls - 1, id=end.id, name=end.name, fragments=fragments, arguments=end.arguments
+                    )
+                ]
             case ParseIssue():
+                self.turn_failed = True
                 if event.id is not None:
                     self.held.pop(event.id, None)
                 logger.info("the model wrote a call that could not be used (%s): %r", event.message, event.raw[:200])

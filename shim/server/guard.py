@@ -10,8 +10,10 @@ attacker's name at 127.0.0.1 so the page's requests count as same-origin. The gu
   403. Ollama (``allowedHostsMiddleware``) and the MCP SDK (``TransportSecurityMiddleware``) do the same;
 - an ``Origin`` that is neither this server's own nor one of ``--cors``; 403. Requests without ``Origin``
   (every non-browser client) are fine;
-- a request body that is not JSON (``application/json`` or ``*/*+json``), a missing content type included;
-  415. A cross-site page cannot send JSON without a CORS preflight, which the CORS rules then decide;
+- a request body that is not JSON (``application/json`` or ``*/*+json``); 415. A body with no content
+  type at all passes only without ``Origin`` (non-browser clients such as LiteLLM send none; browsers
+  always send ``Origin`` with a POST). A cross-site page cannot send JSON without a CORS preflight, which
+  the CORS rules then decide;
 - a body that does not arrive within the request timeout; 408 (uvicorn times out nothing once the headers
   are in, so a client trickling its body would hold a connection and a task forever).
 
@@ -117,8 +119,12 @@ class Guard:
                 code="origin_not_allowed",
             )
         has_body = method in BODY_METHODS or b"transfer-encoding" in headers or _length(headers) > 0
-        if has_body and _length(headers) != 0 and not json_media_type(headers.get(b"content-type", b"")):
-            given = headers.get(b"content-type")
+        given = headers.get(b"content-type")
+        # No Content-Type at all is what some real clients send (LiteLLM's ollama provider); a browser always
+        # sends Origin with a POST, and a page's body without a type (a Blob) must not slip past, so only a
+        # request without Origin may leave the type out.
+        untyped_ok = given is None and origin is None
+        if has_body and _length(headers) != 0 and not untyped_ok and not json_media_type(given or b""):
             what = f"Content-Type {given.decode('latin-1')!r}" if given is not None else "no Content-Type"
             return RequestError(
                 415,

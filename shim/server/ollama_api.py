@@ -1,19 +1,19 @@
-"""The Ollama-compatible surface: ``POST /api/chat``, ``GET /api/tags``, ``POST /api/show``, ``GET /api/version``.
+"""The Ollama-compatible surface: ``POST /api/chat``, ``POST /api/generate``, ``GET /api/tags``, ``GET /api/ps``,
+``POST /api/show``, ``GET /api/version``.
 
-``/api/chat`` streams NDJSON by default (``"stream": false`` for one object). Calls come back as
-``message.tool_calls[{"function": {"name", "arguments": {...}}}]`` with arguments as an object, reasoning
-as ``message.thinking``; the last line has ``"done": true`` and ``done_reason`` (``stop``, or ``length``).
-Tool results come back as ``{"role": "tool", "tool_name": ..., "content": ...}``, matched to the calls by
-name (Ollama's calls have no ids). Request ``options`` used: ``temperature``, ``num_predict``, ``stop``,
-``seed``; others are ignored. ``format`` (structured output) is refused: it cannot be honoured here.
+``/api/chat`` and ``/api/generate`` stream NDJSON by default (``"stream": false`` for one object). Calls come
+back as ``message.tool_calls[{"function": {"name", "arguments": {...}}}]`` with arguments as an object,
+reasoning as ``message.thinking`` (``thinking`` on ``/api/generate``); the last line has ``"done": true`` and
+``done_reason`` (``stop``, or ``length``). The request fields are declared in `shim.server.wire.ollama`.
+``/api/show`` describes a model by its alias only: never the backend spec, an engine URL or a file path.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import time
-from datetime import datetime, timezone
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 from functools import partial
 from typing import Any
 
@@ -21,13 +21,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.__about__ import __version__
-from shim.backends.base import GenerationOptions
-from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut, run_chat
+from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, run_chat
 from shim.server.http import RequestError, Watched, is_obj, json_bytes, read_json, write_collected, write_stream
 from shim.server.models import ModelEntry, ServerState
-from shim.server.openai_api import check_messages, parse_tools
+from shim.server.wire import validate
+from shim.server.wire.ollama import GenerateRequest, OllamaChatRequest, engine_options, generate_request
+from shim.server.wire.ollama import chat_request as chat_request_of
 
-__all__ = ["OLLAMA_VERSION", "chat", "show", "tags", "version"]
+__all__ = ["OLLAMA_VERSION", "chat", "generate", "ps", "show", "tags", "version"]
 
 OLLAMA_VERSION = "0.12.0"
 """The Ollama version reported by ``/api/version``: clients check it before using tools (0.3+) and thinking."""
@@ -42,31 +43,56 @@ def _now() -> str:
 
 
 async def chat(request: Request) -> Response | Watched:
+    return await _respond(request, generate=False)
+
+
+async def generate(request: Request) -> Response | Watched:
+    return await _respond(request, generate=True)
+
+
+async def _respond(request: Request, *, generate: bool) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
         body = await read_json(request, limit=state.max_body)
-        chat_request, stream = parse_request(body)
+        if generate:
+            chat_request, stream, extras = generate_request(validate(GenerateRequest, body))
+        else:
+            chat_request, stream, extras = chat_request_of(validate(OllamaChatRequest, body))
         entry = state.models.get(chat_request.model)
     except RequestError as exc:
         return ollama_error(exc)
+    chat_request = replace(chat_request, options=engine_options(chat_request.options, extras, entry.backend))
     outputs = run_chat(entry.backend, chat_request, tools=state.tools, settings=state.loop, rounds=state.rounds)
-    encoder = _NDJSON(entry.name)
+    encoder = _NDJSON(entry.name, generate=generate, hide_thinking=extras.hide_thinking)
     if stream:
         return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=[]))
     return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=[]))
 
 
 class _NDJSON:
-    """One ``/api/chat`` response as Ollama writes it."""
+    """One ``/api/chat`` or ``/api/generate`` response as Ollama writes it."""
 
     media_type = b"application/x-ndjson"
 
-    def __init__(self, model: str) -> None:
+    def __init__(self, model: str, *, generate: bool = False, hide_thinking: bool = False) -> None:
         self.model = model
+        self.generate = generate
+        self.hide_thinking = hide_thinking
         self.started = time.perf_counter_ns()
 
-    def _line(self, message: dict[str, Any]) -> bytes:
-        data = {"model": self.model, "created_at": _now(), "message": {"role": "assistant", **message}, "done": False}
+    def _body(self, text: str, thinking: str | None, calls: list[dict[str, Any]]) -> dict[str, Any]:
+        """The content part of a line: ``message`` for chat, ``response`` / ``thinking`` for generate."""
+        if self.generate:
+            return {"response": text} | ({"thinking": thinking} if thinking else {})
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if thinking:
+            message["thinking"] = thinking
+        if calls:
+            message["tool_calls"] = calls
+        return {"message": message}
+
+    def _line(self, text: str, thinking: str | None = None, calls: list[dict[str, Any]] | None = None) -> bytes:
+        data = {"model": self.model, "created_at": _now(), **self._body(text, thinking, calls or []), "done": False}
         return json_bytes(data) + b"\n"
 
     def begin(self) -> list[bytes]:
@@ -75,20 +101,20 @@ class _NDJSON:
     def encode(self, output: Output) -> list[bytes]:
         match output:
             case TextOut():
-                return [self._line({"content": output.text})]
+                return [self._line(output.text)]
             case ReasoningOut():
-                return [self._line({"content": "", "thinking": output.text})]
+                return [] if self.hide_thinking else [self._line("", thinking=output.text)]
             case CallOut():
-                return [self._line({"content": "", "tool_calls": [_call(output)]})]
+                return [self._line("", calls=[_call(output)])]
             case FinishOut():
-                return [json_bytes(self._final(output, {"role": "assistant", "content": ""})) + b"\n"]
+                return [json_bytes(self._final(output, "", None, [])) + b"\n"]
 
-    def _final(self, finish: FinishOut, message: dict[str, Any]) -> dict[str, Any]:
+    def _final(self, finish: FinishOut, text: str, thinking: str | None, calls: list[dict[str, Any]]) -> dict[str, Any]:
         elapsed = time.perf_counter_ns() - self.started
-        return {
+        final: dict[str, Any] = {
             "model": self.model,
             "created_at": _now(),
-            "message": message,
+            **self._body(text, thinking, calls),
             "done": True,
             # Ollama has no "tool_calls" reason: a turn that calls tools ends with "stop".
             "done_reason": "length" if finish.reason == "length" else "stop",
@@ -99,6 +125,9 @@ class _NDJSON:
             "eval_count": finish.completion_tokens,
             "eval_duration": elapsed,
         }
+        if self.generate:
+            final["context"] = []
+        return final
 
     def end(self) -> list[bytes]:
         return []
@@ -111,105 +140,32 @@ class _NDJSON:
 
     def whole(self, outputs: list[Output]) -> dict[str, Any]:
         """The ``"stream": false`` answer."""
-        message: dict[str, Any] = {
-            "role": "assistant",
-            "content": "".join(o.text for o in outputs if isinstance(o, TextOut)),
-        }
+        text = "".join(o.text for o in outputs if isinstance(o, TextOut))
         thinking = "".join(o.text for o in outputs if isinstance(o, ReasoningOut))
-        if thinking:
-            message["thinking"] = thinking
         calls = [_call(o) for o in outputs if isinstance(o, CallOut)]
-        if calls:
-            message["tool_calls"] = calls
         finish = next(o for o in outputs if isinstance(o, FinishOut))
-        return self._final(finish, message)
+        return self._final(finish, text, None if self.hide_thinking else thinking or None, calls)
 
 
 def _call(call: CallOut) -> dict[str, Any]:
     return {"id": call.id, "function": {"index": call.index, "name": call.name, "arguments": call.arguments}}
 
 
-def parse_request(body: Any) -> tuple[ChatRequest, bool]:
-    """Check an ``/api/chat`` body and turn its messages into OpenAI-style ones.
-
-    Raises:
-        RequestError: 400 naming what is wrong.
-    """
-    if not isinstance(body, dict):
-        raise RequestError(400, "the request body must be a JSON object")
-    data: dict[str, Any] = body  # pyright: ignore[reportUnknownVariableType]
-    if data.get("format") not in (None, ""):
-        raise RequestError(400, "'format' (structured output) is not supported by shim serve; describe it in a prompt")
-    tools = parse_tools(data.get("tools"))
-    raw_messages = data.get("messages")
-    if not isinstance(raw_messages, list) or not raw_messages:
-        raise RequestError(400, "'messages' must be a non-empty list of messages")
-    messages = check_messages([_message(n, m) for n, m in enumerate(raw_messages)], tools, "auto")  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
-    options: Any = data.get("options") or {}
-    if not isinstance(options, dict):
-        raise RequestError(400, "'options' must be an object")
-    stream = data.get("stream", True)
-    if not isinstance(stream, bool):
-        raise RequestError(400, f"'stream' must be true or false; got {stream!r}")
-    chat_request = ChatRequest(
-        model=data.get("model"),  # checked by the registry, which lists the models
-        messages=messages,
-        tools=tools,
-        options=_options(options),  # pyright: ignore[reportUnknownArgumentType]
-    )
-    return chat_request, stream
-
-
-def _message(n: int, message: Any) -> dict[str, Any]:
-    if not isinstance(message, dict):
-        raise RequestError(400, f"messages[{n}] must be an object with a 'role'")
-    m: dict[str, Any] = message  # pyright: ignore[reportUnknownVariableType]
-    out: dict[str, Any] = {"role": m.get("role"), "content": m.get("content") or ""}
-    images: Any = m.get("images")
-    if isinstance(images, list) and images:
-        parts: list[dict[str, Any]] = [{"type": "text", "text": out["content"]}]
-        parts += [{"type": "image_url", "image_url": {"url": f"data:image/*;base64,{i}"}} for i in images]  # pyright: ignore[reportUnknownVariableType]
-        out["content"] = parts
-    calls: Any = m.get("tool_calls")
-    if isinstance(calls, list) and calls:
-        out["tool_calls"] = [_openai_call(n, c) for c in calls]  # pyright: ignore[reportUnknownVariableType]
-    if m.get("role") == "tool":
-        name = m.get("tool_name") or m.get("name")
-        if name:
-            out["name"] = name
-        if m.get("tool_call_id"):
-            out["tool_call_id"] = m["tool_call_id"]
-    return out
-
-
-def _openai_call(n: int, call: Any) -> dict[str, Any]:
-    function = call.get("function") if is_obj(call) else None
-    if not is_obj(function) or not isinstance(function.get("name"), str):
-        shape = "{'function': {'name': ..., 'arguments': {...}}}"
-        raise RequestError(400, f"messages[{n}].tool_calls: each call needs {shape}")
-    arguments: Any = function.get("arguments") or {}
-    text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-    # No id: Ollama clients send none back, and tool results are then matched to calls by name.
-    return {"type": "function", "function": {"name": function["name"], "arguments": text}}
-
-
-def _options(options: dict[str, Any]) -> GenerationOptions:
-    temperature = options.get("temperature")
-    num_predict = options.get("num_predict")
-    stop = options.get("stop")
-    seed = options.get("seed")
-    return GenerationOptions(
-        temperature=float(temperature) if isinstance(temperature, int | float) else None,
-        max_tokens=num_predict if isinstance(num_predict, int) and num_predict > 0 else None,
-        stop=tuple(s for s in stop if isinstance(s, str)) if isinstance(stop, list) else (),  # pyright: ignore[reportUnknownVariableType]
-        seed=seed if isinstance(seed, int) else None,
-        grammar=options.get("grammar") if isinstance(options.get("grammar"), str) else None,
-    )
-
-
 async def tags(request: Request) -> Response:
     state: ServerState = request.app.state.shim
     return JSONResponse({"models": [_tag(e) for e in state.models.entries()]})
+
+
+async def ps(request: Request) -> Response:
+    """The models "loaded": every configured one is ready to answer (engines load on first use)."""
+    state: ServerState = request.app.state.shim
+    later = datetime.now(timezone.utc) + timedelta(hours=24)
+    expires = later.isoformat().replace("+00:00", "Z")
+    models = [
+        {k: v for k, v in _tag(e).items() if k != "modified_at"} | {"expires_at": expires, "size_vram": 0}
+        for e in state.models.entries()
+    ]
+    return JSONResponse({"models": models})
 
 
 def _details() -> dict[str, Any]:
@@ -229,7 +185,8 @@ def _tag(entry: ModelEntry) -> dict[str, Any]:
         "model": entry.name,
         "modified_at": datetime.fromtimestamp(entry.created, timezone.utc).isoformat().replace("+00:00", "Z"),
         "size": 0,
-        "digest": hashlib.sha256(entry.spec.encode()).hexdigest(),
+        # Of the alias, not the spec: a spec may hold an engine URL with credentials, or a file path.
+        "digest": hashlib.sha256(entry.name.encode()).hexdigest(),
         "details": _details(),
     }
 
@@ -244,11 +201,12 @@ async def show(request: Request) -> Response:
         return ollama_error(exc)
     return JSONResponse(
         {
-            "modelfile": f"# served by shim {__version__}: {entry.spec}\n",
+            # The alias only: the backend spec names engine URLs (maybe with credentials) and server file paths.
+            "modelfile": f"# {entry.name}, served by shim {__version__}\n",
             "parameters": "",
             "template": "",
             "details": _details(),
-            "model_info": {"general.architecture": "shim", "shim.backend": entry.spec},
+            "model_info": {"general.architecture": "shim", "general.name": entry.name},
             # Tools work for every model here: that is what shim adds.
             "capabilities": ["completion", "tools", "thinking"],
             "modified_at": _now(),

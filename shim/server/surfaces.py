@@ -50,6 +50,7 @@ _ANTHROPIC_TYPES = {
     404: "not_found_error",
     413: "request_too_large",
     429: "rate_limit_error",
+    503: "overloaded_error",
 }
 
 

@@ -77,12 +77,12 @@ async def test_unsupported_parameters_are_refused_and_harmless_ones_are_reported
     async with serving(create_app({"m": replay(tmp_path, "Hello.")})) as url:
         two = await post(url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "n": 2})
         fine = await post(
-            url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "top_p": 0.5, "user": "me"}
+            url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "metadata": {"a": "b"}, "user": "me"}
         )
         legacy = await post(url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "functions": []})
     assert two.status_code == 400 and two.json()["error"]["param"] == "n"
     assert legacy.status_code == 400 and "'tools'" in legacy.json()["error"]["message"]
-    assert fine.status_code == 200 and fine.headers["x-shim-ignored-params"] == "top_p,user"
+    assert fine.status_code == 200 and fine.headers["x-shim-ignored-params"] == "metadata,user"
 
 
 async def test_an_api_key_is_required_when_set(tmp_path: Path) -> None:
@@ -141,7 +141,7 @@ async def test_an_engine_failure_mid_stream_ends_the_stream_with_an_error_the_cl
 async def test_unknown_paths_get_json_errors(tmp_path: Path) -> None:
     async with serving(create_app({"m": replay(tmp_path, "a")})) as url, httpx.AsyncClient() as http:
         openai_style = await http.get(f"{url}/v1/embeddings")
-        ollama_style = await http.post(f"{url}/api/generate", json={})
+        ollama_style = await http.post(f"{url}/api/embed", json={})
     assert openai_style.status_code == 404 and "Not Found" in openai_style.json()["error"]["message"]
     assert ollama_style.status_code == 404 and "Not Found" in ollama_style.json()["error"]
 
@@ -168,3 +168,25 @@ async def test_a_reply_cut_by_the_token_limit_ends_with_length_in_both_surfaces(
         ollama_style = await post(url, "/api/chat", json={"model": "m", "messages": QUESTION, "stream": False})
     assert openai_style.json()["choices"][0]["finish_reason"] == "length"
     assert ollama_style.json()["done_reason"] == "length"
+
+
+async def test_bad_fields_get_a_400_naming_them_in_each_surfaces_shape(tmp_path: Path) -> None:
+    async with serving(create_app({"m": replay(tmp_path, "a")})) as url:
+        openai_style = await post(
+            url, "/v1/chat/completions", json={"model": "m", "messages": QUESTION, "stream": "true"}
+        )
+        nested = await post(
+            url,
+            "/v1/chat/completions",
+            json={"model": "m", "messages": [*QUESTION, {"role": "assistant", "tool_calls": [{"function": 5}]}]},
+        )
+        ollama_style = await post(url, "/api/chat", json={"model": "m", "messages": QUESTION, "options": []})
+        anthropic_style = await post(url, "/v1/messages", json={"model": "m", "messages": QUESTION})
+    assert openai_style.status_code == 400 and openai_style.json()["error"]["param"] == "stream"
+    assert nested.status_code == 400 and nested.json()["error"]["param"] == "messages[1].tool_calls[0].function"
+    assert ollama_style.status_code == 400 and "'options'" in ollama_style.json()["error"]
+    assert anthropic_style.status_code == 400
+    assert anthropic_style.json() == {
+        "type": "error",
+        "error": {"type": "invalid_request_error", "message": "'max_tokens': Field required"},
+    }

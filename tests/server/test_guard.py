@@ -38,7 +38,9 @@ async def test_a_cross_site_simple_post_is_refused_before_the_model_runs(tmp_pat
         text_plain = await request(url, "POST", "/api/chat", content=BODY, headers={"content-type": "text/plain"})
         form = {"content-type": "application/x-www-form-urlencoded"}
         form_post = await request(url, "POST", "/v1/chat/completions", content=BODY, headers=form)
-        untyped = await request(url, "POST", "/v1/chat/completions", content=BODY)
+        port = url.rsplit(":", 1)[1]
+        own_page = {"origin": f"http://127.0.0.1:{port}"}  # a page's Blob body carries no type, but an Origin
+        untyped = await request(url, "POST", "/v1/chat/completions", content=BODY, headers=own_page)
     assert cross_site.status_code == 403 and cross_site.json()["error"]["code"] == "origin_not_allowed"
     assert "--cors" in cross_site.json()["error"]["message"]
     assert text_plain.status_code == 415 and "application/json" in text_plain.json()["error"]
@@ -47,8 +49,10 @@ async def test_a_cross_site_simple_post_is_refused_before_the_model_runs(tmp_pat
     assert model.prompts == []  # the model never ran
 
 
-async def test_json_bodies_pass_with_a_charset_or_a_json_suffix_and_the_same_origin(tmp_path: Path) -> None:
-    async with serving(create_app({"m": replay(tmp_path, "one", "two", "three")})) as url:
+async def test_json_bodies_pass_with_a_charset_or_a_json_suffix_the_same_origin_or_no_type_and_no_origin(
+    tmp_path: Path,
+) -> None:
+    async with serving(create_app({"m": replay(tmp_path, "one", "two", "three", "four")})) as url:
         port = url.rsplit(":", 1)[1]
         charset = {"content-type": "application/json; charset=utf-8"}
         suffixed = {"content-type": "application/vnd.shim+json"}
@@ -57,7 +61,9 @@ async def test_json_bodies_pass_with_a_charset_or_a_json_suffix_and_the_same_ori
             await request(url, "POST", "/v1/chat/completions", content=BODY, headers=headers)
             for headers in (charset, suffixed, same_origin)
         ]
-    assert [a.json()["choices"][0]["message"]["content"] for a in answers] == ["one", "two", "three"]
+        # No Content-Type and no Origin: a non-browser client (LiteLLM's ollama provider sends this).
+        answers.append(await request(url, "POST", "/v1/chat/completions", content=BODY))
+    assert [a.json()["choices"][0]["message"]["content"] for a in answers] == ["one", "two", "three", "four"]
 
 
 async def test_a_foreign_host_is_refused_in_each_surfaces_error_shape(tmp_path: Path) -> None:

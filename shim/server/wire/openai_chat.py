@@ -1,0 +1,179 @@
+"""OpenAI Chat Completions request (``POST /v1/chat/completions``) as a model, and its reduction to a `ChatRequest`.
+
+Used: ``model``, ``messages``, ``stream``, ``stream_options.include_usage``, ``tools`` (any dialect),
+``tool_choice`` (modes, a named function, ``allowed_tools``), ``parallel_tool_calls``, ``temperature``,
+``top_p``, ``frequency_penalty``, ``presence_penalty``, ``max_tokens`` / ``max_completion_tokens``,
+``stop``, ``seed``, and ``grammar`` (llama.cpp's GBNF). Refused with 400, because ignoring them would give a
+wrong answer: ``n`` other than 1, ``logprobs``, ``response_format`` other than text, audio output, the
+legacy ``functions`` / ``function_call``. Every other field is accepted and named in the response header
+``x-shim-ignored-params``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator
+
+from shim.backends.base import GenerationOptions
+from shim.prompting import render_messages
+from shim.server.chat import ChatRequest
+from shim.server.http import RequestError, is_obj
+from shim.server.wire import Wire
+from shim.server.wire.tools import choose_tools, parse_tools
+
+__all__ = ["ChatCompletionRequest", "check_messages", "to_chat"]
+
+MAX_INT = 2**31 - 1
+Temperature = Annotated[float, Field(ge=0, le=2, allow_inf_nan=False)]
+Penalty = Annotated[float, Field(ge=-2, le=2, allow_inf_nan=False)]
+Tokens = Annotated[int, Field(ge=1, le=MAX_INT)]
+
+
+class FunctionCall(Wire):
+    name: str
+    arguments: str | dict[str, Any] = "{}"
+
+
+class ToolCallIn(Wire):
+    id: str | None = None
+    type: Literal["function"] = "function"
+    function: FunctionCall
+
+
+class ChatMessage(Wire):
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
+    content: str | list[dict[str, Any] | str] | None = None
+    name: str | None = None
+    tool_calls: list[ToolCallIn] | None = None
+    tool_call_id: str | None = None
+
+
+class StreamOptions(Wire):
+    include_usage: bool | None = None
+
+
+class ChatCompletionRequest(Wire):
+    model: Any = None
+    """Checked by the model registry, which lists the models when it is wrong."""
+    messages: Annotated[list[ChatMessage], Field(min_length=1)]
+    stream: bool | None = None
+    stream_options: StreamOptions | None = None
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: str | dict[str, Any] | None = None
+    parallel_tool_calls: bool | None = None
+    temperature: Temperature | None = None
+    top_p: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] | None = None
+    frequency_penalty: Penalty | None = None
+    presence_penalty: Penalty | None = None
+    max_tokens: Tokens | None = None
+    max_completion_tokens: Tokens | None = None
+    stop: str | list[str] | None = None
+    seed: Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] | None = None
+    grammar: str | None = None
+    n: Annotated[int, Field(ge=1, le=MAX_INT)] | None = None
+    logprobs: bool | None = None
+    top_logprobs: int | None = None
+    response_format: dict[str, Any] | None = None
+    modalities: list[str] | None = None
+    audio: dict[str, Any] | None = None
+    functions: Any = None
+    function_call: Any = None
+
+    @field_validator("tool_choice", mode="before")
+    @classmethod
+    def _choice(cls, value: Any) -> Any:
+        if value is None or isinstance(value, str) or is_obj(value):
+            return value
+        raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
+
+    @field_validator("stop")
+    @classmethod
+    def _stops(cls, value: str | list[str] | None) -> str | list[str] | None:
+        if isinstance(value, list) and any(not s for s in value):
+            raise ValueError("stop sequences must not be empty")
+        return value
+
+
+_USED = frozenset(ChatCompletionRequest.model_fields) - {
+    "n",
+    "logprobs",
+    "top_logprobs",
+    "response_format",
+    "modalities",
+    "audio",
+    "functions",
+    "function_call",
+}
+
+
+def to_chat(body: ChatCompletionRequest) -> tuple[ChatRequest, bool, bool, list[str]]:
+    """The request the loop runs, ``stream``, ``include_usage``, and the fields ignored.
+
+    Raises:
+        RequestError: 400 for a field that is valid JSON but cannot be honoured.
+    """
+    _refuse_unsupported(body)
+    tools = parse_tools(body.tools)
+    tool_choice, tools = choose_tools(body.tool_choice, tools)
+    messages = check_messages([m.model_dump(exclude_none=True) for m in body.messages], tools, tool_choice)
+    options = GenerationOptions(
+        temperature=body.temperature,
+        top_p=body.top_p,
+        frequency_penalty=body.frequency_penalty,
+        presence_penalty=body.presence_penalty,
+        max_tokens=body.max_completion_tokens or body.max_tokens,
+        stop=(body.stop,) if isinstance(body.stop, str) else tuple(body.stop or ()),
+        seed=body.seed,
+        grammar=body.grammar,
+    )
+    chat = ChatRequest(
+        model=body.model,
+        messages=messages,
+        tools=tools,
+        tool_choice=tool_choice,
+        parallel_tool_calls=body.parallel_tool_calls is not False,
+        options=options,
+    )
+    include_usage = body.stream_options is not None and body.stream_options.include_usage is True
+    ignored = sorted(k for k in body.model_fields_set | set(body.model_extra or {}) if k not in _USED)
+    return chat, body.stream is True, include_usage, ignored
+
+
+def _refuse_unsupported(body: ChatCompletionRequest) -> None:
+    if body.n not in (None, 1):
+        raise RequestError(400, "only n=1 is supported (one choice per request)", param="n", code="unsupported")
+    if body.logprobs or body.top_logprobs:
+        raise RequestError(400, "logprobs are not supported by shim serve", param="logprobs", code="unsupported")
+    if body.response_format is not None and body.response_format.get("type") != "text":
+        raise RequestError(
+            400,
+            "response_format other than 'text' is not supported; describe the format in the prompt, or use a "
+            "llama.cpp backend with a 'grammar'",
+            param="response_format",
+            code="unsupported",
+        )
+    if body.audio is not None or "audio" in (body.modalities or []):
+        raise RequestError(400, "audio output is not supported", param="audio", code="unsupported")
+    if body.functions is not None or body.function_call is not None:
+        raise RequestError(
+            400,
+            "the legacy 'functions' / 'function_call' fields are not supported; send 'tools' / 'tool_choice'",
+            param="functions",
+            code="unsupported",
+        )
+
+
+def check_messages(messages: list[dict[str, Any]], tools: list[Any], tool_choice: Any) -> list[dict[str, Any]]:
+    """Check that the messages can be rendered for the model (the same rendering the loop will do).
+
+    Raises:
+        RequestError: 400 saying which message is wrong.
+    """
+    if not messages:
+        raise RequestError(400, "'messages' must be a non-empty list of messages", param="messages")
+    try:
+        render_messages(messages, tools, tool_choice=tool_choice if tools else "none")
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise RequestError(400, f"the messages cannot be used: {exc}", param="messages") from None
+    return messages

@@ -1,0 +1,144 @@
+"""OpenAI's Responses request (``POST /v1/responses``) as a model, reduced to a `ChatRequest`.
+
+Stateless: the whole conversation comes in ``input`` (text, or items: ``message``, ``function_call``,
+``function_call_output``, ``reasoning``); ``previous_response_id`` and ``item_reference`` are refused with a
+400 that says so. Used: ``instructions``, function ``tools`` (the flat Responses shape, or any other dialect),
+``tool_choice``, ``parallel_tool_calls``, ``max_output_tokens``, ``temperature``, ``top_p``, ``stream``;
+``text.format`` other than text is handed on as ``response_format``. ``store``, ``metadata``, ``user``,
+``reasoning``, ``include``, ``truncation`` and other fields are accepted and ignored (nothing is stored).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from pydantic import Field, field_validator
+
+from shim.backends.base import GenerationOptions
+from shim.server.chat import ChatRequest
+from shim.server.http import RequestError, is_obj
+from shim.server.wire import Wire
+from shim.server.wire.openai_chat import MAX_INT, check_messages
+from shim.server.wire.tools import choose_tools, parse_tools
+
+__all__ = ["ResponsesRequest", "to_chat"]
+
+
+class ResponsesRequest(Wire):
+    model: Any = None
+    input: str | list[dict[str, Any]]
+    instructions: str | None = None
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: str | dict[str, Any] | None = None
+    parallel_tool_calls: bool | None = None
+    max_output_tokens: Annotated[int, Field(ge=1, le=MAX_INT)] | None = None
+    temperature: Annotated[float, Field(ge=0, le=2, allow_inf_nan=False)] | None = None
+    top_p: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] | None = None
+    stream: bool | None = None
+    store: bool | None = None
+    previous_response_id: str | None = None
+    text: dict[str, Any] | None = None
+    metadata: dict[str, Any] | None = None
+
+    @field_validator("tool_choice", mode="before")
+    @classmethod
+    def _choice(cls, value: Any) -> Any:
+        if value is None or isinstance(value, str) or is_obj(value):
+            return value
+        raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
+
+
+def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
+    """The request the loop runs, and ``stream``.
+
+    Raises:
+        RequestError: 400 naming the field or input item at fault.
+    """
+    if body.previous_response_id is not None:
+        raise RequestError(
+            400,
+            "this server keeps no state, so 'previous_response_id' cannot be used: send the whole conversation in "
+            "'input' (with store: false)",
+            param="previous_response_id",
+        )
+    tools = parse_tools(body.tools)
+    tool_choice, tools = choose_tools(body.tool_choice, tools)
+    messages: list[dict[str, Any]] = [{"role": "system", "content": body.instructions}] if body.instructions else []
+    if isinstance(body.input, str):
+        messages.append({"role": "user", "content": body.input})
+    else:
+        for n, item in enumerate(body.input):
+            _item(messages, n, item)
+    check_messages(messages, tools, tool_choice)
+    text_format: Any = (body.text or {}).get("format")
+    response_format = text_format if is_obj(text_format) and text_format.get("type") != "text" else None
+    chat = ChatRequest(
+        model=body.model,
+        messages=messages,
+        tools=tools,
+        tool_choice=tool_choice,
+        parallel_tool_calls=body.parallel_tool_calls is not False,
+        options=GenerationOptions(temperature=body.temperature, top_p=body.top_p, max_tokens=body.max_output_tokens),
+        response_format=response_format,
+    )
+    return chat, body.stream is True
+
+
+def _item(messages: list[dict[str, Any]], n: int, item: dict[str, Any]) -> None:
+    """Append one input item to ``messages`` (OpenAI chat form)."""
+    where = f"input[{n}]"
+    kind = item.get("type", "message" if "role" in item else None)
+    if kind == "message":
+        role = item.get("role")
+        if role not in ("user", "assistant", "system", "developer"):
+            raise RequestError(
+                400, f"{where}.role must be user, assistant, system or developer; got {role!r}", param=f"{where}.role"
+            )
+        content = item.get("content")
+        if isinstance(content, list):
+            content = [_part(f"{where}.content[{m}]", p) for m, p in enumerate(content)]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+        elif not isinstance(content, str):
+            raise RequestError(400, f"{where}.content must be a string or a list of parts", param=f"{where}.content")
+        messages.append({"role": role, "content": content})
+    elif kind == "function_call":
+        call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments", "{}")
+        if not isinstance(call_id, str) or not isinstance(name, str) or not isinstance(arguments, str):
+            raise RequestError(
+                400, f"{where}: a function_call item needs string 'call_id', 'name' and 'arguments'", param=where
+            )
+        call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+        last = messages[-1] if messages else None
+        if last is not None and last["role"] == "assistant":
+            last.setdefault("tool_calls", []).append(call)  # several calls of one turn come as several items
+        else:
+            messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+    elif kind == "function_call_output":
+        call_id, output = item.get("call_id"), item.get("output")
+        if not isinstance(call_id, str) or not isinstance(output, str | list):
+            raise RequestError(
+                400, f"{where}: a function_call_output item needs a string 'call_id' and an 'output'", param=where
+            )
+        content = output if isinstance(output, str) else [_part(where, p) for p in output]  # pyright: ignore[reportUnknownVariableType]
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
+    elif kind == "reasoning":
+        pass  # earlier reasoning is not shown to the model again
+    elif kind == "item_reference":
+        raise RequestError(400, f"{where}: 'item_reference' needs stored items; this server keeps none", param=where)
+    else:
+        raise RequestError(400, f"{where}: input items of type {kind!r} are not supported", param=f"{where}.type")
+
+
+def _part(where: str, part: Any) -> dict[str, Any]:
+    if not isinstance(part, dict):
+        raise RequestError(400, f"{where} must be an object", param=where)
+    data: dict[str, Any] = part  # pyright: ignore[reportUnknownVariableType]
+    kind = data.get("type")
+    if kind in ("input_text", "output_text", "text", "refusal"):
+        return {"type": "text", "text": str(data.get("text") or data.get("refusal") or "")}
+    if kind == "input_image":
+        return {"type": "image_url", "image_url": {"url": str(data.get("image_url") or data.get("file_id") or "")}}
+    if kind == "input_file":
+        name = data.get("filename") or data.get("file_id") or data.get("file_url") or "unnamed"
+        return {"type": "text", "text": f"[file: {name}]"}
+    raise RequestError(400, f"{where}: content parts of type {json.dumps(kind)} are not supported", param=where)

@@ -1,0 +1,105 @@
+"""MCP-executing mode through the Anthropic and Responses surfaces: the server runs its MCP tools, hands back
+only calls to the client's tools, and the follow-up restores the round the client never saw (the tool-use ids
+the client echoes lead back to the saved round)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from anthropic import AsyncAnthropic
+from mcp_servers import lab
+from openai import AsyncOpenAI
+
+from shim.config import parse_config
+from shim.routing import ToolRouter
+from shim.server import create_app
+from tests.server._helpers import Recording, call_block, replay, serving
+
+pytestmark = pytest.mark.anyio
+
+SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def router() -> AsyncIterator[ToolRouter]:
+    with anyio.fail_after(30):
+        async with ToolRouter(parse_config({"mcpServers": {"lab": lab()}}).servers, timeout=10.0) as router:
+            assert not router.failures, router.failures
+            yield router
+
+
+def turns(tmp_path: Path) -> Recording:
+    return Recording(
+        replay(
+            tmp_path,
+            call_block("add", a=2, b=3),
+            "Now the weather. " + call_block("get_weather", city="Lisbon"),
+            "Five, and sunny in Lisbon.",
+        )
+    )
+
+
+def saw_the_internal_round(model: Recording) -> bool:
+    history = "\n".join(m.content for m in model.prompts[2])
+    return '"name": "add"' in history and 'name="add">\n5\n</function_result>' in history
+
+
+async def test_anthropic_clients_get_only_their_tool_use_and_the_follow_up_restores_the_mcp_round(
+    router: ToolRouter, tmp_path: Path
+) -> None:
+    model = turns(tmp_path)
+    tools: list[Any] = [{"name": "get_weather", "description": "Weather.", "input_schema": SCHEMA}]
+    async with (
+        serving(create_app({"m": model}, tools=router)) as url,
+        AsyncAnthropic(base_url=url, api_key="x", max_retries=0) as claude,
+    ):
+        with anyio.fail_after(20):
+            question: list[Any] = [{"role": "user", "content": "Add 2 and 3, then the weather in Lisbon."}]
+            first = await claude.messages.create(model="m", max_tokens=100, messages=question, tools=tools)
+            uses = [b for b in first.content if b.type == "tool_use"]
+            assert [(b.name, b.input) for b in uses] == [("get_weather", {"city": "Lisbon"})]
+            follow_up: list[Any] = [
+                *question,
+                {"role": "assistant", "content": [b.model_dump() for b in first.content]},
+                {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": uses[0].id, "content": "sunny"}],
+                },
+            ]
+            final = await claude.messages.create(model="m", max_tokens=100, messages=follow_up, tools=tools)
+    assert final.content[0].type == "text" and final.content[0].text == "Five, and sunny in Lisbon."
+    assert saw_the_internal_round(model)
+
+
+async def test_responses_clients_get_only_their_function_call_and_the_follow_up_restores_the_mcp_round(
+    router: ToolRouter, tmp_path: Path
+) -> None:
+    model = turns(tmp_path)
+    tools: list[Any] = [{"type": "function", "name": "get_weather", "parameters": SCHEMA}]
+    async with (
+        serving(create_app({"m": model}, tools=router)) as url,
+        AsyncOpenAI(base_url=f"{url}/v1", api_key="x", max_retries=0) as oa,
+    ):
+        with anyio.fail_after(20):
+            question: list[Any] = [{"role": "user", "content": "Add 2 and 3, then the weather in Lisbon."}]
+            first = await oa.responses.create(model="m", input=question, tools=tools)
+            calls = [item for item in first.output if item.type == "function_call"]
+            assert [(c.name, json.loads(c.arguments)) for c in calls] == [("get_weather", {"city": "Lisbon"})]
+            follow_up: list[Any] = [
+                *question,
+                *[item.model_dump(exclude_none=True) for item in first.output],
+                {"type": "function_call_output", "call_id": calls[0].call_id, "output": "sunny"},
+            ]
+            final = await oa.responses.create(model="m", input=follow_up, tools=tools)
+    assert final.output_text == "Five, and sunny in Lisbon."
+    assert saw_the_internal_round(model)
