@@ -15,7 +15,7 @@ from typing import Literal, TypeAlias
 
 import regex
 
-from shim.parsing.dialects import Dialect
+from shim.parsing.readers.base import Dialect
 
 __all__ = ["PARTIAL", "MarkerMatch", "Markers", "TagState"]
 
@@ -52,10 +52,6 @@ class MarkerMatch:
     match: regex.Match[str]
 
 
-_FENCE_OPEN = regex.compile(r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n", regex.IGNORECASE)
-_FENCE_CLOSE = regex.compile(r"```")
-
-
 def _first_char(pattern: str) -> str:
     """The literal character an opening pattern starts with (dialect patterns start with one)."""
     return pattern[1] if pattern.startswith("\\") else pattern[0]
@@ -70,14 +66,19 @@ class Markers:
 
     def __init__(self, dialects: Sequence[Dialect]) -> None:
         self.call_openers = [(d, d.compiled_open()) for d in dialects if d.kind == "call"]
+        fences = [d for d in dialects if d.kind == "untagged" and d.start == "marker"]
+        self.fence_openers = [(d, d.compiled_open()) for d in fences]
+        """Openers of untagged blocks that may appear anywhere (a ```json fence): only with known tools."""
+        self.fence_closers = [(d, c) for d in fences if (c := d.compiled_close())]
         self.reasoning_openers = [(d, d.compiled_open()) for d in dialects if d.kind == "reasoning"]
         self.call_closers = [(d, c) for d in dialects if d.kind == "call" and (c := d.compiled_close())]
         call_patterns = [d.close for d in dialects if d.kind == "call" and d.close] + [
             _anonymous(d.open) for d in dialects if d.kind == "call"
         ]
         self._any_call_marker = regex.compile("|".join(f"(?:{p})" for p in call_patterns), regex.IGNORECASE)
-        self.opener_chars = "".join(sorted({_first_char(d.open) for d in dialects}))
+        self.opener_chars = "".join(sorted({_first_char(d.open) for d in dialects if d.kind != "untagged"}))
         """First characters of every opener: where the text scanner must stop and look."""
+        self.fence_chars = "".join(sorted({_first_char(d.open) for d in fences}))
 
     def match(
         self, text: str, pos: int, final: bool, *, opens: bool = True, closes: bool = False, fences: bool = False
@@ -90,7 +91,7 @@ class Markers:
         if opens:
             candidates.extend(("open", d, p) for d, p in self.call_openers + self.reasoning_openers)
         if fences:
-            candidates.append(("fence", None, _FENCE_CLOSE if closes else _FENCE_OPEN))
+            candidates.extend(("fence", d, p) for d, p in (self.fence_closers if closes else self.fence_openers))
         for kind, dialect, pattern in candidates:
             found = pattern.match(text, pos, partial=not final)
             if found is None:
