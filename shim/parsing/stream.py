@@ -32,7 +32,7 @@ import regex
 from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
-from shim.parsing.readers import DEFAULT_DIALECTS, MORE, Block, Dialect, Reader, reader_for
+from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, Markers
 from shim.types import ToolSpec
@@ -68,15 +68,14 @@ class StreamParser:
     ) -> None:
         self.tools = tools if isinstance(tools, ToolIndex) else ToolIndex(tools or ())
         self._ids = ids or IdGenerator()
-        rows = list(DEFAULT_DIALECTS if dialects is None else dialects)
-        if not any(d.kind == "untagged" for d in rows):
-            rows += [d for d in DEFAULT_DIALECTS if d.kind == "untagged"]
+        rows = rows_for(dialects, self.tools)
         self.markers = Markers(rows)
         # Untagged forms count only with offered tools as evidence (a fence still closes a tagged body).
         untagged = [(d, d.compiled_open()) for d in rows if d.kind == "untagged" and d.start == "message"]
         self._message_rows = untagged if self.tools else []
         self._fence_chars = self.markers.fence_chars if self.tools else ""
-        self._text_stop = regex.compile("[" + regex.escape(self.markers.opener_chars + self._fence_chars) + "]")
+        stops = self.markers.opener_chars + self._fence_chars
+        self._text_stop = regex.compile("[" + regex.escape(stops) + "]" if stops else r"(?!)")
         self._reader: Reader | None = None  # None: in text
         self._dialect: Dialect | None = None  # the call block's row, for the retry message; None when untagged
         self._raw: list[str] = []  # consumed input not yet carried by an event

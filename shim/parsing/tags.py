@@ -15,7 +15,7 @@ from typing import Literal, TypeAlias
 
 import regex
 
-from shim.parsing.readers.base import Dialect
+from shim.parsing.readers.base import Dialect, first_chars
 
 __all__ = ["PARTIAL", "MarkerMatch", "Markers", "TagState"]
 
@@ -52,11 +52,6 @@ class MarkerMatch:
     match: regex.Match[str]
 
 
-def _first_char(pattern: str) -> str:
-    """The literal character an opening pattern starts with (dialect patterns start with one)."""
-    return pattern[1] if pattern.startswith("\\") else pattern[0]
-
-
 def _anonymous(pattern: str) -> str:
     return regex.sub(r"\(\?P<\w+>", "(?:", pattern)
 
@@ -65,20 +60,26 @@ class Markers:
     """Every marker of a set of dialects, compiled once per parser."""
 
     def __init__(self, dialects: Sequence[Dialect]) -> None:
-        self.call_openers = [(d, d.compiled_open()) for d in dialects if d.kind == "call"]
+        anywhere = [d for d in dialects if d.start == "marker"]
+        self.call_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "call"]
         fences = [d for d in dialects if d.kind == "untagged" and d.start == "marker"]
         self.fence_openers = [(d, d.compiled_open()) for d in fences]
         """Openers of untagged blocks that may appear anywhere (a ```json fence): only with known tools."""
         self.fence_closers = [(d, c) for d in fences if (c := d.compiled_close())]
-        self.reasoning_openers = [(d, d.compiled_open()) for d in dialects if d.kind == "reasoning"]
+        self.reasoning_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "reasoning"]
         self.call_closers = [(d, c) for d in dialects if d.kind == "call" and (c := d.compiled_close())]
         call_patterns = [d.close for d in dialects if d.kind == "call" and d.close] + [
-            _anonymous(d.open) for d in dialects if d.kind == "call"
+            _anonymous(d.open) for d in anywhere if d.kind == "call"
         ]
         self._any_call_marker = regex.compile("|".join(f"(?:{p})" for p in call_patterns), regex.IGNORECASE)
-        self.opener_chars = "".join(sorted({_first_char(d.open) for d in dialects if d.kind != "untagged"}))
+        self.opener_chars = "".join(sorted({c for d in anywhere if d.kind != "untagged" for c in first_chars(d)}))
         """First characters of every opener: where the text scanner must stop and look."""
-        self.fence_chars = "".join(sorted({_first_char(d.open) for d in fences}))
+        self.fence_chars = "".join(sorted({c for d in fences for c in first_chars(d)}))
+        self.inner: dict[str, list[tuple[Dialect, regex.Pattern[str]]]] = {}
+        """Per wrapper row name: the rows whose forms its blocks may hold, with their openers."""
+        for d in dialects:
+            for wrapper in d.inside:
+                self.inner.setdefault(wrapper, []).append((d, d.compiled_open()))
 
     def match(
         self, text: str, pos: int, final: bool, *, opens: bool = True, closes: bool = False, fences: bool = False

@@ -10,10 +10,14 @@ Order matters where two openers can match at the same place: the first row wins.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
 import regex
 
 from shim.parsing.readers import llama, lmstudio, mistral, pythonic_list, qwen_xml, reasoning, tagged_json, untagged
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
+from shim.parsing.shapes import ToolIndex
 
 __all__ = [
     "DEFAULT_DIALECTS",
@@ -26,6 +30,7 @@ __all__ = [
     "ReaderFactory",
     "reader_for",
     "register_dialect",
+    "rows_for",
 ]
 
 DEFAULT_DIALECTS: list[Dialect] = [
@@ -57,6 +62,23 @@ def _default_reader(ctx: Context, block: Block, match: regex.Match[str]) -> Read
 
 def reader_for(dialect: Dialect) -> ReaderFactory:
     return dialect.reader or _default_reader
+
+
+def rows_for(dialects: Sequence[Dialect] | None, tools: ToolIndex) -> list[Dialect]:
+    """The rows one parser uses: ``dialects`` (default: the table) with openers built from ``tools`` where a
+    row says so. A list without untagged rows still gets the table's (they need offered tools anyway)."""
+    rows = list(DEFAULT_DIALECTS if dialects is None else dialects)
+    if not any(d.kind == "untagged" for d in rows):
+        rows += [d for d in DEFAULT_DIALECTS if d.kind == "untagged"]
+    return list(_resolved(rows, tools))
+
+
+def _resolved(rows: list[Dialect], tools: ToolIndex) -> Iterator[Dialect]:
+    for row in rows:
+        if row.open_for_tools is None:
+            yield row
+        elif tools and (pattern := row.open_for_tools(tools)):
+            yield replace(row, open=pattern, open_for_tools=None)
 
 
 def register_dialect(dialect: Dialect) -> None:

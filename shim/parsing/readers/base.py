@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from shim.parsing.shapes import ToolIndex
     from shim.parsing.tags import Markers
 
-__all__ = ["MORE", "Block", "Context", "Dialect", "Next", "Reader", "ReaderFactory"]
+__all__ = ["MORE", "Block", "Context", "Dialect", "Next", "Reader", "ReaderFactory", "first_chars"]
 
 
 class _More(Enum):
@@ -137,11 +137,28 @@ class Dialect:
     JSON or ``NAME[ARGS]{…}``."""
     reader: ReaderFactory | None = None
     """The family's reader; None picks one from ``body``."""
-    start: Literal["marker", "message"] = "marker"
-    """``marker``: the opener may appear anywhere in text; ``message``: only where the message begins."""
+    start: Literal["marker", "message", "inside"] = "marker"
+    """``marker``: the opener may appear anywhere in text; ``message``: only where the message begins;
+    ``inside``: only right after the opener (or after a body) of a row named in ``inside``."""
+    inside: tuple[str, ...] = ()
+    """Names of rows whose blocks may hold this form (``<invoke …>`` inside ``<function_calls>``): there its
+    opener is tried where a body may begin, and the wrapper's closer ends the block."""
+    first: str | None = None
+    """The characters the opener can begin with (default: the pattern's first literal character, which is
+    wrong for an alternation whose branches begin differently: give them here)."""
+    open_for_tools: Callable[[ToolIndex], str | None] | None = None
+    """Builds the opener from the offered tools (``<read_file>`` for a tool ``read_file``); None: no row."""
 
     def compiled_open(self) -> regex.Pattern[str]:
         return regex.compile(self.open, regex.IGNORECASE)
 
     def compiled_close(self) -> regex.Pattern[str] | None:
         return regex.compile(self.close, regex.IGNORECASE) if self.close else None
+
+
+def first_chars(dialect: Dialect) -> str:
+    """Where the text scanner must stop to look for this row's opener."""
+    if dialect.first is not None:
+        return dialect.first
+    pattern = regex.sub(r"^(?:\((?:\?:|\?P<\w+>)?)+", "", dialect.open)  # leading groups: `(?:<a>|<b>)`
+    return pattern[1] if pattern.startswith("\\") else pattern[0]

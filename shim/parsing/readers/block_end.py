@@ -13,7 +13,22 @@ from __future__ import annotations
 from shim.parsing.readers.base import MORE, Block, Context, Next
 from shim.parsing.tags import PARTIAL, MarkerMatch
 
-__all__ = ["AfterBody", "Closed", "Skip"]
+__all__ = ["AfterBody", "Closed", "Skip", "open_inner"]
+
+
+def open_inner(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """Where a body may begin: a form that another row declares it takes inside this block's row (None: none)."""
+    if block.dialect is None:
+        return None
+    for row, pattern in ctx.markers.inner.get(block.dialect.name, ()):
+        found = pattern.match(text, pos, partial=not final)
+        if found is None or row.reader is None:
+            continue
+        if found.partial:
+            return pos, MORE
+        ctx.consume(found.group())
+        return found.end(), row.reader(ctx, block, found)
+    return None
 
 
 class AfterBody:
@@ -26,6 +41,9 @@ class AfterBody:
         pos = ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
+        inner = open_inner(ctx, block, text, pos, final)
+        if inner is not None:  # another call of the same wrapper (`<invoke>` after `</invoke>`)
+            return inner
         char = text[pos]
         tagged = block.dialect is not None
         if char in "}]" or (char == "," and (tagged or block.array)):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.block_end import AfterBody, Skip
+from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, XmlBody
 from shim.parsing.tags import PARTIAL
@@ -59,6 +59,9 @@ class TaggedStart:
             return pos + 1, AfterBody(ctx, block)
         if block.array or block.name is not None:
             return pos, Skip(ctx, "expected a JSON object {...} for each call")
+        inner = open_inner(ctx, block, text, pos, final)
+        if inner is not None:
+            return inner
         if char == "<" and block.dialect is not None and block.dialect.body == "json_or_xml":
             found = FUNCTION_OPEN.match(text, pos, partial=not final)
             if found is not None and found.partial:
