@@ -33,6 +33,7 @@ from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
+from shim.parsing.readers.base import first_chars
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, Markers
 from shim.types import ToolSpec
@@ -73,6 +74,7 @@ class StreamParser:
         # Untagged forms count only with offered tools as evidence (a fence still closes a tagged body).
         untagged = [(d, d.compiled_open()) for d in rows if d.kind == "untagged" and d.start == "message"]
         self._message_rows = untagged if self.tools else []
+        self._message_chars = "".join(c for d, _ in self._message_rows for c in first_chars(d))
         self._fence_chars = self.markers.fence_chars if self.tools else ""
         stops = self.markers.opener_chars + self._fence_chars
         self._text_stop = regex.compile("[" + regex.escape(stops) + "]" if stops else r"(?!)")
@@ -162,7 +164,7 @@ class StreamParser:
                 pos = ws.end()
             if pos >= len(text):
                 return pos
-            if self._message_rows and text[pos] in "{[":  # untagged forms may open the message
+            if text[pos] in self._message_chars:  # untagged forms may open the message
                 found = self.markers.match(text, pos, final)
                 if found is PARTIAL:
                     return self._more(text, pos)
