@@ -107,6 +107,8 @@ class StreamParser:
         """
         if self._closed:
             raise ParserClosedError("this StreamParser is closed; create a new one for the next stream")
+        if self._reader is None and not self._carry and not self._at_start and not self._text_stop.search(chunk):
+            return [TextDelta(text=chunk, raw=chunk)] if chunk else []  # the fast path: prose, nothing to look at
         text = self._carry + chunk
         self._carry = ""
         self._run(text, final=False)
