@@ -268,7 +268,9 @@ class StreamParser:
 
     def _retry_message(self, problem: str) -> str:
         dialect = self._dialect
-        if dialect is not None and dialect.body == "xml":
+        if dialect is not None and dialect.example:
+            form = dialect.example
+        elif dialect is not None and dialect.body == "xml":
             form = "<function=NAME><parameter=KEY>VALUE</parameter></function>"
         else:
             tag = (

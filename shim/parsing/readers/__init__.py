@@ -15,7 +15,18 @@ from dataclasses import replace
 
 import regex
 
-from shim.parsing.readers import llama, lmstudio, mistral, pythonic_list, qwen_xml, reasoning, tagged_json, untagged
+from shim.parsing.readers import (
+    deepseek,
+    kimi,
+    llama,
+    lmstudio,
+    mistral,
+    pythonic_list,
+    qwen_xml,
+    reasoning,
+    tagged_json,
+    untagged,
+)
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
 from shim.parsing.shapes import ToolIndex
 
@@ -39,6 +50,8 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
+    *deepseek.ROWS,  # <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}… (V3, V3.1, R1)
+    *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}…
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] opening the message, known tools only

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from shim.parsing.shapes import ToolIndex
     from shim.parsing.tags import Markers
 
-__all__ = ["MORE", "Block", "Context", "Dialect", "Next", "Reader", "ReaderFactory", "first_chars"]
+__all__ = ["MORE", "Block", "Context", "Dialect", "Next", "Reader", "ReaderFactory", "first_chars", "match_at"]
 
 
 class _More(Enum):
@@ -148,6 +148,8 @@ class Dialect:
     wrong for an alternation whose branches begin differently: give them here)."""
     open_for_tools: Callable[[ToolIndex], str | None] | None = None
     """Builds the opener from the offered tools (``<read_file>`` for a tool ``read_file``); None: no row."""
+    example: str | None = None
+    """How one call is written in this family, for the message a model gets when its call cannot be used."""
 
     def compiled_open(self) -> regex.Pattern[str]:
         return regex.compile(self.open, regex.IGNORECASE)
@@ -162,3 +164,17 @@ def first_chars(dialect: Dialect) -> str:
         return dialect.first
     pattern = regex.sub(r"^(?:\((?:\?:|\?P<\w+>)?)+", "", dialect.open)  # leading groups: `(?:<a>|<b>)`
     return pattern[1] if pattern.startswith("\\") else pattern[0]
+
+
+def match_at(pattern: regex.Pattern[str], text: str, pos: int, final: bool) -> regex.Match[str] | _More | None:
+    """Match ``pattern`` at ``pos``; `MORE` when the text ends where the match could still grow or change.
+
+    A match that reaches the end of the text is held back too (unless ``final``): patterns with an optional
+    or repeated tail (``NAME[ \t]*``) would otherwise match differently depending on where a chunk ends.
+    """
+    found = pattern.match(text, pos, partial=not final)
+    if found is None:
+        return None
+    if found.partial or (found.end() >= len(text) and not final):
+        return MORE
+    return found

@@ -8,11 +8,12 @@ ends it too, anything else is read as JSON.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
-from shim.parsing.readers.base import MORE, Block, Context, Next
+from shim.parsing.readers.base import MORE, Block, Context, Next, Reader
 from shim.parsing.readers.block_end import AfterBody, Closed, Skip
 from shim.parsing.shapes import CallShape, ShapeError, to_call
 from shim.parsing.tags import PARTIAL
@@ -25,9 +26,11 @@ CUT_OFF = "the output was cut off (token limit) before the call was complete, so
 class JsonBody:
     """One JSON call object (or, when the opener named the tool, its arguments object)."""
 
-    def __init__(self, ctx: Context, block: Block) -> None:
+    def __init__(self, ctx: Context, block: Block, then: Callable[[], Reader] | None = None) -> None:
+        """``then``: who reads on once the body is over (default `AfterBody`); it also gets a closer unread."""
         self.ctx = ctx
         self.block = block
+        self.then = then
         self.name = block.name
         block.name = None  # the next object of the same block is a whole call again
         stops = "<" + ("[" if "[" in ctx.markers.opener_chars else "")
@@ -62,6 +65,8 @@ class JsonBody:
                 return after, Skip(ctx, str(scanner.error))
             return after, self
         self.finish(truncated=False)
+        if found.kind == "close" and self.then is not None:
+            return new, self.then()
         if found.kind == "close":
             ctx.markup(found.match.group())
             return found.match.end(), Closed(ctx)
@@ -90,9 +95,9 @@ class JsonBody:
             where = "inside a string" if scanner.in_string else "before its JSON was complete"
             self.ctx.fail_call(f"the call ends {where}")
 
-    def _finish(self, added: str = "") -> AfterBody:
+    def _finish(self, added: str = "") -> Reader:
         body = "".join(self.body) + added
-        after = AfterBody(self.ctx, self.block)
+        after = self.then() if self.then is not None else AfterBody(self.ctx, self.block)
         try:
             value = lenient_json.loads(body)
         except lenient_json.LenientJSONError as exc:
