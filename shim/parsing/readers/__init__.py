@@ -50,7 +50,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
-    *deepseek.ROWS,  # <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}… (V3, V3.1, R1)
+    *deepseek.ROWS,  # DeepSeek V3, V3.1, R1 special tokens
     *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}…
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
     untagged.FENCE,  # ```json {…} ``` naming a known tool

@@ -1,12 +1,14 @@
+# ruff: noqa: RUF001, RUF002  (the full-width bars are DeepSeek's real tokens)
 """DeepSeek V3 / V3.1 / R1 special tokens, with full-width bars ``｜`` (or ASCII ``|``) and ``▁``.
 
-    <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+    <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location": "Paris"}<｜tool▁call▁end｜>
+    <｜tool▁calls▁end｜>
     <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
     ```json
     {"location": "Paris"}
     ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
 
-The first is V3.1, the second V3 and R1 (token spellings: vLLM ``deepseekv3_tool_parser.py`` and
+The first is V3.1 (on one line), the second V3 and R1 (token spellings: vLLM ``deepseekv3_tool_parser.py`` and
 ``deepseekv31_tool_parser.py``, Ollama ``model/parsers/deepseek3.go``). ``<｜end▁of▁sentence｜>`` after the
 section is the end-of-sequence token, absorbed as markup.
 """
@@ -36,7 +38,10 @@ TOKENS = Tokens(
     section_end=CALLS_END,
     name_of=lambda head: None if head.casefold() == "function" else head,
 )
-EXAMPLE = '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{"key": "value"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
+EXAMPLE = (
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>"
+    '{"key": "value"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
+)
 
 
 def _section(ctx: Context, block: Block, match: regex.Match[str]) -> Section:

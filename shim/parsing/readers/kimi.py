@@ -1,8 +1,9 @@
 """Kimi K2: calls between special tokens, each named ``functions.NAME:INDEX``.
 
-    <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|>{"city": "Beijing"}<|tool_call_end|><|tool_calls_section_end|>
+    <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|>
+    {"city": "Beijing"}<|tool_call_end|><|tool_calls_section_end|>
 
-(Token spellings: vLLM ``kimi_k2_tool_parser.py``, SGLang ``function_call/kimik2_detector.py``.) The
+(On one line; token spellings: vLLM ``kimi_k2_tool_parser.py``, SGLang ``function_call/kimik2_detector.py``.) The
 ``functions.`` prefix and the ``:INDEX`` suffix are optional.
 """
 

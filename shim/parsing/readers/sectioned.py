@@ -1,3 +1,4 @@
+# ruff: noqa: RUF002  (the full-width bars are DeepSeek's real tokens)
 """Calls between special tokens, as DeepSeek and Kimi K2 write them (the token spellings are in their modules).
 
     SECTION_BEGIN ( CALL_BEGIN HEAD SEPARATOR [```json] {ARGUMENTS} [```] CALL_END )* SECTION_END

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (the full-width bars are DeepSeek's real tokens)
 """DeepSeek V3 / V3.1 / R1 special-token calls (`shim.parsing.readers.deepseek`), at every split point."""
 
 from __future__ import annotations
