@@ -17,9 +17,11 @@ import regex
 
 from shim.parsing.readers import (
     deepseek,
+    glm,
     kimi,
     llama,
     lmstudio,
+    minimax,
     mistral,
     pythonic_list,
     qwen_xml,
@@ -51,6 +53,8 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
     *deepseek.ROWS,  # DeepSeek V3, V3.1, R1 special tokens
+    *glm.ROWS,  # <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call> (inside <tool_call>)
+    *minimax.ROWS,  # <invoke name="NAME"><parameter name="K">V</parameter></invoke>, bare or wrapped
     *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}…
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
     untagged.FENCE,  # ```json {…} ``` naming a known tool
