@@ -24,6 +24,7 @@ runs of text, and the message a model gets back when its call cannot be used.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -76,8 +77,13 @@ class StreamParser:
         self._message_rows = untagged if self.tools else []
         self._message_chars = "".join(c for d, _ in self._message_rows for c in first_chars(d))
         self._fence_chars = self.markers.fence_chars if self.tools else ""
-        stops = self.markers.opener_chars + self._fence_chars
-        self._text_stop = regex.compile("[" + regex.escape(stops) + "]" if stops else r"(?!)")
+        # Where text must be looked at: every opener's first character, and untagged openers' leading words.
+        stops = [f"[{regex.escape(self.markers.opener_chars)}]"] if self.markers.opener_chars else []
+        stops += [regex.escape(s) for s in (self.markers.fence_stops if self.tools else [])]
+        self._text_stop = regex.compile("|".join(stops) or r"(?!)", regex.IGNORECASE)
+        firsts = {c for s in (self.markers.fence_stops if self.tools else []) for c in (s[0].lower(), s[0].upper())}
+        quick = self.markers.opener_chars + "".join(sorted(firsts))
+        self._quick = re.compile(f"[{re.escape(quick)}]" if quick else r"(?!)")  # `re`: faster for one class
         self._reader: Reader | None = None  # None: in text
         self._dialect: Dialect | None = None  # the call block's row, for the retry message; None when untagged
         self._raw: list[str] = []  # consumed input not yet carried by an event
@@ -107,7 +113,7 @@ class StreamParser:
         """
         if self._closed:
             raise ParserClosedError("this StreamParser is closed; create a new one for the next stream")
-        if self._reader is None and not self._carry and not self._at_start and not self._text_stop.search(chunk):
+        if self._reader is None and not self._carry and not self._at_start and not self._quick.search(chunk):
             return [TextDelta(text=chunk, raw=chunk)] if chunk else []  # the fast path: prose, nothing to look at
         text = self._carry + chunk
         self._carry = ""
@@ -179,11 +185,10 @@ class StreamParser:
                     self._at_start = False
                     return self._open(row, match)
             self._at_start = False
-        stop = self._text_stop.search(text, pos)
-        if stop is None:
+        at = self._stop(text, pos, final)
+        if at is None:
             self._text(text[pos:])
             return len(text)
-        at = stop.start()
         self._text(text[pos:at])
         found = self.markers.match(text, at, final, fences=text[at] in self._fence_chars)
         if found is PARTIAL:
@@ -193,6 +198,11 @@ class StreamParser:
             return at + 1
         assert found.dialect is not None
         return self._open(found.dialect, found.match)
+
+    def _stop(self, text: str, pos: int, final: bool) -> int | None:
+        """Where text must be looked at next (a possible opener, or its start at the very end), if anywhere."""
+        stop = self._text_stop.search(text, pos, partial=not final)
+        return None if stop is None or stop.start() >= len(text) else stop.start()
 
     def _more(self, text: str, pos: int) -> int:
         """The text ends inside what may be a marker: keep it for the next chunk."""

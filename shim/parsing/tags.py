@@ -56,6 +56,9 @@ def _anonymous(pattern: str) -> str:
     return regex.sub(r"\(\?P<\w+>", "(?:", pattern)
 
 
+_WORD = regex.compile(r"[A-Za-z]{3,}")
+
+
 class Markers:
     """Every marker of a set of dialects, compiled once per parser."""
 
@@ -75,6 +78,12 @@ class Markers:
         self.opener_chars = "".join(sorted({c for d in anywhere if d.kind != "untagged" for c in first_chars(d)}))
         """First characters of every opener: where the text scanner must stop and look."""
         self.fence_chars = "".join(sorted({c for d in fences for c in first_chars(d)}))
+        words = [(d, _WORD.match(d.open)) for d in fences if d.first is None]
+        self.fence_stops = sorted(
+            {m.group() for _, m in words if m} | {c for d, m in words if not m for c in first_chars(d)}
+        )
+        """Where the text scanner stops for untagged openers: a literal leading word (``commentary``) where the
+        pattern has one, so prose is not stopped at every ``c``; else the first characters."""
         self.inner: dict[str, list[tuple[Dialect, regex.Pattern[str]]]] = {}
         """Per wrapper row name: the rows whose forms its blocks may hold, with their openers."""
         for d in dialects:

@@ -18,6 +18,7 @@ import regex
 from shim.parsing.readers import (
     deepseek,
     glm,
+    harmony,
     kimi,
     llama,
     lmstudio,
@@ -55,7 +56,8 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *deepseek.ROWS,  # DeepSeek V3, V3.1, R1 special tokens
     *glm.ROWS,  # <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call> (inside <tool_call>)
     *minimax.ROWS,  # <invoke name="NAME"><parameter name="K">V</parameter></invoke>, bare or wrapped
-    *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}…
+    *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}
+    *harmony.ROWS,  # gpt-oss: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] opening the message, known tools only

@@ -13,7 +13,7 @@ from __future__ import annotations
 from shim.parsing.readers.base import MORE, Block, Context, Next
 from shim.parsing.tags import PARTIAL, MarkerMatch
 
-__all__ = ["AfterBody", "Closed", "Skip", "open_inner"]
+__all__ = ["AfterBody", "Closed", "Revert", "Skip", "open_inner"]
 
 
 def open_inner(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
@@ -119,3 +119,17 @@ class Skip:
 
     def finish(self, truncated: bool) -> None:
         self.ctx.fail_call(self.error)
+
+
+class Revert:
+    """The opener matched but the evidence is missing (an untagged form naming no offered tool): it is text."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        self.ctx.revert()
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()

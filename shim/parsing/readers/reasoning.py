@@ -11,24 +11,26 @@ __all__ = ["ROWS", "ReasoningBody"]
 
 
 class ReasoningBody:
-    def __init__(self, ctx: Context, closer: regex.Pattern[str] | None) -> None:
+    """Everything up to ``closer`` is reasoning (or, with ``visible``, text: a message's content), streamed."""
+
+    def __init__(self, ctx: Context, closer: regex.Pattern[str] | None, *, visible: bool = False) -> None:
         self.ctx = ctx
         self.closer = closer
+        self.emit = ctx.text if visible else ctx.reasoning
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        ctx = self.ctx
         found = self.closer.search(text, pos, partial=not final) if self.closer is not None else None
         if found is None or (found.partial and found.start() >= len(text)):
-            ctx.reasoning(text[pos:], text[pos:])
+            self.emit(text[pos:], text[pos:])
             return len(text), self
-        ctx.reasoning(text[pos : found.start()], text[pos : found.start()])
+        self.emit(text[pos : found.start()], text[pos : found.start()])
         if found.partial:
             return found.start(), MORE
-        ctx.reasoning("", found.group())
+        self.emit("", found.group())
         return found.end(), None
 
     def finish(self, truncated: bool) -> None:
-        self.ctx.reasoning("", self.ctx.take_raw())
+        self.emit("", self.ctx.take_raw())
 
 
 def open_reasoning(ctx: Context, block: Block, match: regex.Match[str]) -> ReasoningBody:
