@@ -78,7 +78,7 @@ class Markers:
         self.opener_chars = "".join(sorted({c for d in anywhere if d.kind != "untagged" for c in first_chars(d)}))
         """First characters of every opener: where the text scanner must stop and look."""
         self.fence_chars = "".join(sorted({c for d in fences for c in first_chars(d)}))
-        words = [(d, _WORD.match(d.open)) for d in fences if d.first is None]
+        words = [(d, _WORD.match(d.open) if d.first is None else None) for d in fences]
         self.fence_stops = sorted(
             {m.group() for _, m in words if m} | {c for d, m in words if not m for c in first_chars(d)}
         )
@@ -109,7 +109,8 @@ class Markers:
             if found.partial:
                 partial = True
                 continue
-            return MarkerMatch(kind, dialect, found)
+            # An earlier candidate that may still match wins once it does: wait for it, whatever the chunking.
+            return PARTIAL if partial else MarkerMatch(kind, dialect, found)
         return PARTIAL if partial else None
 
     def search_call_marker(self, text: str, pos: int, final: bool) -> regex.Match[str] | None:

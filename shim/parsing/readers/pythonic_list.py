@@ -49,4 +49,4 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicList:
     return PythonicList(ctx, block, match.group())
 
 
-ROWS = [Dialect("pythonic", PYTHONIC_START.pattern, None, kind="untagged", start="message", reader=_open)]
+ROWS = [Dialect("pythonic", PYTHONIC_START.pattern, None, kind="untagged", reader=_open)]

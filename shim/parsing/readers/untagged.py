@@ -106,4 +106,4 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJ
 
 
 FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_fence)
-BARE = Dialect("bare_json", r"(?=[\{\[])", None, kind="untagged", start="message", first="{[", reader=_open_bare)
+BARE = Dialect("bare_json", r"(?=[\{\[])", None, kind="untagged", first="{[", reader=_open_bare)
