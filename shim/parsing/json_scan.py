@@ -17,7 +17,7 @@ import json
 import re
 from enum import Enum
 
-from shim.parsing.lenient_json import normalize_number, normalize_string_unit
+from shim.parsing.lenient_json import MAX_DEPTH, normalize_number, normalize_string_unit
 
 __all__ = ["ARG_KEYS", "NAME_KEYS", "WRAPPER_KEYS", "JsonScanner", "Status"]
 
@@ -229,6 +229,9 @@ class JsonScanner:
         if char in "{[":
             if expect != _VALUE:
                 self._fail(pos, f"unexpected {char!r}")
+                return pos
+            if len(self._stack) >= MAX_DEPTH:
+                self._fail(pos, f"the JSON is nested more than {MAX_DEPTH} levels deep")
                 return pos
             role = self._value_role()
             self._stack.append(char)

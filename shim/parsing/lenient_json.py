@@ -18,7 +18,10 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from shim.resources import data_dir
 
-__all__ = ["LenientJSONError", "loads", "normalize_number", "normalize_string_unit"]
+__all__ = ["MAX_DEPTH", "LenientJSONError", "loads", "nesting_depth", "normalize_number", "normalize_string_unit"]
+
+MAX_DEPTH = 100
+"""Deepest nesting of brackets read as JSON; deeper input is an error, never a crash (``RecursionError``)."""
 
 
 class LenientJSONError(ValueError):
@@ -136,16 +139,40 @@ def _parser() -> Lark:
 _CLOSERS = {"RBRACE": "}", "RSQB": "]"}
 
 
-def loads(text: str) -> Any:
+_NESTING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|\'[^\'\\]*(?:\\.[^\'\\]*)*\'?|[\[\]{}]', re.DOTALL)
+
+
+def nesting_depth(text: str) -> int:
+    """How deeply brackets nest outside strings (a quick count first: most texts have few brackets)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return 0
+    depth = deepest = 0
+    for token in _NESTING.findall(text):
+        if token in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in ("]", "}"):
+            depth -= 1
+    return deepest
+
+
+def loads(text: str, *, strict: bool = False) -> Any:
     """Parse JSON as models write it.
 
+    Args:
+        strict: accept strict JSON only (still never raising anything but `LenientJSONError`).
+
     Raises:
-        LenientJSONError: not JSON even leniently; the message names the position and what was expected.
+        LenientJSONError: not JSON even leniently (or nested deeper than `MAX_DEPTH`); the message names the
+            position and what was expected.
     """
+    if nesting_depth(text) > MAX_DEPTH:
+        raise LenientJSONError(f"the JSON is nested more than {MAX_DEPTH} levels deep")
     try:
         return json.loads(text)
     except ValueError:
-        pass
+        if strict:
+            raise LenientJSONError("not strict JSON") from None
     parser = _parser()
     try:
         interactive: Any = parser.parse_interactive(text)  # pyright: ignore[reportUnknownMemberType]  # untyped in lark
@@ -176,6 +203,8 @@ def loads(text: str) -> Any:
         raise LenientJSONError("the JSON ends before it is complete") from None
     except LarkError as exc:  # grammar-level failures carry no position
         raise LenientJSONError(f"not valid JSON: {exc}") from None
+    except RecursionError:  # the depth check above makes this unreachable; kept so no input can crash
+        raise LenientJSONError(f"the JSON is nested more than {MAX_DEPTH} levels deep") from None
 
 
 def _position_message(text: str, exc: UnexpectedInput, what: str) -> str:

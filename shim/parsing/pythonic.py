@@ -70,7 +70,7 @@ def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
     """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep is not a call either
         return None
     if not isinstance(tree.body, ast.List) or not tree.body.elts:
         return None

@@ -15,7 +15,7 @@ from typing import Literal, TypeAlias
 
 import regex
 
-from shim.parsing.dialects import Dialect
+from shim.parsing.readers.base import Dialect, first_chars
 
 __all__ = ["PARTIAL", "MarkerMatch", "Markers", "TagState"]
 
@@ -52,32 +52,43 @@ class MarkerMatch:
     match: regex.Match[str]
 
 
-_FENCE_OPEN = regex.compile(r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n", regex.IGNORECASE)
-_FENCE_CLOSE = regex.compile(r"```")
-
-
-def _first_char(pattern: str) -> str:
-    """The literal character an opening pattern starts with (dialect patterns start with one)."""
-    return pattern[1] if pattern.startswith("\\") else pattern[0]
-
-
 def _anonymous(pattern: str) -> str:
     return regex.sub(r"\(\?P<\w+>", "(?:", pattern)
+
+
+_WORD = regex.compile(r"[A-Za-z]{3,}")
 
 
 class Markers:
     """Every marker of a set of dialects, compiled once per parser."""
 
     def __init__(self, dialects: Sequence[Dialect]) -> None:
-        self.call_openers = [(d, d.compiled_open()) for d in dialects if d.kind == "call"]
-        self.reasoning_openers = [(d, d.compiled_open()) for d in dialects if d.kind == "reasoning"]
+        anywhere = [d for d in dialects if d.start == "marker"]
+        self.call_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "call"]
+        fences = [d for d in dialects if d.kind == "untagged" and d.start == "marker"]
+        self.fence_openers = [(d, d.compiled_open()) for d in fences]
+        """Openers of untagged blocks that may appear anywhere (a ```json fence): only with known tools."""
+        self.fence_closers = [(d, c) for d in fences if (c := d.compiled_close())]
+        self.reasoning_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "reasoning"]
         self.call_closers = [(d, c) for d in dialects if d.kind == "call" and (c := d.compiled_close())]
         call_patterns = [d.close for d in dialects if d.kind == "call" and d.close] + [
-            _anonymous(d.open) for d in dialects if d.kind == "call"
+            _anonymous(d.open) for d in anywhere if d.kind == "call"
         ]
         self._any_call_marker = regex.compile("|".join(f"(?:{p})" for p in call_patterns), regex.IGNORECASE)
-        self.opener_chars = "".join(sorted({_first_char(d.open) for d in dialects}))
+        self.opener_chars = "".join(sorted({c for d in anywhere if d.kind != "untagged" for c in first_chars(d)}))
         """First characters of every opener: where the text scanner must stop and look."""
+        self.fence_chars = "".join(sorted({c for d in fences for c in first_chars(d)}))
+        words = [(d, _WORD.match(d.open) if d.first is None else None) for d in fences]
+        self.fence_stops = sorted(
+            {m.group() for _, m in words if m} | {c for d, m in words if not m for c in first_chars(d)}
+        )
+        """Where the text scanner stops for untagged openers: a literal leading word (``commentary``) where the
+        pattern has one, so prose is not stopped at every ``c``; else the first characters."""
+        self.inner: dict[str, list[tuple[Dialect, regex.Pattern[str]]]] = {}
+        """Per wrapper row name: the rows whose forms its blocks may hold, with their openers."""
+        for d in dialects:
+            for wrapper in d.inside:
+                self.inner.setdefault(wrapper, []).append((d, d.compiled_open()))
 
     def match(
         self, text: str, pos: int, final: bool, *, opens: bool = True, closes: bool = False, fences: bool = False
@@ -90,7 +101,7 @@ class Markers:
         if opens:
             candidates.extend(("open", d, p) for d, p in self.call_openers + self.reasoning_openers)
         if fences:
-            candidates.append(("fence", None, _FENCE_CLOSE if closes else _FENCE_OPEN))
+            candidates.extend(("fence", d, p) for d, p in (self.fence_closers if closes else self.fence_openers))
         for kind, dialect, pattern in candidates:
             found = pattern.match(text, pos, partial=not final)
             if found is None:
@@ -98,7 +109,8 @@ class Markers:
             if found.partial:
                 partial = True
                 continue
-            return MarkerMatch(kind, dialect, found)
+            # An earlier candidate that may still match wins once it does: wait for it, whatever the chunking.
+            return PARTIAL if partial else MarkerMatch(kind, dialect, found)
         return PARTIAL if partial else None
 
     def search_call_marker(self, text: str, pos: int, final: bool) -> regex.Match[str] | None:

@@ -69,11 +69,16 @@ def check_event_invariants(text: str, events: list[Event]) -> None:
     assert len(ended) == len(set(ended))
 
 
-def parse_everywhere(text: str, tools: Any = None, *, every_split: bool = True, seeds: int = 20) -> dict[str, Any]:
-    """Parse under every chunking, assert the invariants, and return the (common) folded result."""
+def parse_everywhere(
+    text: str, tools: Any = None, *, every_split: bool = True, seeds: int = 20, **kwargs: Any
+) -> dict[str, Any]:
+    """Parse under every chunking, assert the invariants, and return the (common) folded result.
+
+    ``kwargs`` go to `StreamParser` (``dialects=``, ``in_reasoning=``).
+    """
     expected: dict[str, Any] | None = None
     for chunks in chunkings(text, seeds=seeds, every_split=every_split):
-        events = parse_chunks(chunks, tools)
+        events = parse_chunks(chunks, tools, **kwargs)
         check_event_invariants(text, events)
         result = folded(events)
         if expected is None:

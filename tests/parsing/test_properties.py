@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (DeepSeek's real tokens use full-width bars)
 """Property-based tests (hypothesis) of the invariants: nothing lost, chunk invariance, unique ids, no crash."""
 
 from __future__ import annotations
@@ -57,6 +58,32 @@ FRAGMENTS = [
     "/*",
     "*/",
     "\\u00e9",
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "function",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>",
+    "functions.t:0",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<tool_call>t",
+    "<arg_key>a</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    '<invoke name="t">',
+    '<parameter name="a">',
+    "</invoke>",
+    "<minimax:tool_call>",
+    "<function_calls>",
+    "<|start|>assistant",
+    "<|channel|>commentary to=functions.t",
+    "<|channel|>analysis",
+    "<|message|>",
+    "<|call|>",
+    "<|end|>",
+    "commentary to=t json",
     "a",
     "text ",
     "é",
@@ -142,3 +169,43 @@ def test_python_style_arguments_parse_to_the_same_values_and_stream_as_json(
     events = parse_chunks(split_at(text, cuts))
     check_event_invariants(text, events)  # includes: argument chunks decode to the final arguments
     assert [(c["name"], c["arguments"]) for c in folded(events)["calls"]] == [("tool", args)]
+
+
+# --- deep nesting (issue 14 item 3): no input of any depth may raise; raw still rebuilds the input --------
+
+DEEP_UNITS = ["[", "{", '{"a":', "[[", '"', "'", "(", "<tool_call>", "<think>", "<function=t>", "<parameter=a>"]
+deep_nesting = st.one_of(
+    st.builds(lambda unit, n: unit * n, st.sampled_from(DEEP_UNITS), st.integers(90, 1500)),
+    st.builds(  # an opener, then nesting, then maybe the closers
+        lambda head, unit, n, close: head + unit * n + ("]" * n if close else ""),
+        st.sampled_from(
+            [
+                "",
+                "<function_call>",
+                '<tool_call>{"name": "t", "arguments": {"a": ',
+                "[TOOL_CALLS]",
+                "[t(a=",
+                "```json\n",
+                "<function=t><parameter=a>",
+                '{"name": "t", "arguments": {"a": "',
+            ]
+        ),
+        st.sampled_from(["[", "{", '{"a":', "[{", "(", "[t("]),
+        st.integers(90, 1500),
+        st.booleans(),
+    ),
+    st.lists(st.sampled_from([*DEEP_UNITS, "]", "}", ")", "a"]), min_size=100, max_size=1500).map("".join),
+)
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(deep_nesting, st.lists(st.integers(0, 10**6), max_size=4), st.booleans())
+def test_deep_nesting_never_raises_and_is_parsed_the_same_under_any_split(
+    text: str, cuts: list[int], known: bool
+) -> None:
+    tools = ["t"] if known else None
+    whole = parse_chunks([text], tools)
+    check_event_invariants(text, whole)
+    events = parse_chunks(split_at(text, cuts), tools)
+    check_event_invariants(text, events)
+    assert folded(events) == folded(whole)

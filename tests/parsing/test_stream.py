@@ -11,6 +11,7 @@ from shim.errors import ParserClosedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.dialects import Dialect
 from shim.parsing.ids import is_call_id
+from shim.parsing.lenient_json import MAX_DEPTH
 from tests.parsing.chunking import check_event_invariants, parse_chunks, parse_everywhere
 
 
@@ -167,3 +168,41 @@ def test_events_rebuild_a_long_mixed_stream() -> None:
     ) * 20
     events = parse_chunks([text[i : i + 7] for i in range(0, len(text), 7)])
     check_event_invariants(text, events)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 990,
+        "{" * 990,
+        '{"a":' * 990,
+        "[" * 5000 + "]" * 5000,
+        '<function_call>{"name": "x", "arguments": ' + '{"a": ' * 990,
+        '<function_call>{"name": "x", "arguments": {"s": "' + "[" * 990 + '"}}</function_call>',
+        "<function=x><parameter=a>" + "[" * 990 + "</parameter></function>",
+        "[x(a=" + "[" * 990,
+    ],
+    ids=["brackets", "braces", "objects", "closed brackets", "tagged", "string argument", "xml value", "pythonic"],
+)
+def test_nesting_of_any_depth_is_text_or_an_error_never_an_exception(text: str) -> None:
+    for tools in (["x"], None):
+        events = parse_chunks([text], tools)
+        check_event_invariants(text, events)
+        assert all(_depth(e.arguments) <= MAX_DEPTH for e in events if isinstance(e, ToolCallEnd))
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)  # pyright: ignore[reportUnknownVariableType]
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)  # pyright: ignore[reportUnknownVariableType]
+    return 0
+
+
+def test_a_nested_argument_within_the_limit_is_read() -> None:
+    value: object = 1
+    for _ in range(45):  # 90 levels, plus the call object around them
+        value = {"a": [value]}
+    text = f'<function_call>{{"name": "x", "arguments": {json.dumps(value)}}}</function_call>'
+    end = next(e for e in parse_chunks([text]) if isinstance(e, ToolCallEnd))
+    assert end.arguments == value

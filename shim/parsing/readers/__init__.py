@@ -1,0 +1,114 @@
+"""The family table: every way of writing a call (or reasoning) that `StreamParser` reads, one row each.
+
+A row is a `Dialect`: where a block may start (its opener pattern, and the evidence it needs: ``kind``
+``untagged`` rows count only when tools are known, ``start="message"`` rows only where the message begins)
+and the `Reader` that reads its body (see `shim.parsing.readers.base` for the protocol). Adding a family:
+one module here with its reader and its ``ROWS``, listed below, plus fixtures in ``tests/parsing``.
+
+Order matters where two openers can match at the same place: the first row wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+import regex
+
+from shim.parsing.readers import (
+    deepseek,
+    glm,
+    harmony,
+    kimi,
+    llama,
+    lmstudio,
+    minimax,
+    mistral,
+    pythonic_list,
+    qwen_xml,
+    reasoning,
+    tagged_json,
+    untagged,
+)
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
+from shim.parsing.shapes import ToolIndex
+
+__all__ = [
+    "DEFAULT_DIALECTS",
+    "MORE",
+    "Block",
+    "Context",
+    "Dialect",
+    "Next",
+    "Reader",
+    "ReaderFactory",
+    "reader_for",
+    "register_dialect",
+    "rows_for",
+]
+
+DEFAULT_DIALECTS: list[Dialect] = [
+    *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
+    *qwen_xml.ROWS,  # <function=NAME><parameter=K>V</parameter></function>; Llama 3.1 <function=NAME>{…}
+    *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]
+    *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
+    *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
+    *deepseek.ROWS,  # DeepSeek V3, V3.1, R1 special tokens
+    *glm.ROWS,  # <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call> (inside <tool_call>)
+    *minimax.ROWS,  # <invoke name="NAME"><parameter name="K">V</parameter></invoke>, bare or wrapped
+    *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}
+    *harmony.ROWS,  # gpt-oss: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>
+    *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
+    untagged.FENCE,  # ```json {…} ``` naming a known tool
+    *pythonic_list.ROWS,  # [get_weather(city='Lima')] opening the message, known tools only
+    untagged.BARE,  # {"name": …} or [{…}] opening the message, known tools only
+]
+"""Every family a `StreamParser` reads unless given its own list: THE table."""
+
+
+def _default_reader(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
+    """The reader of a row that names none (rows written before readers existed): chosen by ``body``."""
+    dialect = block.dialect
+    assert dialect is not None
+    if dialect.kind == "reasoning":
+        return reasoning.open_reasoning(ctx, block, match)
+    if "name" in match.groupdict():
+        return qwen_xml.XmlBody(ctx, block, match.group("name"))
+    if dialect.body == "mistral":
+        return mistral.MistralStart(ctx, block)
+    return tagged_json.TaggedStart(ctx, block)
+
+
+def reader_for(dialect: Dialect) -> ReaderFactory:
+    return dialect.reader or _default_reader
+
+
+def rows_for(dialects: Sequence[Dialect] | None, tools: ToolIndex) -> list[Dialect]:
+    """The rows one parser uses: ``dialects`` (default: the table) with openers built from ``tools`` where a
+    row says so. A list without untagged rows still gets the table's (they need offered tools anyway)."""
+    rows = list(DEFAULT_DIALECTS if dialects is None else dialects)
+    if not any(d.kind == "untagged" for d in rows):
+        rows += [d for d in DEFAULT_DIALECTS if d.kind == "untagged"]
+    return list(_resolved(rows, tools))
+
+
+def _resolved(rows: list[Dialect], tools: ToolIndex) -> Iterator[Dialect]:
+    for row in rows:
+        if row.open_for_tools is None:
+            yield row
+        elif tools and (pattern := row.open_for_tools(tools)):
+            yield replace(row, open=pattern, open_for_tools=None)
+
+
+def register_dialect(dialect: Dialect) -> None:
+    """Add a row to the table used by every parser created afterwards (replacing one of the same name).
+
+    Raises:
+        ValueError: a pattern does not compile.
+    """
+    try:
+        dialect.compiled_open()
+        dialect.compiled_close()
+    except regex.error as exc:
+        raise ValueError(f"dialect {dialect.name!r} has an invalid pattern: {exc}") from None
+    DEFAULT_DIALECTS[:] = [d for d in DEFAULT_DIALECTS if d.name != dialect.name] + [dialect]

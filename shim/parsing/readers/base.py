@@ -1,0 +1,180 @@
+"""The reader protocol: what a dialect family implements, and what the core `StreamParser` does for it.
+
+A family is a `Dialect` row (where a block may start: an opening pattern, and the evidence it needs) plus
+a `Reader` that reads the block's body. Like httpx's content decoders, a reader is small and sans-IO:
+
+- ``feed(text, pos, final) -> (pos, next)``: read ``text`` from ``pos``; return how far it got and who
+  reads on: ``self`` (or another reader, the next phase of the block), ``None`` (the block is over, back
+  to text) or `MORE` (the input ends inside something that may still grow: the core carries ``text[pos:]``
+  over to the next chunk, so a split marker is never seen in pieces).
+- ``finish(truncated)``: the stream ended while this reader was active: complete, fail or revert.
+
+Everything a reader consumes goes through the `Context` (``consume``), which is the core parser itself:
+it keeps the raw accounting (every character ends up in exactly one event's ``raw``), makes ids, builds
+events, merges runs of text, and formats the error message a model gets back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
+
+import regex
+
+if TYPE_CHECKING:
+    from shim.parsing.shapes import ToolIndex
+    from shim.parsing.tags import Markers
+
+__all__ = ["MORE", "Block", "Context", "Dialect", "Next", "Reader", "ReaderFactory", "first_chars", "match_at"]
+
+
+class _More(Enum):
+    MORE = "more"
+
+
+MORE = _More.MORE
+"""Returned by `Reader.feed`: the input ends inside something that may still grow; call again with more."""
+
+
+class Reader(Protocol):
+    """Reads the body of one block (or one phase of it)."""
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        """Read from ``pos``; ``final`` means no more input will follow."""
+        ...
+
+    def finish(self, truncated: bool) -> None:
+        """End of stream inside this reader: emit the call, the error, or revert the block to text."""
+        ...
+
+
+Next: TypeAlias = "Reader | _More | None"
+
+
+class Context(Protocol):
+    """The services of the core parser a reader uses (`StreamParser` implements it)."""
+
+    @property
+    def tools(self) -> ToolIndex: ...
+
+    @property
+    def markers(self) -> Markers: ...
+
+    @property
+    def call_open(self) -> bool:
+        """A `ToolCallStart` is out and its call has not ended yet."""
+        ...
+
+    def consume(self, piece: str) -> None:
+        """Input read as part of the block: it goes out in the ``raw`` of the block's next event."""
+        ...
+
+    def take_raw(self, extra: str = "") -> str: ...
+
+    def text(self, text: str, raw: str | None = None) -> None: ...
+
+    def reasoning(self, text: str, raw: str) -> None: ...
+
+    def markup(self, marker: str) -> None:
+        """A marker (a closing tag) read after the body: it ends the block invisibly."""
+        ...
+
+    def markup_as_text(self) -> None:
+        """The block ends with no closer: keep the whitespace consumed after it visible."""
+        ...
+
+    def revert(self) -> None:
+        """The block was not a call: everything consumed for it is text."""
+        ...
+
+    def skip_ws(self, text: str, pos: int) -> int: ...
+
+    def start_call(self, name: str) -> None: ...
+
+    def chunk(self, arguments_chunk: str) -> None: ...
+
+    def end_call(self, name: str, arguments: dict[str, Any], *, streamed: bool) -> None: ...
+
+    def fail_call(self, problem: str, extra_raw: str = "") -> None: ...
+
+
+@dataclass
+class Block:
+    """State shared by the phases of one block (opener, body, what follows it)."""
+
+    dialect: Dialect | None
+    """The row whose opener started the block; None for untagged candidates."""
+    fence: bool = False
+    """The block sits in a ``` fence."""
+    array: bool = False
+    """Inside ``[ … ]`` of calls."""
+    name: str | None = None
+    """The opener named the tool (``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``): the body is the arguments."""
+    next_body: Callable[[], Reader] | None = None
+    """What reads a ``{`` right after a body (another call of the same block); None: it ends the block."""
+
+
+ReaderFactory = Callable[["Context", Block, "regex.Match[str]"], Reader]
+"""Makes the reader of a block once its opener matched (the opener is already consumed)."""
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """One way of marking a block in model output: a row of the family table."""
+
+    name: str
+    open: str
+    """Pattern of the opening marker. A named group ``name`` means the marker itself names the tool."""
+    close: str | None
+    """Pattern of the closing marker; None when the block simply ends with its body."""
+    kind: Literal["call", "reasoning", "untagged"] = "call"
+    """``untagged``: a lenient form that counts only when tools are known and it names one of them."""
+    body: Literal["json", "xml", "json_or_xml", "mistral"] = "json_or_xml"
+    """For rows without a ``reader``: ``json``: an object or array of calls; ``xml``: ``<parameter=K>V</parameter>``
+    (the opener names the tool); ``json_or_xml``: either, JSON or a nested ``<function=NAME>``; ``mistral``:
+    JSON or ``NAME[ARGS]{…}``."""
+    reader: ReaderFactory | None = None
+    """The family's reader; None picks one from ``body``."""
+    start: Literal["marker", "message", "inside"] = "marker"
+    """``marker``: the opener may appear anywhere in text; ``message``: only where the message begins;
+    ``inside``: only right after the opener (or after a body) of a row named in ``inside``."""
+    inside: tuple[str, ...] = ()
+    """Names of rows whose blocks may hold this form (``<invoke …>`` inside ``<function_calls>``): there its
+    opener is tried where a body may begin, and the wrapper's closer ends the block."""
+    first: str | None = None
+    """The characters the opener can begin with (default: the pattern's first literal character, which is
+    wrong for an alternation whose branches begin differently: give them here)."""
+    open_for_tools: Callable[[ToolIndex], str | None] | None = None
+    """Builds the opener from the offered tools (``<read_file>`` for a tool ``read_file``); None: no row."""
+    example: str | None = None
+    """How one call is written in this family, for the message a model gets when its call cannot be used."""
+
+    def compiled_open(self) -> regex.Pattern[str]:
+        return regex.compile(self.open, regex.IGNORECASE)
+
+    def compiled_close(self) -> regex.Pattern[str] | None:
+        return regex.compile(self.close, regex.IGNORECASE) if self.close else None
+
+
+def first_chars(dialect: Dialect) -> str:
+    """Where the text scanner must stop to look for this row's opener."""
+    if dialect.first is not None:
+        return dialect.first
+    pattern = regex.sub(r"^(?:\((?:\?:|\?P<\w+>)?)+", "", dialect.open)  # leading groups: `(?:<a>|<b>)`
+    return pattern[1] if pattern.startswith("\\") else pattern[0]
+
+
+def match_at(pattern: regex.Pattern[str], text: str, pos: int, final: bool) -> regex.Match[str] | _More | None:
+    """Match ``pattern`` at ``pos``; `MORE` when the text ends where the match could still grow or change.
+
+    A match that reaches the end of the text is held back too (unless ``final``): patterns with an optional
+    or repeated tail (``NAME[ \t]*``) would otherwise match differently depending on where a chunk ends.
+    """
+    found = pattern.match(text, pos, partial=not final)
+    if found is None:
+        return None
+    if found.partial or (found.end() >= len(text) and not final):
+        return MORE
+    return found

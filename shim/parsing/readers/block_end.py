@@ -1,0 +1,135 @@
+"""Readers every family shares for the end of a block: after a body, after a closer, and skipping a failed body.
+
+- `AfterBody`: a body is complete and its `ToolCallEnd` is out. A closing marker, stray brackets, commas
+  between calls or a closing fence are absorbed; ``{`` starts another call of the same block (when the
+  family says so); a new opener or anything else ends the block (the closer is optional).
+- `Closed`: the closer was read; only a duplicated closer is still the block's markup.
+- `Skip`: the body failed; everything up to the next call marker belongs to the failed block, which is
+  reported once as a `ParseIssue` carrying all of it.
+"""
+
+from __future__ import annotations
+
+from shim.parsing.readers.base import MORE, Block, Context, Next
+from shim.parsing.tags import PARTIAL, MarkerMatch
+
+__all__ = ["AfterBody", "Closed", "Revert", "Skip", "open_inner"]
+
+
+def open_inner(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """Where a body may begin: a form that another row declares it takes inside this block's row (None: none)."""
+    if block.dialect is None:
+        return None
+    for row, pattern in ctx.markers.inner.get(block.dialect.name, ()):
+        found = pattern.match(text, pos, partial=not final)
+        if found is None or row.reader is None:
+            continue
+        if found.partial:
+            return pos, MORE
+        ctx.consume(found.group())
+        return found.end(), row.reader(ctx, block, found)
+    return None
+
+
+class AfterBody:
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx, block = self.ctx, self.block
+        pos = ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        inner = open_inner(ctx, block, text, pos, final)
+        if inner is not None:  # another call of the same wrapper (`<invoke>` after `</invoke>`)
+            return inner
+        char = text[pos]
+        tagged = block.dialect is not None
+        if char in "}]" or (char == "," and (tagged or block.array)):
+            if char == "]":
+                block.array = False
+            ctx.consume(char)  # stray closers, separators between calls
+            return pos + 1, self
+        if char == "{" and block.next_body is not None:
+            return pos, block.next_body()
+        if char in "<[`":
+            fences = char == "`" and (block.fence or tagged)
+            found = ctx.markers.match(text, pos, final, closes=True, fences=fences)
+            if found is PARTIAL:
+                return pos, MORE
+            if found is not None:
+                if found.kind == "open":
+                    ctx.markup_as_text()
+                    return pos, None
+                ctx.markup(found.match.group())
+                if found.kind == "close":
+                    return found.match.end(), Closed(ctx)
+                return found.match.end(), None if block.fence else self
+        ctx.markup_as_text()  # the block simply ends: its closer is optional
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.markup_as_text()
+
+
+class Closed:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        pos = ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        if text[pos] in "<[":
+            found = ctx.markers.match(text, pos, final, opens=False, closes=True)
+            if found is PARTIAL:
+                return pos, MORE
+            if found is not None:
+                ctx.markup(found.match.group())
+                return found.match.end(), self
+        ctx.markup_as_text()
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.markup_as_text()
+
+
+class Skip:
+    def __init__(self, ctx: Context, error: str) -> None:
+        self.ctx = ctx
+        self.error = error
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        found = ctx.markers.search_call_marker(text, pos, final)
+        if found is None or (found.partial and found.start() >= len(text)):
+            ctx.consume(text[pos:])
+            return len(text), self
+        ctx.consume(text[pos : found.start()])
+        if found.partial:
+            return found.start(), MORE
+        marker = ctx.markers.match(text, found.start(), True, closes=True, opens=False)
+        if isinstance(marker, MarkerMatch):
+            ctx.fail_call(self.error, found.group())
+            return found.end(), Closed(ctx)
+        ctx.fail_call(self.error)  # a new opener: this block ends here, the next begins
+        return found.start(), None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.fail_call(self.error)
+
+
+class Revert:
+    """The opener matched but the evidence is missing (an untagged form naming no offered tool): it is text."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        self.ctx.revert()
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()

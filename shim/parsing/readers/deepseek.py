@@ -1,0 +1,59 @@
+# ruff: noqa: RUF001, RUF002  (the full-width bars are DeepSeek's real tokens)
+"""DeepSeek V3 / V3.1 / R1 special tokens, with full-width bars ``｜`` (or ASCII ``|``) and ``▁``.
+
+    <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location": "Paris"}<｜tool▁call▁end｜>
+    <｜tool▁calls▁end｜>
+    <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
+    ```json
+    {"location": "Paris"}
+    ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+
+The first is V3.1 (on one line), the second V3 and R1 (token spellings: vLLM ``deepseekv3_tool_parser.py`` and
+``deepseekv31_tool_parser.py``, Ollama ``model/parsers/deepseek3.go``). ``<｜end▁of▁sentence｜>`` after the
+section is the end-of-sequence token, absorbed as markup.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.sectioned import Section, Tokens
+
+__all__ = ["ROWS", "TOKENS"]
+
+
+def _token(words: str) -> str:
+    return "<[｜|]" + "▁".join(words.split()) + "[｜|]>"
+
+
+CALLS_BEGIN, CALLS_END = _token("tool calls begin"), _token("tool calls end")
+CALL_BEGIN, CALL_END = _token("tool call begin"), _token("tool call end")
+END_OF_SENTENCE = _token("end of sentence")
+
+TOKENS = Tokens(
+    call_begin=CALL_BEGIN,
+    separator=_token("tool sep"),
+    call_end=CALL_END,
+    section_end=CALLS_END,
+    name_of=lambda head: None if head.casefold() == "function" else head,
+)
+EXAMPLE = (
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>"
+    '{"key": "value"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
+)
+
+
+def _section(ctx: Context, block: Block, match: regex.Match[str]) -> Section:
+    return Section(ctx, block, TOKENS)
+
+
+def _call(ctx: Context, block: Block, match: regex.Match[str]) -> Section:
+    return Section(ctx, block, TOKENS, "head")
+
+
+ROWS = [
+    Dialect("deepseek", CALLS_BEGIN, f"{CALLS_END}|{END_OF_SENTENCE}", reader=_section, example=EXAMPLE),
+    # A call whose section opener was left out.
+    Dialect("deepseek_call", CALL_BEGIN, CALL_END, reader=_call, example=EXAMPLE),
+]

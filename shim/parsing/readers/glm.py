@@ -1,0 +1,43 @@
+"""GLM-4.5 / 4.6 / 4.7: ``<tool_call>NAME`` then ``<arg_key>K</arg_key><arg_value>V</arg_value>`` pairs.
+
+    <tool_call>get_weather
+    <arg_key>city</arg_key>
+    <arg_value>Beijing</arg_value>
+    </tool_call>
+
+(vLLM ``glm4_moe_tool_parser.py``, SGLang ``function_call/glm4_moe_detector.py``.) The form lives inside the
+``<tool_call>`` row: a name right after the opener, followed by ``<arg_key>`` or ``</tool_call>``.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.xml_args import PairForm, XmlPairs
+
+__all__ = ["FORM", "ROWS"]
+
+FORM = PairForm(
+    key=regex.compile(r"<arg_key>[ \t]*(?P<key>[^<\n]{1,200}?)[ \t]*</arg_key>\s*<arg_value>", regex.IGNORECASE),
+    value_end=regex.compile(r"(?P<close></arg_value>)|<arg_key>|</tool_call>", regex.IGNORECASE),
+    call_end=None,
+    expected="<arg_key>KEY</arg_key><arg_value>VALUE</arg_value> or </tool_call>",
+)
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
+    return XmlPairs(ctx, block, match.group("name"), FORM)
+
+
+ROWS = [
+    Dialect(
+        "glm",
+        r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})(?=\s*<(?:arg_key|/tool_call)>)",
+        None,
+        start="inside",
+        inside=("tool_call",),
+        reader=_open,
+        example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
+    )
+]

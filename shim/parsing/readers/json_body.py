@@ -1,0 +1,118 @@
+"""`JsonBody`: a tagged call body in lenient JSON, scanned string-aware as it streams (shared by JSON families).
+
+The scanner (`json_scan`) tells a ``<`` inside a string from a tag; the name opens the call as soon as its
+string closes and the arguments stream as strict JSON text. A ``<`` or ``[`` outside strings is looked at
+as a marker: a closer ends the body (missing brackets are added when every value is whole), a new opener
+ends it too, anything else is read as JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from shim.parsing import lenient_json
+from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.readers.base import MORE, Block, Context, Next, Reader
+from shim.parsing.readers.block_end import AfterBody, Closed, Skip
+from shim.parsing.shapes import CallShape, ShapeError, to_call
+from shim.parsing.tags import PARTIAL
+
+__all__ = ["JsonBody"]
+
+CUT_OFF = "the output was cut off (token limit) before the call was complete, so it was not run"
+
+
+class JsonBody:
+    """One JSON call object (or, when the opener named the tool, its arguments object)."""
+
+    def __init__(self, ctx: Context, block: Block, then: Callable[[], Reader] | None = None) -> None:
+        """``then``: who reads on once the body is over (default `AfterBody`); it also gets a closer unread."""
+        self.ctx = ctx
+        self.block = block
+        self.then = then
+        self.name = block.name
+        block.name = None  # the next object of the same block is a whole call again
+        stops = "<" + ("[" if "[" in ctx.markers.opener_chars else "")
+        self.scanner = JsonScanner(stop_chars=stops, args_only=self.name is not None)
+        self.scanner.name = self.name
+        self.body: list[str] = []
+
+    def _consume(self, text: str, start: int, end: int) -> None:
+        if end > start:
+            piece = text[start:end]
+            self.ctx.consume(piece)
+            self.body.append(piece)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        scanner, ctx = self.scanner, self.ctx
+        new, status = scanner.feed(text, pos, final=final)
+        self._consume(text, pos, new)
+        self._progress()
+        if status is Status.MORE:
+            return new, MORE
+        if status is Status.DONE:
+            return new, self._finish()
+        if status is Status.ERROR:
+            return new, Skip(ctx, str(scanner.error))
+        found = ctx.markers.match(text, new, final, closes=True)  # STOP: a '<' or '[' outside strings
+        if found is PARTIAL:
+            return new, MORE
+        if found is None:
+            after, status = scanner.force(text, new)
+            self._consume(text, new, after)
+            if status is Status.ERROR:
+                return after, Skip(ctx, str(scanner.error))
+            return after, self
+        self.finish(truncated=False)
+        if found.kind == "close" and self.then is not None:
+            return new, self.then()
+        if found.kind == "close":
+            ctx.markup(found.match.group())
+            return found.match.end(), Closed(ctx)
+        return new, None  # a new opener closes this block; the text scanner opens the next
+
+    def _progress(self) -> None:
+        ctx, scanner = self.ctx, self.scanner
+        if not ctx.call_open and scanner.name is not None:
+            ctx.start_call(scanner.name)
+        if ctx.call_open and scanner.streamed:
+            chunk = scanner.take_arguments()
+            if chunk:
+                ctx.chunk(chunk)
+
+    def finish(self, truncated: bool) -> None:
+        """The body ended early (closer, new opener, end of stream): add missing closers if it is whole."""
+        scanner = self.scanner
+        if truncated:
+            self.ctx.fail_call(CUT_OFF)
+        elif scanner.completable():
+            closers = scanner.closers()
+            scanner.complete()
+            self._progress()
+            self._finish(added=closers)
+        else:
+            where = "inside a string" if scanner.in_string else "before its JSON was complete"
+            self.ctx.fail_call(f"the call ends {where}")
+
+    def _finish(self, added: str = "") -> Reader:
+        body = "".join(self.body) + added
+        after = self.then() if self.then is not None else AfterBody(self.ctx, self.block)
+        try:
+            value = lenient_json.loads(body)
+        except lenient_json.LenientJSONError as exc:
+            self.ctx.fail_call(str(exc))
+            return after
+        try:
+            if self.name is not None:
+                if not isinstance(value, dict):
+                    raise ShapeError(f"the arguments of {self.name!r} must be a JSON object")
+                arguments: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+                shape = CallShape(self.name, arguments, canonical=True)
+            else:
+                shape = to_call(value)
+        except ShapeError as exc:
+            self.ctx.fail_call(str(exc))
+        else:
+            self.ctx.end_call(shape.name, shape.arguments, streamed=self.scanner.streamed)
+        return after

@@ -1,0 +1,47 @@
+"""Kimi K2: calls between special tokens, each named ``functions.NAME:INDEX``.
+
+    <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|>
+    {"city": "Beijing"}<|tool_call_end|><|tool_calls_section_end|>
+
+(On one line; token spellings: vLLM ``kimi_k2_tool_parser.py``, SGLang ``function_call/kimik2_detector.py``.) The
+``functions.`` prefix and the ``:INDEX`` suffix are optional.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.sectioned import Section, Tokens
+
+__all__ = ["ROWS", "TOKENS"]
+
+_INDEX = regex.compile(r"[ \t]*:[ \t]*\d+$")
+
+
+def _name(head: str) -> str:
+    name = _INDEX.sub("", head).strip()
+    return name.removeprefix("functions.") or head
+
+
+SECTION_BEGIN, SECTION_END = r"<\|tool_calls_section_begin\|>", r"<\|tool_calls_section_end\|>"
+CALL_BEGIN, CALL_END = r"<\|tool_call_begin\|>", r"<\|tool_call_end\|>"
+TOKENS = Tokens(CALL_BEGIN, r"<\|tool_call_argument_begin\|>", CALL_END, SECTION_END, _name)
+EXAMPLE = (
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>"
+    '{"key": "value"}<|tool_call_end|><|tool_calls_section_end|>'
+)
+
+
+def _section(ctx: Context, block: Block, match: regex.Match[str]) -> Section:
+    return Section(ctx, block, TOKENS)
+
+
+def _call(ctx: Context, block: Block, match: regex.Match[str]) -> Section:
+    return Section(ctx, block, TOKENS, "head")
+
+
+ROWS = [
+    Dialect("kimi_k2", SECTION_BEGIN, SECTION_END, reader=_section, example=EXAMPLE),
+    Dialect("kimi_k2_call", CALL_BEGIN, CALL_END, reader=_call, example=EXAMPLE),
+]

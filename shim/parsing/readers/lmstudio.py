@@ -1,0 +1,17 @@
+"""LM Studio's prompt-based tool use: ``[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`` (a JSON body, like the tagged family)."""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.tagged_json import TaggedStart
+
+__all__ = ["ROWS"]
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
+    return TaggedStart(ctx, block)
+
+
+ROWS = [Dialect("tool_request", r"\[TOOL_REQUEST\]", r"\[END_TOOL_REQUEST\]", body="json", reader=_open)]

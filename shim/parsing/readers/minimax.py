@@ -1,0 +1,55 @@
+"""MiniMax and Claude-style XML: ``<invoke name="NAME"><parameter name="K">V</parameter></invoke>``.
+
+    <minimax:tool_call>
+    <invoke name="get_weather">
+    <parameter name="city">Seattle</parameter>
+    </invoke>
+    </minimax:tool_call>
+
+Inside ``<minimax:tool_call>`` (MiniMax M2: vLLM ``minimax_m2_tool_parser.py``), inside ``<function_calls>``
+(the Claude-style prompt format), or bare (mlx-lm's MiniMax tests). The names may carry a namespace
+prefix (``<invoke>``). Several invokes share one wrapper.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.tagged_json import TaggedStart, tag
+from shim.parsing.readers.xml_args import PairForm, XmlPairs
+
+__all__ = ["FORM", "ROWS"]
+
+_NS = r"(?:[A-Za-z_]{1,16}:)?"
+_QUOTED = r"""["'](?P<{group}>[^"'\n>]{{1,128}})["']"""
+
+FORM = PairForm(
+    key=regex.compile(rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='key')}[ \t]*>", regex.IGNORECASE),
+    value_end=regex.compile(rf"(?P<close></{_NS}parameter[ \t]*>)|<{_NS}parameter[ \t]|</{_NS}invoke[ \t]*>", regex.I),
+    call_end=regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE),
+    expected='<parameter name="KEY">VALUE</parameter> or </invoke>',
+)
+EXAMPLE = '<invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke>'
+
+
+def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
+    return XmlPairs(ctx, block, match.group("name"), FORM)
+
+
+def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
+    return TaggedStart(ctx, block)  # JSON calls, or the invoke form declared inside it
+
+
+ROWS = [
+    Dialect("minimax_tool_call", *tag("minimax:tool_call"), reader=_wrapper, example=EXAMPLE),
+    Dialect("function_calls", *tag(f"{_NS}function_calls"), reader=_wrapper, example=EXAMPLE),
+    Dialect(
+        "invoke",
+        rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='name')}[ \t]*>",
+        rf"</{_NS}invoke[ \t]*>",
+        inside=("minimax_tool_call", "function_calls"),
+        reader=_invoke,
+        example=EXAMPLE,
+    ),
+]

@@ -1,0 +1,34 @@
+"""Mistral: ``[TOOL_CALLS][{…}, …]`` or, with newer tokenizers, ``[TOOL_CALLS]NAME[ARGS]{…}``. No closing marker."""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.tagged_json import TaggedStart
+
+__all__ = ["ROWS", "MistralStart"]
+
+_NAME_ARGS = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})\[ARGS\]")
+
+
+class MistralStart(TaggedStart):
+    """A JSON body as for every tagged family, or ``NAME[ARGS]`` followed by the arguments object."""
+
+    def named_body(self, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+        found = _NAME_ARGS.match(text, pos, partial=not final)
+        if found is None:
+            return None
+        if found.partial:
+            return pos, MORE
+        self.ctx.consume(found.group())
+        self.block.name = found.group("name")
+        self.ctx.start_call(found.group("name"))
+        return found.end(), self
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> MistralStart:
+    return MistralStart(ctx, block)
+
+
+ROWS = [Dialect("mistral", r"\[TOOL_CALLS\]", None, body="mistral", reader=_open)]

@@ -1,0 +1,162 @@
+"""Qwen3-Coder ``<function=NAME><parameter=K>V</parameter></function>``; Llama 3.1 ``<function=NAME>{…}</function>``.
+
+Bare or inside ``<tool_call>``. Values are raw text, typed by the tool's input schema where it says
+(``"42"`` becomes 42 for an integer parameter, stays ``"42"`` for a string one); without a schema, text that
+is valid JSON is read as JSON. Arguments stream one parameter at a time, as JSON text that concatenates to
+the final object. A ``{`` right after the opener is Llama's form: the body is the arguments object.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import AfterBody, Skip
+from shim.parsing.readers.json_body import CUT_OFF, JsonBody
+from shim.parsing.tags import PARTIAL
+
+__all__ = ["FUNCTION_OPEN", "ROWS", "XmlBody"]
+
+FUNCTION_OPEN = regex.compile(r"<function=(?P<name>[^>\n]{1,128})>", regex.IGNORECASE)
+_WS = regex.compile(r"[ \t\r\n]+")
+_PARAM_OPEN = regex.compile(r"<parameter=(?P<key>[^>\n]{1,128})>", regex.IGNORECASE)
+_PARAM_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}parameter[ \t]{0,8}>"
+_FUNC_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}function[ \t]{0,8}>"
+_FUNC_CLOSE_RE = regex.compile(_FUNC_CLOSE, regex.IGNORECASE)
+_PARAM_CLOSE_RE = regex.compile(_PARAM_CLOSE, regex.IGNORECASE)
+
+
+class XmlBody:
+    """One XML-style call; the opener gave its name (the call starts at once)."""
+
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        ctx.start_call(name)
+        self.name = ctx.tools.resolve(name)
+        self.arguments: dict[str, Any] = {}
+        ends = [_PARAM_CLOSE, r"<parameter=", _FUNC_CLOSE] + [p.pattern for _, p in ctx.markers.call_closers]
+        self._value_end = regex.compile("|".join(f"(?:{e})" for e in ends), regex.IGNORECASE)
+        self._in_value = False
+        self._key = ""
+        self._value: list[str] = []
+        self._finished = False
+        self._chunks: list[str] = []  # argument text read, sent once the input it came from is consumed
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        if not self.arguments and not self._in_value:
+            pos = ctx.skip_ws(text, pos)
+            if pos >= len(text):
+                return pos, self
+            if text[pos] == "{":  # Llama 3.1's `<function=NAME>{…}</function>`: the body is the arguments
+                self.block.name = self.name
+                return pos, JsonBody(ctx, self.block)
+        new, outcome = self._read(text, pos, final)
+        if new > pos:
+            ctx.consume(text[pos:new])
+        self._flush()
+        if outcome == "more":
+            return new, MORE
+        if outcome == "error":
+            return new, Skip(ctx, f"expected <parameter=NAME> or </function>, found {text[new]!r}")
+        ctx.end_call(self.name, self.arguments, streamed=True)
+        return new, AfterBody(ctx, self.block)
+
+    def _read(self, text: str, pos: int, final: bool) -> tuple[int, str]:
+        """ "done" stops before a wrapping closer (``</tool_call>``), leaving it unread."""
+        n = len(text)
+        while pos < n:
+            if self._in_value:
+                found = self._value_end.search(text, pos, partial=not final)
+                if found is None or (found.partial and found.start() >= n):
+                    self._value.append(text[pos:])
+                    return n, "more"
+                self._value.append(text[pos : found.start()])
+                if found.partial:
+                    return found.start(), "more"
+                self._end_param()
+                closes_param = _PARAM_CLOSE_RE.fullmatch(found.group()) is not None
+                pos = found.end() if closes_param else found.start()
+                continue
+            ws = _WS.match(text, pos)
+            if ws is not None:
+                pos = ws.end()
+                continue
+            param = _PARAM_OPEN.match(text, pos, partial=not final)
+            if param is not None and param.partial:
+                return pos, "more"
+            if param is not None:
+                self._key = param.group("key").strip()
+                self._in_value = True
+                self._value = []
+                pos = param.end()
+                continue
+            close = _FUNC_CLOSE_RE.match(text, pos, partial=not final)
+            if close is not None and close.partial:
+                return pos, "more"
+            if close is not None:
+                self._complete()
+                return close.end(), "done"
+            wrapper = self.ctx.markers.match(text, pos, final, opens=False, closes=True)
+            if wrapper is PARTIAL:
+                return pos, "more"
+            if wrapper is not None:  # </tool_call> with </function> forgotten
+                self._complete()
+                return pos, "done"
+            return pos, "error"
+        return pos, "more"
+
+    def _flush(self) -> None:
+        for chunk in self._chunks:
+            self.ctx.chunk(chunk)
+        self._chunks.clear()
+
+    def _complete(self) -> None:
+        if not self._finished:
+            self._finished = True
+            self._chunks.append("}" if self.arguments else "{}")
+
+    def _end_param(self) -> None:
+        raw = "".join(self._value)
+        # The format puts each value on its own lines: drop exactly one newline on each side.
+        raw = raw[1:] if raw.startswith("\n") else raw
+        raw = raw[:-1] if raw.endswith("\n") else raw
+        value = self._typed(raw)
+        prefix = "{" if not self.arguments else ", "
+        self.arguments[self._key] = value
+        dumped = json.dumps(value, ensure_ascii=False)
+        self._chunks.append(f"{prefix}{json.dumps(self._key, ensure_ascii=False)}: {dumped}")
+        self._in_value = False
+        self._value = []
+
+    def _typed(self, raw: str) -> Any:
+        kind = self.ctx.tools.property_type(self.name, self._key)
+        if kind == "string":
+            return raw
+        try:
+            return lenient_json.loads(raw, strict=kind is None)
+        except lenient_json.LenientJSONError:
+            return raw
+
+    def finish(self, truncated: bool) -> None:
+        if truncated or self._in_value:
+            self.ctx.fail_call(CUT_OFF if truncated else "the call ends inside a parameter value")
+            return
+        self._complete()
+        self._flush()
+        self.ctx.end_call(self.name, self.arguments, streamed=True)
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> XmlBody:
+    return XmlBody(ctx, block, match.group("name"))
+
+
+ROWS = [
+    # Qwen3-Coder: <function=NAME><parameter=K>V</parameter></function>, bare or inside <tool_call>.
+    Dialect("qwen_xml", FUNCTION_OPEN.pattern, _FUNC_CLOSE, body="xml", reader=_open)
+]

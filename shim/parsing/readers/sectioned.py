@@ -1,0 +1,126 @@
+# ruff: noqa: RUF002  (the full-width bars are DeepSeek's real tokens)
+"""Calls between special tokens, as DeepSeek and Kimi K2 write them (the token spellings are in their modules).
+
+    SECTION_BEGIN ( CALL_BEGIN HEAD SEPARATOR [```json] {ARGUMENTS} [```] CALL_END )* SECTION_END
+
+``HEAD`` names the tool (``get_weather``, Kimi's ``functions.get_weather:0``), or is a type word after which
+the name follows the separator on its own line (DeepSeek V3/R1: ``function<｜tool▁sep｜>get_weather``). The
+arguments stream as they arrive (`JsonBody`). A missing ``CALL_END`` or ``SECTION_END`` is tolerated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import regex
+
+from shim.parsing.readers.base import MORE, Block, Context, Next, match_at
+from shim.parsing.readers.block_end import Closed, Skip
+from shim.parsing.readers.json_body import JsonBody
+
+__all__ = ["Section", "Tokens"]
+
+_FENCE_OPEN = regex.compile(r"```[A-Za-z]*[ \t]*\r?\n")
+_FENCE_CLOSE = regex.compile(r"```")
+_NAME_LINE = regex.compile(r"[ \t]*(?P<name>[^\s`<>]{1,128})[ \t]*\r?\n")
+
+Phase = Literal["between", "head", "name", "args", "after"]
+
+
+@dataclass(frozen=True)
+class Tokens:
+    call_begin: str
+    separator: str
+    call_end: str
+    section_end: str
+    name_of: Callable[[str], str | None]
+    """The tool name in a head, or None when the name follows the separator (a type word such as ``function``)."""
+
+    def compiled(self) -> tuple[regex.Pattern[str], ...]:
+        head = rf"[ \t]*(?P<head>[^<>\n]{{1,160}}?)[ \t]*(?:{self.separator})"
+        return tuple(regex.compile(p) for p in (self.call_begin, head, self.call_end, self.section_end))
+
+
+class Section:
+    def __init__(self, ctx: Context, block: Block, tokens: Tokens, phase: Phase = "between") -> None:
+        self.ctx = ctx
+        self.block = block
+        self.tokens = tokens
+        self.phase: Phase = phase
+        self.opened = phase != "between"  # a call began in this section (else its opener was prose)
+        self._call_begin, self._head, self._call_end, self._section_end = tokens.compiled()
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        if self.phase in ("between", "args", "after"):
+            pos = ctx.skip_ws(text, pos)
+            if pos >= len(text):
+                return pos, self
+        if self.phase == "between":
+            for pattern, then in ((self._call_begin, "head"), (self._section_end, "closed")):
+                found = match_at(pattern, text, pos, final)
+                if found is MORE:
+                    return pos, MORE
+                if found is not None:
+                    if then == "closed":
+                        ctx.markup(found.group())
+                        return found.end(), Closed(ctx)
+                    ctx.consume(found.group())
+                    self.phase = "head"
+                    self.opened = True
+                    return found.end(), self
+            if self.opened:
+                ctx.markup_as_text()  # the section ends without its closing token
+            else:
+                ctx.revert()  # the section opener mentioned in prose
+            return pos, None
+        if self.phase in ("head", "name"):
+            found = match_at(self._head if self.phase == "head" else _NAME_LINE, text, pos, final)
+            if found is MORE:
+                return pos, MORE
+            if found is None:
+                what = "a tool name and its separator token" if self.phase == "head" else "the tool name on its line"
+                return pos, Skip(ctx, f"expected {what}")
+            ctx.consume(found.group())
+            name = self.tokens.name_of(found.group("head").strip()) if self.phase == "head" else found.group("name")
+            if name is None:
+                self.phase = "name"
+            else:
+                ctx.start_call(name)
+                self.block.name = name
+                self.phase = "args"
+            return found.end(), self
+        if self.phase == "args":
+            if text[pos] == "`":
+                found = match_at(_FENCE_OPEN, text, pos, final)
+                if found is MORE:
+                    return pos, MORE
+                if found is not None:
+                    ctx.consume(found.group())
+                    return found.end(), self
+            if text[pos] == "{":
+                return pos, JsonBody(ctx, self.block, then=lambda: Section(ctx, self.block, self.tokens, "after"))
+            return pos, Skip(ctx, "expected the arguments as a JSON object")
+        for pattern in (_FENCE_CLOSE, self._call_end):  # after: the fence and the call's end token, if there
+            found = match_at(pattern, text, pos, final)
+            if found is MORE:
+                return pos, MORE
+            if found is not None:
+                ctx.markup(found.group())
+                if pattern is self._call_end:
+                    self.phase = "between"
+                return found.end(), self
+        self.phase = "between"
+        return pos, self
+
+    def finish(self, truncated: bool) -> None:
+        if not self.opened:
+            self.ctx.revert()
+        elif self.phase in ("between", "after"):
+            self.ctx.markup_as_text()
+        elif self.ctx.call_open:
+            self.ctx.fail_call("the stream ended before the call's arguments")
+        else:
+            self.ctx.revert()

@@ -1,0 +1,115 @@
+"""Tagged JSON calls: ``<function_call>{…}</function_call>`` (shim's own), Hermes ``<tool_call>``, and more.
+
+The rows: ``<function_call>``, ``<tool_call>``, ``<functioncall>``, ``<tool>``.
+
+After the opener a body must begin: ``{`` (a call), ``[`` (a list of calls), a ```` ```json ```` fence or
+the word ``json`` before it, or a nested Qwen3-Coder ``<function=NAME>``. Anything else means the tag was
+mentioned in prose, and it goes back out as text. The closer is optional: a body ends at its last brace.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
+from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, XmlBody
+from shim.parsing.tags import PARTIAL
+
+__all__ = ["ROWS", "TaggedStart", "tag"]
+
+_WS = r"[ \t]{0,8}"
+_BODY_PREFIX = regex.compile(r"```[A-Za-z_]*[ \t]*\r?\n?|json", regex.IGNORECASE)
+
+
+def tag(name: str) -> tuple[str, str]:
+    """Opening and closing patterns of ``<name>…</name>``, with the spaces models put inside the brackets."""
+    return f"<{_WS}{name}{_WS}>", f"<{_WS}/{_WS}{name}{_WS}>"
+
+
+class TaggedStart:
+    """After the opener, before the body; families with another body form override `named_body`."""
+
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.prefix_seen = False
+        block.next_body = lambda: JsonBody(ctx, block)
+
+    def named_body(self, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+        """A family-specific form at the start of the body (None: not one)."""
+        return None
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx, block = self.ctx, self.block
+        pos = ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        char = text[pos]
+        if char == "{":
+            return pos, JsonBody(ctx, block)
+        if char == "[" and not block.array:
+            ctx.consume(char)
+            block.array = True
+            return pos + 1, self
+        if char == "]" and block.array:
+            ctx.consume(char)
+            block.array = False
+            return pos + 1, AfterBody(ctx, block)
+        if block.array or block.name is not None:
+            return pos, Skip(ctx, "expected a JSON object {...} for each call")
+        inner = open_inner(ctx, block, text, pos, final)
+        if inner is not None:
+            return inner
+        if char == "<" and block.dialect is not None and block.dialect.body == "json_or_xml":
+            found = FUNCTION_OPEN.match(text, pos, partial=not final)
+            if found is not None and found.partial:
+                return pos, MORE
+            if found is not None:  # Qwen3-Coder's XML inside <tool_call>
+                ctx.consume(found.group())
+                return found.end(), XmlBody(ctx, block, found.group("name"))
+        if char in "<[" and not self.prefix_seen:
+            again = ctx.markers.match(text, pos, final)
+            if again is PARTIAL:
+                return pos, MORE
+            if again is not None and again.dialect is not None and again.dialect.kind == "call":
+                ctx.markup("")  # `<function_call><function_call>{…}`: the first is a stray
+                return pos, None
+        named = self.named_body(text, pos, final)
+        if named is not None:
+            return named
+        if not self.prefix_seen:
+            found = _BODY_PREFIX.match(text, pos, partial=not final)
+            if found is not None and (found.partial or (found.end() >= len(text) and not final)):
+                return pos, MORE  # a fence may still grow (```json\n) across the chunk boundary
+            if found is not None and found.group().lower() == "json":  # the word, not `jsonify`
+                end = found.end()
+                if end < len(text) and (text[end].isalnum() or text[end] == "_"):
+                    found = None
+            if found is not None:
+                ctx.consume(found.group())
+                self.prefix_seen = True
+                return found.end(), self
+        ctx.revert()  # `<function_call>` mentioned in prose
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        if self.ctx.call_open:
+            self.ctx.fail_call("the stream ended before the call's arguments")
+        else:
+            self.ctx.revert()
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
+    return TaggedStart(ctx, block)
+
+
+ROWS = [
+    # The format shim's own prompt asks for.
+    Dialect("function_call", *tag("function_call"), reader=_open),
+    # Hermes / Qwen 2.5 / Qwen3.
+    Dialect("tool_call", *tag("tool_call"), reader=_open),
+    Dialect("functioncall", *tag("functioncall"), reader=_open),
+    Dialect("tool", *tag("tool"), reader=_open),
+]

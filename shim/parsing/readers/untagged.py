@@ -1,0 +1,109 @@
+"""Untagged JSON calls: a JSON value opening the message, or a ```` ```json ```` fence anywhere.
+
+Lenient forms need strict evidence: these count only when tools are known, and only if every value has a
+call's shape (no keys besides name / arguments / metadata) and names an offered tool. Anything else,
+including JSON that stops being JSON, goes back out as text, unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.shapes import CallShape, ShapeError, to_call
+
+__all__ = ["BARE", "FENCE", "UntaggedJson", "calls_of"]
+
+FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n"
+
+
+class UntaggedJson:
+    """A JSON value that may be a call (or a list of calls); decided when it is complete."""
+
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+        block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
+        self.scanner = JsonScanner(stop_chars="", capture=False)
+        self.body: list[str] = []
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        new, status = self.scanner.feed(text, pos, final=final)
+        if new > pos:
+            self.ctx.consume(text[pos:new])
+            self.body.append(text[pos:new])
+        if status is Status.MORE:
+            return new, MORE
+        if status is Status.DONE:
+            return new, self._classify("")
+        self.ctx.revert()  # not JSON: the characters from `new` on are read as text again
+        return new, None
+
+    def _classify(self, added: str) -> Next:
+        shapes = calls_of("".join(self.body) + added, self.ctx)
+        if not shapes:
+            self.ctx.revert()
+            return None
+        for shape in shapes:
+            self.ctx.end_call(shape.name, shape.arguments, streamed=False)
+        return AfterBody(self.ctx, self.block)
+
+    def finish(self, truncated: bool) -> None:
+        if not truncated and self.scanner.completable():
+            self._classify(self.scanner.closers())
+        else:
+            self.ctx.revert()
+
+
+def calls_of(body: str, ctx: Context) -> list[CallShape]:
+    """The calls in an untagged value: all of canonical shape naming known tools, or none."""
+    shapes: list[CallShape] = []
+    try:
+        value: Any = lenient_json.loads(body)
+        items: list[Any] = value if isinstance(value, list) else [value]  # pyright: ignore[reportUnknownVariableType]
+        for item in items:
+            shape = to_call(item)
+            if not shape.canonical or not ctx.tools.is_known(shape.name):
+                return []
+            shapes.append(shape)
+    except (lenient_json.LenientJSONError, ShapeError):
+        return []
+    return shapes
+
+
+class FenceStart:
+    """After a ```json fence: only a JSON value makes it a candidate."""
+
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+        block.fence = True
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        pos = self.ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        if text[pos] in "{[":
+            return pos, UntaggedJson(self.ctx, self.block)
+        self.ctx.revert()
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+
+def _open_fence(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart:
+    return FenceStart(ctx, block)
+
+
+def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
+    return UntaggedJson(ctx, block)
+
+
+FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_fence)
+BARE = Dialect("bare_json", r"(?=[\{\[])", None, kind="untagged", first="{[", reader=_open_bare)

@@ -1,0 +1,118 @@
+"""Calls whose arguments are XML-style pairs (GLM ``<arg_key>``/``<arg_value>``, ``<parameter name=…>`` of MiniMax).
+
+`XmlPairs` reads one call: pairs until the call's end token, or until a wrapper's closer if that is missing.
+Values are raw text typed by the tool's schema: a parameter of type string stays text, any other type is
+read as (lenient) JSON or a Python literal (``['a', 'b']``); without a schema a value stays text, as these
+families' own parsers do. Arguments stream one pair at a time, as JSON text that concatenates to the object.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.readers.base import MORE, Block, Context, Next, match_at
+from shim.parsing.readers.block_end import AfterBody, Skip
+from shim.parsing.readers.json_body import CUT_OFF
+from shim.parsing.tags import PARTIAL
+
+__all__ = ["PairForm", "XmlPairs", "typed_value"]
+
+
+@dataclass(frozen=True)
+class PairForm:
+    key: regex.Pattern[str]
+    """Opens a pair and names it (group ``key``); the value starts right after it."""
+    value_end: regex.Pattern[str]
+    """Where a value ends; only a match with the group ``close`` is consumed (others begin what follows)."""
+    call_end: regex.Pattern[str] | None
+    """The call's own end token (``</invoke>``), consumed; None: the wrapper's closer ends the call."""
+    expected: str
+    """What may come next, for the error message."""
+
+
+def typed_value(ctx: Context, tool: str, key: str, raw: str) -> Any:
+    raw = raw[1:] if raw.startswith("\n") else raw  # values on their own lines: one newline each side is layout
+    raw = raw[:-1] if raw.endswith("\n") else raw
+    kind = ctx.tools.property_type(tool, key)
+    if kind is None or kind in ("string", "str"):
+        return raw
+    try:
+        return lenient_json.loads(raw.strip())
+    except lenient_json.LenientJSONError:
+        return raw
+
+
+class XmlPairs:
+    def __init__(self, ctx: Context, block: Block, name: str, form: PairForm) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.form = form
+        ctx.start_call(name)
+        self.name = ctx.tools.resolve(name)
+        self.arguments: dict[str, Any] = {}
+        self.key: str | None = None  # inside this pair's value
+        self.value: list[str] = []
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx, form = self.ctx, self.form
+        if self.key is not None:
+            found = form.value_end.search(text, pos, partial=not final)
+            if found is None or (found.partial and found.start() >= len(text)):
+                ctx.consume(text[pos:])
+                self.value.append(text[pos:])
+                return len(text), self
+            ctx.consume(text[pos : found.start()])
+            self.value.append(text[pos : found.start()])
+            if found.partial:
+                return found.start(), MORE
+            self._end_pair()
+            if found.group("close") is not None:
+                ctx.consume(found.group())
+                return found.end(), self
+            return found.start(), self
+        pos = ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        for pattern in (form.key, form.call_end):
+            found = match_at(pattern, text, pos, final) if pattern is not None else None
+            if found is MORE:
+                return pos, MORE
+            if found is not None:
+                ctx.consume(found.group())
+                if pattern is form.key:
+                    self.key = found.group("key").strip()
+                    self.value = []
+                    return found.end(), self
+                self._end_call()
+                return found.end(), AfterBody(ctx, self.block)
+        wrapper = ctx.markers.match(text, pos, final, opens=False, closes=True)
+        if wrapper is PARTIAL:
+            return pos, MORE
+        if wrapper is not None:  # the wrapper closes with the call's own end left out
+            self._end_call()
+            return pos, AfterBody(ctx, self.block)
+        return pos, Skip(ctx, f"expected {form.expected}, found {text[pos]!r}")
+
+    def _end_pair(self) -> None:
+        assert self.key is not None
+        value = typed_value(self.ctx, self.name, self.key, "".join(self.value))
+        prefix = ", " if self.arguments else "{"
+        self.arguments[self.key] = value
+        pair = f"{json.dumps(self.key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+        self.ctx.chunk(prefix + pair)
+        self.key = None
+
+    def _end_call(self) -> None:
+        self.ctx.chunk("}" if self.arguments else "{}")
+        self.ctx.end_call(self.name, self.arguments, streamed=True)
+
+    def finish(self, truncated: bool) -> None:
+        if truncated or self.key is not None:
+            self.ctx.fail_call(CUT_OFF if truncated else "the call ends inside a parameter value")
+            return
+        self._end_call()

@@ -1,0 +1,107 @@
+# ruff: noqa: RUF001  (the full-width bars are DeepSeek's real tokens)
+"""DeepSeek V3 / V3.1 / R1 special-token calls (`shim.parsing.readers.deepseek`), at every split point."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check
+
+# Quoted from the peer tests named in each case (corpus: benchmarks/real/deepseek).
+CASES = [
+    Real(  # ollama_cogito_fenced
+        "ollama/ollama:model/parsers/cogito_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"location":"Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        [("get_weather", {"location": "Paris"})],
+    ),
+    Real(  # ollama_cogito_fenced_nested
+        "ollama/ollama:model/parsers/cogito_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>process_data\n```json\n{"items":["item1","item2"],"config":{"enabled":true,"threshold":0.95},"count":42}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        [("process_data", {"items": ["item1", "item2"], "config": {"enabled": True, "threshold": 0.95}, "count": 42})],
+    ),
+    Real(  # ollama_cogito_two_fenced
+        "ollama/ollama:model/parsers/cogito_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"location":"Paris"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"location":"London"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        [("get_weather", {"location": "Paris"}), ("get_weather", {"location": "London"})],
+    ),
+    Real(  # ollama_deepseek_r1_fenced_ascii_bars: ASCII bars instead of full-width; `function<|tool▁sep|>NAME` then a ```json fence (DeepSeek V3/R1 form); <|end▁of▁sentence|> is the EOS token, not text
+        "ollama/ollama:tools/tools_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '<think>Wait, I need to call a tool</think><|tool▁calls▁begin|><|tool▁call▁begin|>function<|tool▁sep|>get_temperature\n```json\n{"city": "Tokyo"}\n```<|tool▁call▁end|><|tool▁calls▁end|><|end▁of▁sentence|>',
+        [("get_temperature", {"city": "Tokyo"})],
+        reasoning="Wait, I need to call a tool",
+    ),
+    Real(  # ollama_deepseek_r1_streamed_split_tokens
+        "ollama/ollama:tools/tools_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '<think>Wait, I need to call a tool</think><|tool▁calls▁begin|><|tool▁call▁begin|>function<|tool▁sep|>get_temperature\n```json\n{"city": "Tokyo"}\n```<|tool▁call▁end|><|tool▁calls▁end|><|end▁of▁sentence|>',
+        [("get_temperature", {"city": "Tokyo"})],
+        reasoning="Wait, I need to call a tool",
+    ),
+    Real(  # ollama_v31_empty_args
+        "ollama/ollama:model/parsers/deepseek3_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        "Pinging server.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>ping<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        [("ping", {})],
+        visible="Pinging server.",
+    ),
+    Real(  # ollama_v31_escaped_quotes
+        "ollama/ollama:model/parsers/deepseek3_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        'Processing data.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>execute_command<｜tool▁sep｜>{"command":"ls && echo \\"done\\"","path":"/home/user"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        [("execute_command", {"command": 'ls && echo "done"', "path": "/home/user"})],
+        visible="Processing data.",
+    ),
+    Real(  # ollama_v31_nested_args
+        "ollama/ollama:model/parsers/deepseek3_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        'Processing data.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>process_data<｜tool▁sep｜>{"items":["item1","item2"],"config":{"enabled":true,"threshold":0.95}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        [("process_data", {"items": ["item1", "item2"], "config": {"enabled": True, "threshold": 0.95}})],
+        visible="Processing data.",
+    ),
+    Real(  # ollama_v31_simple
+        "ollama/ollama:model/parsers/deepseek3_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        'I\'ll check the weather.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location":"Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        [("get_weather", {"location": "Paris"})],
+        visible="I'll check the weather.",
+    ),
+    Real(  # ollama_v31_text_after
+        "ollama/ollama:model/parsers/deepseek3_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        'I\'ll help you.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location":"Tokyo"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>完成 ✅',
+        [("get_weather", {"location": "Tokyo"})],
+        visible="I'll help you.完成 ✅",
+    ),
+    Real(  # ollama_v31_two_calls
+        "ollama/ollama:model/parsers/deepseek3_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        'Getting weather for both cities.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location":"Paris"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location":"London"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        [("get_weather", {"location": "Paris"}), ("get_weather", {"location": "London"})],
+        visible="Getting weather for both cities.",
+    ),
+    Real(  # ollama_v31_unicode_args
+        "ollama/ollama:model/parsers/deepseek3_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        'Searching for information.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>search<｜tool▁sep｜>{"query":"北京天气","language":"中文"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+        [("search", {"query": "北京天气", "language": "中文"})],
+        visible="Searching for information.",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{i}" for i in range(len(CASES))])
+def test_a_real_deepseek_output_is_read_at_every_split_point(case: Real) -> None:
+    check(case)
+
+
+def test_a_call_whose_section_opener_is_missing_is_still_read() -> None:
+    text = 'Sure.<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location": "Paris"}<｜tool▁call▁end｜>'
+    check(Real("variant", text, [("get_weather", {"location": "Paris"})], visible="Sure."))
+
+
+def test_a_section_cut_before_its_end_tokens_still_gives_the_whole_call() -> None:
+    text = '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location": "Paris"}'
+    check(Real("variant", text, [("get_weather", {"location": "Paris"})]))
+
+
+def test_arguments_cut_off_are_an_error_not_a_call() -> None:
+    text = '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"location": "Par'
+    check(Real("variant", text, [], errors=1, tools=["get_weather"]))
+
+
+def test_the_tokens_mentioned_in_prose_without_a_call_shape_stay_visible() -> None:
+    text = "DeepSeek opens calls with <｜tool▁calls▁begin｜> and then writes a call."
+    result = check(Real("variant", text, [], visible=text, tools=["get_weather"]), every_split=False)
+    assert result["errors"] == []

@@ -1,0 +1,120 @@
+"""GLM-4.5 / 4.6 / 4.7 <arg_key>/<arg_value> calls (`shim.parsing.readers.glm`), at every split point."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+# Quoted from the peer tests named in each case (corpus: benchmarks/real).
+CASES = [
+    Real(  # ollama_glm47_three_calls: no schema is given, so the values stay strings (as the source expects)
+        "ollama/ollama:model/parsers/glm47_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        "plan</think>\n<tool_call>first<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>\n<tool_call>second<arg_key>b</arg_key><arg_value>2</arg_value></tool_call>\n<tool_call>third<arg_key>c</arg_key><arg_value>3</arg_value></tool_call>",
+        [("first", {"a": "1"}), ("second", {"b": "2"}), ("third", {"c": "3"})],
+        reasoning="plan",
+        in_reasoning=True,
+    ),
+    Real(  # ollama_glm47_typed_values: the chat template opens <think> in the prompt; values are typed by the tool's schema (the test's expected arguments are 3 and true)
+        "ollama/ollama:model/parsers/glm47_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        "plan</think>Answer<tool_call>calculate<arg_key>count</arg_key><arg_value>3</arg_value><arg_key>enabled</arg_key><arg_value>true</arg_value></tool_call>",
+        [("calculate", {"count": 3, "enabled": True})],
+        visible="Answer",
+        tools=[
+            {
+                "name": "calculate",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"count": {"type": "integer"}, "enabled": {"type": "boolean"}},
+                },
+            }
+        ],
+        reasoning="plan",
+        in_reasoning=True,
+    ),
+    Real(  # vllm_glm45_date_value
+        "vllm-project/vllm:tests/tool_parsers/test_glm4_moe_tool_parser.py@024364d6695352f41c029121af6b8ecf2ae60184",
+        "I will help you get the weather.<tool_call>get_weather\n    <arg_key>city</arg_key>\n    <arg_value>Beijing</arg_value>\n    <arg_key>date</arg_key>\n    <arg_value>2025-08-01</arg_value>\n    </tool_call>",
+        [("get_weather", {"city": "Beijing", "date": "2025-08-01"})],
+        visible="I will help you get the weather.",
+    ),
+    Real(  # vllm_glm45_no_args
+        "vllm-project/vllm:tests/tool_parsers/test_glm4_moe_tool_parser.py@024364d6695352f41c029121af6b8ecf2ae60184",
+        "<tool_call>get_current_time\n</tool_call>",
+        [("get_current_time", {})],
+    ),
+    Real(  # vllm_glm45_single_indented
+        "vllm-project/vllm:tests/tool_parsers/test_glm4_moe_tool_parser.py@024364d6695352f41c029121af6b8ecf2ae60184",
+        "<tool_call>get_current_weather\n    <arg_key>city</arg_key>\n    <arg_value>Dallas</arg_value>\n    <arg_key>state</arg_key>\n    <arg_value>TX</arg_value>\n    <arg_key>unit</arg_key>\n    <arg_value>fahrenheit</arg_value>\n    </tool_call>",
+        [("get_current_weather", {"city": "Dallas", "state": "TX", "unit": "fahrenheit"})],
+    ),
+    Real(  # vllm_glm45_space_in_value
+        "vllm-project/vllm:tests/tool_parsers/test_glm4_moe_tool_parser.py@024364d6695352f41c029121af6b8ecf2ae60184",
+        "<tool_call>get_current_weather\n    <arg_key>city</arg_key>\n    <arg_value>New York</arg_value>\n    <arg_key>state</arg_key>\n    <arg_value>NY</arg_value>\n    <arg_key>unit</arg_key>\n    <arg_value>celsius</arg_value>\n    </tool_call>",
+        [("get_current_weather", {"city": "New York", "state": "NY", "unit": "celsius"})],
+    ),
+    Real(  # vllm_glm45_text_before
+        "vllm-project/vllm:tests/tool_parsers/test_glm4_moe_tool_parser.py@024364d6695352f41c029121af6b8ecf2ae60184",
+        "I'll help you check the weather. <tool_call>get_current_weather\n    <arg_key>city</arg_key>\n    <arg_value>Seattle</arg_value>\n    <arg_key>state</arg_key>\n    <arg_value>WA</arg_value>\n    <arg_key>unit</arg_key>\n    <arg_value>celsius</arg_value>\n    </tool_call>",
+        [("get_current_weather", {"city": "Seattle", "state": "WA", "unit": "celsius"})],
+        visible="I'll help you check the weather.",
+    ),
+    Real(  # vllm_glm45_text_between_calls
+        "vllm-project/vllm:tests/tool_parsers/test_glm4_moe_tool_parser.py@024364d6695352f41c029121af6b8ecf2ae60184",
+        "I will help you get the weather info.\n\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2025-08-01</arg_value>\n</tool_call>\n\nmeaningwhile, I will also check the weather in Shanghai.\n\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Shanghai</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2025-08-01</arg_value>\n</tool_call>",
+        [
+            ("get_weather", {"city": "Beijing", "date": "2025-08-01"}),
+            ("get_weather", {"city": "Shanghai", "date": "2025-08-01"}),
+        ],
+        visible="I will help you get the weather info. meaningwhile, I will also check the weather in Shanghai.",
+    ),
+    Real(  # vllm_glm45_think_then_call
+        "vllm-project/vllm:tests/tool_parsers/test_glm4_moe_tool_parser.py@024364d6695352f41c029121af6b8ecf2ae60184",
+        "<think>I want to get the weather.</think>\n\nI will help you get the weather.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2025-08-01</arg_value>\n</tool_call>",
+        [("get_weather", {"city": "Beijing", "date": "2025-08-01"})],
+        visible="I will help you get the weather.",
+        reasoning="I want to get the weather.",
+    ),
+    Real(  # vllm_glm45_three_args
+        "vllm-project/vllm:tests/tool_parsers/test_glm4_moe_tool_parser.py@024364d6695352f41c029121af6b8ecf2ae60184",
+        "<tool_call>send_message\n<arg_key>recipient</arg_key>\n<arg_value>Amy</arg_value>\n<arg_key>message</arg_key>\n<arg_value>It is a nice day</arg_value>\n<arg_key>priority</arg_key>\n<arg_value>high</arg_value>\n</tool_call>",
+        [("send_message", {"recipient": "Amy", "message": "It is a nice day", "priority": "high"})],
+    ),
+    Real(  # vllm_glm45_two_indented
+        "vllm-project/vllm:tests/tool_parsers/test_glm4_moe_tool_parser.py@024364d6695352f41c029121af6b8ecf2ae60184",
+        "<tool_call>get_current_weather\n    <arg_key>city</arg_key>\n    <arg_value>Dallas</arg_value>\n    <arg_key>state</arg_key>\n    <arg_value>TX</arg_value>\n    <arg_key>unit</arg_key>\n    <arg_value>fahrenheit</arg_value>\n    </tool_call>\n    <tool_call>get_current_weather\n    <arg_key>city</arg_key>\n    <arg_value>Orlando</arg_value>\n    <arg_key>state</arg_key>\n    <arg_value>FL</arg_value>\n    <arg_key>unit</arg_key>\n    <arg_value>fahrenheit</arg_value>\n    </tool_call>",
+        [
+            ("get_current_weather", {"city": "Dallas", "state": "TX", "unit": "fahrenheit"}),
+            ("get_current_weather", {"city": "Orlando", "state": "FL", "unit": "fahrenheit"}),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{i}" for i in range(len(CASES))])
+def test_a_real_glm_output_is_read_at_every_split_point(case: Real) -> None:
+    check(case)
+
+
+def test_values_are_typed_by_the_schema_and_python_literals_read_for_arrays() -> None:
+    text = "<tool_call>tag\n<arg_key>labels</arg_key>\n<arg_value>['a', 'b']</arg_value>\n<arg_key>n</arg_key><arg_value>2</arg_value></tool_call>"
+    check(
+        Real(
+            "variant", text, [("tag", {"labels": ["a", "b"], "n": 2})], tools=[tool("tag", labels="array", n="integer")]
+        )
+    )
+
+
+def test_a_value_left_open_before_the_closer_still_ends_the_call() -> None:
+    text = "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</tool_call>"
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})]))
+
+
+def test_hermes_json_inside_tool_call_is_still_json() -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})]))
+
+
+def test_a_word_after_tool_call_that_is_not_a_call_stays_prose() -> None:
+    text = "Use <tool_call> tags when calling."
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]), every_split=False)

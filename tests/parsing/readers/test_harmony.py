@@ -1,0 +1,140 @@
+"""gpt-oss harmony messages (`shim.parsing.readers.harmony`), at every split point."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check
+
+# Quoted from the peer tests named in each case (corpus: benchmarks/real/harmony).
+CASES = [
+    Real(  # ollama_analysis_then_call
+        "ollama/ollama:harmony/harmonyparser_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '<|channel|>analysis<|message|>User asks weather in SF. We need location. Use get_current_weather with location "San Francisco, CA".<|end|><|start|>assistant<|channel|>commentary to=functions.get_current_weather <|constrain|>json<|message|>{"location":"San Francisco, CA"}<|call|>',
+        [("get_current_weather", {"location": "San Francisco, CA"})],
+        reasoning='User asks weather in SF. We need location. Use get_current_weather with location "San Francisco, CA".',
+    ),
+    Real(  # ollama_call_then_final_message
+        "ollama/ollama:server/routes_harmony_streaming_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '<|channel|>commentary to=functions.get_weather<|message|>{"location":"San Francisco"}<|end|><|start|>assistant<|message|>The weather is sunny<|end|>',
+        [("get_weather", {"location": "San Francisco"})],
+        visible="The weather is sunny",
+    ),
+    Real(  # sglang_single
+        "sgl-project/sglang:test/registered/function_call/test_gpt_oss_detector.py@4e285c7766ea604ac2100100d7d02962b0831a57",
+        '<|start|>assistant<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>{"city":"Beijing"}<|call|>',
+        [("get_weather", {"city": "Beijing"})],
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["city"],
+                },
+            },
+            {
+                "name": "search",
+                "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+            },
+        ],
+    ),
+    Real(  # sglang_streamed_text_then_call
+        "sgl-project/sglang:test/registered/function_call/test_gpt_oss_detector.py@4e285c7766ea604ac2100100d7d02962b0831a57",
+        'I\'ll look that up. <|start|>assistant<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>{"city":"Beijing", "unit":"celsius"}<|call|>',
+        [("get_weather", {"city": "Beijing", "unit": "celsius"})],
+        visible="I'll look that up.",
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["city"],
+                },
+            },
+            {
+                "name": "search",
+                "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+            },
+        ],
+    ),
+    Real(  # sglang_text_before
+        "sgl-project/sglang:test/registered/function_call/test_gpt_oss_detector.py@4e285c7766ea604ac2100100d7d02962b0831a57",
+        'Let me check.<|start|>assistant<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>{"city":"Beijing"}<|call|>',
+        [("get_weather", {"city": "Beijing"})],
+        visible="Let me check.",
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["city"],
+                },
+            },
+            {
+                "name": "search",
+                "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+            },
+        ],
+    ),
+    Real(  # sglang_two_calls
+        "sgl-project/sglang:test/registered/function_call/test_gpt_oss_detector.py@4e285c7766ea604ac2100100d7d02962b0831a57",
+        '<|start|>assistant<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>{"city":"Beijing"}<|call|><|start|>assistant<|channel|>commentary to=functions.search<|constrain|>json<|message|>{"query":"restaurants"}<|call|>',
+        [("get_weather", {"city": "Beijing"}), ("search", {"query": "restaurants"})],
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["city"],
+                },
+            },
+            {
+                "name": "search",
+                "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+            },
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{i}" for i in range(len(CASES))])
+def test_a_real_harmony_output_is_read_at_every_split_point(case: Real) -> None:
+    check(case)
+
+
+def test_a_final_message_is_visible_and_its_tokens_are_markup() -> None:
+    text = "<|channel|>analysis<|message|>Simple greeting.<|end|><|start|>assistant<|channel|>final<|message|>Hello!<|return|>"
+    check(Real("variant", text, [], visible="Hello!", reasoning="Simple greeting.", tools=["get_weather"]))
+
+
+def test_a_call_with_the_special_tokens_stripped_by_the_engine_is_read_for_an_offered_tool() -> None:
+    # The shape engines leave when they strip special tokens (oobabooga/textgen#7374 shows the same
+    # stripping on a final message: "analysisUser says ... assistantfinalHello!").
+    text = 'commentary to=functions.get_weather json{"city": "Paris"}'
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})]))
+
+
+def test_the_stripped_form_naming_no_offered_tool_stays_text() -> None:
+    text = 'commentary to=functions.delete_all json{"really": true}'
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]))
+
+
+def test_a_start_token_mentioned_in_prose_stays_text() -> None:
+    text = "Harmony messages begin with <|start|> and a role."
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]), every_split=False)

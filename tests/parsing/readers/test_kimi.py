@@ -1,0 +1,78 @@
+"""Kimi K2 special-token calls (`shim.parsing.readers.kimi`), at every split point."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check
+
+# Quoted from the peer tests named in each case (corpus: benchmarks/real/kimi_k2).
+CASES = [
+    Real(  # vllm_empty_args: built with the test's helpers: _tool(id, args) = TOOL_BEGIN + id + ' ' + ARG_BEGIN + args + TOOL_END, wrapped in the section markers
+        "vllm-project/vllm:tests/tool_parsers/test_kimi_k2_tool_parser.py@0825a6c362795d1643ce5684bb3cfa26ff6ffed2",
+        "Empty args. <|tool_calls_section_begin|><|tool_call_begin|>functions.test:0 <|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>",
+        [("test", {})],
+        visible="Empty args.",
+    ),
+    Real(  # vllm_html_in_json: built with the test's helpers: _tool(id, args) = TOOL_BEGIN + id + ' ' + ARG_BEGIN + args + TOOL_END, wrapped in the section markers
+        "vllm-project/vllm:tests/tool_parsers/test_kimi_k2_tool_parser.py@0825a6c362795d1643ce5684bb3cfa26ff6ffed2",
+        'Process HTML. <|tool_calls_section_begin|><|tool_call_begin|>functions.process_html:0 <|tool_call_argument_begin|>{"html": "<div>content</div>"}<|tool_call_end|><|tool_calls_section_end|>',
+        [("process_html", {"html": "<div>content</div>"})],
+        visible="Process HTML.",
+    ),
+    Real(  # vllm_multiline_json: built with the test's helpers: _tool(id, args) = TOOL_BEGIN + id + ' ' + ARG_BEGIN + args + TOOL_END, wrapped in the section markers
+        "vllm-project/vllm:tests/tool_parsers/test_kimi_k2_tool_parser.py@0825a6c362795d1643ce5684bb3cfa26ff6ffed2",
+        'Formatted. <|tool_calls_section_begin|><|tool_call_begin|>functions.process_data:0 <|tool_call_argument_begin|>{\n  "name": "test",\n  "value": 123\n}<|tool_call_end|><|tool_calls_section_end|>',
+        [("process_data", {"name": "test", "value": 123})],
+        visible="Formatted.",
+    ),
+    Real(  # vllm_no_functions_prefix: built with the test's helpers: _tool(id, args) = TOOL_BEGIN + id + ' ' + ARG_BEGIN + args + TOOL_END, wrapped in the section markers
+        "vllm-project/vllm:tests/tool_parsers/test_kimi_k2_tool_parser.py@0825a6c362795d1643ce5684bb3cfa26ff6ffed2",
+        'No prefix. <|tool_calls_section_begin|><|tool_call_begin|>get_weather:0 <|tool_call_argument_begin|>{"city": "Tokyo"}<|tool_call_end|><|tool_calls_section_end|>',
+        [("get_weather", {"city": "Tokyo"})],
+        visible="No prefix.",
+    ),
+    Real(  # vllm_parallel: built with the test's helpers: _tool(id, args) = TOOL_BEGIN + id + ' ' + ARG_BEGIN + args + TOOL_END, wrapped in the section markers
+        "vllm-project/vllm:tests/tool_parsers/test_kimi_k2_tool_parser.py@0825a6c362795d1643ce5684bb3cfa26ff6ffed2",
+        'Compare weather. <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|>{"city": "Beijing"}<|tool_call_end|><|tool_call_begin|>functions.get_weather:1 <|tool_call_argument_begin|>{"city": "Shanghai"}<|tool_call_end|><|tool_calls_section_end|>',
+        [("get_weather", {"city": "Beijing"}), ("get_weather", {"city": "Shanghai"})],
+        visible="Compare weather.",
+    ),
+    Real(  # vllm_single: built with the test's helpers: _tool(id, args) = TOOL_BEGIN + id + ' ' + ARG_BEGIN + args + TOOL_END, wrapped in the section markers
+        "vllm-project/vllm:tests/tool_parsers/test_kimi_k2_tool_parser.py@0825a6c362795d1643ce5684bb3cfa26ff6ffed2",
+        'I\'ll check. <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|>{"city": "Beijing"}<|tool_call_end|><|tool_calls_section_end|>',
+        [("get_weather", {"city": "Beijing"})],
+        visible="I'll check.",
+    ),
+    Real(  # vllm_three_tools: built with the test's helpers: _tool(id, args) = TOOL_BEGIN + id + ' ' + ARG_BEGIN + args + TOOL_END, wrapped in the section markers
+        "vllm-project/vllm:tests/tool_parsers/test_kimi_k2_tool_parser.py@0825a6c362795d1643ce5684bb3cfa26ff6ffed2",
+        'Multiple tasks. <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|>{"city": "New York"}<|tool_call_end|><|tool_call_begin|>functions.get_news:1 <|tool_call_argument_begin|>{"topic": "technology"}<|tool_call_end|><|tool_call_begin|>functions.send_email:2 <|tool_call_argument_begin|>{"to": "user@example.com", "subject": "Daily Update"}<|tool_call_end|><|tool_calls_section_end|>',
+        [
+            ("get_weather", {"city": "New York"}),
+            ("get_news", {"topic": "technology"}),
+            ("send_email", {"to": "user@example.com", "subject": "Daily Update"}),
+        ],
+        visible="Multiple tasks.",
+    ),
+    Real(  # vllm_turn2_news: built with the test's helpers: _tool(id, args) = TOOL_BEGIN + id + ' ' + ARG_BEGIN + args + TOOL_END, wrapped in the section markers
+        "vllm-project/vllm:tests/tool_parsers/test_kimi_k2_tool_parser.py@0825a6c362795d1643ce5684bb3cfa26ff6ffed2",
+        'Now let me get news. <|tool_calls_section_begin|><|tool_call_begin|>functions.get_news:0 <|tool_call_argument_begin|>{"topic": "weather in Beijing"}<|tool_call_end|><|tool_calls_section_end|>',
+        [("get_news", {"topic": "weather in Beijing"})],
+        visible="Now let me get news.",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{i}" for i in range(len(CASES))])
+def test_a_real_kimi_output_is_read_at_every_split_point(case: Real) -> None:
+    check(case)
+
+
+def test_a_call_without_its_section_tokens_is_read() -> None:
+    text = '<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|>'
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})]))
+
+
+def test_the_section_opener_mentioned_in_prose_stays_visible() -> None:
+    text = "Kimi writes <|tool_calls_section_begin|> before its calls."
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]), every_split=False)

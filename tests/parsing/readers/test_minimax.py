@@ -1,0 +1,87 @@
+"""MiniMax and Claude-style <invoke> XML calls (`shim.parsing.readers.minimax`), at every split point."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check
+
+# Quoted from the peer tests named in each case (corpus: benchmarks/real).
+CASES = [
+    Real(  # mlx_bare_invoke_numbers: bare <invoke> without the <minimax:tool_call> wrapper; numbers typed by the schema
+        "ml-explore/mlx-lm:tests/test_tool_parsing.py@d78bf58e217c904ec282ed8da9b947491f78c022",
+        '<invoke name="multiply">\n<parameter name="a">12234585</parameter>\n<parameter name="b">48838483920</parameter>\n</invoke>',
+        [("multiply", {"a": 12234585, "b": 48838483920})],
+        tools=[
+            {
+                "name": "multiply",
+                "parameters": {
+                    "type": "object",
+                    "required": ["a", "b"],
+                    "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+                },
+            }
+        ],
+    ),
+    Real(  # mlx_bare_invoke_string
+        "ml-explore/mlx-lm:tests/test_tool_parsing.py@d78bf58e217c904ec282ed8da9b947491f78c022",
+        '<invoke name="get_current_temperature">\n<parameter name="location">London</parameter>\n</invoke>',
+        [("get_current_temperature", {"location": "London"})],
+        tools=[
+            {
+                "name": "get_current_temperature",
+                "parameters": {"type": "object", "required": ["location"], "properties": {"location": {"type": "str"}}},
+            }
+        ],
+    ),
+    Real(  # vllm_m2_one_letter_names
+        "vllm-project/vllm:tests/tool_parsers/test_minimax_m2_tool_parser.py@0c927c3451653f28e60cd552cff13ddc3c9ff49e",
+        '<minimax:tool_call><invoke name="fn_a"><parameter name="x">1</parameter></invoke><invoke name="fn_b"><parameter name="y">2</parameter></invoke></minimax:tool_call>',
+        [("fn_a", {"x": "1"}), ("fn_b", {"y": "2"})],
+    ),
+    Real(  # vllm_m2_text_before
+        "vllm-project/vllm:tests/tool_parsers/test_minimax_m2_tool_parser.py@0c927c3451653f28e60cd552cff13ddc3c9ff49e",
+        'Let me check. <minimax:tool_call><invoke name="get_weather"><parameter name="city">Seattle</parameter></invoke></minimax:tool_call>',
+        [("get_weather", {"city": "Seattle"})],
+        visible="Let me check.",
+    ),
+    Real(  # vllm_m2_two_functions
+        "vllm-project/vllm:tests/tool_parsers/test_minimax_m2_tool_parser.py@0c927c3451653f28e60cd552cff13ddc3c9ff49e",
+        '<minimax:tool_call><invoke name="get_weather"><parameter name="city">NYC</parameter></invoke><invoke name="get_stock"><parameter name="ticker">AAPL</parameter></invoke></minimax:tool_call>',
+        [("get_weather", {"city": "NYC"}), ("get_stock", {"ticker": "AAPL"})],
+    ),
+    Real(  # vllm_m2_two_invokes
+        "vllm-project/vllm:tests/tool_parsers/test_minimax_m2_tool_parser.py@0c927c3451653f28e60cd552cff13ddc3c9ff49e",
+        '<minimax:tool_call><invoke name="search_web"><parameter name="query">OpenAI</parameter></invoke><invoke name="search_web"><parameter name="query">Gemini</parameter></invoke></minimax:tool_call>',
+        [("search_web", {"query": "OpenAI"}), ("search_web", {"query": "Gemini"})],
+    ),
+    Real(  # vllm_m2_two_params: no schema: vLLM's expected value for days is the string "5"
+        "vllm-project/vllm:tests/tool_parsers/test_minimax_m2_tool_parser.py@0c927c3451653f28e60cd552cff13ddc3c9ff49e",
+        '<minimax:tool_call><invoke name="get_weather"><parameter name="city">Seattle</parameter><parameter name="days">5</parameter></invoke></minimax:tool_call>',
+        [("get_weather", {"city": "Seattle", "days": "5"})],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{i}" for i in range(len(CASES))])
+def test_a_real_minimax_output_is_read_at_every_split_point(case: Real) -> None:
+    check(case)
+
+
+def test_claude_style_function_calls_with_several_invokes_are_one_block() -> None:
+    text = (
+        'Checking.\n<function_calls>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n'
+        '</invoke>\n<invoke name="get_weather">\n<parameter name="city">Lima</parameter>\n</invoke>\n</function_calls>'
+    )
+    calls = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Lima"})]
+    check(Real("variant", text, calls, visible="Checking."))
+
+
+def test_an_invoke_cut_inside_a_value_is_an_error_not_a_call() -> None:
+    text = '<invoke name="get_weather"><parameter name="city">Par'
+    check(Real("variant", text, [], errors=1, tools=["get_weather"]))
+
+
+def test_a_missing_invoke_closer_is_tolerated_before_the_wrapper_closer() -> None:
+    text = '<minimax:tool_call><invoke name="get_weather"><parameter name="city">Paris</parameter></minimax:tool_call>'
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})]))

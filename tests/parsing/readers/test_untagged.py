@@ -1,0 +1,391 @@
+"""Untagged calls for offered tools (`shim.parsing.readers.untagged`, `pythonic_list`): bare JSON and pythonic lists."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check
+
+# Quoted from the peer tests named in each case (corpus: benchmarks/real/llama3_json, llama_pythonic).
+# Visible text is not compared for these: separators such as "; " between calls stay visible.
+CASES = [
+    Real(  # issue_llama32_brace_in_string: a closing brace inside a string value; the response content decoded from the JSON the user pasted
+        "https://github.com/ollama/ollama/issues/12017",
+        '{"name": "write_log", "parameters": {"message": "}A"}}',
+        [("write_log", {"message": "}A"})],
+        tools=[
+            {
+                "name": "write_log",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"message": {"type": "string"}},
+                    "required": ["message"],
+                },
+            }
+        ],
+    ),
+    Real(  # issue_parameters_key_llama31
+        "https://github.com/raullenchai/Rapid-MLX/issues/700",
+        '{"name": "web_search", "parameters": {"query": "你好"}}',
+        [("web_search", {"query": "你好"})],
+        tools=[
+            {
+                "name": "web_search",
+                "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+            }
+        ],
+    ),
+    Real(  # issue_two_bare_objects_llama31: the response's text part, decoded from the JSON the user pasted
+        "https://github.com/sgomez/ollama-ai-provider/pull/11",
+        '{\n  "name": "weather",\n  "arguments": {\n    "location": "San Francisco"\n  }\n} {\n  "name": "cityAttractions",\n  "arguments": {\n    "city": "San Francisco"\n  }\n}',
+        [("weather", {"location": "San Francisco"}), ("cityAttractions", {"city": "San Francisco"})],
+    ),
+    Real(  # mlx_bare_json_numbers
+        "ml-explore/mlx-lm:tests/test_tool_parsing.py@d78bf58e217c904ec282ed8da9b947491f78c022",
+        '{"name": "multiply", "arguments": {"a": 12234585, "b": 48838483920}}',
+        [("multiply", {"a": 12234585, "b": 48838483920})],
+        tools=[
+            {
+                "name": "multiply",
+                "parameters": {
+                    "type": "object",
+                    "required": ["a", "b"],
+                    "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+                },
+            }
+        ],
+    ),
+    Real(  # ollama_bare_json_streamed
+        "ollama/ollama:tools/tools_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '{"name": "get_temperature","arguments": {"city": "Tokyo"}}',
+        [("get_temperature", {"city": "Tokyo"})],
+    ),
+    Real(  # ollama_bare_json_unoffered_name: `search` is not an offered tool: the JSON stays text
+        "ollama/ollama:tools/tools_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '{"name": "search", "arguments": {"query": "What is the capital of Canada?"}}',
+        [],
+        visible='{"name": "search", "arguments": {"query": "What is the capital of Canada?"}}',
+    ),
+    Real(  # ollama_json_list_two_calls
+        "ollama/ollama:tools/tools_test.go@fb30760996871fa9460115c753afd2c60d4ab0f7",
+        '[{"name": "get_temperature", "arguments": {"city": "London"}},{"name": "get_conditions", "arguments": {"location": "Tokyo"}}]',
+        [("get_temperature", {"city": "London"}), ("get_conditions", {"location": "Tokyo"})],
+    ),
+    Real(  # vllm_brace_in_trailing_text
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        '{"name": "searchTool", "parameters": {"query": "test"}} I used {searchTool} for this.',
+        [("searchTool", {"query": "test"})],
+        visible="I used {searchTool} for this.",
+    ),
+    Real(  # vllm_brackets_in_strings
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        '{"name": "searchTool", "parameters": {"query": "test {value} [complex]","nested": {"inner": "more {brackets}"}}}',
+        [("searchTool", {"query": "test {value} [complex]", "nested": {"inner": "more {brackets}"}})],
+    ),
+    Real(  # vllm_deep_nesting
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        '{"name": "complexTool", "parameters": {"level1": {"level2": {"level3": {"level4": {"value": "deep"}}}}}}',
+        [("complexTool", {"level1": {"level2": {"level3": {"level4": {"value": "deep"}}}}})],
+    ),
+    Real(  # vllm_escaped_quotes
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        '{"name": "parserTool", "parameters": {"text": "He said \\"Hello {world}\\""}}',
+        [("parserTool", {"text": 'He said "Hello {world}"'})],
+    ),
+    Real(  # vllm_json_fragment_in_trailing_text
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        '{"name": "searchTool", "parameters": {"query": "test"}} The arguments I passed were {"query": "test"}',
+        [("searchTool", {"query": "test"})],
+        visible='The arguments I passed were {"query": "test"}',
+    ),
+    Real(  # vllm_newline_separated: built as the test builds it: two calls joined by the separator "\n"
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        '{"name": "searchTool", "parameters": {"query": "test1"}}\n{"name": "getOpenIncidentsTool", "parameters": {}}',
+        [("searchTool", {"query": "test1"}), ("getOpenIncidentsTool", {})],
+    ),
+    Real(  # vllm_parameters_key
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        '{"name": "searchTool", "parameters": {"query": "test query", "limit": 10}}',
+        [("searchTool", {"query": "test query", "limit": 10})],
+    ),
+    Real(  # vllm_semicolon_separated: the '; ' separators belong to the call list (Llama 3.2's parallel form), not to the visible text
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        '{"name": "searchTool", "parameters": {"query": "test1"}}; {"name": "getOpenIncidentsTool", "parameters": {}}; {"name": "searchTool", "parameters": {"query": "test2"}}',
+        [("searchTool", {"query": "test1"}), ("getOpenIncidentsTool", {}), ("searchTool", {"query": "test2"})],
+    ),
+    Real(  # vllm_semicolons_with_text
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        'Here are the results: {"name": "searchTool", "parameters": {"query": "test1"}}; {"name": "getOpenIncidentsTool", "parameters": {}}; {"name": "searchTool", "parameters": {"query": "test2"}} Would you like to know more?',
+        [("searchTool", {"query": "test1"}), ("getOpenIncidentsTool", {}), ("searchTool", {"query": "test2"})],
+        visible="Here are the results: Would you like to know more?",
+    ),
+    Real(  # vllm_text_around_parameters: vLLM drops the surrounding text; a reader keeps it visible
+        "vllm-project/vllm:tests/tool_parsers/test_llama3_json_tool_parser.py@1e499e36c5828a75c6ca8b76631d264be1187005",
+        'Here is the result: {"name": "getOpenIncidentsTool", "parameters": {}} Would you like to know more?',
+        [("getOpenIncidentsTool", {})],
+        visible="Here is the result: Would you like to know more?",
+    ),
+    Real(  # mlx_list_numbers
+        "ml-explore/mlx-lm:tests/test_tool_parsing.py@d78bf58e217c904ec282ed8da9b947491f78c022",
+        "[multiply(a=12234585, b=48838483920)]",
+        [("multiply", {"a": 12234585, "b": 48838483920})],
+        tools=[
+            {
+                "name": "multiply",
+                "parameters": {
+                    "type": "object",
+                    "required": ["a", "b"],
+                    "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+                },
+            }
+        ],
+    ),
+    Real(  # mlx_list_string
+        "ml-explore/mlx-lm:tests/test_tool_parsing.py@d78bf58e217c904ec282ed8da9b947491f78c022",
+        '[get_current_temperature(location="London")]',
+        [("get_current_temperature", {"location": "London"})],
+        tools=[
+            {
+                "name": "get_current_temperature",
+                "parameters": {"type": "object", "required": ["location"], "properties": {"location": {"type": "str"}}},
+            }
+        ],
+    ),
+    Real(  # sglang_bare_list
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "[search(query='python programming')]",
+        [("search", {"query": "python programming"})],
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # sglang_dict_arg
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "[search(query='test', config={'options': [1, 2], 'nested': {'key': 'value'}})]",
+        [("search", {"query": "test", "config": {"options": [1, 2], "nested": {"key": "value"}}})],
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # sglang_list_arg
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "[get_weather(location='New York', unit='celsius', data=[1, 2, 3])]",
+        [("get_weather", {"location": "New York", "unit": "celsius", "data": [1, 2, 3]})],
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # sglang_streamed_nested
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "Here's a call: [get_weather(location='Tokyo', data=[1, 2, 3])]",
+        [("get_weather", {"location": "Tokyo", "data": [1, 2, 3]})],
+        visible="Here's a call:",
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # sglang_streamed_partial
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "Let me check the weather: [get_weather(location='Paris')]",
+        [("get_weather", {"location": "Paris"})],
+        visible="Let me check the weather:",
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # sglang_text_after
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "[get_weather(location='Tokyo')] Here's the forecast:",
+        [("get_weather", {"location": "Tokyo"})],
+        visible="Here's the forecast:",
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # sglang_text_before
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "Here's a tool call: [get_weather(location='New York', unit='celsius')]",
+        [("get_weather", {"location": "New York", "unit": "celsius"})],
+        visible="Here's a tool call:",
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # sglang_text_before_short
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "This is some text before [get_weather(location='London')]",
+        [("get_weather", {"location": "London"})],
+        visible="This is some text before",
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # sglang_two_calls_nested
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "[get_weather(location='Paris', data=[10, 20]), search(query='test', filters=['a', 'b'])]",
+        [
+            ("get_weather", {"location": "Paris", "data": [10, 20]}),
+            ("search", {"query": "test", "filters": ["a", "b"]}),
+        ],
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # sglang_two_lists_with_text
+        "sgl-project/sglang:test/srt/test_function_call_parser.py@03400a9e4d955eff2606cfe621c83a710c16cc97",
+        "[get_weather(location='Berlin')] and [search(query='restaurants')]",
+        [("get_weather", {"location": "Berlin"}), ("search", {"query": "restaurants"})],
+        visible="and",
+        tools=[
+            {
+                "name": "get_weather",
+                "parameters": {
+                    "properties": {
+                        "location": {"type": "string"},
+                        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    },
+                    "required": ["location"],
+                },
+            },
+            {"name": "search", "parameters": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        ],
+    ),
+    Real(  # vllm_llama4_empty_dict
+        "vllm-project/vllm:tests/tool_parsers/test_llama4_pythonic_tool_parser.py@0716d268c7d81e445bd9ae30205f7bf4cfacd7d5",
+        "[do_something_cool(additional_data={})]",
+        [("do_something_cool", {"additional_data": {}})],
+    ),
+    Real(  # vllm_llama4_escaped_quotes
+        "vllm-project/vllm:tests/tool_parsers/test_llama4_pythonic_tool_parser.py@0716d268c7d81e445bd9ae30205f7bf4cfacd7d5",
+        "[get_weather(city='Martha\\'s Vineyard', metric='\\\"cool units\\\"')]",
+        [("get_weather", {"city": "Martha's Vineyard", "metric": '"cool units"'})],
+    ),
+    Real(  # vllm_llama4_more_types
+        "vllm-project/vllm:tests/tool_parsers/test_llama4_pythonic_tool_parser.py@0716d268c7d81e445bd9ae30205f7bf4cfacd7d5",
+        "[register_user(name='Doe', age=9, address={'city': 'LA', 'state': 'CA'}, role=None, passed_test=True, aliases=['John', 'Johnny'])]",
+        [
+            (
+                "register_user",
+                {
+                    "name": "Doe",
+                    "age": 9,
+                    "address": {"city": "LA", "state": "CA"},
+                    "role": None,
+                    "passed_test": True,
+                    "aliases": ["John", "Johnny"],
+                },
+            )
+        ],
+    ),
+    Real(  # vllm_llama4_parallel_no_spaces
+        "vllm-project/vllm:tests/tool_parsers/test_llama4_pythonic_tool_parser.py@0716d268c7d81e445bd9ae30205f7bf4cfacd7d5",
+        "[get_weather(city='LA',metric='C'),register_user(name='Doe',age=9)]",
+        [("get_weather", {"city": "LA", "metric": "C"}), ("register_user", {"name": "Doe", "age": 9})],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{i}" for i in range(len(CASES))])
+def test_a_real_untagged_output_is_read_at_every_split_point(case: Real) -> None:
+    check(case, visible=False)
+
+
+def test_json_after_prose_is_a_call_only_with_a_call_shape_and_an_offered_tool() -> None:
+    text = 'Here: {"name": "get_weather", "arguments": {"city": "Paris"}} and {"name": "rm_rf", "arguments": {}}.'
+    result = check(Real("variant", text, [("get_weather", {"city": "Paris"})], tools=["get_weather"]), visible=False)
+    assert '{"name": "rm_rf", "arguments": {}}' in result["text"]
+
+
+def test_json_data_mid_prose_stays_text() -> None:
+    for text in ['The config is {"name": "get_weather", "version": 2} here.', "Lists like [1, 2, 3] and [a(b)] stay."]:
+        check(Real("variant", text, [], visible=text, tools=["get_weather", "a"]))
