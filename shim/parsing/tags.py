@@ -100,6 +100,8 @@ class Markers:
             if found.partial:
                 partial = True
                 continue
+            if partial:  # an earlier row may still match with more input, and it outranks this one
+                return PARTIAL
             return MarkerMatch(kind, dialect, found)
         return PARTIAL if partial else None
 

@@ -15,7 +15,18 @@ from dataclasses import replace
 
 import regex
 
-from shim.parsing.readers import llama, lmstudio, mistral, pythonic_list, qwen_xml, reasoning, tagged_json, untagged
+from shim.parsing.readers import (
+    llama,
+    lmstudio,
+    mistral,
+    pythonic_list,
+    qwen_xml,
+    react,
+    reasoning,
+    tagged_json,
+    tool_xml,
+    untagged,
+)
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
 from shim.parsing.shapes import ToolIndex
 
@@ -40,9 +51,13 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
+    react.BLOB,  # w-fam2: ```\n{"action": NAME, "action_input": …}``` (LangChain), before the ```json row
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] opening the message, known tools only
     untagged.BARE,  # {"name": …} or [{…}] opening the message, known tools only
+    # -- w-fam2: lenient forms, for offered tools only --
+    *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
+    *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""
 
