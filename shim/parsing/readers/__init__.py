@@ -19,6 +19,7 @@ from shim.parsing.readers import (
     llama,
     lmstudio,
     mistral,
+    pythonic_calls,
     pythonic_list,
     qwen_xml,
     react,
@@ -58,6 +59,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
+    *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""
 
