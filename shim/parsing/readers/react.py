@@ -24,6 +24,7 @@ from shim.parsing.shapes import ToolIndex
 __all__ = ["BLOB", "ROWS", "ReactInput", "string_arguments"]
 
 _LINE_END = regex.compile(r"\r?\n")
+_BLANKS = regex.compile(r"[ \t]+")
 _HEAD = r"Action[ \t]{0,8}:[ \t]{0,8}(?P<name>%s)[ \t]{0,8}\r?\n[ \t]{0,8}Action[ \t]{0,8}Input[ \t]{0,8}:[ \t]{0,8}"
 _BLOB = r'```(?:json)?[ \t]{0,8}\r?\n[ \t\r\n]{0,64}(?P<body>\{[ \t\r\n]{0,64}"action"[ \t\r\n]{0,8}:)'
 
@@ -68,8 +69,15 @@ class ReactInput:
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
-        if self.scanner is None and not self.body and text[pos] == "{":
-            self.scanner = JsonScanner(stop_chars="", capture=False)
+        if self.scanner is None and not self.body:
+            blanks = _BLANKS.match(text, pos)
+            if blanks is not None:
+                ctx.consume(blanks.group())
+                pos = blanks.end()
+            if pos >= len(text) and not final:
+                return pos, self
+            if text[pos : pos + 1] == "{":
+                self.scanner = JsonScanner(stop_chars="", capture=False)
         if self.scanner is not None:
             new, status = self.scanner.feed(text, pos, final=final)
             ctx.consume(text[pos:new])
