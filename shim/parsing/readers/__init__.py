@@ -16,6 +16,7 @@ from dataclasses import replace
 import regex
 
 from shim.parsing.readers import (
+    damaged,
     llama,
     lmstudio,
     mistral,
@@ -59,6 +60,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
+    *damaged.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""
