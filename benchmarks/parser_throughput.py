@@ -25,7 +25,11 @@ import regex
 from shim.parsing.readers import DEFAULT_DIALECTS
 from shim.parsing.stream import StreamParser
 
-TOOLS = ["get_weather", "write_file"]
+_STR = {"type": "string"}
+TOOLS = [  # with schemas: tool-name XML reads only declared parameters
+    {"name": "get_weather", "inputSchema": {"properties": {"city": _STR, "days": {"type": "integer"}}}},
+    {"name": "write_file", "inputSchema": {"properties": {"path": _STR, "content": _STR}}},
+]
 
 _PROSE = (
     "The forecast for the coming week is mild, with light rain on Tuesday and sunshine after that. "
@@ -43,6 +47,10 @@ FAMILIES: dict[str, str] = {
     "mistral [ARGS]": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
     "json fence": '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```',
     "reasoning": "<think>The user wants the weather; call the tool with the city name.</think>",
+    "tool-name xml": "<get_weather>\n<city>Paris</city>\n<days>3</days>\n</get_weather>",
+    "react": 'Action: get_weather\nAction Input: {"city": "Paris"}',
+    "pythonic call on a line": 'get_weather(city="Paris", days=3)',
+    "closer, opener missing": '{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
 }
 
 
@@ -149,7 +157,9 @@ def scaling(kind: str, make: Callable[[int], str], small: int, chunk: int = 16, 
     per_byte_big = time_parser(big, chunk) / len(big)
     ratio = per_byte_big / per_byte_small
     ok = ratio <= target
-    print(f"{kind:<26} {len(little):>10,} {len(big):>10,} {len(big) / per_byte_big / len(big) / 1e6:>9.2f} {ratio:>8.2f}")
+    print(
+        f"{kind:<26} {len(little):>10,} {len(big):>10,} {len(big) / per_byte_big / len(big) / 1e6:>9.2f} {ratio:>8.2f}"
+    )
     return ok
 
 
