@@ -9,7 +9,7 @@ parameter (or its one required parameter); otherwise the block goes back out as 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import regex
 
@@ -137,11 +137,12 @@ class ActionBlob:
         self.body.append(text[pos:new])
         if status is Status.MORE:
             return new, MORE
-        value = lenient_loads("".join(self.body)) if status is Status.DONE else None
-        if isinstance(value, dict) and set(value) <= {"action", "action_input"}:  # pyright: ignore[reportUnknownArgumentType]
-            name: Any = value.get("action")
+        value: Any = lenient_loads("".join(self.body)) if status is Status.DONE else None
+        blob: dict[str, Any] = cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+        if blob and set(blob) <= {"action", "action_input"}:
+            name = blob.get("action")
             if isinstance(name, str) and self.ctx.tools.is_known(name):
-                arguments = _arguments(self.ctx.tools, name, value.get("action_input"))
+                arguments = _arguments(self.ctx.tools, name, blob.get("action_input"))
                 if arguments is not None:
                     self.ctx.end_call(name, arguments, streamed=False)
                     return new, AfterBody(self.ctx, self.block)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
-from typing import Any
+from typing import Any, cast
 
 import regex
 
@@ -46,11 +46,11 @@ def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
     expected = _LITERAL_KINDS.get(kind or "")
     if expected is not None and text[:1] in "[{(TFt-0123456789":
         try:
-            value = ast.literal_eval(text)
+            value: Any = ast.literal_eval(text)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return raw
         if isinstance(value, tuple):
-            value = list(value)  # pyright: ignore[reportUnknownArgumentType]
+            value = list(cast("tuple[Any, ...]", value))
         if isinstance(value, expected):
             try:
                 return json.loads(json.dumps(value))  # JSON data only: sets, bytes, complex stay text
@@ -111,8 +111,8 @@ class ToolXml:
                 ctx.revert()  # not this tool's parameters: prose or markup that looks like it
                 return pos, None
             ctx.consume(child.group())
-            self.key = child.group("key")
-            self.value_end = _closer(self.key)
+            key = self.key = child.group("key")
+            self.value_end = _closer(key)
             self.value = []
             pos = child.end()
         return pos, self
