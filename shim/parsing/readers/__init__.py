@@ -16,10 +16,11 @@ from dataclasses import replace
 import regex
 
 from shim.parsing.readers import (
-    damaged,
+    langchain_blob,
     llama,
     lmstudio,
     mistral,
+    orphan_closer,
     pythonic_calls,
     pythonic_list,
     qwen_xml,
@@ -53,14 +54,14 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
-    react.BLOB,  # w-fam2: ```\n{"action": NAME, "action_input": …}``` (LangChain), before the ```json row
+    *langchain_blob.ROWS,  # w-fam2: ```\n{"action": NAME, "action_input": …}``` (LangChain), before the ```json row
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] opening the message, known tools only
     untagged.BARE,  # {"name": …} or [{…}] opening the message, known tools only
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
-    *damaged.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
+    *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""

@@ -1,32 +1,30 @@
 """ReAct, as LangChain's agents prompt for: ``Action: NAME`` then ``Action Input: {…}`` (or a plain string).
 
-Also LangChain's JSON blob in a fence: ```` ```\\n{"action": NAME, "action_input": …}\\n``` ````. Lenient forms
-of plain words, so the evidence is strict: ``Action:`` must begin the message or a line, the name must be an
-offered tool (the opener is built from their names) and ``Action Input:`` must follow on the next line. The
-input is a JSON object (the arguments), or a string up to the end of its line: the value of the tool's one
-parameter (or its one required parameter); otherwise the block goes back out as text, with no error.
+Lenient forms of plain words, so the evidence is strict: ``Action:`` must begin the message or a line, the
+name must be an offered tool (the opener is built from their names) and ``Action Input:`` must follow on the
+next line. The input is a JSON object (the arguments), or a string up to the end of its line: the value of
+the tool's one parameter (or its one required parameter); otherwise the block goes back out as text, with no
+error. LangChain's JSON blob in a fence is `langchain_blob`'s.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["BLOB", "ROWS", "ReactInput", "string_arguments"]
+__all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arguments"]
 
 _LINE_END = regex.compile(r"\r?\n")
 _BLANKS = regex.compile(r"[ \t]+")
 _HEAD = r"Action[ \t]{0,8}:[ \t]{0,8}(?P<name>%s)[ \t]{0,8}\r?\n[ \t]{0,8}Action[ \t]{0,8}Input[ \t]{0,8}:[ \t]{0,8}"
-_BLOB = r'```(?:json)?[ \t]{0,8}\r?\n[ \t\r\n]{0,64}(?P<body>\{[ \t\r\n]{0,64}"action"[ \t\r\n]{0,8}:)'
 
 
 def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
@@ -42,7 +40,8 @@ def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] 
     return {str(keys[0]): value} if keys else None
 
 
-def _arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] | None:
+def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] | None:
+    """An action input as arguments: an object, JSON object text, or a string for the one parameter."""
     if isinstance(value, dict):
         return value  # pyright: ignore[reportUnknownVariableType]
     if value is None:
@@ -51,7 +50,7 @@ def _arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] | None
         text = value.strip()
         if text.startswith("{"):
             try:
-                return _arguments(tools, name, lenient_json.loads(text))
+                return input_arguments(tools, name, lenient_json.loads(text))
             except lenient_json.LenientJSONError:
                 pass
         return string_arguments(tools, name, value)
@@ -97,7 +96,7 @@ class ReactInput:
         return stop, self._decide("".join(self.body).strip().strip('"'))
 
     def _decide(self, value: Any) -> Next:
-        arguments = _arguments(self.ctx.tools, self.name, value)
+        arguments = input_arguments(self.ctx.tools, self.name, value)
         if arguments is None:
             self.ctx.revert()
         else:
@@ -120,49 +119,12 @@ def lenient_loads(text: str) -> Any:
         return None
 
 
-class ActionBlob:
-    """``{"action": NAME, "action_input": …}`` in a fence (LangChain's JSON agent)."""
-
-    def __init__(self, ctx: Context, block: Block, opener: str) -> None:
-        self.ctx = ctx
-        self.block = block
-        block.fence = True
-        self.scanner = JsonScanner(stop_chars="", capture=False)
-        self.scanner.feed(opener, 0)
-        self.body = [opener]
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        new, status = self.scanner.feed(text, pos, final=final)
-        self.ctx.consume(text[pos:new])
-        self.body.append(text[pos:new])
-        if status is Status.MORE:
-            return new, MORE
-        value: Any = lenient_loads("".join(self.body)) if status is Status.DONE else None
-        blob: dict[str, Any] = cast("dict[str, Any]", value) if isinstance(value, dict) else {}
-        if blob and set(blob) <= {"action", "action_input"}:
-            name = blob.get("action")
-            if isinstance(name, str) and self.ctx.tools.is_known(name):
-                arguments = _arguments(self.ctx.tools, name, blob.get("action_input"))
-                if arguments is not None:
-                    self.ctx.end_call(name, arguments, streamed=False)
-                    return new, AfterBody(self.ctx, self.block)
-        self.ctx.revert()
-        return new, None
-
-    def finish(self, truncated: bool) -> None:
-        self.ctx.revert()
-
-
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInput:
     opener = ctx.take_raw()
     lead = len(opener) - len(opener.lstrip("\r\n \t"))
     ctx.text(opener[:lead])  # the line break before `Action:` stays text
     ctx.consume(opener[lead:])
     return ReactInput(ctx, block, match.group("name"))
-
-
-def _open_blob(ctx: Context, block: Block, match: regex.Match[str]) -> ActionBlob:
-    return ActionBlob(ctx, block, match.group("body"))
 
 
 def _head(prefix: str) -> Any:
@@ -189,5 +151,3 @@ ROWS = [
         "react_line", r"\n", None, kind="untagged", first="\n", reader=_open_line, open_for_tools=_head(r"\n[ \t]{0,8}")
     ),
 ]
-BLOB = Dialect("react_json_blob", _BLOB, r"```", kind="untagged", first="`", reader=_open_blob)
-"""```\n{"action": NAME, "action_input": …}\n``` (LangChain's JSON blob): listed before the generic ```json row."""
