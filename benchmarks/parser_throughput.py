@@ -26,7 +26,11 @@ import regex
 from shim.parsing.readers import DEFAULT_DIALECTS
 from shim.parsing.stream import StreamParser
 
-TOOLS = ["get_weather", "write_file"]
+_STR = {"type": "string"}
+TOOLS = [  # with schemas: tool-name XML reads only declared parameters
+    {"name": "get_weather", "inputSchema": {"properties": {"city": _STR, "days": {"type": "integer"}}}},
+    {"name": "write_file", "inputSchema": {"properties": {"path": _STR, "content": _STR}}},
+]
 
 _PROSE = (
     "The forecast for the coming week is mild, with light rain on Tuesday and sunshine after that. "
@@ -53,6 +57,10 @@ FAMILIES: dict[str, str] = {
     "harmony": "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
     '{"city": "Paris"}<|call|>',
     "reasoning": "<think>The user wants the weather; call the tool with the city name.</think>",
+    "tool-name xml": "<get_weather>\n<city>Paris</city>\n<days>3</days>\n</get_weather>",
+    "react": 'Action: get_weather\nAction Input: {"city": "Paris"}',
+    "pythonic call on a line": 'get_weather(city="Paris", days=3)',
+    "closer, opener missing": '{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
 }
 
 

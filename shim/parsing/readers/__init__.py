@@ -20,14 +20,19 @@ from shim.parsing.readers import (
     glm,
     harmony,
     kimi,
+    langchain_blob,
     llama,
     lmstudio,
     minimax,
     mistral,
+    orphan_closer,
+    pythonic_calls,
     pythonic_list,
     qwen_xml,
+    react,
     reasoning,
     tagged_json,
+    tool_xml,
     untagged,
 )
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
@@ -59,9 +64,15 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}
     *harmony.ROWS,  # gpt-oss: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
+    *langchain_blob.ROWS,  # w-fam2: ```\n{"action": NAME, "action_input": …}``` (LangChain), before the ```json row
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] opening the message, known tools only
     untagged.BARE,  # {"name": …} or [{…}] opening the message, known tools only
+    # -- w-fam2: lenient forms, for offered tools only --
+    *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
+    *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
+    *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
+    *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""
 

@@ -10,10 +10,12 @@
 
 from __future__ import annotations
 
+import regex
+
 from shim.parsing.readers.base import MORE, Block, Context, Next
 from shim.parsing.tags import PARTIAL, MarkerMatch
 
-__all__ = ["AfterBody", "Closed", "Revert", "Skip", "open_inner"]
+__all__ = ["AfterBody", "Closed", "Revert", "Skip", "damaged_closer", "open_inner"]
 
 
 def open_inner(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
@@ -29,6 +31,26 @@ def open_inner(ctx: Context, block: Block, text: str, pos: int, final: bool) -> 
         ctx.consume(found.group())
         return found.end(), row.reader(ctx, block, found)
     return None
+
+
+_CLOSER_LIKE = regex.compile(r"<[ \t]{0,8}/[ \t]{0,8}(?P<tag>[\w:.|-]{1,64})[ \t]{0,8}(?P<gt>>)?")
+
+
+def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
+    """The block's closer misspelled by one trailing ``s`` (``</tool_calls>`` for ``</tool_call>``, or the
+    other way), or cut before its ``>`` at the very end of the stream: ``(match, False)``; ``(None, True)``
+    when the text ends where it may still be one; ``(None, False)`` when it is not."""
+    close = block.dialect.compiled_close() if block.dialect is not None else None
+    found = _CLOSER_LIKE.match(text, pos, partial=not final) if close is not None else None
+    if close is None or found is None:
+        return None, False
+    if found.partial or (not final and found.end() >= len(text)):  # `</tool_call` may still grow
+        return None, True
+    if found.group("gt") is None and found.end() < len(text):
+        return None, False
+    tag = found.group("tag")
+    fixed = (tag, tag[:-1] if tag[-1:] in "sS" else tag + "s")
+    return (found if any(close.fullmatch(f"</{t}>") for t in fixed) else None), False
 
 
 class AfterBody:
@@ -66,6 +88,12 @@ class AfterBody:
                 if found.kind == "close":
                     return found.match.end(), Closed(ctx)
                 return found.match.end(), None if block.fence else self
+            damaged, partial = damaged_closer(block, text, pos, final)
+            if partial:
+                return pos, MORE
+            if damaged is not None:  # `</function_calls>` for `</function_call>`, `</tool_call` cut at the end
+                ctx.markup(damaged.group())
+                return damaged.end(), Closed(ctx)
         ctx.markup_as_text()  # the block simply ends: its closer is optional
         return pos, None
 

@@ -13,6 +13,7 @@ import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
+from shim.parsing.readers.damaged import damaged_start
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, XmlBody
 from shim.parsing.tags import PARTIAL
@@ -48,7 +49,7 @@ class TaggedStart:
             return pos, self
         char = text[pos]
         if char == "{":
-            return pos, JsonBody(ctx, block)
+            return damaged_start(ctx, block, text, pos, final) or (pos, JsonBody(ctx, block))
         if char == "[" and not block.array:
             ctx.consume(char)
             block.array = True

@@ -1,0 +1,65 @@
+"""LangChain's JSON agent blob in a fence: ```` ```\\n{"action": NAME, "action_input": …}\\n``` ````.
+
+Untagged, so it needs the evidence: the fence must open with ``{"action":``, the object may hold only
+``action`` and ``action_input``, and ``action`` must name an offered tool. The input is read as for ReAct
+(`react.input_arguments`): an object, or a string for the tool's one parameter. Listed before the generic
+```` ```json ```` row, which reads every other fenced call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import regex
+
+from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.readers.react import input_arguments, lenient_loads
+
+__all__ = ["ROWS", "ActionBlob"]
+
+_BLOB = r'```(?:json)?[ \t]{0,8}\r?\n[ \t\r\n]{0,64}(?P<body>\{[ \t\r\n]{0,64}"action"[ \t\r\n]{0,8}:)'
+
+
+class ActionBlob:
+    """``{"action": NAME, "action_input": …}`` in a fence (LangChain's JSON agent)."""
+
+    def __init__(self, ctx: Context, block: Block, opener: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        block.fence = True
+        self.scanner = JsonScanner(stop_chars="", capture=False)
+        self.scanner.feed(opener, 0)
+        self.body = [opener]
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        new, status = self.scanner.feed(text, pos, final=final)
+        self.ctx.consume(text[pos:new])
+        self.body.append(text[pos:new])
+        if status is Status.MORE:
+            return new, MORE
+        value: Any = lenient_loads("".join(self.body)) if status is Status.DONE else None
+        blob: dict[str, Any] = cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+        if blob and set(blob) <= {"action", "action_input"}:
+            name = blob.get("action")
+            if isinstance(name, str) and self.ctx.tools.is_known(name):
+                arguments = input_arguments(self.ctx.tools, name, blob.get("action_input"))
+                if arguments is not None:
+                    self.ctx.end_call(name, arguments, streamed=False)
+                    return new, AfterBody(self.ctx, self.block)
+        self.ctx.revert()
+        return new, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+
+def _open_blob(ctx: Context, block: Block, match: regex.Match[str]) -> ActionBlob:
+    return ActionBlob(ctx, block, match.group("body"))
+
+
+ROWS = [
+    # ```\n{"action": NAME, "action_input": …}\n``` (LangChain's JSON blob): listed before the generic ```json row.
+    Dialect("react_json_blob", _BLOB, r"```", kind="untagged", first="`", reader=_open_blob)
+]

@@ -1,0 +1,87 @@
+"""A JSON call whose opener was left out but whose closer was written, mid-message:
+``Sure. {"name": "get_weather", "arguments": {…}}</tool_call>`` (at the start of a message, bare JSON is
+`untagged.BARE`'s, and ``<function=…>…</function></tool_call>`` is `qwen_xml`'s).
+
+Untagged, so it needs the evidence: ``{"name": "<offered tool>"`` opens it (the opener is built from the
+offered names), the object has a call's shape, and a call closer follows it at once; otherwise it is text,
+with no error.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import Closed
+from shim.parsing.readers.tool_xml import tool_name_pattern
+from shim.parsing.readers.untagged import calls_of
+from shim.parsing.shapes import ToolIndex
+from shim.parsing.tags import PARTIAL, MarkerMatch
+
+__all__ = ["ROWS", "OrphanClosed"]
+
+
+class OrphanClosed:
+    """``{"name": …}`` in text: a call only if a call closer follows the object at once."""
+
+    def __init__(self, ctx: Context, block: Block, opener: str) -> None:
+        self.ctx = ctx
+        self.scanner = JsonScanner(stop_chars="", capture=False)
+        self.scanner.feed(opener, 0)
+        self.body = [opener]
+        self.done = False
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        if not self.done:
+            new, status = self.scanner.feed(text, pos, final=final)
+            ctx.consume(text[pos:new])
+            self.body.append(text[pos:new])
+            if status is Status.MORE:
+                return new, MORE
+            if status is not Status.DONE:
+                ctx.revert()
+                return new, None
+            self.done, pos = True, new
+        at = pos
+        while at < len(text) and text[at] in " \t\r\n":
+            at += 1
+        closer = ctx.markers.match(text, at, final, opens=False, closes=True) if at < len(text) else None
+        if closer is PARTIAL or (at >= len(text) and not final):
+            return pos, MORE
+        shapes = calls_of("".join(self.body), ctx) if isinstance(closer, MarkerMatch) else []
+        if not shapes or not isinstance(closer, MarkerMatch):
+            ctx.revert()
+            return pos, None
+        ctx.consume(text[pos:at])
+        for shape in shapes:
+            ctx.end_call(shape.name, shape.arguments, streamed=False)
+        ctx.markup(closer.match.group())
+        return closer.match.end(), Closed(ctx)
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+
+def _open_orphan(ctx: Context, block: Block, match: regex.Match[str]) -> OrphanClosed:
+    return OrphanClosed(ctx, block, match.group())
+
+
+def _orphan_opener(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    return None if names is None else rf'\{{[ \t\r\n]{{0,16}}"name"[ \t]{{0,8}}:[ \t]{{0,8}}"(?:{names})"'
+
+
+ROWS = [
+    # Sure. {"name": "get_weather", "arguments": {…}}</tool_call>: the opener left out, the closer written.
+    Dialect(
+        "orphan_closer_json",
+        r"\{",
+        None,
+        kind="untagged",
+        first="{",
+        reader=_open_orphan,
+        open_for_tools=_orphan_opener,
+    ),
+]

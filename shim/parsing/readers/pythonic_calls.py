@@ -1,0 +1,131 @@
+"""Python-style calls of offered tools outside the message's opening list: ``get_weather(city="Paris")`` on
+its own, and ``[get_weather(city='Tokyo')]`` after some text (``Here's a call: [get_weather(…)]``).
+
+Lenient forms of plain words, so the evidence is strict. The opener is built from offered tool names only.
+A bare call counts where it opens the message or an unindented line (there with at least one argument:
+``main()`` in code is no call), with keyword arguments of literal values only (read with `ast`, never
+evaluated) and nothing but blanks after it on its line: ``print(get_weather(…))``,
+``x = get_weather(…)`` or ``get_weather(…).json()`` stay text. A list after text counts when every item is
+such a call and it is not glued to what follows (a backtick, a ``(`` of a Markdown link, a word): inline
+code stays text. The list that opens a message is `pythonic_list`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from shim.parsing.pythonic import PythonicScanner, parse_pythonic
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.tool_xml import tool_name_pattern
+from shim.parsing.shapes import ToolIndex
+
+__all__ = ["ROWS", "PythonicCalls"]
+
+_BLANKS = regex.compile(r"[ \t]*")
+_GLUED = regex.compile(r"[\w`'\"(\[{<]")  # what may not follow a list in prose
+
+
+class PythonicCalls:
+    """One bare call, or one list of calls, decided once it is complete and what follows it is seen."""
+
+    def __init__(self, ctx: Context, block: Block, opener: str, *, bare: bool, line: bool = False) -> None:
+        self.ctx = ctx
+        self.bare = bare
+        self.line = line
+        self.scanner = PythonicScanner()
+        self.scanner.feed(opener, 0)  # the opener (`name(` or `[name(`) was consumed by the core
+        self.body = [opener]
+        self.calls: list[tuple[str, dict[str, Any]]] | None = None
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if self.calls is None:
+            new = self.scanner.feed(text, pos)
+            self.ctx.consume(text[pos:new])
+            self.body.append(text[pos:new])
+            if not self.scanner.done:
+                return new, self
+            body = "".join(self.body)
+            calls = parse_pythonic(f"[{body}]" if self.bare else body)
+            if not calls or not all(self.ctx.tools.is_known(name) and (args or not self.line) for name, args in calls):
+                self.ctx.revert()
+                return new, None
+            self.calls = calls
+            pos = new
+        blanks = _BLANKS.match(text, pos)
+        assert blanks is not None
+        after = blanks.end()
+        if after >= len(text) and not final:
+            return pos, MORE  # what follows decides: look again with more input
+        if self.bare:
+            alone = after >= len(text) or text[after] in "\r\n"
+        else:
+            alone = pos >= len(text) or _GLUED.match(text, pos) is None
+        if not alone:
+            self.ctx.revert()
+            return pos, None
+        for name, arguments in self.calls:
+            self.ctx.end_call(name, arguments, streamed=False)
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        if self.calls is None or truncated:
+            self.ctx.revert()
+        else:
+            self.feed("", 0, True)
+
+
+def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
+    opener = ctx.take_raw()
+    lead = len(opener) - len(opener.lstrip("\r\n \t"))
+    ctx.text(opener[:lead])  # the line break before the call stays text
+    ctx.consume(opener[lead:])
+    return PythonicCalls(ctx, block, opener[lead:], bare=True, line=lead > 0)
+
+
+def _open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
+    return PythonicCalls(ctx, block, match.group(), bare=False)
+
+
+def _opener(prefix: str) -> Any:
+    def build(tools: ToolIndex) -> str | None:
+        names = tool_name_pattern(tools)
+        return None if names is None else rf"{prefix}(?P<name>{names})\("
+
+    return build
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+ROWS = [
+    # get_weather(city="Paris") opening the message or a line, alone on it.
+    Dialect(
+        "pythonic_call",
+        "call",
+        None,
+        kind="untagged",
+        start="message",
+        first=_LETTERS,
+        reader=_open_bare,
+        open_for_tools=_opener(""),
+    ),
+    Dialect(
+        "pythonic_call_line",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_open_bare,
+        open_for_tools=_opener(r"\n"),
+    ),
+    # Here's a call: [get_weather(city='Tokyo')]
+    Dialect(
+        "pythonic_list_inline",
+        r"\[",
+        None,
+        kind="untagged",
+        first="[",
+        reader=_open_list,
+        open_for_tools=_opener(r"\[[ \t]{0,8}"),
+    ),
+]

@@ -1,0 +1,153 @@
+"""ReAct, as LangChain's agents prompt for: ``Action: NAME`` then ``Action Input: {…}`` (or a plain string).
+
+Lenient forms of plain words, so the evidence is strict: ``Action:`` must begin the message or a line, the
+name must be an offered tool (the opener is built from their names) and ``Action Input:`` must follow on the
+next line. The input is a JSON object (the arguments), or a string up to the end of its line: the value of
+the tool's one parameter (or its one required parameter); otherwise the block goes back out as text, with no
+error. LangChain's JSON blob in a fence is `langchain_blob`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.json_body import CUT_OFF
+from shim.parsing.readers.tool_xml import tool_name_pattern
+from shim.parsing.shapes import ToolIndex
+
+__all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arguments"]
+
+_LINE_END = regex.compile(r"\r?\n")
+_BLANKS = regex.compile(r"[ \t]+")
+_HEAD = r"Action[ \t]{0,8}:[ \t]{0,8}(?P<name>%s)[ \t]{0,8}\r?\n[ \t]{0,8}Action[ \t]{0,8}Input[ \t]{0,8}:[ \t]{0,8}"
+
+
+def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
+    """A string input as arguments: the value of the tool's only parameter, or of its only required one."""
+    spec = tools.specs.get(tools.resolve(name))
+    if spec is None:
+        return None
+    props: Any = spec.input_schema.get("properties") or {}
+    required: Any = spec.input_schema.get("required") or []
+    if not value.strip() and not required:
+        return {}
+    keys = list(props) if len(props) == 1 else list(required) if len(required) == 1 else []  # pyright: ignore[reportUnknownArgumentType]
+    return {str(keys[0]): value} if keys else None
+
+
+def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] | None:
+    """An action input as arguments: an object, JSON object text, or a string for the one parameter."""
+    if isinstance(value, dict):
+        return value  # pyright: ignore[reportUnknownVariableType]
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("{"):
+            try:
+                return input_arguments(tools, name, lenient_json.loads(text))
+            except lenient_json.LenientJSONError:
+                pass
+        return string_arguments(tools, name, value)
+    return None
+
+
+class ReactInput:
+    """What follows ``Action Input:``: a JSON object, or a string to the end of the line."""
+
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.name = name
+        self.scanner: JsonScanner | None = None
+        self.body: list[str] = []
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        if self.scanner is None and not self.body:
+            blanks = _BLANKS.match(text, pos)
+            if blanks is not None:
+                ctx.consume(blanks.group())
+                pos = blanks.end()
+            if pos >= len(text) and not final:
+                return pos, self
+            if text[pos : pos + 1] == "{":
+                self.scanner = JsonScanner(stop_chars="", capture=False)
+        if self.scanner is not None:
+            new, status = self.scanner.feed(text, pos, final=final)
+            ctx.consume(text[pos:new])
+            self.body.append(text[pos:new])
+            if status is Status.MORE:
+                return new, MORE
+            if status is not Status.DONE:
+                ctx.revert()
+                return new, None
+            return new, self._decide(lenient_loads("".join(self.body)))
+        end = _LINE_END.search(text, pos)
+        stop = len(text) if end is None else end.start()
+        ctx.consume(text[pos:stop])
+        self.body.append(text[pos:stop])
+        if end is None and not final:
+            return stop, self
+        return stop, self._decide("".join(self.body).strip().strip('"'))
+
+    def _decide(self, value: Any) -> Next:
+        arguments = input_arguments(self.ctx.tools, self.name, value)
+        if arguments is None:
+            self.ctx.revert()
+        else:
+            self.ctx.end_call(self.name, arguments, streamed=False)
+        return None
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.fail_call(CUT_OFF)
+        elif self.scanner is None:
+            self._decide("".join(self.body).strip().strip('"'))
+        else:
+            self.ctx.revert()
+
+
+def lenient_loads(text: str) -> Any:
+    try:
+        return lenient_json.loads(text)
+    except lenient_json.LenientJSONError:
+        return None
+
+
+def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInput:
+    opener = ctx.take_raw()
+    lead = len(opener) - len(opener.lstrip("\r\n \t"))
+    ctx.text(opener[:lead])  # the line break before `Action:` stays text
+    ctx.consume(opener[lead:])
+    return ReactInput(ctx, block, match.group("name"))
+
+
+def _head(prefix: str) -> Any:
+    def build(tools: ToolIndex) -> str | None:
+        names = tool_name_pattern(tools)
+        return None if names is None else prefix + _HEAD % names
+
+    return build
+
+
+ROWS = [
+    # Action: NAME \n Action Input: … opening the message or a line; NAME an offered tool.
+    Dialect(
+        "react",
+        "Action",
+        None,
+        kind="untagged",
+        start="message",
+        first="Aa",
+        reader=_open_line,
+        open_for_tools=_head(""),
+    ),
+    Dialect(
+        "react_line", r"\n", None, kind="untagged", first="\n", reader=_open_line, open_for_tools=_head(r"\n[ \t]{0,8}")
+    ),
+]

@@ -1,0 +1,65 @@
+"""Damaged structure: a closer whose opener is missing, misspelled or cut closers, doubled braces, escaped bodies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.parsing.chunking import parse_everywhere
+
+TOOLS = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+CALL = ("get_weather", {"city": "Paris"})
+
+
+def _calls(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["arguments"]) for c in result["calls"]]
+
+
+def test_the_opener_left_out_before_qwen3_coder_xml_is_a_call_and_the_orphan_closer_is_markup() -> None:
+    # qwen3-coder:30b on Ollama v0.32.5, quoted in https://github.com/ollama/ollama/pull/17742
+    text = "<function=exec_command>\n<parameter=cmd>\necho LEAK_TEST\n</parameter>\n</function>\n</tool_call>"
+    result = parse_everywhere(text, ["exec_command"])
+    assert _calls(result) == [("exec_command", {"cmd": "echo LEAK_TEST"})]
+    assert result["text"].strip() == ""
+
+
+def test_a_json_call_with_its_opener_left_out_mid_message_is_a_call_when_a_closer_follows() -> None:
+    result = parse_everywhere('Sure. {"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call> ok', TOOLS)
+    assert _calls(result) == [CALL]
+    assert result["text"].split() == ["Sure.", "ok"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Sure. {"name": "get_weather", "arguments": {"city": "Paris"}} is how a call looks.',  # no closer
+        'Sure. {"name": "lookup", "arguments": {"city": "Paris"}}</tool_call>',  # not an offered tool
+        'Sure. {"name": "get_weather", "city": "Paris", "note": 1}</tool_call>',  # not a call's shape
+    ],
+)
+def test_a_json_object_without_that_evidence_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<function_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</function_calls>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_calls>',
+        '<function_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</function_call',
+        '<tool_call>{{"name": "get_weather", "arguments": {{"city": "Paris"}}}}</tool_call>',
+        '<tool_call>{\\"name\\": \\"get_weather\\", \\"arguments\\": {\\"city\\": \\"Paris\\"}}</tool_call>',
+    ],
+)
+def test_a_damaged_tagged_call_is_read_and_leaves_no_markup_visible(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (_calls(result), result["errors"], result["text"]) == ([CALL], [], "")
+
+
+def test_a_closer_with_other_damage_stays_visible_and_a_broken_repaired_body_is_an_error() -> None:
+    result = parse_everywhere('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_callx>', TOOLS)
+    assert (_calls(result), result["text"]) == ([CALL], "</tool_callx>")
+    broken = parse_everywhere('<tool_call>{{"name": "get_weather", "arguments": {{"city": </tool_call>', TOOLS)
+    assert broken["calls"] == [] and len(broken["errors"]) == 1

@@ -1,0 +1,58 @@
+"""Python-style calls of offered tools alone on their line, and call lists after text.
+
+The lists after text are quoted from sgl-project/sglang:test/srt/test_function_call_parser.py
+@03400a9e4d955eff2606cfe621c83a710c16cc97 (the pythonic detector's tests).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.parsing.chunking import parse_everywhere
+
+TOOLS = ["get_weather", "search"]
+
+
+def _calls(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["arguments"]) for c in result["calls"]]
+
+
+def test_a_call_list_after_text_is_read_and_the_text_stays() -> None:
+    result = parse_everywhere("Here's a tool call: [get_weather(location='New York', unit='celsius')]", TOOLS)
+    assert _calls(result) == [("get_weather", {"location": "New York", "unit": "celsius"})]
+    assert result["text"] == "Here's a tool call: "
+
+
+def test_two_lists_with_text_between_are_two_calls() -> None:
+    result = parse_everywhere("[get_weather(location='Berlin')] and [search(query='restaurants')]", TOOLS)
+    assert _calls(result) == [("get_weather", {"location": "Berlin"}), ("search", {"query": "restaurants"})]
+    assert result["text"].strip() == "and"
+
+
+def test_a_bare_call_opening_the_message_or_alone_on_a_line_is_a_call() -> None:
+    assert _calls(parse_everywhere('get_weather(city="Paris")', TOOLS)) == [("get_weather", {"city": "Paris"})]
+    result = parse_everywhere('I will check.\nget_weather(city="Paris", days=[1, 2])\nsearch(query="x")  \n', TOOLS)
+    assert _calls(result) == [("get_weather", {"city": "Paris", "days": [1, 2]}), ("search", {"query": "x"})]
+    assert result["text"].split() == ["I", "will", "check."]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'x = get_weather(city="Paris")',  # an assignment
+        'print(get_weather(city="Paris"))',  # inside another call
+        'Try get_weather(city="Paris") first.',  # inside a sentence
+        'Code:\nget_weather(city="Paris").json()',  # something after it on its line
+        'Code:\n    get_weather(city="Paris")',  # indented: a line of code
+        "Code:\nget_weather()",  # no argument, inside a message
+        "Use `[get_weather(city='Paris')]` to ask.",  # inline code
+        "See [get_weather(city)](https://example.com/docs).",  # a Markdown link
+        "Hello\nlookup(city='Paris')",  # not an offered tool
+        "Hello\nget_weather(city=open('x'))",  # not a literal
+    ],
+)
+def test_calls_in_code_or_prose_stay_text_without_an_error(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

@@ -1,0 +1,62 @@
+"""ReAct: ``Action: NAME`` + ``Action Input: …``, and LangChain's ``{"action", "action_input"}`` blob in a fence.
+
+Outputs quoted from langchain-ai/langchain@25ef4afbc413de905bf8fe5519b8e873881c7321,
+libs/langchain/tests/unit_tests/agents/output_parsers/test_react_single_input.py and
+test_react_json_single_input.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.parsing.chunking import parse_everywhere
+
+SEARCH = {
+    "name": "search",
+    "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+}
+WEATHER = {
+    "name": "get_weather",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}},
+}
+
+
+def _calls(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["arguments"]) for c in result["calls"]]
+
+
+def test_a_string_action_input_is_the_value_of_the_tools_one_parameter() -> None:
+    text = "Thought: agent thought here\nAction: search\nAction Input: what is the temperature in SF?"
+    result = parse_everywhere(text, [SEARCH])
+    assert _calls(result) == [("search", {"query": "what is the temperature in SF?"})]
+    assert result["text"] == "Thought: agent thought here\n"
+
+
+def test_langchains_json_blob_in_a_bare_fence_is_a_call() -> None:
+    text = 'Thought: agent thought here\n```\n{\n    "action": "search",\n    "action_input": "what is the temperature in SF?"\n}\n```\n'
+    result = parse_everywhere(text, [SEARCH])
+    assert _calls(result) == [("search", {"query": "what is the temperature in SF?"})]
+    assert result["text"].strip() == "Thought: agent thought here"
+
+
+def test_a_json_action_input_is_the_arguments_and_what_follows_its_line_stays_text() -> None:
+    text = 'Action: get_weather\nAction Input: {"city": "Paris", "days": 2}\nObservation:'
+    result = parse_everywhere(text, [WEATHER])
+    assert _calls(result) == [("get_weather", {"city": "Paris", "days": 2})]
+    assert result["text"] == "\nObservation:"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Action: lookup\nAction Input: Paris",  # not an offered tool
+        "Action: get_weather\nAction Input: Paris",  # a string, but the tool has two parameters
+        "The next Action: search\nAction Input: x",  # `Action:` inside a line
+        "Action: search\nThen I will type the input.",  # no Action Input
+    ],
+)
+def test_react_words_without_the_whole_shape_stay_text_without_an_error(text: str) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

@@ -1,0 +1,121 @@
+"""Tool-name XML (Cline, Roo Code): ``<read_file><path>a.py</path></read_file>``, for offered tools only.
+
+Outputs quoted from RooCodeInc/Roo-Code:src/core/assistant-message/__tests__/XmlToolCallParser.spec.ts
+@f39fad586eb34a04c24bdff06c2684707bff8ae4 (the strings Roo's own XML tool parser is tested on).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.parsing.chunking import parse_everywhere
+
+_S = {"type": "string"}
+
+
+def _tool(name: str, **props: Any) -> dict[str, Any]:
+    return {"name": name, "inputSchema": {"type": "object", "properties": props}}
+
+
+TOOLS = [
+    _tool("read_file", path=_S),
+    _tool("execute_command", command=_S, cwd=_S),
+    _tool("write_to_file", path=_S, content=_S),
+    _tool("list_files", path=_S, recursive={"type": "boolean"}),
+    _tool("ask_followup_question", question=_S, follow_up={"type": "array"}),
+    _tool("use_mcp_tool", server_name=_S, tool_name=_S, arguments={"type": "object"}),
+    _tool("attempt_completion", result=_S),
+]
+
+
+def _calls(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["arguments"]) for c in result["calls"]]
+
+
+def test_a_tool_tag_with_one_child_per_parameter_is_a_call_and_the_text_around_it_stays() -> None:
+    text = "Here's my analysis:\n\n<read_file>\n<path>src/file.ts</path>\n</read_file>\n\nThis should help us understand the code."
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [("read_file", {"path": "src/file.ts"})]
+    assert result["text"] == "Here's my analysis:\n\n\n\nThis should help us understand the code."
+    assert result["errors"] == []
+
+
+def test_two_calls_on_one_line_are_two_calls() -> None:
+    text = "<read_file><path>file1.ts</path></read_file> <read_file><path>file2.ts</path></read_file>"
+    assert _calls(parse_everywhere(text, TOOLS)) == [
+        ("read_file", {"path": "file1.ts"}),
+        ("read_file", {"path": "file2.ts"}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        (  # a boolean parameter
+            "<list_files>\n<path>src/</path>\n<recursive>true</recursive>\n</list_files>",
+            ("list_files", {"path": "src/", "recursive": True}),
+        ),
+        (  # an array parameter written as JSON
+            "<ask_followup_question>\n<question>What file would you like me to read?</question>\n"
+            '<follow_up>[{"text": "src/file.ts"}, {"text": "package.json"}]</follow_up>\n</ask_followup_question>',
+            (
+                "ask_followup_question",
+                {
+                    "question": "What file would you like me to read?",
+                    "follow_up": [{"text": "src/file.ts"}, {"text": "package.json"}],
+                },
+            ),
+        ),
+        (  # an object parameter written as JSON
+            "<use_mcp_tool>\n<server_name>my-server</server_name>\n<tool_name>my-tool</tool_name>\n"
+            '<arguments>{"key": "value"}</arguments>\n</use_mcp_tool>',
+            ("use_mcp_tool", {"server_name": "my-server", "tool_name": "my-tool", "arguments": {"key": "value"}}),
+        ),
+    ],
+)
+def test_values_are_typed_by_the_tools_schema(text: str, call: tuple[str, dict[str, Any]]) -> None:
+    assert _calls(parse_everywhere(text, TOOLS)) == [call]
+
+
+def test_a_string_value_keeps_its_lines_tags_and_cdata_content() -> None:
+    text = "<write_to_file>\n<path>test.ts</path>\n<content>function hello() {\n\t\tconsole.log('hello')\n}\n\nexport { hello }</content>\n</write_to_file>"
+    assert _calls(parse_everywhere(text, TOOLS)) == [
+        (
+            "write_to_file",
+            {"path": "test.ts", "content": "function hello() {\n\t\tconsole.log('hello')\n}\n\nexport { hello }"},
+        )
+    ]
+    cdata = "<write_to_file>\n<path>test.ts</path>\n<content><![CDATA[const x = 1; // This <should> work]]></content>\n</write_to_file>"
+    assert _calls(parse_everywhere(cdata, TOOLS)) == [
+        ("write_to_file", {"path": "test.ts", "content": "const x = 1; // This <should> work"})
+    ]
+
+
+def test_a_python_literal_is_read_for_an_array_or_object_parameter_but_not_for_a_string_one() -> None:
+    text = "<ask_followup_question><question>['a']</question><follow_up>['a', 'b']</follow_up></ask_followup_question>"
+    assert _calls(parse_everywhere(text, TOOLS)) == [
+        ("ask_followup_question", {"question": "['a']", "follow_up": ["a", "b"]})
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<read_file>src/file.ts</read_file>",  # no child tag: a value, not parameters
+        "<read_file><file>a.ts</file></read_file>",  # not a parameter of the tool
+        "<read_file><path>a</path><path>b</path></read_file>",  # a parameter twice
+        "<read_file> and then <path>a</path></read_file>",  # prose between the children
+        "<attempt_completion><result>done</result>",  # the stream ends before the closing tag
+        "<div><code>x</code></div>",  # a tag that is no offered tool
+    ],
+)
+def test_markup_that_is_not_exactly_a_call_of_an_offered_tool_stays_text_without_an_error(text: str) -> None:
+    result = parse_everywhere(text, [*TOOLS, "div"])
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+def test_without_offered_tools_tool_tags_are_text() -> None:
+    text = "<read_file>\n<path>src/file.ts</path>\n</read_file>"
+    assert parse_everywhere(text)["text"] == text
