@@ -15,7 +15,24 @@ from dataclasses import replace
 
 import regex
 
-from shim.parsing.readers import llama, lmstudio, mistral, pythonic_list, qwen_xml, reasoning, tagged_json, untagged
+from shim.parsing.readers import (
+    gemma,
+    gemma4,
+    granite,
+    lfm2,
+    llama,
+    llama4,
+    lmstudio,
+    minicpm,
+    mistral,
+    olmo,
+    phi4,
+    pythonic_list,
+    qwen_xml,
+    reasoning,
+    tagged_json,
+    untagged,
+)
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
 from shim.parsing.shapes import ToolIndex
 
@@ -40,6 +57,16 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
+    # -- families of issue 15 (w-fam1) --
+    *gemma4.ROWS,  # <|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>, FunctionGemma, stripped call:NAME{…}
+    *granite.ROWS,  # <|tool_call|>[{…}]
+    *lfm2.ROWS,  # <|tool_call_start|>[NAME(k="v")]<|tool_call_end|>
+    *llama4.ROWS,  # <|python_start|>[NAME(k='v')]<|python_end|>
+    *minicpm.ROWS,  # <function name="NAME"><param name="k">v</param></function>
+    *olmo.ROWS,  # <function_calls>NAME(k="v")\nNAME(…)</function_calls>
+    *phi4.ROWS,  # functools[{…}] naming known tools
+    *gemma.ROWS,  # ```tool_code fence of NAME(k="v") lines, known tools only (before the ```json fence row)
+    # -- end w-fam1 --
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] opening the message, known tools only
     untagged.BARE,  # {"name": …} or [{…}] opening the message, known tools only
