@@ -82,7 +82,7 @@ class GemmaArgs:
         self.quote: str | None = None
         self.parts: list[tuple[bool, list[str]]] = []
         self.string: list[str] = []
-        self.closing = {q: regex.compile(regex.escape(q)) for q in ("<|\"|>", "<escape>")}
+        self.closing = {q: regex.compile(regex.escape(q)) for q in ('<|"|>', "<escape>")}
         ctx.start_call(name)
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
@@ -186,6 +186,7 @@ ROWS = [
     Dialect("gemma4", r"<\|tool_call>", r"<tool_call\|>", reader=_tagged),
     Dialect("function_gemma", r"<start_function_call>", r"<end_function_call>", reader=_tagged),
     Dialect("gemma4_thought", r"<\|channel>thought", r"<channel\|>", kind="reasoning", reader=open_reasoning),
-    Dialect("gemma4_stripped", r"(?=call[ \t]{0,4}:)", None, kind="untagged", start="message", first="cC",
-            reader=_stripped),
+    Dialect(
+        "gemma4_stripped", r"(?=call[ \t]{0,4}:)", None, kind="untagged", start="message", first="cC", reader=_stripped
+    ),
 ]
