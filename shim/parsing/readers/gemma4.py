@@ -41,7 +41,7 @@ def to_json(parts: list[tuple[bool, str]]) -> str:
     """
     out: list[str] = []
     stack: list[str] = []
-    expect = "value"
+    expect: str = "value"
     for is_string, text in parts:
         if is_string:
             out.append(json.dumps(text, ensure_ascii=False))
@@ -61,10 +61,10 @@ def to_json(parts: list[tuple[bool, str]]) -> str:
             elif not token.strip():
                 pass
             elif expect in ("key", "value"):
-                word = token.strip()
-                literal = expect == "value" and _LITERAL.fullmatch(word)
+                word, is_key = token.strip(), expect == "key"
+                literal = not is_key and _LITERAL.fullmatch(word)
                 token = word if literal else json.dumps(word, ensure_ascii=False)
-                expect = "colon" if expect == "key" else "after"
+                expect = "colon" if is_key else "after"
             else:
                 raise ValueError(f"unexpected {token.strip()[:40]!r}")
             out.append(token)

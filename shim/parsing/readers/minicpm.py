@@ -24,7 +24,8 @@ _CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}function[ \t]{0,8}>"
 _NEXT = regex.compile(rf"<!\[CDATA\[|{_CLOSE}", regex.IGNORECASE)
 _CDATA_END = regex.compile(r"\]\]>")
 _PARAM = regex.compile(
-    r"""<param[ \t]{1,8}name[ \t]{0,4}=[ \t]{0,4}["']?(?P<key>[^"'<>\n]{1,128}?)["']?[ \t]{0,8}>|(?P<end></[ \t]{0,8}param[ \t]{0,8}>)""",
+    r"""<param[ \t]{1,8}name[ \t]{0,4}=[ \t]{0,4}["']?(?P<key>[^"'<>\n]{1,128}?)["']?[ \t]{0,8}>"""
+    r"|(?P<end></[ \t]{0,8}param[ \t]{0,8}>)",
     regex.IGNORECASE,
 )
 

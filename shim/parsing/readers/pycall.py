@@ -43,7 +43,7 @@ def parse_arguments(text: str) -> dict[str, Any]:
         ValueError: a positional argument, or a value that is no literal (the message says which).
     """
     arguments: dict[str, Any] = {}
-    depth, piece = 0, []
+    depth, piece = 0, list[str]()
     for token in [*_PIECES.findall(text), ","]:
         if token in "([{":
             depth += 1
