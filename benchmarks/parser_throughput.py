@@ -43,6 +43,17 @@ FAMILIES: dict[str, str] = {
     "mistral [ARGS]": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
     "json fence": '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```',
     "reasoning": "<think>The user wants the weather; call the tool with the city name.</think>",
+    # -- w-fam1 families --
+    "gemma4": '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:3}<tool_call|>',
+    "functiongemma": "<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>",
+    "gemma tool_code": '```tool_code\nget_weather(city="Paris", days=3)\n```',
+    "granite": '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
+    "phi4 functools": 'functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
+    "lfm2": '<|tool_call_start|>[get_weather(city="Paris", days=3)]<|tool_call_end|>',
+    "llama4 python_start": "<|python_start|>[get_weather(city='Paris')]<|python_end|>",
+    "olmo3": '<function_calls>get_weather(city="Paris")\nget_weather(city="Lima")</function_calls>',
+    "minicpm": '<function name="get_weather"><param name="city">Paris</param></function>',
+    # -- end w-fam1 --
 }
 
 
@@ -149,7 +160,9 @@ def scaling(kind: str, make: Callable[[int], str], small: int, chunk: int = 16, 
     per_byte_big = time_parser(big, chunk) / len(big)
     ratio = per_byte_big / per_byte_small
     ok = ratio <= target
-    print(f"{kind:<26} {len(little):>10,} {len(big):>10,} {len(big) / per_byte_big / len(big) / 1e6:>9.2f} {ratio:>8.2f}")
+    print(
+        f"{kind:<26} {len(little):>10,} {len(big):>10,} {len(big) / per_byte_big / len(big) / 1e6:>9.2f} {ratio:>8.2f}"
+    )
     return ok
 
 

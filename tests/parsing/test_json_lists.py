@@ -39,7 +39,7 @@ REAL: list[tuple[str, list[str], list[tuple[str, dict[str, Any]]], str]] = [
         "Would you like to know more?",
         ["get_weather"],
         [("get_weather", {"city": "Tokyo"})],
-        "Let me check the weather for you.\n\nWould you like to know more?",
+        "Let me check the weather for you.\nWould you like to know more?",
     ),
     (
         '<think>I\'ll help you with that.</think>[{"name": "get_current_weather", "arguments": {"city": "Dallas", '
