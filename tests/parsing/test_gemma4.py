@@ -146,3 +146,10 @@ def test_to_json_quotes_bare_keys_and_words_and_keeps_literals() -> None:
     assert to_json([(False, "{a:1,b:"), (True, 'x "y"'), (False, ",c:[true,null,word]}")]) == (
         '{"a":1,"b":"x \\"y\\"","c":[true,null,"word"]}'
     )
+
+
+def test_the_markers_quoted_in_code_stay_text_without_errors() -> None:
+    # ml-explore/mlx-lm `mlx_lm/tool_parsers/gemma4.py` (in the decoy corpus as code/mlx_lm_gemma4.py)
+    text = 'tool_call_start = "<|tool_call>"\ntool_call_end = "<tool_call|>"\nstart = "<start_function_call>"\n'
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == [] and result["errors"] == [] and result["text"] == text

@@ -116,6 +116,8 @@ def test_a_tool_code_fence_of_two_lines_gives_two_calls_and_json_inside_it_is_re
         "<function_calls>os.remove(path='x')</function_calls>",
         "from functools import partial; functools[0] is not a thing",
         "```python\nget_weather(city='Lima')\n```",
+        'START, END = "<|python_start|>", "<|python_end|>"  # Llama 4 markers quoted in code',
+        'if "<|tool_call_start|>" in text:',
     ],
 )
 def test_prose_and_code_around_weak_markers_stay_text_with_zero_errors(text: str) -> None:

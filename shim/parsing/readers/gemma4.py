@@ -20,7 +20,7 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.block_end import AfterBody, Skip
+from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.reasoning import open_reasoning
 
@@ -160,12 +160,10 @@ class GemmaStart:
             return found.end(), GemmaArgs(ctx, self.block, found.group("name"))
         if self.after:
             return pos, AfterBody(ctx, self.block)
-        if self.known_only:
-            ctx.revert()
-            return start, None
-        if text[pos] == "{":
+        if text[pos] == "{" and not self.known_only:
             return pos, JsonBody(ctx, self.block)
-        return pos, Skip(ctx, "expected call:NAME{key:value, …} after the opening marker")
+        ctx.revert()  # the marker was mentioned (code, docs): text
+        return start if self.known_only else pos, None
 
     def finish(self, truncated: bool) -> None:
         if self.after:

@@ -184,10 +184,10 @@ class PyStart:
         if found is not None:
             ctx.consume(found.group())
             return found.end(), open_call(self.known_only)(ctx, block, found)
-        if self.known_only:
-            ctx.revert()
-            return pos, None
-        return pos, Skip(ctx, "expected a call NAME(key=value, …) after the opening marker")
+        if block.array and not self.known_only:  # `<|tool_call_start|>[` and then no call
+            return pos, Skip(ctx, "expected a call NAME(key=value, …) in the list")
+        ctx.revert()  # the marker was mentioned (code, docs): text
+        return pos, None
 
     def finish(self, truncated: bool) -> None:
         self.ctx.revert()
