@@ -153,3 +153,12 @@ def test_the_markers_quoted_in_code_stay_text_without_errors() -> None:
     text = 'tool_call_start = "<|tool_call>"\ntool_call_end = "<tool_call|>"\nstart = "<start_function_call>"\n'
     result = parse_everywhere(text, ["get_weather"])
     assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+def test_several_calls_in_one_block_and_a_stripped_call_after_the_thought_channel_are_read() -> None:
+    text = f"<|tool_call>call:a{{x:1}}call:b{{y:{Q}z{Q}}}<tool_call|>"
+    result = parse_everywhere(text, ["a", "b"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("a", {"x": 1}), ("b", {"y": "z"})]
+    stripped = "<|channel>thought\nweather first<channel|>call:get_weather{location:Paris}"
+    result = parse_everywhere(stripped, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"location": "Paris"})]
