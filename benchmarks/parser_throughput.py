@@ -160,9 +160,7 @@ def scaling(kind: str, make: Callable[[int], str], small: int, chunk: int = 16, 
     per_byte_big = time_parser(big, chunk) / len(big)
     ratio = per_byte_big / per_byte_small
     ok = ratio <= target
-    print(
-        f"{kind:<26} {len(little):>10,} {len(big):>10,} {len(big) / per_byte_big / len(big) / 1e6:>9.2f} {ratio:>8.2f}"
-    )
+    print(f"{kind:<26} {len(little):>10,} {len(big):>10,} {len(big) / per_byte_big / len(big) / 1e6:>9.2f} {ratio:>8.2f}")
     return ok
 
 
