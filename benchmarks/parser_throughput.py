@@ -61,6 +61,17 @@ FAMILIES: dict[str, str] = {
     "react": 'Action: get_weather\nAction Input: {"city": "Paris"}',
     "pythonic call on a line": 'get_weather(city="Paris", days=3)',
     "closer, opener missing": '{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
+    # -- w-fam1 families --
+    "gemma4": '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:3}<tool_call|>',
+    "functiongemma": "<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>",
+    "gemma tool_code": '```tool_code\nget_weather(city="Paris", days=3)\n```',
+    "granite": '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
+    "phi4 functools": 'functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
+    "lfm2": '<|tool_call_start|>[get_weather(city="Paris", days=3)]<|tool_call_end|>',
+    "llama4 python_start": "<|python_start|>[get_weather(city='Paris')]<|python_end|>",
+    "olmo3": '<function_calls>get_weather(city="Paris")\nget_weather(city="Lima")</function_calls>',
+    "minicpm": '<function name="get_weather"><param name="city">Paris</param></function>',
+    # -- end w-fam1 --
 }
 
 

@@ -90,6 +90,8 @@ class StreamParser:
         self._call_id: str | None = None
         self._carry = ""
         self._at_start = True
+        self._shown = False  # visible text other than whitespace went out
+        self._reasoning_block = False  # the active block is reasoning
         self._closed = False
         self._out: list[Event] = []
         self._span_kind: type[TextDelta] | type[ReasoningDelta] | None = None  # the run being collected
@@ -99,6 +101,7 @@ class StreamParser:
             row = next((d for d in rows if d.kind == "reasoning"), None)
             if row is not None:
                 self._at_start = False
+                self._reasoning_block = True
                 nothing = regex.compile("").match("")
                 assert nothing is not None
                 self._reader = reader_for(row)(self, Block(row), nothing)
@@ -160,6 +163,8 @@ class StreamParser:
                     self._carry = text[pos:]
                     return
                 self._reader = after
+                if after is None and self._reasoning_block and not self._shown:
+                    self._at_start = True  # the message begins after its reasoning (`<think>…</think>[{…}]`)
             stalls = stalls + 1 if (pos, self._reader) == before else 0
             if stalls > 2:  # every step consumes input or changes reader; this would be a parser bug
                 raise AssertionError(f"StreamParser made no progress in {self._reader!r} at {text[pos : pos + 20]!r}")
@@ -213,6 +218,7 @@ class StreamParser:
         self._raw.append(match.group())
         if row.kind == "call":
             self._dialect = row
+        self._reasoning_block = row.kind == "reasoning"
         self._reader = reader_for(row)(self, Block(None if row.kind == "untagged" else row), match)
         return match.end()
 
@@ -304,6 +310,8 @@ class StreamParser:
         self._out.append(event)
 
     def _text(self, text: str, raw: str | None = None) -> None:
+        if not self._shown and text.strip():
+            self._shown = True
         self._extend_span(TextDelta, text, text if raw is None else raw)
 
     def _extend_span(self, kind: type[TextDelta] | type[ReasoningDelta], text: str, raw: str) -> None:

@@ -17,15 +17,23 @@ import regex
 
 from shim.parsing.readers import (
     deepseek,
+    gemma,
+    gemma4,
     glm,
+    granite,
     harmony,
     kimi,
     langchain_blob,
+    lfm2,
     llama,
+    llama4,
     lmstudio,
+    minicpm,
     minimax,
     mistral,
+    olmo,
     orphan_closer,
+    phi4,
     pythonic_calls,
     pythonic_list,
     qwen_xml,
@@ -65,6 +73,16 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *harmony.ROWS,  # gpt-oss: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
     *langchain_blob.ROWS,  # w-fam2: ```\n{"action": NAME, "action_input": …}``` (LangChain), before the ```json row
+    # -- families of issue 15 (w-fam1) --
+    *gemma4.ROWS,  # <|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>, FunctionGemma, stripped call:NAME{…}
+    *granite.ROWS,  # <|tool_call|>[{…}]
+    *lfm2.ROWS,  # <|tool_call_start|>[NAME(k="v")]<|tool_call_end|>
+    *llama4.ROWS,  # <|python_start|>[NAME(k='v')]<|python_end|>
+    *minicpm.ROWS,  # <function name="NAME"><param name="k">v</param></function>
+    *olmo.ROWS,  # <function_calls>NAME(k="v")\nNAME(…)</function_calls>
+    *phi4.ROWS,  # functools[{…}] naming known tools
+    *gemma.ROWS,  # ```tool_code fence of NAME(k="v") lines, known tools only (before the ```json fence row)
+    # -- end w-fam1 --
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] opening the message, known tools only
     untagged.BARE,  # {"name": …} or [{…}] opening the message, known tools only

@@ -1,0 +1,30 @@
+"""Gemma 3: ```` ```tool_code ```` fences holding Python calls, one per line (Google's function-calling guide).
+
+```tool_code
+get_product_name_by_PID(PID="807ZPKBL9V")
+```
+
+A code fence is weak evidence (docs show code in fences too), so every call must name an offered tool;
+a JSON call list in the fence is read like an untagged ```` ```json ```` block. Calls are read by
+`shim.parsing.readers.pycall`.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.pycall import PyStart, inner_row
+
+__all__ = ["ROWS"]
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> PyStart:
+    # The core gives an untagged block no row; this one names its own so its next calls (`inside=`) are read.
+    block.dialect = TOOL_CODE
+    block.fence = True
+    return PyStart(ctx, block, known_only=True)
+
+
+TOOL_CODE = Dialect("tool_code", r"```tool_code[ \t]*\r?\n", r"```", kind="untagged", reader=_open)
+ROWS = [TOOL_CODE, inner_row("tool_code_call", ("tool_code",), known_only=True)]

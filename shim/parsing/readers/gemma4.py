@@ -1,0 +1,190 @@
+"""Gemma 4 and FunctionGemma: ``call:NAME{key:value,…}`` between special tokens, strings in special quotes.
+
+- Gemma 4: ``<|tool_call>call:get_weather{location:<|"|>Paris<|"|>}<tool_call|>``; its reasoning is a
+  ``<|channel>thought …<channel|>`` block.
+- FunctionGemma: ``<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>``.
+- With the special tokens stripped by the engine: ``call:get_weather{location:Paris}`` opening the message,
+  only for an offered tool (untagged evidence).
+
+Keys are bare words; strings sit between two ``<|"|>`` (or ``<escape>``) and are taken literally (a ``"`` or
+``\\`` inside is the character itself); other values are JSON literals, objects ``{k:v}`` and lists; a bare
+word where a value belongs (quotes stripped) is a string. The closer is optional.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.readers.json_body import CUT_OFF, JsonBody
+from shim.parsing.readers.reasoning import open_reasoning
+
+__all__ = ["ROWS", "to_json"]
+
+_QUOTES = r'<\|"\|>|<escape>'
+_CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}(?=\{)")
+_NEXT = regex.compile(rf"{_QUOTES}|[{{}}]", regex.IGNORECASE)
+_TOKEN = regex.compile(r"[{}\[\],:]|[^{}\[\],:]+")
+_LITERAL = regex.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+
+
+def to_json(parts: list[tuple[bool, str]]) -> str:
+    """JSON text for a body given as (is_string, text) parts: strings quoted, bare keys and words quoted.
+
+    Raises:
+        ValueError: a token where none belongs (``{a:1 b}``).
+    """
+    out: list[str] = []
+    stack: list[str] = []
+    expect: str = "value"
+    for is_string, text in parts:
+        if is_string:
+            out.append(json.dumps(text, ensure_ascii=False))
+            expect = "colon" if expect == "key" else "after"
+            continue
+        for token in _TOKEN.findall(text):
+            if token in "{[":
+                stack.append(token)
+                expect = "key" if token == "{" else "value"
+            elif token in "}]":
+                stack = stack[:-1]
+                expect = "after"
+            elif token == ",":
+                expect = "key" if stack[-1:] == ["{"] else "value"
+            elif token == ":" and expect == "colon":
+                expect = "value"
+            elif not token.strip():
+                pass
+            elif expect in ("key", "value"):
+                word, is_key = token.strip(), expect == "key"
+                literal = not is_key and _LITERAL.fullmatch(word)
+                token = word if literal else json.dumps(word, ensure_ascii=False)
+                expect = "colon" if is_key else "after"
+            else:
+                raise ValueError(f"unexpected {token.strip()[:40]!r}")
+            out.append(token)
+    return "".join(out)
+
+
+class GemmaArgs:
+    """The ``{…}`` after ``call:NAME``: read to its matching brace, aware of the special quotes."""
+
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.name = name
+        self.depth = 0
+        self.quote: str | None = None
+        self.parts: list[tuple[bool, list[str]]] = []
+        self.string: list[str] = []
+        self.closing = {q: regex.compile(regex.escape(q)) for q in ('<|"|>', "<escape>")}
+        ctx.start_call(name)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        while True:
+            if self.quote is not None:
+                found = self.closing[self.quote].search(text, pos, partial=not final)
+            else:
+                found = _NEXT.search(text, pos, partial=not final)
+            end = len(text) if found is None else found.start()
+            ctx.consume(text[pos:end])
+            (self.string.append if self.quote is not None else self._raw)(text[pos:end])
+            if found is None:
+                return end, self
+            if found.partial:
+                return end, MORE
+            token, pos = found.group(), found.end()
+            ctx.consume(token)
+            if self.quote is not None:
+                self.parts.append((True, self.string))
+                self.string, self.quote = [], None
+            elif token in "{}":
+                self.depth += 1 if token == "{" else -1
+                self._raw(token)
+                if self.depth == 0:
+                    return pos, self._done()
+            else:
+                self.quote = "<escape>" if token.lower() == "<escape>" else token
+        return pos, self  # pragma: no cover - the loop returns
+
+    def _raw(self, text: str) -> None:
+        if not text:
+            return
+        if self.parts and not self.parts[-1][0]:  # raw text split by chunks is read as one
+            self.parts[-1][1].append(text)
+        else:
+            self.parts.append((False, [text]))
+
+    def _done(self) -> Next:
+        try:
+            value: Any = lenient_json.loads(to_json([(q, "".join(t)) for q, t in self.parts]))
+            if not isinstance(value, dict):
+                raise ValueError("the arguments are not an object")
+        except (ValueError, lenient_json.LenientJSONError) as exc:
+            self.ctx.fail_call(f"the arguments of {self.name!r} could not be read: {exc}")
+        else:
+            self.ctx.end_call(self.name, value, streamed=False)  # pyright: ignore[reportUnknownArgumentType]
+        return GemmaStart(self.ctx, self.block, after=True)
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.fail_call(CUT_OFF if truncated else f"the call to {self.name!r} ends before its closing brace")
+
+
+class GemmaStart:
+    """After the opener (``call:NAME{``, or a JSON object), or after a call (another ``call:``, or the end)."""
+
+    def __init__(self, ctx: Context, block: Block, *, after: bool = False, known_only: bool = False) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.after = after
+        self.known_only = known_only
+        block.next_body = lambda: JsonBody(ctx, block)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        start = pos
+        pos = ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        found = _CALL.match(text, pos, partial=not final)
+        if found is not None and found.partial:
+            return pos, MORE
+        if found is not None and (not self.known_only or ctx.tools.is_known(found.group("name"))):
+            ctx.consume(found.group())
+            return found.end(), GemmaArgs(ctx, self.block, found.group("name"))
+        if self.after:
+            return pos, AfterBody(ctx, self.block)
+        if text[pos] == "{" and not self.known_only:
+            return pos, JsonBody(ctx, self.block)
+        ctx.revert()  # the marker was mentioned (code, docs): text
+        return start if self.known_only else pos, None
+
+    def finish(self, truncated: bool) -> None:
+        if self.after:
+            self.ctx.markup_as_text()
+        else:
+            self.ctx.revert()
+
+
+def _tagged(ctx: Context, block: Block, match: regex.Match[str]) -> GemmaStart:
+    return GemmaStart(ctx, block)
+
+
+def _stripped(ctx: Context, block: Block, match: regex.Match[str]) -> GemmaStart:
+    return GemmaStart(ctx, block, known_only=True)
+
+
+ROWS = [
+    Dialect("gemma4", r"<\|tool_call>", r"<tool_call\|>", reader=_tagged),
+    Dialect("function_gemma", r"<start_function_call>", r"<end_function_call>", reader=_tagged),
+    Dialect("gemma4_thought", r"<\|channel>thought", r"<channel\|>", kind="reasoning", reader=open_reasoning),
+    Dialect(
+        "gemma4_stripped", r"(?=call[ \t]{0,4}:)", None, kind="untagged", start="message", first="cC", reader=_stripped
+    ),
+]

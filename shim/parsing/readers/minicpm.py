@@ -1,0 +1,115 @@
+"""MiniCPM: ``<function name="get_weather"><param name="city">Paris</param></function>``, values maybe in CDATA.
+
+The opener names the tool, so the call starts at once; the body is read to ``</function>`` (a ``</param>``
+or ``</function>`` inside ``<![CDATA[…]]>`` is value text). Values are typed by the tool's input schema
+(``[1, 2]`` for an array parameter, ``true`` for a boolean one), text otherwise; CDATA content is taken
+as written, other values lose the whitespace around them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.readers.json_body import CUT_OFF
+
+__all__ = ["ROWS"]
+
+_OPEN = r"""<function[ \t]{1,8}name[ \t]{0,4}=[ \t]{0,4}["'](?P<name>[^"'<>\n]{1,128})["'][ \t]{0,8}>"""
+_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}function[ \t]{0,8}>"
+_NEXT = regex.compile(rf"<!\[CDATA\[|{_CLOSE}", regex.IGNORECASE)
+_CDATA_END = regex.compile(r"\]\]>")
+_PARAM = regex.compile(
+    r"""<param[ \t]{1,8}name[ \t]{0,4}=[ \t]{0,4}["']?(?P<key>[^"'<>\n]{1,128}?)["']?[ \t]{0,8}>"""
+    r"|(?P<end></[ \t]{0,8}param[ \t]{0,8}>)",
+    regex.IGNORECASE,
+)
+
+
+class MiniCpmBody:
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.name = ctx.tools.resolve(name)
+        self.in_cdata = False
+        self.parts: list[tuple[bool, list[str]]] = []  # (is CDATA content, its pieces)
+        ctx.start_call(name)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        while True:
+            found = (_CDATA_END if self.in_cdata else _NEXT).search(text, pos, partial=not final)
+            end = len(text) if found is None else found.start()
+            if end > pos:
+                ctx.consume(text[pos:end])
+                if self.parts and self.parts[-1][0] == self.in_cdata:  # a run split by chunks is read as one
+                    self.parts[-1][1].append(text[pos:end])
+                else:
+                    self.parts.append((self.in_cdata, [text[pos:end]]))
+            if found is None:
+                return end, self
+            if found.partial:
+                return end, MORE
+            ctx.consume(found.group())
+            pos = found.end()
+            if self.in_cdata or found.group().startswith("<!"):
+                self.in_cdata = not self.in_cdata
+                continue
+            try:
+                arguments = self._arguments()
+            except ValueError as exc:
+                ctx.fail_call(str(exc))
+            else:
+                ctx.end_call(self.name, arguments, streamed=False)
+            return pos, AfterBody(ctx, self.block)
+
+    def _arguments(self) -> dict[str, Any]:
+        arguments: dict[str, Any] = {}
+        key: str | None = None
+        value: list[tuple[bool, str]] = []
+        for is_cdata, pieces in self.parts:
+            text = "".join(pieces)
+            if is_cdata:
+                value.append((True, text))
+                continue
+            at = 0
+            for tag in _PARAM.finditer(text):
+                value.append((False, text[at : tag.start()]))
+                at = tag.end()
+                if key is not None:  # a </param>, or the next <param> where one was left out
+                    arguments[key] = self._typed(key, value)
+                key = None if tag.group("end") else tag.group("key").strip()
+                value = []
+            value.append((False, text[at:]))
+        if key is not None:
+            raise ValueError(f"the parameter {key!r} of {self.name!r} has no </param>")
+        return arguments
+
+    def _typed(self, key: str, value: list[tuple[bool, str]]) -> Any:
+        pieces = [text for _, text in value]
+        if pieces and not value[0][0]:
+            pieces[0] = pieces[0].lstrip()
+        if pieces and not value[-1][0]:
+            pieces[-1] = pieces[-1].rstrip()
+        raw = "".join(pieces)
+        kind = self.ctx.tools.property_type(self.name, key)
+        if kind == "string" or any(is_cdata for is_cdata, _ in value):
+            return raw
+        try:
+            return lenient_json.loads(raw, strict=kind is None)
+        except lenient_json.LenientJSONError:
+            return raw
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.fail_call(CUT_OFF if truncated else f"the call to {self.name!r} ends before </function>")
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> MiniCpmBody:
+    return MiniCpmBody(ctx, block, match.group("name"))
+
+
+ROWS = [Dialect("minicpm", _OPEN, _CLOSE, reader=_open)]

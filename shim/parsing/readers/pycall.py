@@ -1,0 +1,193 @@
+"""Python-style calls inside a tagged block: ``NAME(k="v", n=1)``, alone, one per line, or in ``[…, …]``.
+
+Shared by the families that write calls this way between their own markers: LFM2
+(``<|tool_call_start|>[…]<|tool_call_end|>``), Llama 4 (``<|python_start|>…<|python_end|>``), OLMo 3
+(``<function_calls>`` one call per line), Gemma's ```` ```tool_code ```` fences. More lenient than
+`shim.parsing.pythonic` (which reads untagged lists with Python's own grammar only): the markers are the
+evidence, and models there write JSON literals (``true``, ``null``) and keyword names Python reserves
+(``from="SFO"``). Values are literals only (read with `ast`, never evaluated), else lenient JSON.
+
+`PyStart` reads where a block's body begins (``[``, a call, or a JSON object); `PyCall` reads one call up to
+its closing parenthesis and hands over to `AfterBody` (closers, commas, ``]``, the next call of the block
+through an ``inside`` row: see `inner_row`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import Any
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.pythonic import PythonicScanner
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import AfterBody, Skip
+from shim.parsing.readers.json_body import CUT_OFF, JsonBody
+from shim.parsing.readers.untagged import UntaggedJson
+
+__all__ = ["CALL_OPEN", "PyCall", "PyStart", "inner_row", "parse_arguments"]
+
+CALL_OPEN = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}\(")
+_PIECES = regex.compile(r"""'(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?|[()\[\]{}]|,|[^'"()\[\]{},]+""", regex.DOTALL)
+_KEYWORD = regex.compile(r"[ \t\r\n]*(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*=(?!=)(?P<value>.*)", regex.DOTALL)
+_LIST_OF_CALLS = regex.compile(r"\[[ \t\r\n]{0,8}(?=[A-Za-z_])")
+_NAMES = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
+
+
+def parse_arguments(text: str) -> dict[str, Any]:
+    """The keyword arguments between a call's parentheses, as JSON data.
+
+    Raises:
+        ValueError: a positional argument, or a value that is no literal (the message says which).
+    """
+    arguments: dict[str, Any] = {}
+    depth, piece = 0, list[str]()
+    for token in [*_PIECES.findall(text), ","]:
+        if token in "([{":
+            depth += 1
+        elif token in ")]}":
+            depth -= 1
+        if token != "," or depth > 0:
+            piece.append(token)
+            continue
+        source, piece = "".join(piece), []
+        if not source.strip():
+            continue
+        found = _KEYWORD.fullmatch(source)
+        if found is None:
+            raise ValueError(f"{source.strip()[:40]!r} is not a keyword argument (write name=value)")
+        arguments[found.group("key")] = _literal(found.group("value").strip())
+    return arguments
+
+
+def _literal(source: str) -> Any:
+    try:
+        return _value(ast.parse(source, mode="eval").body, 0)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    try:
+        return lenient_json.loads(source)
+    except lenient_json.LenientJSONError:
+        raise ValueError(f"{source[:40]!r} is not a literal value") from None
+
+
+def _value(node: ast.expr, depth: int) -> Any:
+    if depth > lenient_json.MAX_DEPTH:
+        raise ValueError("nested too deep")
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (str, int, float, bool))):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in _NAMES:
+        return _NAMES[node.id]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _value(node.operand, depth + 1)
+        if isinstance(inner, (int, float)) and not isinstance(inner, bool):
+            return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_value(item, depth + 1) for item in node.elts]
+    if isinstance(node, ast.Dict) and all(key is not None for key in node.keys):
+        keys = [_value(key, depth + 1) for key in node.keys if key is not None]
+        if all(isinstance(key, str) for key in keys):
+            return dict(zip(keys, (_value(v, depth + 1) for v in node.values), strict=True))
+    raise ValueError("not a literal")
+
+
+class PyCall:
+    """One call after its ``NAME(`` (already consumed); the opener named the tool, so the call starts at once."""
+
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.name = name
+        self.scanner = PythonicScanner()
+        self.scanner.depth = 1
+        self.body: list[str] = []
+        ctx.start_call(name)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        new = self.scanner.feed(text, pos)
+        self.ctx.consume(text[pos:new])
+        self.body.append(text[pos:new])
+        if not self.scanner.done:
+            return new, self
+        try:
+            arguments = parse_arguments("".join(self.body)[:-1])
+        except ValueError as exc:
+            self.ctx.fail_call(f"the arguments of {self.name!r} could not be read: {exc}")
+        else:
+            self.ctx.end_call(self.name, arguments, streamed=False)
+        return new, AfterBody(self.ctx, self.block)
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.fail_call(CUT_OFF if truncated else f"the call to {self.name!r} ends before its closing parenthesis")
+
+
+def open_call(known_only: bool) -> Callable[[Context, Block, regex.Match[str]], Any]:
+    """The factory of a call row; ``known_only``: the wrapper is weak evidence, only offered tools count."""
+
+    def factory(ctx: Context, block: Block, match: regex.Match[str]) -> Any:
+        name = match.group("name")
+        if known_only and not ctx.tools.is_known(name):
+            return _Revert(ctx)
+        return PyCall(ctx, block, name)
+
+    return factory
+
+
+class _Revert:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        self.ctx.revert()
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+
+def inner_row(name: str, wrappers: tuple[str, ...], *, known_only: bool = False) -> Dialect:
+    """The row of a call inside the blocks of ``wrappers`` (so `AfterBody` reads the next call of a block)."""
+    return Dialect(name, CALL_OPEN.pattern, None, start="inside", inside=wrappers, reader=open_call(known_only))
+
+
+class PyStart:
+    """Where the body of a block of Python-style calls begins: ``[``, ``NAME(`` or a JSON call object."""
+
+    def __init__(self, ctx: Context, block: Block, *, known_only: bool = False) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.known_only = known_only
+        block.next_body = lambda: JsonBody(ctx, block)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx, block = self.ctx, self.block
+        pos = ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        if text[pos] in "[{" and self.known_only:  # a JSON list in a weak wrapper: offered tools only
+            bracket = _LIST_OF_CALLS.match(text, pos, partial=not final)
+            if bracket is not None and bracket.partial:
+                return pos, MORE
+            if bracket is None and not block.array:
+                return pos, UntaggedJson(ctx, block)
+        if text[pos] == "[" and not block.array:
+            ctx.consume("[")
+            block.array = True
+            return pos + 1, self
+        if text[pos] == "{":
+            return pos, JsonBody(ctx, block)
+        found = CALL_OPEN.match(text, pos, partial=not final)
+        if found is not None and found.partial:
+            return pos, MORE
+        if found is not None:
+            ctx.consume(found.group())
+            return found.end(), open_call(self.known_only)(ctx, block, found)
+        if block.array and not self.known_only:  # `<|tool_call_start|>[` and then no call
+            return pos, Skip(ctx, "expected a call NAME(key=value, …) in the list")
+        ctx.revert()  # the marker was mentioned (code, docs): text
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()

@@ -1,0 +1,164 @@
+"""Gemma 4 ``<|tool_call>call:NAME{…}<tool_call|>``, FunctionGemma, their stripped form and Gemma 4's thought channel.
+
+Outputs quoted from ollama/ollama `model/parsers/gemma4_test.go` and `functiongemma_test.go`
+@fb30760996871fa9460115c753afd2c60d4ab0f7 (as collected in benchmarks/real/gemma4 and functiongemma).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from shim.parsing.readers.gemma4 import to_json
+from tests.parsing.chunking import parse_everywhere
+
+Q = '<|"|>'
+
+REAL: list[tuple[str, list[str], list[tuple[str, dict[str, Any]]], str]] = [
+    (
+        f"<|tool_call>call:get_weather{{location:{Q}Paris{Q},units:{Q}metric{Q}}}<tool_call|>",
+        ["get_weather"],
+        [("get_weather", {"location": "Paris", "units": "metric"})],
+        "",
+    ),
+    (
+        f"Let me check that for you.<|tool_call>call:get_weather{{location:{Q}Paris{Q}}}<tool_call|>",
+        ["get_weather"],
+        [("get_weather", {"location": "Paris"})],
+        "Let me check that for you.",
+    ),
+    (
+        f"<|tool_call>call:get_weather{{location:{Q}Paris{Q}}}<tool_call|>"
+        f"<|tool_call>call:get_weather{{location:{Q}London{Q}}}<tool_call|>",
+        ["get_weather"],
+        [("get_weather", {"location": "Paris"}), ("get_weather", {"location": "London"})],
+        "",
+    ),
+    (
+        f"<|tool_call>call:process{{config:{{enabled:true,name:{Q}test{Q}}}}}<tool_call|>",
+        ["process"],
+        [("process", {"config": {"enabled": True, "name": "test"}})],
+        "",
+    ),
+    (
+        f'<|tool_call>call:process{{items:[{Q}a{Q},{Q}b "quoted"{Q},{Q}c{Q}]}}<tool_call|>',
+        ["process"],
+        [("process", {"items": ["a", 'b "quoted"', "c"]})],
+        "",
+    ),
+    (
+        "<|tool_call>call:set_optional{value:null,nested:{value:null}}<tool_call|>",
+        ["set_optional"],
+        [("set_optional", {"value": None, "nested": {"value": None}})],
+        "",
+    ),
+    (
+        f"<|tool_call>call:open_file{{path:{Q}C:\\users\\bob\\file.txt{Q}}}<tool_call|>",
+        ["open_file"],
+        [("open_file", {"path": "C:\\users\\bob\\file.txt"})],
+        "",
+    ),
+    (  # the closer is missing at the end of the stream
+        f'<|tool_call>call:search{{query:{Q}say "hello" and "bye"{Q}}}',
+        ["search"],
+        [("search", {"query": 'say "hello" and "bye"'})],
+        "",
+    ),
+    (
+        f"<|tool_call>call:bash{{command:{Q}date\n{Q}}}<tool_call|>",
+        ["bash"],
+        [("bash", {"command": "date\n"})],
+        "",
+    ),
+    (  # FunctionGemma
+        "Let me check.<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>",
+        ["get_weather"],
+        [("get_weather", {"city": "Paris"})],
+        "Let me check.",
+    ),
+    (
+        "<start_function_call>call:update{data:{name:<escape>test<escape>,value:42}}<end_function_call>",
+        ["update"],
+        [("update", {"data": {"name": "test", "value": 42}})],
+        "",
+    ),
+    (
+        "<start_function_call>call:process{items:[<escape>a<escape>,<escape>b<escape>,<escape>c<escape>]}"
+        "<end_function_call>",
+        ["process"],
+        [("process", {"items": ["a", "b", "c"]})],
+        "",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "tools", "calls", "visible"), REAL)
+def test_gemma4_and_functiongemma_calls_are_read_at_every_split_point(
+    text: str, tools: list[str], calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, tools)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == calls
+    assert result["text"] == visible
+    assert result["errors"] == []
+
+
+def test_the_thought_channel_is_reasoning_and_the_call_after_it_runs() -> None:
+    text = (
+        "<|channel>thought\nI need to check the weather<channel|>"
+        f"<|tool_call>call:get_weather{{location:{Q}Paris{Q}}}<tool_call|>"
+    )
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"location": "Paris"})]
+    assert result["text"] == ""
+    assert "I need to check the weather" in result["reasoning"]
+
+
+def test_with_the_special_tokens_stripped_a_call_of_an_offered_tool_opening_the_message_is_read() -> None:
+    result = parse_everywhere("call:get_weather{location:Paris,units:metric}", ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [
+        ("get_weather", {"location": "Paris", "units": "metric"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call:get_weather{location:Paris}",  # no tools offered: see below, the tool is not offered
+        "Please call:me{maybe} tomorrow.",
+        "call: the number {1, 2}",
+    ],
+)
+def test_a_stripped_form_naming_no_offered_tool_stays_text_without_errors(text: str) -> None:
+    result = parse_everywhere(text, ["search"])
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+def test_gemma_arguments_that_cannot_be_read_are_one_error_naming_the_problem() -> None:
+    result = parse_everywhere("<|tool_call>call:f{a:1 b:2}<tool_call|> ok", ["f"])
+    assert result["calls"] == []
+    assert len(result["errors"]) == 1 and "could not be read" in result["errors"][0]["message"]
+    assert result["text"].strip() == "ok"
+
+
+def test_to_json_quotes_bare_keys_and_words_and_keeps_literals() -> None:
+    assert to_json([(False, "{a:1,b:"), (True, 'x "y"'), (False, ",c:[true,null,word]}")]) == (
+        '{"a":1,"b":"x \\"y\\"","c":[true,null,"word"]}'
+    )
+
+
+def test_the_markers_quoted_in_code_stay_text_without_errors() -> None:
+    # ml-explore/mlx-lm `mlx_lm/tool_parsers/gemma4.py` (in the decoy corpus as code/mlx_lm_gemma4.py)
+    text = 'tool_call_start = "<|tool_call>"\ntool_call_end = "<tool_call|>"\nstart = "<start_function_call>"\n'
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+def test_several_calls_in_one_block_and_a_stripped_call_after_the_thought_channel_are_read() -> None:
+    text = f"<|tool_call>call:a{{x:1}}call:b{{y:{Q}z{Q}}}<tool_call|>"
+    result = parse_everywhere(text, ["a", "b"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("a", {"x": 1}), ("b", {"y": "z"})]
+    stripped = "<|channel>thought\nweather first<channel|>call:get_weather{location:Paris}"
+    result = parse_everywhere(stripped, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"location": "Paris"})]

@@ -1,0 +1,73 @@
+"""JSON call lists behind a family's marker: Granite ``<|tool_call|>[…]``, Phi-4-mini ``functools[…]``, xLAM.
+
+Outputs quoted from vllm-project/vllm `tests/tool_parsers` (granite, phi4mini, xlam tests; as collected in
+benchmarks/real/granite, phi4, xlam).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.parsing.chunking import parse_everywhere
+
+REAL: list[tuple[str, list[str], list[tuple[str, dict[str, Any]]], str]] = [
+    (
+        '<|tool_call|> [{"arguments": {"city": "Tokyo"}, "name": "get_weather"}, '
+        '{"arguments": {"timezone": "Asia/Tokyo"}, "name": "get_time"}]',
+        ["get_weather", "get_time"],
+        [("get_weather", {"city": "Tokyo"}), ("get_time", {"timezone": "Asia/Tokyo"})],
+        "",
+    ),
+    (
+        'Let me check the weather for you.\n<|tool_call|> [{"name": "get_weather", "arguments": {"city": "Tokyo"}}]\n'
+        "I'll get that information.",
+        ["get_weather"],
+        [("get_weather", {"city": "Tokyo"})],
+        "Let me check the weather for you.\n\nI'll get that information.",
+    ),
+    (
+        'functools[\n  {"name": "get_weather", "arguments": {"city": "Tokyo"}},\n'
+        '  {"name": "get_time", "arguments": {"timezone": "Asia/Tokyo"}}\n]',
+        ["get_weather", "get_time"],
+        [("get_weather", {"city": "Tokyo"}), ("get_time", {"timezone": "Asia/Tokyo"})],
+        "",
+    ),
+    (
+        'Let me check the weather for you.\nfunctools[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]\n'
+        "Would you like to know more?",
+        ["get_weather"],
+        [("get_weather", {"city": "Tokyo"})],
+        "Let me check the weather for you.\nWould you like to know more?",
+    ),
+    (
+        '<think>I\'ll help you with that.</think>[{"name": "get_current_weather", "arguments": {"city": "Dallas", '
+        '"state": "TX", "unit": "fahrenheit"}}]',
+        ["get_current_weather"],
+        [("get_current_weather", {"city": "Dallas", "state": "TX", "unit": "fahrenheit"})],
+        "",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "tools", "calls", "visible"), REAL)
+def test_json_call_lists_behind_family_markers_are_read_at_every_split_point(
+    text: str, tools: list[str], calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, tools)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == calls
+    assert result["text"] == visible
+    assert result["errors"] == []
+
+
+def test_functools_naming_no_offered_tool_stays_text() -> None:
+    text = 'functools[{"name": "reduce", "arguments": {}}] and functools[0]'
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+def test_after_visible_text_a_list_following_reasoning_does_not_open_the_message() -> None:
+    text = 'Sure. <think>x</think>[{"name": "get_weather", "arguments": {}}]'
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == []

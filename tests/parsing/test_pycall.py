@@ -1,0 +1,144 @@
+"""Python-style calls between markers: LFM2, Llama 4, OLMo 3 and Gemma's ```tool_code fences.
+
+Quoted outputs: LFM2 and OLMo 3 from ollama/ollama `model/parsers/lfm2_test.go` and `olmo3_test.go`, Llama 4
+from sgl-project/sglang `test/srt/test_function_call_parser.py` (as collected in benchmarks/real/lfm2, olmo,
+llama4). The tool_code call is the one in Google's Gemma function-calling guide
+(ai.google.dev/gemma/docs/capabilities/function-calling), in the ```tool_code fence its meme-generator
+guide says Gemma writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from shim.parsing.readers.pycall import parse_arguments
+from tests.parsing.chunking import parse_everywhere
+
+REAL: list[tuple[str, list[str], list[tuple[str, dict[str, Any]]], str]] = [
+    (
+        "Processing data.<|tool_call_start|>[process_data(items=['item1','item2'], config={'enabled': True, "
+        "'threshold': 0.95})]<|tool_call_end|>",
+        ["process_data"],
+        [("process_data", {"items": ["item1", "item2"], "config": {"enabled": True, "threshold": 0.95}})],
+        "Processing data.",
+    ),
+    (
+        "<think>Let me check the weather...</think>I'll get that for you.<|tool_call_start|>"
+        '[get_weather(location="Paris")]<|tool_call_end|>',
+        ["get_weather"],
+        [("get_weather", {"location": "Paris"})],
+        "I'll get that for you.",
+    ),
+    (
+        'Getting weather for both cities.<|tool_call_start|>[get_weather(location="Paris")]<|tool_call_end|>'
+        '<|tool_call_start|>[get_weather(location="London")]<|tool_call_end|>',
+        ["get_weather"],
+        [("get_weather", {"location": "Paris"}), ("get_weather", {"location": "London"})],
+        "Getting weather for both cities.",
+    ),
+    (
+        "User wants to get the weather in Mars. <|python_start|>[get_weather(location='Mars', unit='celsius')]"
+        "<|python_end|> In this way we will get the weather in Mars.",
+        ["get_weather", "search"],
+        [("get_weather", {"location": "Mars", "unit": "celsius"})],
+        "User wants to get the weather in Mars.  In this way we will get the weather in Mars.",
+    ),
+    (
+        '<function_calls>get_weather(location="San Francisco")\nget_weather(location="New York")</function_calls>',
+        ["get_weather"],
+        [("get_weather", {"location": "San Francisco"}), ("get_weather", {"location": "New York"})],
+        "",
+    ),
+    (
+        '<function_calls>book_flight(from="SFO", to="NYC", date="2024-01-15")</function_calls>',
+        ["book_flight"],
+        [("book_flight", {"from": "SFO", "to": "NYC", "date": "2024-01-15"})],
+        "",
+    ),
+    (
+        '<function_calls>create_request(data={"user": {"name": "John", "age": 30}, "active": true})</function_calls>',
+        ["create_request"],
+        [("create_request", {"data": {"user": {"name": "John", "age": 30}, "active": True}})],
+        "",
+    ),
+    (
+        "Let me check the weather.<function_calls>clear_value(field=null)</function_calls>",
+        ["clear_value"],
+        [("clear_value", {"field": None})],
+        "Let me check the weather.",
+    ),
+    (
+        '<function_calls>search(query="say \\"hello\\"")</function_calls>',
+        ["search"],
+        [("search", {"query": 'say "hello"'})],
+        "",
+    ),
+    (
+        "<function_calls>get_current_time()</function_calls>",
+        ["get_current_time"],
+        [("get_current_time", {})],
+        "",
+    ),
+    (
+        'I will look it up.\n```tool_code\nget_product_name_by_PID(PID="807ZPKBL9V")\n```\n',
+        ["get_product_name_by_PID"],
+        [("get_product_name_by_PID", {"PID": "807ZPKBL9V"})],
+        "I will look it up.\n\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "tools", "calls", "visible"), REAL)
+def test_python_style_calls_between_markers_are_read_at_every_split_point(
+    text: str, tools: list[str], calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, tools)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == calls
+    assert result["text"] == visible
+    assert result["errors"] == []
+
+
+def test_a_tool_code_fence_of_two_lines_gives_two_calls_and_json_inside_it_is_read_too() -> None:
+    text = '```tool_code\nget_weather(city="Lima")\nget_time(zone="UTC")\n```'
+    result = parse_everywhere(text, ["get_weather", "get_time"])
+    assert [c["name"] for c in result["calls"]] == ["get_weather", "get_time"]
+    fenced_json = '```tool_code\n{"name": "get_time", "arguments": {"zone": "UTC"}}\n```'
+    assert [c["name"] for c in parse_everywhere(fenced_json, ["get_time"])["calls"]] == ["get_time"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```tool_code\nprint(sum([1, 2]))\n```",  # code in a fence, not an offered tool
+        "Wrap calls in <function_calls> and </function_calls> tags.",
+        "<function_calls>os.remove(path='x')</function_calls>",
+        "from functools import partial; functools[0] is not a thing",
+        "```python\nget_weather(city='Lima')\n```",
+        'START, END = "<|python_start|>", "<|python_end|>"  # Llama 4 markers quoted in code',
+        'if "<|tool_call_start|>" in text:',
+    ],
+)
+def test_prose_and_code_around_weak_markers_stay_text_with_zero_errors(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+def test_a_call_after_a_special_token_that_is_not_python_is_one_error() -> None:
+    result = parse_everywhere("<|tool_call_start|>[get_weather(city=Lima)]<|tool_call_end|>", ["get_weather"])
+    assert result["calls"] == []
+    assert len(result["errors"]) == 1 and "'Lima' is not a literal value" in result["errors"][0]["message"]
+
+
+def test_arguments_take_json_and_python_literals_and_keywords_python_reserves() -> None:
+    assert parse_arguments("a=true, b=None, c=[1, -2.5], d={'k': (1, 2)}, from='x', ") == {
+        "a": True,
+        "b": None,
+        "c": [1, -2.5],
+        "d": {"k": [1, 2]},
+        "from": "x",
+    }
+    with pytest.raises(ValueError, match="keyword argument"):
+        parse_arguments("'positional'")
