@@ -33,7 +33,6 @@ def test_a_json_call_with_its_opener_left_out_mid_message_is_a_call_when_a_close
 @pytest.mark.parametrize(
     "text",
     [
-        'Sure. {"name": "get_weather", "arguments": {"city": "Paris"}} is how a call looks.',  # no closer
         'Sure. {"name": "lookup", "arguments": {"city": "Paris"}}</tool_call>',  # not an offered tool
         'Sure. {"name": "get_weather", "city": "Paris", "note": 1}</tool_call>',  # not a call's shape
     ],

@@ -16,6 +16,7 @@ from dataclasses import replace
 import regex
 
 from shim.parsing.readers import (
+    code_fence,
     deepseek,
     gemma,
     gemma4,
@@ -84,13 +85,15 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *gemma.ROWS,  # ```tool_code fence of NAME(k="v") lines, known tools only (before the ```json fence row)
     # -- end w-fam1 --
     untagged.FENCE,  # ```json {…} ``` naming a known tool
-    *pythonic_list.ROWS,  # [get_weather(city='Lima')] opening the message, known tools only
-    untagged.BARE,  # {"name": …} or [{…}] opening the message, known tools only
+    *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
+    # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
+    *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
+    *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
+    untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
-    *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""
 
