@@ -4,7 +4,8 @@
 2. environment variables (``SHIM_MODEL``, ``SHIM_CONFIG``, ``SHIM_DIALECT``, ``SHIM_MAX_TURNS``)
 3. the ``"shim"`` object of the MCP config file, next to ``mcpServers``::
 
-       {"mcpServers": {...}, "shim": {"model": "ollama:qwen2.5:7b", "maxTurns": 8, "dialect": "tool_call"}}
+       {"mcpServers": {...}, "shim": {"model": "ollama:qwen2.5:7b", "maxTurns": 8, "dialect": "tool_call",
+                                "constrain": "auto"}}
 
 4. built-in defaults
 """
@@ -23,9 +24,14 @@ from shim.errors import ConfigError
 
 __all__ = ["Settings", "resolve_settings"]
 
-_ENV = {"model": "SHIM_MODEL", "dialect": "SHIM_DIALECT", "max_turns": "SHIM_MAX_TURNS"}
-_FILE_KEYS = {"model": ("model",), "dialect": ("dialect",), "max_turns": ("maxTurns", "max_turns")}
-_DEFAULTS: dict[str, Any] = {"model": None, "dialect": "function_call", "max_turns": 10}
+_ENV = {"model": "SHIM_MODEL", "dialect": "SHIM_DIALECT", "max_turns": "SHIM_MAX_TURNS", "constrain": "SHIM_CONSTRAIN"}
+_FILE_KEYS = {
+    "model": ("model",),
+    "dialect": ("dialect",),
+    "max_turns": ("maxTurns", "max_turns"),
+    "constrain": ("constrain",),
+}
+_DEFAULTS: dict[str, Any] = {"model": None, "dialect": "function_call", "max_turns": 10, "constrain": "auto"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,6 +44,8 @@ class Settings:
     """The MCP config file (it may not exist)."""
     config_explicit: bool
     """The path came from ``--config`` or ``SHIM_CONFIG``, so a missing file is an error."""
+    constrain: str = "auto"
+    """Constrained decoding of calls: ``auto`` (where the backend can), ``on``, ``off`` (`shim.constrain`)."""
 
 
 def resolve_settings(*, config: str | None = None, **flags: Any) -> Settings:
@@ -79,6 +87,8 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         if number < 1:
             raise ConfigError(f"{where}: max turns must be at least 1, got {number}")
         return number
+    if key == "constrain" and value not in ("auto", "on", "off"):
+        raise ConfigError(f"{where}: constrain must be 'auto', 'on' or 'off', got {value!r}")
     if not isinstance(value, str):
         raise ConfigError(f"{where}: expected a string, got {value!r}")
     return value

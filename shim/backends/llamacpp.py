@@ -26,6 +26,7 @@ import anyio
 import anyio.to_thread
 
 from shim.backends.base import BackendStream, Completion, FinishReason, GenerationOptions, Usage
+from shim.backends.llamacpp_grammar import ConstrainedSampling, call_sampling
 from shim.errors import BackendError, BackendResponseError, ConfigError
 from shim.types import Message
 
@@ -133,6 +134,11 @@ class LlamaCppBackend:
     def name(self) -> str:
         return f"llama-cpp:{self._path}"
 
+    @property
+    def can_constrain(self) -> bool:
+        """Calls can be constrained to the offered tools (a lazy grammar triggered by the call opener)."""
+        return True
+
     def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
         """Generate a reply in-process; see `Backend.stream`."""
         return BackendStream(
@@ -186,8 +192,9 @@ class LlamaCppBackend:
             )
         loaded = await self._load()
         grammar = _compile_grammar(loaded.llm, options.grammar) if options.grammar else None
+        constrained = None if grammar is not None else _call_grammar(loaded.llm, options)
         async with loaded.lock:
-            run = _Run(loaded, [m.to_dict() for m in messages], options, grammar)
+            run = _Run(loaded, [m.to_dict() for m in messages], options, grammar, constrained)
             try:
                 while True:
                     item = await anyio.to_thread.run_sync(run.step)
@@ -202,7 +209,15 @@ class LlamaCppBackend:
 class _Run:
     """One generation, advanced one piece of text at a time from a worker thread."""
 
-    def __init__(self, loaded: _LoadedModel, messages: list[dict[str, str]], options: GenerationOptions, grammar: Any):
+    def __init__(
+        self,
+        loaded: _LoadedModel,
+        messages: list[dict[str, str]],
+        options: GenerationOptions,
+        grammar: Any,
+        constrained: ConstrainedSampling | None = None,
+    ):
+        self._constrained = constrained
         self._pieces = self._produce(loaded, messages, options, grammar)
 
     def step(self) -> str | Completion:
@@ -233,12 +248,12 @@ class _Run:
         held = ""  # decoded text that might be the start of a stop sequence
         generated = 0
         finish: FinishReason = "length"
-        tokens = llm.generate(
-            prompt_tokens,
-            temp=0.8 if options.temperature is None else options.temperature,
-            grammar=grammar,
-            **{k: v for k, v in options.extra.items() if k in _SAMPLING_EXTRAS},
-        )
+        sampling = {k: v for k, v in options.extra.items() if k in _SAMPLING_EXTRAS}
+        temperature = 0.8 if options.temperature is None else options.temperature
+        if self._constrained is not None:
+            tokens = self._constrained.tokens(llm, prompt_tokens, temp=temperature, **sampling)
+        else:
+            tokens = llm.generate(prompt_tokens, temp=temperature, grammar=grammar, **sampling)
         try:
             for token in tokens:
                 if llm.token_eos() == token or _is_end_of_generation(llm, token):
@@ -266,6 +281,7 @@ class _Run:
             finish_reason=finish,
             text="",
             usage=Usage(prompt_tokens=len(prompt_tokens), completion_tokens=generated),
+            constrained=self._constrained is not None and self._constrained.engaged,
         )
 
 
@@ -288,6 +304,12 @@ def _stop_prefix_length(text: str, stops: Sequence[str]) -> int:
 def _is_end_of_generation(llm: Any, token: int) -> bool:
     llama_cpp = _import_llama_cpp()
     return bool(llama_cpp.llama_vocab_is_eog(llm._model.vocab, token))  # pyright: ignore[reportPrivateUsage]
+
+
+def _call_grammar(llm: Any, options: GenerationOptions) -> ConstrainedSampling | None:
+    if options.constraint is None:
+        return None
+    return call_sampling(llm, options.constraint, _import_llama_cpp())
 
 
 def _compile_grammar(llm: Any, text: str) -> Any:

@@ -46,6 +46,9 @@ from shim.settings import resolve_settings
 )
 @click.option("--any-model", is_flag=True, help="Let requests name any backend spec (lets clients read local files).")
 @click.option(
+    "--constrain", type=click.Choice(["auto", "on", "off"]), help="Calls under a grammar: auto (default), on, off."
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
@@ -59,6 +62,7 @@ def serve(
     max_turns: int | None,
     max_body: int,
     any_model: bool,
+    constrain: str | None,
     log_level: str,
 ) -> None:
     """Serve models as an OpenAI- and Ollama-compatible provider with tool calling.
@@ -89,7 +93,9 @@ def serve(
                 cors_origins=cors,
                 max_body=max_body,
                 any_spec=any_model,
-                loop=LoopSettings(dialect=settings.dialect, max_turns=settings.max_turns),
+                loop=LoopSettings(
+                    dialect=settings.dialect, max_turns=settings.max_turns, constrain=constrain or settings.constrain
+                ),
             ),
         )
     except ShimError as exc:

@@ -26,6 +26,7 @@ from typing import Any, Literal, TypeAlias, cast
 
 from shim.agent import Agent, AgentEnd, AgentEvent, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend, GenerationOptions
+from shim.constrain.turn import check_mode
 from shim.errors import StreamInterruptedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
@@ -74,6 +75,8 @@ class LoopSettings:
     """Model turns per request, internal tool rounds included."""
     max_retries: int = 2
     """Consecutive turns of only malformed or failed calls before the server gives up and answers."""
+    constrain: str = "auto"
+    """Constrained decoding of calls (`shim.constrain`): ``auto`` where the backend can, ``on``, ``off``."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,6 +178,7 @@ async def run_chat(
         ids=IdGenerator(),  # each request its own: ids never depend on another client's stream
         external_tools=request.tools,
         tool_choice=request.tool_choice,
+        constrain=check_mode(settings.constrain),
     )
     reducer = _Reducer(agent, first_call_only=not request.parallel_tool_calls)
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
