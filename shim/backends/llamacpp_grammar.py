@@ -32,7 +32,7 @@ from typing import Any, Literal
 from shim.constrain.gbnf import call_grammar
 from shim.constrain.schema import CallConstraint
 
-__all__ = ["ConstrainedSampling", "call_sampling", "grammar_parses"]
+__all__ = ["CallWatch", "ConstrainedSampling", "call_sampling", "grammar_parses"]
 
 
 def grammar_parses(llm: Any, text: str) -> bool:
@@ -80,7 +80,7 @@ class ConstrainedSampling:
         """
         free = _chain(llm, None, **sampling)
         constrained = _chain(llm, self.grammar, **sampling) if not self.lazy else None
-        watch = _CallWatch(self.trigger.encode("utf-8"), self.closer)
+        watch = CallWatch(self.trigger.encode("utf-8"), self.closer)
         try:
             llm.reset()
             llm.eval(prompt_tokens)
@@ -146,7 +146,7 @@ def _chain(
     return sampler
 
 
-class _CallWatch:
+class CallWatch:
     """Follows the generated text to tell where a call's opener ends and when the call is complete."""
 
     def __init__(self, trigger: bytes, closer: str) -> None:

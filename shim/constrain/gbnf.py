@@ -103,7 +103,17 @@ def _convert(schema: dict[str, Any], name: str) -> str:
     # The converter resolves and annotates $refs in place: give it a copy.
     resolved = converter.resolve_refs(json.loads(json.dumps(schema)), "input")
     converter.visit(resolved, name)
-    return str(converter.format_grammar())
+    return "\n".join(_strict_char(line) for line in str(converter.format_grammar()).splitlines())
+
+
+# The converter's string character is any character but '"' and '\\', control characters included, which
+# JSON forbids raw inside strings (newer llama.cpp converters exclude them the same way).
+_CHAR_PREFIX = r'char ::= [^"\\] '
+_STRICT_CHAR = r'char ::= [^"\\\x7F\x00-\x1F] '
+
+
+def _strict_char(line: str) -> str:
+    return _STRICT_CHAR + line[len(_CHAR_PREFIX) :] if line.startswith(_CHAR_PREFIX) else line
 
 
 def _literal(text: str) -> str:
