@@ -3,6 +3,7 @@
 ```
 root     ::= shimgap shimbody shimgap "</function_call>"  (after the opener: the engine switches it on there)
 root     ::= shimcall (shimgap shimcall)*                (forced: the whole reply is calls)
+root     ::= shimcall                                    (include_opener: an engine that starts it at the opener)
 shimcall ::= "<function_call>" shimgap shimbody shimgap "</function_call>"
 shimbody ::= the converter's rules for the union of {"name": const, "arguments": inputSchema}
 shimgap  ::= up to 4 spaces, tabs or newlines
@@ -44,35 +45,40 @@ class CallGrammar:
     """Tools whose arguments are any JSON object in the grammar (their schema could not be converted)."""
 
 
-def call_grammar(constraint: CallConstraint, *, all_loose: bool = False) -> CallGrammar:
+def call_grammar(constraint: CallConstraint, *, all_loose: bool = False, include_opener: bool = False) -> CallGrammar:
     """The grammar for ``constraint`` (cached).
 
     Args:
         constraint: The turn's calls and markers.
         all_loose: Give every tool loose arguments (the fallback when llama.cpp rejects the exact grammar).
+        include_opener: For an engine whose lazy grammar starts *at* the trigger (``llama-server``'s
+            ``grammar_triggers``): ``root ::= shimcall``. Forced grammars always include it.
     """
-    key = (constraint.key(), all_loose)
+    key = (constraint.key(), all_loose, include_opener)
     grammar = _cache.get(key)
     if grammar is None:
         if len(_cache) >= _CACHE_SIZE:
             _cache.pop(next(iter(_cache)))
-        grammar = _cache[key] = _build(constraint, all_loose)
+        grammar = _cache[key] = _build(constraint, all_loose, include_opener)
     return grammar
 
 
 _CACHE_SIZE = 64
-_cache: dict[tuple[str, bool], CallGrammar] = {}
+_cache: dict[tuple[str, bool, bool], CallGrammar] = {}
 """Grammars by constraint (constraints hold dicts, which do not hash, so their `key` text is the key)."""
 
 
-def _build(constraint: CallConstraint, all_loose: bool) -> CallGrammar:
+def _build(constraint: CallConstraint, all_loose: bool, include_opener: bool) -> CallGrammar:
     tools = constraint.tools
     loose = frozenset(t.name for t in tools) if all_loose else frozenset(t.name for t in tools if not _converts(t))
     body = _convert(call_schema(tools, loose=loose), "shimbody")
     opener, closer = _literal(constraint.trigger), _literal(constraint.closer)
-    root = (
-        "root ::= shimcall (shimgap shimcall)*" if constraint.forced else f"root ::= shimgap shimbody shimgap {closer}"
-    )
+    if constraint.forced:
+        root = "root ::= shimcall (shimgap shimcall)*"
+    elif include_opener:
+        root = "root ::= shimcall"
+    else:
+        root = f"root ::= shimgap shimbody shimgap {closer}"
     text = "\n".join([root, f"shimcall ::= {opener} shimgap shimbody shimgap {closer}", _GAP, body])
     return CallGrammar(text=text, trigger=constraint.trigger, loose=loose)
 

@@ -82,3 +82,12 @@ def test_a_structured_output_schema_becomes_a_grammar_or_none(
 
 def test_llama_cpp_s_parser_rejects_a_broken_grammar(tiny_llm: Any) -> None:
     assert not grammar_parses(tiny_llm, 'root ::= "unterminated')
+
+
+def test_for_an_engine_that_starts_the_grammar_at_the_trigger_the_grammar_spells_the_opener(tiny_llm: Any) -> None:
+    constraint = build_constraint([TIME], "function_call")
+    assert constraint is not None
+    text = call_grammar(constraint, include_opener=True).text
+    assert text.startswith("root ::= shimcall\n")
+    assert call_grammar(constraint).text != text  # cached apart from the embedded form
+    assert grammar_parses(tiny_llm, text)
