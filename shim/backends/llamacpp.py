@@ -100,6 +100,9 @@ def _close_models() -> None:
 class LlamaCppBackend:
     """An embedded GGUF model; see the module docstring."""
 
+    structured_output = "grammar"
+    """How this engine produces a structured answer itself (`shim.constrain.structured`)."""
+
     def __init__(
         self,
         path: str | Path,

@@ -47,6 +47,9 @@ _REQUEST_EXTRAS = frozenset({"think", "keep_alive", "options", "format"})
 class OllamaBackend:
     """A model behind an Ollama server; see the module docstring."""
 
+    structured_output = "format"
+    """How this engine produces a structured answer itself (`shim.constrain.structured`)."""
+
     def __init__(
         self,
         model: str,

@@ -32,6 +32,9 @@ _TRANSCRIPT_STOP = "\nUser:"
 class OpenAICompatBackend:
     """A model behind an OpenAI-compatible HTTP endpoint; see the module docstring."""
 
+    structured_output = "response_format"
+    """How this engine produces a structured answer itself (`shim.constrain.structured`)."""
+
     def __init__(
         self,
         model: str,

@@ -21,11 +21,13 @@ from collections import OrderedDict
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
 from shim.agent import Agent, AgentEnd, AgentEvent, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend, GenerationOptions
+from shim.constrain.structured import StructuredOutput, structured_chat
 from shim.constrain.turn import check_mode
 from shim.errors import StreamInterruptedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
@@ -64,6 +66,8 @@ class ChatRequest:
     parallel_tool_calls: bool = True
     """False: generation stops after the first complete call, and only that call is returned."""
     options: GenerationOptions = field(default_factory=GenerationOptions)
+    structured: StructuredOutput | None = None
+    """The answer's required format (``response_format`` / ``format``); see `shim.constrain.structured`."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -165,6 +169,11 @@ async def run_chat(
         BackendError: the model failed; `StreamInterruptedError` once some output was already yielded.
         ConfigError: the engine refused an option (a bad grammar, an unknown extra).
     """
+    if request.structured is not None:  # structured output: shim.constrain.structured runs this loop for it
+        run = partial(run_chat, backend, tools=tools, settings=settings, rounds=rounds)
+        async for output in structured_chat(backend, request, run, server_tools=tools is not None):
+            yield output
+        return
     settings = settings or LoopSettings()
     messages = rounds.restore(request.messages) if rounds is not None and tools is not None else request.messages
     agent = Agent(

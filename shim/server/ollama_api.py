@@ -5,7 +5,8 @@
 as ``message.thinking``; the last line has ``"done": true`` and ``done_reason`` (``stop``, or ``length``).
 Tool results come back as ``{"role": "tool", "tool_name": ..., "content": ...}``, matched to the calls by
 name (Ollama's calls have no ids). Request ``options`` used: ``temperature``, ``num_predict``, ``stop``,
-``seed``; others are ignored. ``format`` (structured output) is refused: it cannot be honoured here.
+``seed``; others are ignored. ``format`` (structured output) is answered as `shim.constrain.structured`
+describes (the response header ``x-shim-structured-output`` names the method used).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from starlette.responses import JSONResponse, Response
 
 from shim.__about__ import __version__
 from shim.backends.base import GenerationOptions
+from shim.constrain.structured import parse_ollama_format, structured_header
 from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut, run_chat
 from shim.server.http import RequestError, Watched, is_obj, json_bytes, read_json, write_collected, write_stream
 from shim.server.models import ModelEntry, ServerState
@@ -51,9 +53,10 @@ async def chat(request: Request) -> Response | Watched:
         return ollama_error(exc)
     outputs = run_chat(entry.backend, chat_request, tools=state.tools, settings=state.loop, rounds=state.rounds)
     encoder = _NDJSON(entry.name)
+    headers = structured_header(entry.backend, chat_request, server_tools=state.tools is not None)  # format
     if stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=[]))
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=[]))
+        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
+    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
 
 
 class _NDJSON:
@@ -138,8 +141,10 @@ def parse_request(body: Any) -> tuple[ChatRequest, bool]:
     if not isinstance(body, dict):
         raise RequestError(400, "the request body must be a JSON object")
     data: dict[str, Any] = body  # pyright: ignore[reportUnknownVariableType]
-    if data.get("format") not in (None, ""):
-        raise RequestError(400, "'format' (structured output) is not supported by shim serve; describe it in a prompt")
+    try:  # structured output: shim.constrain.structured
+        structured = parse_ollama_format(data.get("format"))
+    except ValueError as exc:
+        raise RequestError(400, str(exc)) from None
     tools = parse_tools(data.get("tools"))
     raw_messages = data.get("messages")
     if not isinstance(raw_messages, list) or not raw_messages:
@@ -156,6 +161,7 @@ def parse_request(body: Any) -> tuple[ChatRequest, bool]:
         messages=messages,
         tools=tools,
         options=_options(options),  # pyright: ignore[reportUnknownArgumentType]
+        structured=structured,
     )
     return chat_request, stream
 

@@ -4,9 +4,11 @@ Request fields:
 
 - used: ``model``, ``messages``, ``stream``, ``stream_options.include_usage``, ``tools``, ``tool_choice``,
   ``parallel_tool_calls``, ``temperature``, ``max_tokens`` / ``max_completion_tokens``, ``stop``, ``seed``,
-  and ``grammar`` (llama.cpp's GBNF, an extension honoured by llama.cpp backends);
+  ``grammar`` (llama.cpp's GBNF, an extension honoured by llama.cpp backends), and ``response_format``
+  (``json_object`` / ``json_schema``: see `shim.constrain.structured`; the response header
+  ``x-shim-structured-output`` names the method used);
 - refused with 400, because ignoring them would give a wrong answer: ``n`` other than 1, ``logprobs``,
-  ``response_format`` other than text, audio output, the legacy ``functions`` / ``function_call``;
+  audio output, the legacy ``functions`` / ``function_call``;
 - ignored (every other field, e.g. ``top_p``, ``user``, ``metadata``): named in the response header
   ``x-shim-ignored-params``.
 """
@@ -24,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.backends.base import GenerationOptions
+from shim.constrain.structured import parse_response_format, structured_header
 from shim.prompting import normalize_tool_choice, render_messages
 from shim.server.chat import ChatRequest, Output, run_chat
 from shim.server.http import RequestError, Watched, is_obj, read_json, write_collected, write_stream
@@ -48,6 +51,7 @@ _USED = frozenset(
         "stop",
         "seed",
         "grammar",
+        "response_format",
     }
 )
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.:\-]{1,128}$")
@@ -66,6 +70,7 @@ async def chat_completions(request: Request) -> Response | Watched:
     except RequestError as exc:
         return openai_error(exc)
     headers = [(b"x-shim-ignored-params", ",".join(ignored).encode())] if ignored else []
+    headers += structured_header(entry.backend, chat, server_tools=state.tools is not None)  # response_format
     outputs = run_chat(entry.backend, chat, tools=state.tools, settings=state.loop, rounds=state.rounds)
     encoder = _SSE(ChunkEncoder(entry.name, include_usage=include_usage))
     if stream:
@@ -134,6 +139,10 @@ def parse_request(body: Any) -> tuple[ChatRequest, bool, bool, list[str]]:
         seed=_int_or_none(data, "seed"),
         grammar=_typed(data, "grammar", str, None),
     )
+    try:  # structured output: shim.constrain.structured
+        structured = parse_response_format(data.get("response_format"))
+    except ValueError as exc:
+        raise RequestError(400, str(exc), param="response_format") from None
     chat = ChatRequest(
         model=data.get("model"),  # checked by the registry, which lists the models
         messages=messages,
@@ -141,6 +150,7 @@ def parse_request(body: Any) -> tuple[ChatRequest, bool, bool, list[str]]:
         tool_choice=tool_choice,
         parallel_tool_calls=parallel,
         options=options,
+        structured=structured,
     )
     ignored = sorted(k for k in data if k not in _USED)
     return chat, stream, include_usage, ignored
@@ -151,15 +161,6 @@ def _refuse_unsupported(data: dict[str, Any]) -> None:
         raise RequestError(400, "only n=1 is supported (one choice per request)", param="n", code="unsupported")
     if data.get("logprobs") or data.get("top_logprobs"):
         raise RequestError(400, "logprobs are not supported by shim serve", param="logprobs", code="unsupported")
-    response_format: Any = data.get("response_format")
-    if response_format is not None and not (is_obj(response_format) and response_format.get("type") == "text"):
-        raise RequestError(
-            400,
-            "response_format other than 'text' is not supported; describe the format in the prompt, or use a "
-            "llama.cpp backend with a 'grammar'",
-            param="response_format",
-            code="unsupported",
-        )
     if data.get("audio") is not None or "audio" in (data.get("modalities") or []):
         raise RequestError(400, "audio output is not supported", param="audio", code="unsupported")
     if "functions" in data or "function_call" in data:

@@ -1,4 +1,4 @@
-"""A tiny real model, for llama.cpp's own grammar parser (it needs a vocabulary)."""
+"""A tiny real model: llama.cpp's own grammar parser needs its vocabulary, and the server tests run it."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ from shim.backends.tiny_gguf import build_tiny_gguf
 
 
 @pytest.fixture(scope="session")
-def tiny_llm(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    path: Path = build_tiny_gguf(tmp_path_factory.mktemp("models") / "tiny.gguf")
-    return anyio.run(LlamaCppBackend(path).model)
+def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_tiny_gguf(tmp_path_factory.mktemp("models") / "tiny.gguf")
+
+
+@pytest.fixture(scope="session")
+def tiny_llm(tiny_gguf: Path) -> Any:
+    return anyio.run(LlamaCppBackend(tiny_gguf).model)
