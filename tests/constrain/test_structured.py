@@ -96,12 +96,14 @@ async def test_the_openai_client_s_parse_gets_a_valid_object_after_one_retry(tmp
     model = Recording(
         replay(tmp_path, '{"city": "Seoul", "population": "lots"}', '{"city": "Seoul", "population": 9400000}')
     )
-    async with serving(create_app({"m": model})) as url:
-        async with AsyncOpenAI(base_url=f"{url}/v1", api_key="x", max_retries=0) as client:
-            with anyio.fail_after(20):
-                raw = await client.chat.completions.with_raw_response.parse(
-                    model="m", messages=[{"role": "user", "content": "Biggest city of Korea?"}], response_format=City
-                )
+    async with (
+        serving(create_app({"m": model})) as url,
+        AsyncOpenAI(base_url=f"{url}/v1", api_key="x", max_retries=0) as client,
+    ):
+        with anyio.fail_after(20):
+            raw = await client.chat.completions.with_raw_response.parse(
+                model="m", messages=[{"role": "user", "content": "Biggest city of Korea?"}], response_format=City
+            )
     completion = raw.parse()
     assert completion.choices[0].message.parsed == City(city="Seoul", population=9400000)
     assert raw.headers["x-shim-structured-output"] == "prompt"
@@ -124,10 +126,9 @@ async def test_embedded_llama_cpp_answers_under_a_grammar_of_the_schema(tiny_ggu
         "max_tokens": 200,
         "seed": 1,
     }
-    async with serving(create_app({"tiny": f"llama-cpp:{tiny_gguf}"})) as url:
-        async with httpx.AsyncClient() as client:
-            with anyio.fail_after(60):
-                response = await client.post(f"{url}/v1/chat/completions", json=body)
+    async with serving(create_app({"tiny": f"llama-cpp:{tiny_gguf}"})) as url, httpx.AsyncClient() as client:
+        with anyio.fail_after(60):
+            response = await client.post(f"{url}/v1/chat/completions", json=body)
     assert response.status_code == 200, response.text
     assert response.headers["x-shim-structured-output"] == "grammar"
     value = json.loads(response.json()["choices"][0]["message"]["content"])
@@ -137,10 +138,9 @@ async def test_embedded_llama_cpp_answers_under_a_grammar_of_the_schema(tiny_ggu
 async def test_ollama_format_through_the_ollama_surface(tmp_path: Path) -> None:
     model = replay(tmp_path, 'Sure! {"city": "Busan", "population": 3300000}')
     body = {"model": "m", "messages": [{"role": "user", "content": "Second city?"}], "format": CITY, "stream": False}
-    async with serving(create_app({"m": model})) as url:
-        async with httpx.AsyncClient() as client:
-            with anyio.fail_after(20):
-                response = await client.post(f"{url}/api/chat", json=body)
+    async with serving(create_app({"m": model})) as url, httpx.AsyncClient() as client:
+        with anyio.fail_after(20):
+            response = await client.post(f"{url}/api/chat", json=body)
     assert response.status_code == 200, response.text
     assert response.headers["x-shim-structured-output"] == "prompt"
     assert json.loads(response.json()["message"]["content"]) == {"city": "Busan", "population": 3300000}
@@ -148,8 +148,7 @@ async def test_ollama_format_through_the_ollama_surface(tmp_path: Path) -> None:
 
 async def test_a_bad_format_is_a_400_naming_it(tmp_path: Path) -> None:
     body = {"model": "m", "messages": [{"role": "user", "content": "x"}], "response_format": {"type": "yaml"}}
-    async with serving(create_app({"m": replay(tmp_path, "x")})) as url:
-        async with httpx.AsyncClient() as client:
-            response = await client.post(f"{url}/v1/chat/completions", json=body)
+    async with serving(create_app({"m": replay(tmp_path, "x")})) as url, httpx.AsyncClient() as client:
+        response = await client.post(f"{url}/v1/chat/completions", json=body)
     assert response.status_code == 400
     assert "response_format" in response.text
