@@ -82,8 +82,7 @@ class ConstrainedSampling:
         constrained = _chain(llm, self.grammar, **sampling) if not self.lazy else None
         watch = CallWatch(self.trigger.encode("utf-8"), self.closer)
         try:
-            llm.reset()
-            llm.eval(prompt_tokens)
+            _eval_prompt(llm, prompt_tokens)
             while True:
                 token: int = (constrained or free).sample(llm._ctx, -1)
                 out = [token]
@@ -104,6 +103,24 @@ class ConstrainedSampling:
             free.close()
             if constrained is not None:
                 constrained.close()
+
+
+def _eval_prompt(llm: Any, tokens: list[int]) -> None:
+    """Evaluate the prompt, reusing the cached prefix it shares with the last one (as ``Llama.generate`` does:
+    the system prompt with the tools is the same on every turn)."""
+    cached: list[int] = list(llm._input_ids[: llm.n_tokens])
+    shared = 0
+    for a, b in zip(cached, tokens, strict=False):
+        if a != b:
+            break
+        shared += 1
+    shared = min(shared, len(tokens) - 1)  # at least one token is evaluated, for fresh logits
+    if shared > 0 and llm._ctx.kv_cache_seq_rm(-1, shared, -1):
+        llm.n_tokens = shared
+        llm.eval(tokens[shared:])
+        return
+    llm.reset()
+    llm.eval(tokens)
 
 
 def _chain(
