@@ -20,7 +20,7 @@ from collections.abc import AsyncGenerator, Sequence
 from typing import Any, Literal
 
 from shim.backends.base import BackendStream, Completion, FinishReason, GenerationOptions, Usage
-from shim.backends.openai_constrain import constraint_fields, engine_from_models, split_spec_url
+from shim.backends.openai_constrain import ConstrainSetting, constraint_fields, engine_from_models, split_spec_url
 from shim.errors import BackendConnectionError, BackendResponseError, ConfigError
 from shim.types import Message
 
@@ -57,7 +57,8 @@ class OpenAICompatBackend:
             ConfigError: no URL was given and ``OPENAI_BASE_URL`` is unset.
             ImportError: the ``openai`` package is not installed.
         """
-        url, self._constrain = split_spec_url(base_url or os.environ.get("OPENAI_BASE_URL") or "")
+        url, constrain = split_spec_url(base_url or os.environ.get("OPENAI_BASE_URL") or "")
+        self._constrain: ConstrainSetting = constrain
         if not url:
             raise ConfigError(
                 f"no URL for OpenAI-compatible model {model!r}: "

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from jsonschema import SchemaError
 from jsonschema.validators import validator_for
@@ -88,7 +88,9 @@ class StructuredOutput:
         if value is _MISSING:
             return None, "the answer is not JSON"
         if self.schema is None:
-            return (value, None) if isinstance(value, dict) else (None, "the answer must be a JSON object")
+            if isinstance(value, dict):
+                return cast("dict[str, Any]", value), None
+            return None, "the answer must be a JSON object"
         try:
             cls = validator_for(self.schema)
             cls.check_schema(self.schema)
@@ -225,7 +227,9 @@ def _engine_options(options: GenerationOptions, structured: StructuredOutput, me
     if method == "format":
         return replace(options, extra={**options.extra, "format": structured.schema or "json"})
     if method == "response_format":
-        return replace(options, extra={**options.extra, "response_format": dict(structured.raw or {})})  # pyright: ignore[reportUnknownArgumentType]
+        raw = structured.raw
+        response_format = dict(cast("Mapping[str, Any]", raw)) if isinstance(raw, Mapping) else {}
+        return replace(options, extra={**options.extra, "response_format": response_format})
     return options
 
 
@@ -238,7 +242,7 @@ def _with_instruction(messages: list[dict[str, Any]], instruction: str) -> list[
 def _checked_schema(schema: Any, where: str) -> dict[str, Any]:
     if not isinstance(schema, Mapping):
         raise ValueError(f"{where} must be a JSON schema object; got {schema!r}")
-    data = dict(schema)  # pyright: ignore[reportUnknownArgumentType]
+    data = dict(cast("Mapping[str, Any]", schema))
     try:
         validator_for(data).check_schema(data)
     except SchemaError as exc:
