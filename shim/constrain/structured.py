@@ -228,7 +228,7 @@ def _engine_options(options: GenerationOptions, structured: StructuredOutput, me
         return replace(options, extra={**options.extra, "format": structured.schema or "json"})
     if method == "response_format":
         raw = structured.raw
-        response_format = dict(cast("Mapping[str, Any]", raw)) if isinstance(raw, Mapping) else {}
+        response_format = dict(raw) if isinstance(raw, Mapping) else {}
         return replace(options, extra={**options.extra, "response_format": response_format})
     return options
 
