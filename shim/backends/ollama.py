@@ -31,6 +31,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from shim.backends.base import BackendStream, Completion, FinishReason, GenerationOptions, Usage
+from shim.backends.ollama_phases import MAX_CONSTRAINED_CALLS, OpenerWatch, Tally
 from shim.errors import BackendConnectionError, BackendResponseError, ConfigError
 from shim.parsing.ids import IdGenerator
 from shim.types import Message, ToolCall
@@ -221,7 +222,7 @@ class OllamaBackend:
         """Generate in phases (see `shim.backends.ollama` module docstring, "Constrained calls")."""
         constraint = options.constraint
         assert constraint is not None
-        tally = _Tally(budget=options.max_tokens)
+        tally = Tally(budget=options.max_tokens)
         written = ""  # the assistant's text so far: each later phase continues it
         calls = 0
         in_call = constraint.forced
@@ -230,7 +231,7 @@ class OllamaBackend:
             yield written
         while True:
             if not in_call:
-                watch = _OpenerWatch(constraint.trigger)
+                watch = OpenerWatch(constraint.trigger)
                 async with aclosing(self._phase(messages, written, options, None, tally)) as pieces:
                     async for piece in pieces:
                         out = watch.feed(piece)
@@ -251,7 +252,7 @@ class OllamaBackend:
             calls += 1
             written += constraint.close
             yield constraint.close
-            if constraint.forced or tally.exhausted or calls >= _MAX_CONSTRAINED_CALLS:
+            if constraint.forced or tally.exhausted or calls >= MAX_CONSTRAINED_CALLS:
                 break
             in_call = False
         yield Completion(
@@ -267,7 +268,7 @@ class OllamaBackend:
         written: str,
         options: GenerationOptions,
         schema: dict[str, Any] | None,
-        tally: _Tally,
+        tally: Tally,
     ) -> AsyncGenerator[str, None]:
         """One request: continue the assistant's ``written`` text, under ``schema`` when given."""
         request = self._request(messages, replace(options, max_tokens=tally.remaining), None)
@@ -332,56 +333,6 @@ class OllamaBackend:
             return ""
         names = sorted(str(m.model) for m in listing.models)
         return f" (it has {names!r})" if names else " (it has no models yet)"
-
-
-_MAX_CONSTRAINED_CALLS = 8
-"""Calls one constrained reply may make before it is ended (each costs a round trip)."""
-
-
-class _Tally:
-    """Token counts summed over the phases of one constrained reply, against its ``max_tokens``."""
-
-    def __init__(self, *, budget: int | None) -> None:
-        self.budget = budget
-        self.prompt_tokens = 0
-        self.completion_tokens = 0
-        self.exhausted = False
-
-    @property
-    def remaining(self) -> int | None:
-        return None if self.budget is None else max(1, self.budget - self.completion_tokens)
-
-    def add(self, prompt: int | None, completion: int | None, reason: str | None) -> None:
-        self.prompt_tokens += prompt or 0
-        self.completion_tokens += completion or 0
-        if reason == "length" or (self.budget is not None and self.completion_tokens >= self.budget):
-            self.exhausted = True
-
-
-class _OpenerWatch:
-    """Passes free text through until the call opener; holds back what may be the start of one."""
-
-    def __init__(self, trigger: str) -> None:
-        self._trigger = trigger
-        self._held = ""
-        self.opened = False
-
-    def feed(self, piece: str) -> str:
-        text = self._held + piece
-        at = text.find(self._trigger)
-        if at >= 0:
-            self.opened = True
-            self._held = ""
-            return text[: at + len(self._trigger)]  # anything after the opener is regenerated under `format`
-        keep = next(
-            (n for n in range(min(len(self._trigger) - 1, len(text)), 0, -1) if text.endswith(self._trigger[:n])), 0
-        )
-        self._held = text[len(text) - keep :] if keep else ""
-        return text[: len(text) - keep]
-
-    def flush(self) -> str:
-        held, self._held = self._held, ""
-        return held
 
 
 def _tool_dict(tool: Any) -> dict[str, Any]:
