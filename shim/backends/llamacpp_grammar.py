@@ -37,13 +37,22 @@ __all__ = ["CallWatch", "ConstrainedSampling", "call_sampling", "grammar_parses"
 
 def grammar_parses(llm: Any, text: str) -> bool:
     """llama.cpp's GBNF parser accepts ``text`` (llama-cpp-python would otherwise pass a NULL sampler on
-    and crash at the first token)."""
-    llama_cpp: Any = importlib.import_module("llama_cpp")
-    sampler = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, text.encode("utf-8"), b"root")
-    if not sampler:
-        return False
-    llama_cpp.llama_sampler_free(sampler)
-    return True
+    and crash at the first token). Remembered per model: the same tools come with every turn."""
+    key = (id(llm._model), text)
+    known = _parsed.get(key)
+    if known is None:
+        llama_cpp: Any = importlib.import_module("llama_cpp")
+        sampler = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, text.encode("utf-8"), b"root")
+        known = bool(sampler)
+        if sampler:
+            llama_cpp.llama_sampler_free(sampler)
+        if len(_parsed) >= 128:
+            _parsed.pop(next(iter(_parsed)))
+        _parsed[key] = known
+    return known
+
+
+_parsed: dict[tuple[int, str], bool] = {}
 
 
 def call_sampling(llm: Any, constraint: CallConstraint, llama_cpp: Any) -> ConstrainedSampling | None:
