@@ -126,7 +126,7 @@ async def test_embedded_llama_cpp_answers_under_a_grammar_of_the_schema(tiny_ggu
         "max_tokens": 200,
         "seed": 1,
     }
-    async with serving(create_app({"tiny": f"llama-cpp:{tiny_gguf}"})) as url, httpx.AsyncClient() as client:
+    async with serving(create_app({"tiny": f"llama-cpp:{tiny_gguf}"})) as url, httpx.AsyncClient(timeout=60) as client:
         with anyio.fail_after(60):
             response = await client.post(f"{url}/v1/chat/completions", json=body)
     assert response.status_code == 200, response.text
@@ -138,7 +138,7 @@ async def test_embedded_llama_cpp_answers_under_a_grammar_of_the_schema(tiny_ggu
 async def test_ollama_format_through_the_ollama_surface(tmp_path: Path) -> None:
     model = replay(tmp_path, 'Sure! {"city": "Busan", "population": 3300000}')
     body = {"model": "m", "messages": [{"role": "user", "content": "Second city?"}], "format": CITY, "stream": False}
-    async with serving(create_app({"m": model})) as url, httpx.AsyncClient() as client:
+    async with serving(create_app({"m": model})) as url, httpx.AsyncClient(timeout=60) as client:
         with anyio.fail_after(20):
             response = await client.post(f"{url}/api/chat", json=body)
     assert response.status_code == 200, response.text
@@ -148,7 +148,20 @@ async def test_ollama_format_through_the_ollama_surface(tmp_path: Path) -> None:
 
 async def test_a_bad_format_is_a_400_naming_it(tmp_path: Path) -> None:
     body = {"model": "m", "messages": [{"role": "user", "content": "x"}], "response_format": {"type": "yaml"}}
-    async with serving(create_app({"m": replay(tmp_path, "x")})) as url, httpx.AsyncClient() as client:
+    async with serving(create_app({"m": replay(tmp_path, "x")})) as url, httpx.AsyncClient(timeout=60) as client:
         response = await client.post(f"{url}/v1/chat/completions", json=body)
     assert response.status_code == 400
     assert "response_format" in response.text
+
+
+async def test_langchain_with_structured_output_gets_the_object(tmp_path: Path) -> None:
+    langchain_openai = pytest.importorskip("langchain_openai")
+    model = replay(tmp_path, '```json\n{"city": "Incheon", "population": 3000000}\n```')
+    async with serving(create_app({"m": model})) as url, httpx.AsyncClient(timeout=60) as http:
+        chat = langchain_openai.ChatOpenAI(
+            model="m", base_url=f"{url}/v1", api_key="unused", max_retries=0, http_async_client=http
+        )
+        structured = chat.with_structured_output(City, method="json_schema")
+        with anyio.fail_after(20):
+            result = await structured.ainvoke("Third city of Korea?")
+    assert result == City(city="Incheon", population=3000000)
