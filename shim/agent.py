@@ -37,6 +37,8 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from shim.backends.base import Backend, Completion, GenerationOptions, Usage
+from shim.constrain.schema import ConstrainMode
+from shim.constrain.turn import constrained_options
 from shim.errors import BackendResponseError, StreamInterruptedError
 from shim.events import Event, ParseIssue, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
@@ -202,6 +204,10 @@ class Agent:
             than the named one, is sent back with a reminder (counted against ``max_retries``; when those run
             out, the text stands as the answer). Later turns use ``"auto"``, so a forced call cannot repeat
             forever.
+        constrain: ``"auto"`` (default): on backends that can, every call the model opens is generated under
+            a grammar of the offered tools (the whole reply, with a forced ``tool_choice``); ``"on"``: the
+            same, or a `ConfigError` when the backend cannot; ``"off"``: never. The trace's ``response``
+            lines record ``constrained``.
     """
 
     def __init__(
@@ -221,11 +227,14 @@ class Agent:
         ids: IdGenerator | None = None,
         external_tools: Sequence[ToolSpec | Mapping[str, Any]] = (),
         tool_choice: ToolChoice = "auto",
+        constrain: ConstrainMode = "auto",
     ) -> None:
         self.backend = backend
         self.external_tools = tool_specs(external_tools)
         self._validators = {t.name: _validator(t) for t in self.external_tools}
         self.tool_choice = tool_choice
+        self.constrain: ConstrainMode = constrain
+        """Constrain calls to the offered tools (`shim.constrain`): ``auto`` where the backend can, ``on``, ``off``."""
         self.tools = tools
         self.dialect = dialect
         self.system = system
@@ -371,6 +380,15 @@ class Agent:
             prompt = self._render(tools, native=native, choice=choice)
             self._record("prompt", turn=turn, native_tools=native, messages=[m.to_dict() for m in prompt])
             turn_options = replace(options or GenerationOptions(), tools=tuple(tools)) if native else options
+            if not native:
+                turn_options = constrained_options(
+                    turn_options,
+                    backend=self.backend,
+                    tools=tools,
+                    dialect=self.dialect,
+                    tool_choice=choice,
+                    mode=self.constrain,
+                )
             stream = self.backend.stream(prompt, options=turn_options)
             try:
                 async with stream:
@@ -409,6 +427,7 @@ class Agent:
             response="".join(chunks),
             chunks=chunks,
             finish_reason="length" if finish == "length" else "stop",
+            constrained=completion is not None and completion.constrained,
         )
 
     def _take(

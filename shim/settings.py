@@ -5,7 +5,8 @@
 3. the ``"shim"`` object of the MCP config file, next to ``mcpServers`` (the file is read once, by
    `shim.config.read_config_file`, so JSONC comments work here as they do for the servers)::
 
-       {"mcpServers": {...}, "shim": {"model": "ollama:qwen2.5:7b", "maxTurns": 8, "dialect": "tool_call"}}
+       {"mcpServers": {...}, "shim": {"model": "ollama:qwen2.5:7b", "maxTurns": 8, "dialect": "tool_call",
+                                "constrain": "auto"}}
 
 4. built-in defaults
 """
@@ -24,9 +25,14 @@ from shim.redact import redact
 
 __all__ = ["Settings", "resolve_settings"]
 
-_ENV = {"model": "SHIM_MODEL", "dialect": "SHIM_DIALECT", "max_turns": "SHIM_MAX_TURNS"}
-_FILE_KEYS = {"model": ("model",), "dialect": ("dialect",), "max_turns": ("maxTurns", "max_turns")}
-_DEFAULTS: dict[str, Any] = {"model": None, "dialect": "function_call", "max_turns": 10}
+_ENV = {"model": "SHIM_MODEL", "dialect": "SHIM_DIALECT", "max_turns": "SHIM_MAX_TURNS", "constrain": "SHIM_CONSTRAIN"}
+_FILE_KEYS = {
+    "model": ("model",),
+    "dialect": ("dialect",),
+    "max_turns": ("maxTurns", "max_turns"),
+    "constrain": ("constrain",),
+}
+_DEFAULTS: dict[str, Any] = {"model": None, "dialect": "function_call", "max_turns": 10, "constrain": "auto"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,6 +45,8 @@ class Settings:
     """The MCP config file (it may not exist)."""
     config_explicit: bool
     """The path came from ``--config`` or ``SHIM_CONFIG``, so a missing file is an error."""
+    constrain: str = "auto"
+    """Constrained decoding of calls: ``auto`` (where the backend can), ``on``, ``off`` (`shim.constrain`)."""
     document: Mapping[str, Any] | None = field(default=None, repr=False)
     """The config file's decoded top level when the file exists (its servers not yet checked)."""
 
@@ -47,7 +55,8 @@ class Settings:
         shown = redact(repr(self.model)) if self.model else None
         return (
             f"Settings(model={shown}, dialect={self.dialect!r}, max_turns={self.max_turns}, "
-            f"config_path={str(self.config_path)!r}, config_explicit={self.config_explicit})"
+            f"constrain={self.constrain!r}, config_path={str(self.config_path)!r}, "
+            f"config_explicit={self.config_explicit})"
         )
 
     def mcp_config(self) -> McpConfig:
@@ -92,6 +101,8 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         if number < 1:
             raise ConfigError(f"{where}: max turns must be at least 1, got {number}")
         return number
+    if key == "constrain" and value not in ("auto", "on", "off"):
+        raise ConfigError(f"{where}: constrain must be 'auto', 'on' or 'off', got {value!r}")
     if not isinstance(value, str):
         raise ConfigError(f"{where}: expected a string, got {value!r}")
     return value

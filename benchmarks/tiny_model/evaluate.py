@@ -6,7 +6,14 @@ rendered back with `render_messages`, and a second generation for the final answ
 the model called the expected tool with equivalent arguments (same value for arithmetic and numbers, same
 text otherwise) AND the final answer contains the tool's result text. Needs no PyTorch.
 
-Prints the pass rate overall, per language and per tool, and writes ``RESULTS.md`` beside this file.
+With ``--constrain on`` (the default, as in ``shim demo``) every call is generated under the grammar of the
+offered tools (`shim.constrain`); ``--constrain off`` measures the model alone. Both count the call blocks
+that could not be parsed (``malformed_calls``) and the calls that name no offered tool or break its schema
+(``schema_invalid_calls``).
+
+Prints the pass rate overall, per language and per tool, and writes ``RESULTS.md`` beside this file (the
+table comparing both settings keeps the other setting's last row). The last line printed is
+``constrain=on|off malformed_calls=N schema_invalid_calls=N passed=P/T``.
 """
 
 from __future__ import annotations
@@ -16,11 +23,13 @@ import collections
 import math
 import sys
 import time
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import anyio
+from jsonschema import Draft202012Validator
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -30,9 +39,10 @@ import recipe  # noqa: E402
 
 from shim.backends.base import GenerationOptions  # noqa: E402
 from shim.backends.llamacpp import LlamaCppBackend  # noqa: E402
+from shim.constrain.schema import CallConstraint, build_constraint  # noqa: E402
 from shim.demo import demo_tool_specs, model_path  # noqa: E402
 from shim.demo.tools import DemoToolError, DemoTools, _unit  # noqa: E402  # pyright: ignore[reportPrivateUsage]
-from shim.events import ToolCallEnd  # noqa: E402
+from shim.events import ParseIssue, ToolCallEnd  # noqa: E402
 from shim.parsing.stream import StreamParser  # noqa: E402
 from shim.prompting import render_messages  # noqa: E402
 from shim.types import ToolSpec  # noqa: E402
@@ -61,19 +71,44 @@ def same_arguments(tool: str, got: dict[str, Any], expected: dict[str, Any]) -> 
     return got == expected
 
 
-async def generate(backend: LlamaCppBackend, messages: list[dict[str, Any]], tools: list[ToolSpec]) -> str:
-    async with backend.stream(render_messages(messages, tools), options=OPTIONS) as stream:
+async def generate(
+    backend: LlamaCppBackend, messages: list[dict[str, Any]], tools: list[ToolSpec], constraint: CallConstraint | None
+) -> str:
+    options = replace(OPTIONS, constraint=constraint)
+    async with backend.stream(render_messages(messages, tools), options=options) as stream:
         return "".join([chunk async for chunk in stream])
 
 
-async def run_one(backend: LlamaCppBackend, tools: list[ToolSpec], sample: data.Sample) -> dict[str, Any]:
+def call_problems(events: list[Any], tools: list[ToolSpec]) -> tuple[int, int]:
+    """(malformed call blocks, calls naming no offered tool or breaking its schema) among ``events``."""
+    schemas = {t.name: Draft202012Validator(t.input_schema) for t in tools}
+    malformed = sum(isinstance(e, ParseIssue) for e in events)
+    invalid = sum(
+        isinstance(e, ToolCallEnd) and (e.name not in schemas or not schemas[e.name].is_valid(e.arguments))
+        for e in events
+    )
+    return malformed, invalid
+
+
+async def run_one(
+    backend: LlamaCppBackend, tools: list[ToolSpec], sample: data.Sample, constraint: CallConstraint | None
+) -> dict[str, Any]:
     """One request through the pipeline; a record of what happened and whether it passed."""
     messages: list[dict[str, Any]] = [{"role": "user", "content": sample.request}]
-    first = await generate(backend, messages, tools)
+    first = await generate(backend, messages, tools, constraint)
     parser = StreamParser(tools=tools)
     events = parser.feed(first) + parser.close()
     calls = [e for e in events if isinstance(e, ToolCallEnd)]
-    record: dict[str, Any] = {"sample": sample, "output": first, "call": None, "answer": "", "passed": False}
+    malformed, invalid = call_problems(events, tools)
+    record: dict[str, Any] = {
+        "sample": sample,
+        "output": first,
+        "call": None,
+        "answer": "",
+        "passed": False,
+        "malformed": malformed,
+        "invalid": invalid,
+    }
     if len(calls) != 1:
         return record
     call = calls[0]
@@ -94,7 +129,7 @@ async def run_one(backend: LlamaCppBackend, tools: list[ToolSpec], sample: data.
         {"role": "assistant", "content": None, "tool_calls": [tool_call]},
         {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result, "is_error": error},
     ]
-    answer = await generate(backend, messages, tools)
+    answer = await generate(backend, messages, tools, constraint)
     record["answer"] = answer
     record["passed"] = (
         call.name == sample.tool
@@ -105,7 +140,34 @@ async def run_one(backend: LlamaCppBackend, tools: list[ToolSpec], sample: data.
     return record
 
 
-def report(records: list[dict[str, Any]], seconds: float) -> str:
+def summary(records: list[dict[str, Any]], constrain: str) -> str:
+    """The last line printed: ``constrain=… malformed_calls=N schema_invalid_calls=N passed=P/T``."""
+    malformed = sum(r["malformed"] for r in records)
+    invalid = sum(r["invalid"] for r in records)
+    passed = sum(r["passed"] for r in records)
+    return f"constrain={constrain} malformed_calls={malformed} schema_invalid_calls={invalid} passed={passed}/{len(records)}"
+
+
+def comparison(records: list[dict[str, Any]], constrain: str, previous: str) -> list[str]:
+    """The table of both settings: this run's row, and the other setting's row as ``previous`` has it."""
+    rows = {constrain: f"| `{summary(records, constrain)}` |"}
+    other = "off" if constrain == "on" else "on"
+    kept = [line for line in previous.splitlines() if line.startswith(f"| `constrain={other} ")]
+    if kept:
+        rows[other] = kept[0]
+    return [
+        "## With and without constrained decoding",
+        "",
+        "`python benchmarks/tiny_model/evaluate.py --constrain on` and `--constrain off` (the same requests):",
+        "",
+        "| Run |",
+        "|---|",
+        *(rows[k] for k in ("on", "off") if k in rows),
+        "",
+    ]
+
+
+def report(records: list[dict[str, Any]], seconds: float, constrain: str = "on", previous: str = "") -> str:
     def rate(rows: list[dict[str, Any]]) -> str:
         passed = sum(r["passed"] for r in rows)
         return f"{passed}/{len(rows)} ({100 * passed / max(len(rows), 1):.1f}%)"
@@ -120,8 +182,8 @@ def report(records: list[dict[str, Any]], seconds: float) -> str:
         "",
         f"Model `shim/demo/model/shim-tiny.gguf`, script version {recipe.SCRIPT_VERSION}, data seed "
         f"{recipe.DATA_SEED}; {len(records)} held-out requests (texts never seen in training), greedy decoding, "
-        f"{seconds:.0f} s. Pass = the expected tool with equivalent arguments, and a final answer containing "
-        "the tool's result.",
+        f"{seconds:.0f} s, calls {'constrained to the offered tools' if constrain == 'on' else 'unconstrained'}. "
+        "Pass = the expected tool with equivalent arguments, and a final answer containing the tool's result.",
         "",
         f"**Overall: {rate(records)}**",
         "",
@@ -130,6 +192,7 @@ def report(records: list[dict[str, Any]], seconds: float) -> str:
         *(f"| {'English' if k == 'en' else 'Korean'} | {rate(v)} |" for k, v in sorted(by_lang.items())),
         *(f"| `{k}` | {rate(v)} |" for k, v in sorted(by_tool.items())),
         "",
+        *comparison(records, constrain, previous),
         "Failures (first 15):",
         "",
     ]
@@ -144,16 +207,23 @@ async def main() -> None:
     parser.add_argument("--model", type=Path, default=model_path())
     parser.add_argument("--limit", type=int, default=recipe.N_EVAL)
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    parser.add_argument(
+        "--constrain", choices=["on", "off"], default="on", help="generate calls under the tools' grammar (default on)"
+    )
     args = parser.parse_args()
     _, held = data.split(recipe.DATA_SEED, recipe.N_TRAIN, recipe.N_EVAL)
     tools = await demo_tool_specs()
     backend = LlamaCppBackend(args.model, n_ctx=2048, n_threads=2)
     started = time.monotonic()
-    records = [await run_one(backend, tools, sample) for sample in held[: args.limit]]
-    text = report(records, time.monotonic() - started)
+    constraint = build_constraint(tools, "function_call") if args.constrain == "on" else None
+    records = [await run_one(backend, tools, sample, constraint) for sample in held[: args.limit]]
+    results = HERE / "RESULTS.md"
+    previous = results.read_text(encoding="utf-8") if results.exists() else ""
+    text = report(records, time.monotonic() - started, args.constrain, previous)
     print(text)
     if not args.no_write:
-        (HERE / "RESULTS.md").write_text(text, encoding="utf-8")
+        results.write_text(text, encoding="utf-8")
+    print(summary(records, args.constrain))
 
 
 if __name__ == "__main__":

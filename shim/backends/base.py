@@ -19,10 +19,13 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from shim.errors import BackendError, StreamInterruptedError
 from shim.types import Message, ToolCall, ToolSpec
+
+if TYPE_CHECKING:
+    from shim.constrain.schema import CallConstraint
 
 __all__ = [
     "Backend",
@@ -66,6 +69,9 @@ class GenerationOptions:
     """Tools to offer through the engine's *native* tool calling (Ollama's ``native`` tool mode only).
     Calls come back in `Completion.tool_calls`. In prompt mode tools are rendered into the messages instead
     and this is ignored."""
+    constraint: CallConstraint | None = None
+    """Constrain calls to the offered tools (`shim.constrain`): engines that can (see ``can_constrain``) make
+    every call block the model opens a valid call; others ignore it. A ``grammar`` takes precedence."""
     extra: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """Engine-specific parameters passed through as they are (for Ollama: ``think``, ``keep_alive`` and
     model ``options``; for llama.cpp: ``top_k``, ``repeat_penalty``...; for OpenAI: extra body fields)."""
@@ -82,6 +88,8 @@ class Completion:
     """Token counts where the engine reports them."""
     tool_calls: tuple[ToolCall, ...] = ()
     """Calls the engine parsed itself (native tool calling); empty in prompt mode, where calls are text."""
+    constrained: bool = False
+    """Calls in this text were generated under a grammar or schema (`GenerationOptions.constraint`)."""
 
 
 class BackendStream(AsyncIterator[str]):
@@ -133,6 +141,7 @@ class BackendStream(AsyncIterator[str]):
                     text=self.text,
                     usage=item.usage,
                     tool_calls=item.tool_calls,
+                    constrained=item.constrained,
                 )
                 await self._source.aclose()
                 raise StopAsyncIteration

@@ -26,6 +26,7 @@ import anyio
 import anyio.to_thread
 
 from shim.backends.base import BackendStream, Completion, FinishReason, GenerationOptions, Usage
+from shim.backends.llamacpp_grammar import ConstrainedSampling, call_sampling
 from shim.errors import BackendError, BackendResponseError, ConfigError
 from shim.types import Message
 
@@ -101,6 +102,8 @@ class LlamaCppBackend:
 
     sampling_extras = _SAMPLING_EXTRAS
     """The `GenerationOptions.extra` keys it takes (llama.cpp sampling parameters)."""
+    structured_output = "grammar"
+    """How this engine produces a structured answer itself (`shim.constrain.structured`)."""
 
     def __init__(
         self,
@@ -135,6 +138,11 @@ class LlamaCppBackend:
     @property
     def name(self) -> str:
         return f"llama-cpp:{self._path}"
+
+    @property
+    def can_constrain(self) -> bool:
+        """Calls can be constrained to the offered tools (a lazy grammar triggered by the call opener)."""
+        return True
 
     def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
         """Generate a reply in-process; see `Backend.stream`."""
@@ -189,8 +197,9 @@ class LlamaCppBackend:
             )
         loaded = await self._load()
         grammar = _compile_grammar(loaded.llm, options.grammar) if options.grammar else None
+        constrained = None if grammar is not None else _call_grammar(loaded.llm, options)
         async with loaded.lock:
-            run = _Run(loaded, [m.to_dict() for m in messages], options, grammar)
+            run = _Run(loaded, [m.to_dict() for m in messages], options, grammar, constrained)
             try:
                 while True:
                     item = await anyio.to_thread.run_sync(run.step)
@@ -205,7 +214,15 @@ class LlamaCppBackend:
 class _Run:
     """One generation, advanced one piece of text at a time from a worker thread."""
 
-    def __init__(self, loaded: _LoadedModel, messages: list[dict[str, str]], options: GenerationOptions, grammar: Any):
+    def __init__(
+        self,
+        loaded: _LoadedModel,
+        messages: list[dict[str, str]],
+        options: GenerationOptions,
+        grammar: Any,
+        constrained: ConstrainedSampling | None = None,
+    ):
+        self._constrained = constrained
         self._pieces = self._produce(loaded, messages, options, grammar)
 
     def step(self) -> str | Completion:
@@ -241,13 +258,13 @@ class _Run:
             "frequency_penalty": options.frequency_penalty,
             "presence_penalty": options.presence_penalty,
         }
-        sampling = {k: v for k, v in typed.items() if v is not None}  # the typed fields win over extras
-        tokens = llm.generate(
-            prompt_tokens,
-            temp=0.8 if options.temperature is None else options.temperature,
-            grammar=grammar,
-            **({k: v for k, v in options.extra.items() if k in _SAMPLING_EXTRAS} | sampling),
-        )
+        sampling = {k: v for k, v in options.extra.items() if k in _SAMPLING_EXTRAS}
+        sampling |= {k: v for k, v in typed.items() if v is not None}  # the typed fields win over extras
+        temperature = 0.8 if options.temperature is None else options.temperature
+        if self._constrained is not None:
+            tokens = self._constrained.tokens(llm, prompt_tokens, temp=temperature, **sampling)
+        else:
+            tokens = llm.generate(prompt_tokens, temp=temperature, grammar=grammar, **sampling)
         try:
             for token in tokens:
                 if llm.token_eos() == token or _is_end_of_generation(llm, token):
@@ -275,6 +292,7 @@ class _Run:
             finish_reason=finish,
             text="",
             usage=Usage(prompt_tokens=len(prompt_tokens), completion_tokens=generated),
+            constrained=self._constrained is not None and self._constrained.engaged,
         )
 
 
@@ -297,6 +315,12 @@ def _stop_prefix_length(text: str, stops: Sequence[str]) -> int:
 def _is_end_of_generation(llm: Any, token: int) -> bool:
     llama_cpp = _import_llama_cpp()
     return bool(llama_cpp.llama_vocab_is_eog(llm._model.vocab, token))  # pyright: ignore[reportPrivateUsage]
+
+
+def _call_grammar(llm: Any, options: GenerationOptions) -> ConstrainedSampling | None:
+    if options.constraint is None:
+        return None
+    return call_sampling(llm, options.constraint, _import_llama_cpp())
 
 
 def _compile_grammar(llm: Any, text: str) -> Any:

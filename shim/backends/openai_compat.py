@@ -5,6 +5,9 @@ Two APIs: ``chat`` streams ``/v1/chat/completions`` (the server applies the mode
 ``completions`` streams the raw ``/v1/completions`` for servers without one, with the messages written
 out as a plain transcript (``User: ...`` / ``Assistant:``) and a stop at the next ``User:`` line.
 
+``?constrain=auto|llama-server|xgrammar|off`` after the URL says how calls are constrained (see
+`shim.backends.openai_constrain`; ``auto`` asks the server what it is).
+
 The API key is read from an environment variable (``OPENAI_API_KEY`` unless ``api_key_env`` names
 another); local servers need none, so a placeholder is sent when it is unset.
 """
@@ -17,6 +20,7 @@ from collections.abc import AsyncGenerator, Sequence
 from typing import Any, Literal
 
 from shim.backends.base import BackendStream, Completion, FinishReason, GenerationOptions, Usage
+from shim.backends.openai_constrain import ConstrainSetting, constraint_fields, engine_from_models, split_spec_url
 from shim.errors import BackendConnectionError, BackendResponseError, ConfigError
 from shim.redact import redact
 from shim.types import Message
@@ -28,6 +32,9 @@ _TRANSCRIPT_STOP = "\nUser:"
 
 class OpenAICompatBackend:
     """A model behind an OpenAI-compatible HTTP endpoint; see the module docstring."""
+
+    structured_output = "response_format"
+    """How this engine produces a structured answer itself (`shim.constrain.structured`)."""
 
     def __init__(
         self,
@@ -51,7 +58,8 @@ class OpenAICompatBackend:
             ConfigError: no URL was given and ``OPENAI_BASE_URL`` is unset.
             ImportError: the ``openai`` package is not installed.
         """
-        url = base_url or os.environ.get("OPENAI_BASE_URL")
+        url, constrain = split_spec_url(base_url or os.environ.get("OPENAI_BASE_URL") or "")
+        self._constrain: ConstrainSetting = constrain
         if not url:
             raise ConfigError(
                 f"no URL for OpenAI-compatible model {model!r}: "
@@ -82,6 +90,12 @@ class OpenAICompatBackend:
     def __repr__(self) -> str:
         return f"<OpenAICompatBackend {self.name}>"
 
+    @property
+    def can_constrain(self) -> bool:
+        """Calls may be constrained (`shim.backends.openai_constrain`); with ``auto`` the server is asked
+        what it is first, and one it does not recognise gets no constraint."""
+        return self._constrain != "off"
+
     def stream(self, messages: Sequence[Message], *, options: GenerationOptions | None = None) -> BackendStream:
         """Stream a reply from the server; see `Backend.stream`."""
         return BackendStream(
@@ -95,6 +109,35 @@ class OpenAICompatBackend:
 
     async def _generate(
         self, messages: list[Message], options: GenerationOptions
+    ) -> AsyncGenerator[str | Completion, None]:
+        fields = await self._constraint_fields(options)
+        sent = False
+        try:
+            async for item in self._attempt(messages, options, fields):
+                sent = True
+                yield item
+        except BackendResponseError as exc:
+            if not fields or sent or exc.status_code != 400:
+                raise
+            # An engine build that does not take these fields: ask again without, and do not send them again.
+            self._constrain = "off"
+            async for item in self._attempt(messages, options, {}):
+                yield item
+
+    async def _constraint_fields(self, options: GenerationOptions) -> dict[str, Any]:
+        if options.constraint is None or options.grammar is not None or self._constrain == "off":
+            return {}
+        if self._constrain == "auto":
+            try:
+                page = await self._client.models.list()
+                owners = [str(getattr(model, "owned_by", "")) for model in page.data]
+            except Exception:  # a server without a listing is simply not recognised
+                owners = []
+            self._constrain = engine_from_models(owners)
+        return constraint_fields(self._constrain, options.constraint)
+
+    async def _attempt(
+        self, messages: list[Message], options: GenerationOptions, constraint: dict[str, Any]
     ) -> AsyncGenerator[str | Completion, None]:
         if options.tools:
             raise ConfigError("the OpenAI-compatible backend takes tools rendered into the prompt, not native tools")
@@ -111,13 +154,14 @@ class OpenAICompatBackend:
             if value is not None:
                 params[key] = value
         stop = list(options.stop)
-        extra_body = dict(options.extra)
+        extra_body = {**constraint, **options.extra}
         if options.grammar is not None:
             extra_body["grammar"] = options.grammar  # llama.cpp's servers read it; others reject or ignore it
         if extra_body:
             params["extra_body"] = extra_body
         finish: FinishReason = "stop"
         usage: Usage | None = None
+        seen: list[str] = []
         try:
             if self._api == "chat":
                 params["messages"] = [m.to_dict() for m in messages]
@@ -140,6 +184,7 @@ class OpenAICompatBackend:
                     for choice in chunk.choices:
                         text = choice.delta.content if self._api == "chat" else choice.text
                         if text:
+                            seen.append(text)
                             yield text
                         if choice.finish_reason == "length":
                             finish = "length"
@@ -165,7 +210,11 @@ class OpenAICompatBackend:
             raise BackendConnectionError(
                 redact(f"the connection to {self._url} broke mid-stream: {exc}", self._secrets)
             ) from None
-        yield Completion(finish_reason=finish, text="", usage=usage)
+        constrained = bool(constraint) and (
+            options.constraint is not None
+            and (options.constraint.forced or options.constraint.trigger in "".join(seen))
+        )
+        yield Completion(finish_reason=finish, text="", usage=usage, constrained=constrained)
 
     def _unreachable(self) -> BackendConnectionError:
         return BackendConnectionError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,11 @@ HELP = """commands:
 
 @click.command()
 @common_options
+@click.option(
+    "--constrain",
+    type=click.Choice(["auto", "on", "off"]),
+    help="Generate calls under a grammar of the offered tools: auto (default; where the backend can), on, off.",
+)
 def chat(
     model: str | None,
     config: str | None,
@@ -40,6 +46,7 @@ def chat(
     temperature: float | None,
     max_tokens: int | None,
     server_logs: bool,
+    constrain: str | None,
 ) -> None:
     """Talk with the model; it calls your MCP tools as it needs.
 
@@ -53,6 +60,7 @@ def chat(
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  # pyright: ignore[reportUnusedImport]  # line editing and history for input()
     settings = settings_from(model, config, dialect, max_turns)
+    settings = replace(settings, constrain=constrain) if constrain else settings
     out, err = Console(), Console(stderr=True)
     approvals = Approvals(err, auto=auto_approve)
     printer = Printer(out, err)

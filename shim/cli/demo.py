@@ -19,6 +19,7 @@ from shim.backends import get_backend
 from shim.backends.base import GenerationOptions
 from shim.cli.chat import chat_loop
 from shim.cli.session import Approvals, Printer, open_agent
+from shim.constrain.turn import can_constrain
 from shim.errors import ShimError
 from shim.settings import Settings
 
@@ -53,7 +54,14 @@ class _Outcome:
 @click.option("--model", "-m", help="Another backend spec to try on the demo tools (default: the shipped tiny model).")
 @click.option("--trace", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSONL trace of the run.")
 @click.option("--server-logs", is_flag=True, help="Show what the demo server writes to stderr.")
-def demo(interactive: bool, model: str | None, trace: Path | None, server_logs: bool) -> None:
+@click.option(
+    "--constrain",
+    type=click.Choice(["auto", "on", "off"]),
+    default="auto",
+    show_default=True,
+    help="Generate calls under a grammar of the demo tools (auto: where the backend can; off: the model alone).",
+)
+def demo(interactive: bool, model: str | None, trace: Path | None, server_logs: bool, constrain: str) -> None:
     """See shim give tool use to a model that has none, offline, in seconds.
 
     A tiny language model trained by this project (shipped inside the package, run by the embedded
@@ -72,7 +80,12 @@ def demo(interactive: bool, model: str | None, trace: Path | None, server_logs: 
 
     spec = model or f"llama-cpp:{model_path()}"
     settings = Settings(
-        model=spec, dialect="function_call", max_turns=4, config_path=Path("demo"), config_explicit=True
+        model=spec,
+        dialect="function_call",
+        max_turns=4,
+        config_path=Path("demo"),
+        config_explicit=True,
+        constrain=constrain,
     )
     try:
         if interactive:
@@ -108,6 +121,8 @@ async def _scripted(settings: Settings, trace: Path | None, server_logs: bool) -
     printer = Printer(out, err)
     outcomes: list[_Outcome] = []
     err.print(f"[dim]model: {settings.model}\nserver: demo MCP server over stdio (python -m shim.demo.server)[/]")
+    constrained = settings.constrain != "off" and can_constrain(get_backend(settings.model or ""))
+    err.print(f"[dim]calls: {'constrained to the offered tools (grammar)' if constrained else 'unconstrained'}[/]")
     async with _session(settings, approvals, trace, server_logs) as (agent, _):
         for request in DEMO_REQUESTS:
             agent.reset()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -22,6 +23,11 @@ from shim.trace import EventRedactor
 @click.command()
 @click.argument("prompt", required=False)
 @common_options
+@click.option(
+    "--constrain",
+    type=click.Choice(["auto", "on", "off"]),
+    help="Generate calls under a grammar of the offered tools: auto (default; where the backend can), on, off.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print every event as one JSON object per line instead.")
 def run(
     prompt: str | None,
@@ -35,6 +41,7 @@ def run(
     temperature: float | None,
     max_tokens: int | None,
     server_logs: bool,
+    constrain: str | None,
     as_json: bool,
 ) -> None:
     """Run one task: the model answers PROMPT (or standard input), calling MCP tools as it needs.
@@ -52,6 +59,7 @@ def run(
     if not text.strip():
         raise click.UsageError("give a prompt (an argument, or text on standard input)")
     settings = settings_from(model, config, dialect, max_turns)
+    settings = replace(settings, constrain=constrain) if constrain else settings
     options = GenerationOptions(temperature=temperature, max_tokens=max_tokens)
     try:
         code = anyio.run(_run, text, settings, options, one_call, trace, auto_approve, as_json, server_logs)

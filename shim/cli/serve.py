@@ -98,6 +98,9 @@ from shim.settings import resolve_settings
     help="Let requests name backend specs for model files in DIR (replay:, llama-cpp:) and ollama:MODEL.",
 )
 @click.option(
+    "--constrain", type=click.Choice(["auto", "on", "off"]), help="Calls under a grammar: auto (default), on, off."
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
@@ -117,6 +120,7 @@ def serve(
     workers: int,
     state: str | None,
     any_model: str | None,
+    constrain: str | None,
     log_level: str,
 ) -> None:
     """Serve models as an OpenAI- and Ollama-compatible provider with tool calling.
@@ -154,7 +158,9 @@ def serve(
                 request_timeout=request_timeout,
                 any_model=any_model,
                 state=state,
-                loop=LoopSettings(dialect=settings.dialect, max_turns=settings.max_turns),
+                loop=LoopSettings(
+                    dialect=settings.dialect, max_turns=settings.max_turns, constrain=constrain or settings.constrain
+                ),
             )
             # Built even with workers (which build their own): a bad option or file is one line, before the banner.
             app = create_app(table, config=config_path, settings=server_settings)

@@ -198,7 +198,12 @@ async def open_agent(
         if not settings.model:
             raise ConfigError(NO_MODEL)
         backend = get_backend(settings.model)
-    agent_options = {"dialect": settings.dialect, "max_turns": settings.max_turns, **agent_options}
+    agent_options = {
+        "dialect": settings.dialect,
+        "max_turns": settings.max_turns,
+        "constrain": settings.constrain,
+        **agent_options,
+    }
     try:
         if servers is None and not settings.config_path.exists() and not settings.config_explicit:
             approvals.console.print(f"[dim]no MCP config at {settings.config_path}; running without tools[/]")

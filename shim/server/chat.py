@@ -24,12 +24,15 @@ import logging
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, cast
 
 from shim.agent import Agent, AgentEnd, AgentEvent, CallRouted, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend, GenerationOptions
-from shim.errors import ConfigError, StreamInterruptedError
+from shim.constrain.structured import StructuredOutput, structured_chat
+from shim.constrain.turn import check_mode
+from shim.errors import StreamInterruptedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.prompting import ToolChoice
@@ -67,9 +70,8 @@ class ChatRequest:
     parallel_tool_calls: bool = True
     """False: generation stops after the first complete call, and only that call is returned."""
     options: GenerationOptions = field(default_factory=GenerationOptions)
-    response_format: str | dict[str, Any] | None = None
-    """Structured output asked for (Ollama's ``format``; a JSON schema or ``"json"``); refused until an engine
-    option can honour it."""
+    structured: StructuredOutput | None = None
+    """The answer's required format (``response_format`` / ``format``); see `shim.constrain.structured`."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,6 +83,8 @@ class LoopSettings:
     """Model turns per request, internal tool rounds included."""
     max_retries: int = 2
     """Consecutive turns of only malformed or failed calls before the server gives up and answers."""
+    constrain: str = "auto"
+    """Constrained decoding of calls (`shim.constrain`): ``auto`` where the backend can, ``on``, ``off``."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,10 +146,11 @@ async def run_chat(
         BackendError: the model failed; `StreamInterruptedError` once some output was already yielded.
         ConfigError: the engine refused an option (a bad grammar, an unknown extra).
     """
-    if request.response_format is not None:
-        raise ConfigError(
-            "structured output ('format' / 'response_format') is not supported yet; describe the format in the prompt"
-        )
+    if request.structured is not None:  # structured output: shim.constrain.structured runs this loop for it
+        run = partial(run_chat, backend, tools=tools, settings=settings, rounds=rounds)
+        async for output in structured_chat(backend, request, run, server_tools=tools is not None):
+            yield output
+        return
     settings = settings or LoopSettings()
     messages = request.messages
     if rounds is not None and tools is not None:
@@ -161,6 +166,7 @@ async def run_chat(
         ids=IdGenerator(),  # each request its own: ids never depend on another client's stream
         external_tools=request.tools,
         tool_choice=request.tool_choice,
+        constrain=check_mode(settings.constrain),
     )
     reducer = _Reducer()
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))

@@ -6,6 +6,8 @@ back as ``message.tool_calls[{"function": {"name", "arguments": {...}}}]`` with 
 reasoning as ``message.thinking`` (``thinking`` on ``/api/generate``); the last line has ``"done": true`` and
 ``done_reason`` (``stop``, or ``length``). The request fields are declared in `shim.server.wire.ollama`.
 ``/api/show`` describes a model by its alias only: never the backend spec, an engine URL or a file path.
+``format`` (structured output) is answered as `shim.constrain.structured` describes (the response header
+``x-shim-structured-output`` names the method used).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.__about__ import __version__
+from shim.constrain.structured import structured_header
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, run_chat
 from shim.server.http import RequestError, Watched, is_obj, json_bytes, read_json, write_collected, write_stream
 from shim.server.models import ModelEntry, ServerState
@@ -64,9 +67,10 @@ async def _respond(request: Request, *, generate: bool) -> Response | Watched:
     chat_request = replace(chat_request, options=engine_options(chat_request.options, extras, entry.backend))
     outputs = run_chat(entry.backend, chat_request, tools=state.tools, settings=state.loop, rounds=state.rounds)
     encoder = _NDJSON(entry.name, generate=generate, hide_thinking=extras.hide_thinking)
+    headers = structured_header(entry.backend, chat_request, server_tools=state.tools is not None)  # format
     if stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=[]))
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=[]))
+        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
+    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
 
 
 class _NDJSON:

@@ -12,6 +12,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from shim.constrain.structured import structured_header
 from shim.server.chat import ChatRequest, Output, run_chat
 from shim.server.http import RequestError, Watched, read_json, write_collected, write_stream
 from shim.server.models import ServerState
@@ -35,6 +36,7 @@ async def chat_completions(request: Request) -> Response | Watched:
     except RequestError as exc:
         return openai_error(exc)
     headers = _ignored_header(ignored)
+    headers += structured_header(entry.backend, chat, server_tools=state.tools is not None)  # response_format
     outputs = run_chat(entry.backend, chat, tools=state.tools, settings=state.loop, rounds=state.rounds)
     encoder = _SSE(ChunkEncoder(entry.name, include_usage=include_usage))
     if stream:

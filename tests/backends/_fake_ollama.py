@@ -34,6 +34,8 @@ class FakeModel:
     """What ``/api/show`` lists; None omits the field, as Ollama before 0.6.4 did."""
     refuses_tools: bool = False
     """Answer 400 "does not support tools" when the request has tools, whatever ``capabilities`` says."""
+    script: list[str] | None = None
+    """Instead of a fixture: free replies in turn (see `_scripted`), for the constrained-call phases."""
 
 
 class _ConnectionDrop(Exception):
@@ -65,6 +67,8 @@ class FakeOllama:
             return JSONResponse({"error": f'model "{name}" not found, try pulling it first'}, status_code=404)
         if body.get("tools") and (model.refuses_tools or "tools" not in (model.capabilities or [])):
             return JSONResponse({"error": f"registry.ollama.ai/library/{name} does not support tools"}, status_code=400)
+        if model.script is not None:
+            return StreamingResponse(_lines(name, _scripted(model, body)), media_type="application/x-ndjson")
         if model.chat == ENDLESS:
             return StreamingResponse(self._endless(name), media_type="application/x-ndjson")
         return StreamingResponse(_replay(FIXTURES / model.chat), media_type="application/x-ndjson")
@@ -126,3 +130,39 @@ async def _replay(path: Path) -> AsyncIterator[bytes]:
             raise _ConnectionDrop(path.name)
         if line.strip() and not line.startswith("#"):
             yield (line + "\n").encode()
+
+
+def _scripted(model: FakeModel, body: dict[str, Any]) -> list[str]:
+    """What a model answers in each phase of a constrained reply, read from the fields Ollama reads.
+
+    With ``format`` (a JSON schema), the reply is a JSON value of that schema, continuing the last assistant
+    message (Ollama's prefill): the first ``oneOf`` variant, with the first property of its arguments filled.
+    Without it, the next free reply of ``script``.
+    """
+    fmt = body.get("format")
+    if fmt is not None:
+        if not isinstance(fmt, dict) or body["messages"][-1]["role"] != "assistant":
+            return ['{"error": "format must be a schema, continuing the assistant message"}']
+        variant: dict[str, Any] = (fmt.get("oneOf") or [fmt])[0]  # pyright: ignore[reportUnknownMemberType]
+        name = variant["properties"]["name"]["const"]
+        arguments = variant["properties"]["arguments"]
+        first = next(iter(arguments.get("properties", {})), None)
+        value = {first: "UTC"} if first else {}
+        return ['{"name": ', json.dumps(name), ', "arguments": ', json.dumps(value), "}"]
+    assert model.script is not None
+    return [model.script.pop(0)] if model.script else [""]
+
+
+async def _lines(name: str, pieces: list[str]) -> AsyncIterator[bytes]:
+    base = {"model": name, "created_at": "2025-01-14T12:00:00Z"}
+    for piece in pieces:
+        yield (json.dumps({**base, "message": {"role": "assistant", "content": piece}, "done": False}) + "\n").encode()
+    end = {
+        **base,
+        "message": {"role": "assistant", "content": ""},
+        "done": True,
+        "done_reason": "stop",
+        "prompt_eval_count": 10,
+        "eval_count": len(pieces),
+    }
+    yield (json.dumps(end) + "\n").encode()

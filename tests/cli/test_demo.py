@@ -27,6 +27,9 @@ def test_the_demo_runs_every_request_through_real_calls_and_exits_0(tmp_path: Pa
     assert "391" in results[0]["content"]  # 17 * 23, computed by the demo server
     answers = [r for r in records if r["type"] == "done"]
     assert len(answers) == len(DEMO_REQUESTS) and all(a["reason"] == "answer" for a in answers)
+    # Constrained by default: every turn that made a call made it under the grammar of the demo tools.
+    responses = [r for r in records if r["type"] == "response" and "<function_call>" in r["response"]]
+    assert len(responses) == len(DEMO_REQUESTS) and all(r["constrained"] for r in responses)
 
 
 def test_a_wrong_call_is_reported_and_the_exit_status_says_so(tmp_path: Path) -> None:

@@ -7,14 +7,15 @@ error in its own body shape. Unknown fields are allowed everywhere: clients send
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from shim.constrain.structured import StructuredOutput
 from shim.server.http import RequestError
 
-__all__ = ["MAX_SCHEMA_DEPTH", "Wire", "check_depth", "field_path", "validate"]
+__all__ = ["MAX_SCHEMA_DEPTH", "Wire", "check_depth", "field_path", "structured", "validate"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -96,3 +97,11 @@ def check_depth(value: Any, limit: int = MAX_SCHEMA_DEPTH) -> Any:
         elif isinstance(item, list):
             stack.extend((v, depth + 1) for v in item)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
     return value
+
+
+def structured(parse: Callable[[Any], StructuredOutput | None], value: Any, param: str) -> StructuredOutput | None:
+    """A structured-output field read by `shim.constrain.structured`; a bad one is a 400 naming ``param``."""
+    try:
+        return parse(value)
+    except ValueError as exc:
+        raise RequestError(400, str(exc), param=param) from None

@@ -20,9 +20,10 @@ from pydantic import Field
 from shim.backends.base import Backend, GenerationOptions
 from shim.backends.llamacpp import LlamaCppBackend
 from shim.backends.ollama import OllamaBackend
+from shim.constrain.structured import parse_ollama_format
 from shim.server.chat import ChatRequest
 from shim.server.http import RequestError
-from shim.server.wire import Wire
+from shim.server.wire import Wire, structured
 from shim.server.wire.openai_chat import MAX_INT, check_messages
 from shim.server.wire.tools import parse_tools
 
@@ -114,7 +115,7 @@ def chat_request(body: OllamaChatRequest) -> tuple[ChatRequest, bool, OllamaExtr
         messages=messages,
         tools=tools,
         options=_options(body.options),
-        response_format=_format(body.format),
+        structured=structured(parse_ollama_format, body.format, "format"),
     )
     return chat, body.stream is not False, OllamaExtras(body)
 
@@ -142,7 +143,10 @@ def generate_request(body: GenerateRequest) -> tuple[ChatRequest, bool, OllamaEx
     messages: list[dict[str, Any]] = [{"role": "system", "content": body.system}] if body.system else []
     messages.append({"role": "user", "content": body.prompt})
     chat = ChatRequest(
-        model=body.model, messages=messages, options=_options(body.options), response_format=_format(body.format)
+        model=body.model,
+        messages=messages,
+        options=_options(body.options),
+        structured=structured(parse_ollama_format, body.format, "format"),
     )
     return chat, body.stream is not False, OllamaExtras(body)
 
@@ -174,10 +178,6 @@ def _options(options: Options | None) -> GenerationOptions:
         stop=tuple(s for s in options.stop or () if s),
         seed=options.seed,
     )
-
-
-def _format(value: str | dict[str, Any] | None) -> str | dict[str, Any] | None:
-    return None if value in (None, "") else value
 
 
 def _message(n: int, message: OllamaMessage) -> dict[str, Any]:

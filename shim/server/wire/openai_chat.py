@@ -3,8 +3,9 @@
 Used: ``model``, ``messages``, ``stream``, ``stream_options.include_usage``, ``tools`` (any dialect),
 ``tool_choice`` (modes, a named function, ``allowed_tools``), ``parallel_tool_calls``, ``temperature``,
 ``top_p``, ``frequency_penalty``, ``presence_penalty``, ``max_tokens`` / ``max_completion_tokens``,
-``stop``, ``seed``, and ``grammar`` (llama.cpp's GBNF). Refused with 400, because ignoring them would give a
-wrong answer: ``n`` other than 1, ``logprobs``, ``response_format`` other than text, audio output, the
+``stop``, ``seed``, ``grammar`` (llama.cpp's GBNF) and ``response_format`` (``json_object`` /
+``json_schema``: `shim.constrain.structured`). Refused with 400, because ignoring them would give a
+wrong answer: ``n`` other than 1, ``logprobs``, audio output, the
 legacy ``functions`` / ``function_call``. Every other field is accepted and named in the response header
 ``x-shim-ignored-params``.
 """
@@ -16,10 +17,11 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from shim.backends.base import GenerationOptions
+from shim.constrain.structured import parse_response_format
 from shim.prompting import render_messages
 from shim.server.chat import ChatRequest
 from shim.server.http import RequestError, is_obj
-from shim.server.wire import Wire
+from shim.server.wire import Wire, structured
 from shim.server.wire.tools import choose_tools, parse_tools
 
 __all__ = ["ChatCompletionRequest", "check_messages", "to_chat"]
@@ -134,6 +136,7 @@ def to_chat(body: ChatCompletionRequest) -> tuple[ChatRequest, bool, bool, list[
         tool_choice=tool_choice,
         parallel_tool_calls=body.parallel_tool_calls is not False,
         options=options,
+        structured=structured(parse_response_format, body.response_format, "response_format"),
     )
     include_usage = body.stream_options is not None and body.stream_options.include_usage is True
     ignored = sorted(k for k in body.model_fields_set | set(body.model_extra or {}) if k not in _USED)
@@ -145,14 +148,6 @@ def _refuse_unsupported(body: ChatCompletionRequest) -> None:
         raise RequestError(400, "only n=1 is supported (one choice per request)", param="n", code="unsupported")
     if body.logprobs or body.top_logprobs:
         raise RequestError(400, "logprobs are not supported by shim serve", param="logprobs", code="unsupported")
-    if body.response_format is not None and body.response_format.get("type") != "text":
-        raise RequestError(
-            400,
-            "response_format other than 'text' is not supported; describe the format in the prompt, or use a "
-            "llama.cpp backend with a 'grammar'",
-            param="response_format",
-            code="unsupported",
-        )
     if body.audio is not None or "audio" in (body.modalities or []):
         raise RequestError(400, "audio output is not supported", param="audio", code="unsupported")
     if body.functions is not None or body.function_call is not None:

@@ -16,9 +16,10 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 
 from shim.backends.base import GenerationOptions
+from shim.constrain.structured import parse_response_format
 from shim.server.chat import ChatRequest
 from shim.server.http import RequestError, is_obj
-from shim.server.wire import Wire
+from shim.server.wire import Wire, structured
 from shim.server.wire.openai_chat import MAX_INT, check_messages
 from shim.server.wire.tools import choose_tools, parse_tools
 
@@ -72,7 +73,10 @@ def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
             _item(messages, n, item)
     check_messages(messages, tools, tool_choice)
     text_format: Any = (body.text or {}).get("format")
-    response_format = text_format if is_obj(text_format) and text_format.get("type") != "text" else None
+    if is_obj(text_format) and text_format.get("type") == "json_schema":
+        # Responses puts name / schema / strict beside the type; Chat Completions nests them in json_schema.
+        inner = {k: v for k, v in text_format.items() if k != "type"}
+        text_format = {"type": "json_schema", "json_schema": inner}
     chat = ChatRequest(
         model=body.model,
         messages=messages,
@@ -80,7 +84,7 @@ def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
         tool_choice=tool_choice,
         parallel_tool_calls=body.parallel_tool_calls is not False,
         options=GenerationOptions(temperature=body.temperature, top_p=body.top_p, max_tokens=body.max_output_tokens),
-        response_format=response_format,
+        structured=structured(parse_response_format, text_format, "text.format"),
     )
     return chat, body.stream is True
 

@@ -1,0 +1,270 @@
+"""Structured output through the provider: ``response_format`` (Chat Completions) and ``format`` (Ollama).
+
+A request's format is read into a `StructuredOutput` (`parse_response_format`, `parse_ollama_format`), and the
+server answers it with the engine's own mechanism where there is one, else with the prompt:
+
+| method | used when | how |
+|---|---|---|
+| ``grammar`` | embedded llama.cpp | a GBNF grammar of the schema (`shim.constrain.gbnf.schema_grammar`) |
+| ``format`` | Ollama | Ollama's ``format`` field: the schema, or ``"json"`` |
+| ``response_format`` | OpenAI-compatible engines | the client's ``response_format``, passed through |
+| ``prompt`` | any other engine, or tools may be called | an instruction in the system message |
+
+Whatever the method, the final answer is parsed leniently (code fences, text around the JSON) and validated
+against the schema; an answer that fails goes back to the model with the problem, at most `MAX_RETRIES`
+times, and the client receives the JSON text itself. When the request offers tools, the engine mechanism
+would forbid the calls, so the prompt is used and calls pass through as usual.
+
+The response says which method was used in the header ``x-shim-structured-output`` (clients ignore unknown
+headers), e.g. ``x-shim-structured-output: grammar``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+
+from jsonschema import SchemaError
+from jsonschema.validators import validator_for
+
+from shim.constrain.gbnf import schema_grammar
+
+if TYPE_CHECKING:
+    from shim.backends.base import Backend, GenerationOptions
+    from shim.server.chat import ChatRequest, Output
+
+__all__ = [
+    "HEADER",
+    "MAX_RETRIES",
+    "StructuredMethod",
+    "StructuredOutput",
+    "parse_ollama_format",
+    "parse_response_format",
+    "structured_chat",
+    "structured_header",
+    "structured_method",
+]
+
+StructuredMethod: TypeAlias = Literal["grammar", "format", "response_format", "prompt"]
+HEADER = b"x-shim-structured-output"
+MAX_RETRIES = 2
+"""Answers that fail the schema sent back to the model before the last one stands."""
+
+_ANY_JSON_GBNF = r"""root ::= object
+value ::= object | array | string | number | ("true" | "false" | "null") ws
+object ::= "{" ws ( string ":" ws value ("," ws string ":" ws value)* )? "}" ws
+array ::= "[" ws ( value ("," ws value)* )? "]" ws
+string ::= "\"" ( [^"\\\x7F\x00-\x1F] | "\\" (["\\bfnrt/] | "u" [0-9a-fA-F]{4}) )* "\"" ws
+number ::= ("-"? ([0-9] | [1-9] [0-9]{0,15})) ("." [0-9]+)? ([eE] [-+]? [0-9]{1,3})? ws
+ws ::= | " " | "\n" [ \t]{0,20}"""
+"""Any JSON object (``json_object``, or a schema the converter cannot express)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StructuredOutput:
+    """What the final answer must be: JSON matching ``schema``, or any JSON object when it is None."""
+
+    schema: dict[str, Any] | None = None
+    name: str | None = None
+    """The schema's name (``response_format.json_schema.name``), for the instruction."""
+    raw: Mapping[str, Any] | str | None = None
+    """The request's own field, passed through to engines that read it."""
+
+    def instruction(self) -> str:
+        """The system-prompt text asking for the format (the ``prompt`` method)."""
+        if self.schema is None:
+            return "Answer with a single JSON object and nothing else: no prose, no code fences."
+        named = f" (named {self.name!r})" if self.name else ""
+        return (
+            f"Answer with a single JSON value that matches this JSON schema{named}, and nothing else: no prose, "
+            f"no code fences.\nSchema: {json.dumps(self.schema, ensure_ascii=False)}"
+        )
+
+    def check(self, text: str) -> tuple[Any, str | None]:
+        """Parse ``text`` leniently and validate it: ``(value, None)``, or ``(None, what is wrong)``."""
+        value = _find_json(text)
+        if value is _MISSING:
+            return None, "the answer is not JSON"
+        if self.schema is None:
+            if isinstance(value, dict):
+                return cast("dict[str, Any]", value), None
+            return None, "the answer must be a JSON object"
+        try:
+            cls = validator_for(self.schema)
+            cls.check_schema(self.schema)
+        except SchemaError:
+            return value, None  # checked when the request was read; a schema that is not valid cannot judge
+        errors = sorted(cls(self.schema).iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path])
+        if not errors:
+            return value, None
+        where = "/".join(str(p) for p in errors[0].absolute_path) or "the top level"
+        return None, f"at {where}: {errors[0].message}"
+
+
+def parse_response_format(value: Any) -> StructuredOutput | None:
+    """Chat Completions' ``response_format``: ``text`` (None), ``json_object``, or ``json_schema``.
+
+    Raises:
+        ValueError: the object is not one of those, or its schema is not a valid JSON schema.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise ValueError(f"response_format must be an object with a 'type'; got {value!r}")
+    data: Mapping[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+    kind = data.get("type")
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        return StructuredOutput(raw=data)
+    if kind == "json_schema":
+        spec = data.get("json_schema")
+        if not isinstance(spec, Mapping) or not isinstance(spec.get("schema", {}), Mapping):  # pyright: ignore[reportUnknownMemberType]
+            raise ValueError("response_format json_schema needs 'json_schema': {'name': ..., 'schema': {...}}")
+        inner: Mapping[str, Any] = spec  # pyright: ignore[reportUnknownVariableType]
+        schema = _checked_schema(inner.get("schema") or {"type": "object"}, "response_format.json_schema.schema")
+        name = inner.get("name")
+        return StructuredOutput(schema=schema, name=name if isinstance(name, str) else None, raw=data)
+    raise ValueError(f"response_format type {kind!r} is not one of 'text', 'json_object', 'json_schema'")
+
+
+def parse_ollama_format(value: Any) -> StructuredOutput | None:
+    """Ollama's ``format``: ``""``/None (free text), ``"json"``, or a JSON schema object.
+
+    Raises:
+        ValueError: anything else, or a schema that is not a valid JSON schema.
+    """
+    if value in (None, ""):
+        return None
+    if value == "json":
+        return StructuredOutput(raw="json")
+    if isinstance(value, Mapping):
+        schema = _checked_schema(value, "format")  # pyright: ignore[reportUnknownArgumentType]
+        return StructuredOutput(schema=schema, raw=schema)
+    raise ValueError(f"'format' must be \"json\" or a JSON schema object; got {value!r}")
+
+
+def structured_method(backend: Backend, structured: StructuredOutput, *, calls_possible: bool) -> StructuredMethod:
+    """How ``structured`` is answered on ``backend`` (see the module docstring)."""
+    if calls_possible:
+        return "prompt"
+    kind = getattr(backend, "structured_output", None)
+    if kind == "grammar" or kind == "format" or kind == "response_format":
+        return kind
+    return "prompt"
+
+
+def structured_header(backend: Backend, request: ChatRequest, *, server_tools: bool) -> list[tuple[bytes, bytes]]:
+    """The response header naming the method, for a request with a structured output (else none)."""
+    if request.structured is None:
+        return []
+    method = structured_method(backend, request.structured, calls_possible=_calls_possible(request, server_tools))
+    return [(HEADER, method.encode())]
+
+
+async def structured_chat(
+    backend: Backend,
+    request: ChatRequest,
+    run: Callable[[ChatRequest], AsyncIterator[Output]],
+    *,
+    server_tools: bool,
+) -> AsyncIterator[Output]:
+    """Run ``request`` (through ``run``, the plain chat loop) so that its answer is the structured output.
+
+    Calls pass through as they come (the answer comes in a later request). Text is held back, checked, and
+    retried up to `MAX_RETRIES` times; the client receives the JSON (the last answer as it is, if none
+    passes). Token counts add up over the retries.
+    """
+    from shim.server.chat import CallOut, FinishOut, TextOut
+
+    structured = request.structured
+    assert structured is not None
+    method = structured_method(backend, structured, calls_possible=_calls_possible(request, server_tools))
+    messages = list(request.messages)
+    if method == "prompt":
+        messages = _with_instruction(messages, structured.instruction())
+    options = _engine_options(request.options, structured, method)
+    prompt_tokens = completion_tokens = 0
+    for attempt in range(MAX_RETRIES + 1):
+        text: list[str] = []
+        finish: FinishOut | None = None
+        called = False
+        async for output in run(replace(request, structured=None, messages=messages, options=options)):
+            if isinstance(output, TextOut):
+                text.append(output.text)
+            elif isinstance(output, FinishOut):
+                finish = output
+            else:
+                called = called or isinstance(output, CallOut)
+                yield output
+        assert finish is not None  # the loop always ends with one
+        prompt_tokens += finish.prompt_tokens
+        completion_tokens += finish.completion_tokens
+        answer = "".join(text)
+        value, problem = (None, None) if called else structured.check(answer)
+        if problem is None or attempt == MAX_RETRIES or finish.reason == "length":
+            if not called and answer:
+                yield TextOut(text=json.dumps(value, ensure_ascii=False) if problem is None else answer)
+            yield replace(finish, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+            return
+        messages = [
+            *messages,
+            {"role": "assistant", "content": answer},
+            {"role": "user", "content": f"That answer cannot be used ({problem}). {structured.instruction()}"},
+        ]
+
+
+def _calls_possible(request: ChatRequest, server_tools: bool) -> bool:
+    return server_tools or (bool(request.tools) and request.tool_choice != "none")
+
+
+def _engine_options(options: GenerationOptions, structured: StructuredOutput, method: StructuredMethod) -> Any:
+    if method == "grammar" and options.grammar is None:
+        grammar = schema_grammar(structured.schema) if structured.schema is not None else None
+        return replace(options, grammar=grammar or _ANY_JSON_GBNF)
+    if method == "format":
+        return replace(options, extra={**options.extra, "format": structured.schema or "json"})
+    if method == "response_format":
+        raw = structured.raw
+        response_format = dict(raw) if isinstance(raw, Mapping) else {}
+        return replace(options, extra={**options.extra, "response_format": response_format})
+    return options
+
+
+def _with_instruction(messages: list[dict[str, Any]], instruction: str) -> list[dict[str, Any]]:
+    if messages and messages[0].get("role") == "system" and isinstance(messages[0].get("content"), str):
+        return [{**messages[0], "content": f"{messages[0]['content']}\n\n{instruction}"}, *messages[1:]]
+    return [{"role": "system", "content": instruction}, *messages]
+
+
+def _checked_schema(schema: Any, where: str) -> dict[str, Any]:
+    if not isinstance(schema, Mapping):
+        raise ValueError(f"{where} must be a JSON schema object; got {schema!r}")
+    data = dict(cast("Mapping[str, Any]", schema))
+    try:
+        validator_for(data).check_schema(data)
+    except SchemaError as exc:
+        raise ValueError(f"{where} is not a valid JSON schema: {exc.message}") from None
+    return data
+
+
+_MISSING = object()
+
+
+def _find_json(text: str) -> Any:
+    """The first JSON value in ``text`` (inside code fences or prose), or `_MISSING`."""
+    decoder = json.JSONDecoder()
+    stripped = text.strip()
+    try:
+        return json.loads(stripped)
+    except ValueError:
+        pass
+    for start in (i for i, c in enumerate(stripped) if c in "{["):
+        try:
+            value, _ = decoder.raw_decode(stripped, start)
+        except ValueError:
+            continue
+        return value
+    return _MISSING

@@ -1,0 +1,113 @@
+"""The switch: ``auto`` constrains where the backend can, ``on`` insists, ``off`` never; settings and flags."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from shim.backends import get_backend
+from shim.backends.base import GenerationOptions
+from shim.cli import main
+from shim.constrain.turn import check_mode, constrained_options
+from shim.errors import ConfigError
+from shim.settings import resolve_settings
+from shim.types import ToolSpec
+
+TIME = ToolSpec(name="get_time", input_schema={"type": "object", "properties": {"tz": {"type": "string"}}})
+
+
+@pytest.fixture
+def replay_backend(tmp_path: Path) -> object:
+    recording = tmp_path / "turns.jsonl"
+    recording.write_text(json.dumps({"response": "hello"}) + "\n")
+    return get_backend(f"replay:{recording}")
+
+
+def test_auto_constrains_where_the_backend_can_and_leaves_the_rest_alone(
+    replay_backend: object, tiny_gguf: Path
+) -> None:
+    llama = get_backend(f"llama-cpp:{tiny_gguf}")
+    options = constrained_options(
+        None, backend=llama, tools=[TIME], dialect="function_call", tool_choice="auto", mode="auto"
+    )
+    assert options is not None and options.constraint is not None and not options.constraint.forced
+    kept = GenerationOptions(temperature=0.2)
+    same = constrained_options(
+        kept, backend=replay_backend, tools=[TIME], dialect="function_call", tool_choice="auto", mode="auto"
+    )  # type: ignore[arg-type]
+    assert same is kept
+
+
+def test_on_with_a_backend_that_cannot_is_a_config_error_naming_it(replay_backend: object) -> None:
+    with pytest.raises(ConfigError, match="cannot constrain tool calls"):
+        constrained_options(
+            None, backend=replay_backend, tools=[TIME], dialect="function_call", tool_choice="auto", mode="on"
+        )  # type: ignore[arg-type]
+
+
+def test_off_a_caller_grammar_or_no_tools_mean_no_constraint(tiny_gguf: Path) -> None:
+    llama = get_backend(f"llama-cpp:{tiny_gguf}")
+    assert (
+        constrained_options(None, backend=llama, tools=[TIME], dialect="function_call", tool_choice="auto", mode="off")
+        is None
+    )
+    own = GenerationOptions(grammar='root ::= "x"')
+    assert (
+        constrained_options(own, backend=llama, tools=[TIME], dialect="function_call", tool_choice="auto", mode="on")
+        is own
+    )
+    assert (
+        constrained_options(None, backend=llama, tools=[], dialect="function_call", tool_choice="auto", mode="on")
+        is None
+    )
+
+
+def test_a_named_tool_choice_gives_a_forced_constraint_of_that_tool(tiny_gguf: Path) -> None:
+    llama = get_backend(f"llama-cpp:{tiny_gguf}")
+    other = ToolSpec(name="add")
+    options = constrained_options(
+        None,
+        backend=llama,
+        tools=[TIME, other],
+        dialect="tool_call",
+        tool_choice={"type": "function", "function": {"name": "add"}},
+        mode="auto",
+    )
+    assert options is not None and options.constraint is not None
+    assert options.constraint.forced and [t.name for t in options.constraint.tools] == ["add"]
+
+
+def test_the_mode_is_checked() -> None:
+    assert check_mode("on") == "on"
+    with pytest.raises(ConfigError, match="'sometimes'"):
+        check_mode("sometimes")
+
+
+def test_constrain_comes_from_flag_environment_or_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {}, "shim": {"constrain": "off"}}))
+    monkeypatch.delenv("SHIM_CONSTRAIN", raising=False)
+    assert resolve_settings(config=str(config)).constrain == "off"
+    monkeypatch.setenv("SHIM_CONSTRAIN", "on")
+    assert resolve_settings(config=str(config)).constrain == "on"
+    assert resolve_settings(config=str(tmp_path / "none.json")).constrain == "on"
+    monkeypatch.delenv("SHIM_CONSTRAIN")
+    assert resolve_settings(config=str(tmp_path / "none.json")).constrain == "auto"
+    config.write_text(json.dumps({"mcpServers": {}, "shim": {"constrain": "yes"}}))
+    with pytest.raises(ConfigError, match=r"shim\.constrain"):
+        resolve_settings(config=str(config))
+
+
+def test_run_with_constrain_on_and_a_model_that_cannot_says_so(tmp_path: Path) -> None:
+    recording = tmp_path / "turns.jsonl"
+    recording.write_text(json.dumps({"response": "hello"}) + "\n")
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"demo": {"command": "python", "args": ["-m", "shim.demo.server"]}}}))
+    result = CliRunner().invoke(
+        main, ["run", "-m", f"replay:{recording}", "-c", str(config), "--constrain", "on", "-y", "hi"]
+    )
+    assert result.exit_code != 0
+    assert "cannot constrain tool calls" in result.output
