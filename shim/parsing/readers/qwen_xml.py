@@ -23,6 +23,7 @@ __all__ = ["FUNCTION_OPEN", "ROWS", "XmlBody"]
 
 FUNCTION_OPEN = regex.compile(r"<function=(?P<name>[^>\n]{1,128})>", regex.IGNORECASE)
 _WS = regex.compile(r"[ \t\r\n]+")
+_NAME = regex.compile(r"[A-Za-z_][\w.\-:]{0,127}")
 _PARAM_OPEN = regex.compile(r"<parameter=(?P<key>[^>\n]{1,128})>", regex.IGNORECASE)
 _PARAM_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}parameter[ \t]{0,8}>"
 _FUNC_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}function[ \t]{0,8}>"
@@ -36,7 +37,12 @@ class XmlBody:
     def __init__(self, ctx: Context, block: Block, name: str) -> None:
         self.ctx = ctx
         self.block = block
-        ctx.start_call(name)
+        # Bare (no <tool_call> around it), the opener alone is weak evidence: code and docs quote
+        # `<function=NAME>`. The call starts once a body follows; inside a wrapper, at once.
+        self._bare = block.dialect is not None and block.dialect.name == "qwen_xml"
+        self._raw_name = name
+        if not self._bare:
+            ctx.start_call(name)
         self.name = ctx.tools.resolve(name)
         self.arguments: dict[str, Any] = {}
         ends = [_PARAM_CLOSE, r"<parameter=", _FUNC_CLOSE] + [p.pattern for _, p in ctx.markers.call_closers]
@@ -53,6 +59,15 @@ class XmlBody:
             pos = ctx.skip_ws(text, pos)
             if pos >= len(text):
                 return pos, self
+            if self._bare:
+                begins = _body_begins(text, pos, final)
+                if begins is None:
+                    return pos, MORE
+                if not begins or not _NAME.fullmatch(self._raw_name.strip()):
+                    ctx.revert()  # a mention of the syntax, not a call: text, with no error
+                    return pos, None
+                self._bare = False
+                ctx.start_call(self._raw_name)
             if text[pos] == "{":  # Llama 3.1's `<function=NAME>{…}</function>`: the body is the arguments
                 self.block.name = self.name
                 return pos, JsonBody(ctx, self.block)
@@ -144,12 +159,26 @@ class XmlBody:
             return raw
 
     def finish(self, truncated: bool) -> None:
+        if self._bare:  # nothing of a body came: the opener was text
+            self.ctx.revert()
+            return
         if truncated or self._in_value:
             self.ctx.fail_call(CUT_OFF if truncated else "the call ends inside a parameter value")
             return
         self._complete()
         self._flush()
         self.ctx.end_call(self.name, self.arguments, streamed=True)
+
+
+def _body_begins(text: str, pos: int, final: bool) -> bool | None:
+    """Whether a call body starts at ``pos`` (``{``, ``<parameter=``, ``</function>``); None: cannot tell yet."""
+    if text[pos] == "{":
+        return True
+    for pattern in (_PARAM_OPEN, _FUNC_CLOSE_RE):
+        found = pattern.match(text, pos, partial=not final)
+        if found is not None:
+            return None if found.partial else True
+    return False
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> XmlBody:

@@ -31,18 +31,29 @@ class UntaggedJson:
         block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
         self.scanner = JsonScanner(stop_chars="", capture=False)
         self.body: list[str] = []
+        self.complete = False
+        """The value is whole; what follows it is still to be seen."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        new, status = self.scanner.feed(text, pos, final=final)
-        if new > pos:
-            self.ctx.consume(text[pos:new])
-            self.body.append(text[pos:new])
-        if status is Status.MORE:
-            return new, MORE
-        if status is Status.DONE:
-            return new, self._classify("")
-        self.ctx.revert()  # not JSON: the characters from `new` on are read as text again
-        return new, None
+        if not self.complete:
+            new, status = self.scanner.feed(text, pos, final=final)
+            if new > pos:
+                self.ctx.consume(text[pos:new])
+                self.body.append(text[pos:new])
+            if status is Status.MORE:
+                return new, MORE
+            if status is not Status.DONE:
+                self.ctx.revert()  # not JSON: the characters from `new` on are read as text again
+                return new, None
+            self.complete = True
+            pos = new
+        # What follows decides: JSON glued to a backtick is inline code (`{"name": …}` in docs), so text.
+        if pos >= len(text) and not final:
+            return pos, MORE
+        if pos < len(text) and text[pos] == "`":
+            self.ctx.revert()
+            return pos, None
+        return pos, self._classify("")
 
     def _classify(self, added: str) -> Next:
         shapes = calls_of("".join(self.body) + added, self.ctx)
@@ -54,7 +65,9 @@ class UntaggedJson:
         return AfterBody(self.ctx, self.block)
 
     def finish(self, truncated: bool) -> None:
-        if not truncated and self.scanner.completable():
+        if self.complete and not truncated:
+            self._classify("")
+        elif not truncated and self.scanner.completable():
             self._classify(self.scanner.closers())
         else:
             self.ctx.revert()
