@@ -24,6 +24,7 @@ from shim.bench.report import failure_entry, md_table
 __all__ = [
     "build_decoy_track",
     "build_real_track",
+    "decoy_table",
     "family_table",
     "render_decoy_md",
     "render_real_md",
@@ -180,8 +181,8 @@ def _failure_line(f: dict[str, Any]) -> str:
     )
 
 
-def render_decoy_md(track: dict[str, Any]) -> str:
-    """The decoy track's section of the report."""
+def decoy_table(track: dict[str, Any]) -> list[list[str]]:
+    """Rows of the decoy track per parser (header first)."""
     rows = [["parser", "calls read", "docs with calls", "docs with errors", "docs with text changed", "docs passed"]]
     for name, s in track["summary"].items():
         rows.append(
@@ -194,6 +195,12 @@ def render_decoy_md(track: dict[str, Any]) -> str:
                 f"{s['documents_passed']}/{s['documents']}",
             ]
         )
+    return rows
+
+
+def render_decoy_md(track: dict[str, Any]) -> str:
+    """The decoy track's section of the report."""
+    rows = decoy_table(track)
     kinds = ", ".join(f"{n} {k}" for k, n in track["kinds"].items())
     parts = [
         "## Decoy track: prose stays prose",

@@ -14,7 +14,7 @@ from shim.bench.adapters import PARSER_NAMES
 from shim.bench.report import category_table
 from shim.bench.suite import TRACKS, BenchOptions, Track, run_bench
 from shim.bench.suite import Progress as BenchProgress
-from shim.bench.tracks import family_table
+from shim.bench.tracks import decoy_table, family_table
 
 __all__ = ["bench"]
 
@@ -53,18 +53,7 @@ def _print_tracks(console: Console, results: dict[str, Any]) -> None:
         console.print(_rows_table(title, family_table(real)))
     if "decoy" in tracks:
         decoy = tracks["decoy"]
-        rows = [["parser", "calls read", "docs with calls", "docs with errors", "text changed", "passed"]]
-        for name, s in decoy["summary"].items():
-            rows.append(
-                [
-                    name,
-                    str(s["calls"]),
-                    str(s["documents_with_calls"]),
-                    str(s["documents_with_errors"]),
-                    str(s["documents_text_changed"]),
-                    f"{s['documents_passed']}/{s['documents']}",
-                ]
-            )
+        rows = decoy_table(decoy)
         title = f"Decoy track: {decoy['documents']} documents, {decoy['characters']:,} characters of real prose"
         console.print(_rows_table(title, rows))
 
