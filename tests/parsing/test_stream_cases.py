@@ -431,3 +431,12 @@ def test_case_is_parsed_the_same_at_every_split_point(case: Case) -> None:
         assert expected in error["message"]
         assert error["raw"] in case.text
     assert result["reasoning"] == case.reasoning
+
+
+def test_mistral_closing_tag_after_the_call_list_is_markup() -> None:
+    # ollama/ollama model/parsers tests: `[TOOL_CALLS][…][/TOOL_CALLS]`.
+    from tests.parsing.chunking import parse_everywhere
+
+    text = '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}}][/TOOL_CALLS]'
+    result = parse_everywhere(text, ["get_weather"])
+    assert [c["name"] for c in result["calls"]] == ["get_weather"] and result["text"].strip() == ""

@@ -75,6 +75,15 @@ class AfterBody:
             return pos + 1, self
         if char == "{" and block.next_body is not None:
             return pos, block.next_body()
+        if char == ";" and not tagged and block.next_body is not None:  # Llama 3.x: `{…}; {…}` (vLLM's parser)
+            nxt = pos + 1
+            while nxt < len(text) and text[nxt] in " \t\r\n":
+                nxt += 1
+            if nxt >= len(text) and not final:
+                return pos, MORE
+            if nxt < len(text) and text[nxt] == "{":
+                ctx.consume(text[pos:nxt])
+                return nxt, block.next_body()
         if char in "<[`":
             fences = char == "`" and (block.fence or tagged)
             found = ctx.markers.match(text, pos, final, closes=True, fences=fences)

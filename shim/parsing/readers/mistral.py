@@ -31,4 +31,5 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> MistralStart:
     return MistralStart(ctx, block)
 
 
-ROWS = [Dialect("mistral", r"\[TOOL_CALLS\]", None, body="mistral", reader=_open)]
+# `[/TOOL_CALLS]` closes the list in some Mistral templates (Ollama's tests); it is markup, never text.
+ROWS = [Dialect("mistral", r"\[TOOL_CALLS\]", r"\[/TOOL_CALLS\]", body="mistral", reader=_open)]

@@ -37,3 +37,16 @@ def test_bare_json_followed_by_prose_is_still_a_call() -> None:
     text = 'Here is the result: {"name": "get_conditions", "arguments": {}} Would you like to know more?'
     result = parse_everywhere(text, TOOLS)
     assert [c["name"] for c in result["calls"]] == ["get_conditions"]
+
+
+def test_semicolons_between_bare_json_calls_are_separators_not_text() -> None:
+    # vllm-project/vllm tests/tool_parsers (Llama 3 JSON): "{…}; {…}; {…} Would you like to know more?"
+    text = 'Here: {"name": "get_conditions", "arguments": {}}; {"name": "get_conditions", "arguments": {}} More?'
+    result = parse_everywhere(text, TOOLS)
+    assert len(result["calls"]) == 2 and ";" not in result["text"]
+
+
+def test_a_semicolon_followed_by_prose_stays_text() -> None:
+    text = 'Done: {"name": "get_conditions", "arguments": {}}; that is all.'
+    result = parse_everywhere(text, TOOLS)
+    assert len(result["calls"]) == 1 and "; that is all." in result["text"]
