@@ -27,14 +27,10 @@ import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
 import anyio
-from jsonschema import SchemaError, ValidationError
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
 
 from shim.backends.base import Backend, Completion, GenerationOptions, Usage
 from shim.constrain.schema import ConstrainMode
@@ -46,6 +42,7 @@ from shim.parsing.stream import StreamParser
 from shim.prompting import ToolChoice, assistant_message, normalize_tool_choice, render_messages, tool_message
 from shim.trace import TraceWriter
 from shim.types import Message, ToolCall, ToolResult, ToolSpec, tool_specs
+from shim.validation import arguments_message, schema_check
 
 __all__ = [
     "Agent",
@@ -231,7 +228,7 @@ class Agent:
     ) -> None:
         self.backend = backend
         self.external_tools = tool_specs(external_tools)
-        self._validators = {t.name: _validator(t) for t in self.external_tools}
+        self._validators = {t.name: schema_check(t.input_schema) for t in self.external_tools}
         self.tool_choice = tool_choice
         self.constrain: ConstrainMode = constrain
         """Constrain calls to the offered tools (`shim.constrain`): ``auto`` where the backend can, ``on``, ``off``."""
@@ -473,14 +470,9 @@ class Agent:
         the tool's schema (the message is for the model); None when it can."""
         if call.name not in self._validators:
             return "not external"
-        validator = self._validators[call.name]
-        errors = sorted(validator.iter_errors(call.arguments), key=lambda e: [str(p) for p in e.absolute_path])
-        if not errors:
-            return None
-        lines = [
-            f"- at {'/'.join(str(p) for p in e.absolute_path) or 'the top level'}: {e.message}" for e in errors[:5]
-        ]
-        return f"Invalid arguments for tool {call.name!r}:\n" + "\n".join(lines) + "\nFix them and call it again."
+        tool = self._validators[call.name]
+        violations = tool.violations(call.arguments)
+        return arguments_message(call.name, tool.schema, violations) if violations else None
 
     async def _list_tools(self) -> list[ToolSpec]:
         own = await self.tools.list_tools() if self.tools is not None else []
@@ -577,30 +569,6 @@ class _Turn:
                 self.errors.append(event.message)
             case _:
                 pass
-
-
-class _AcceptAll:
-    """The validator of a tool whose schema is itself invalid: its arguments cannot be checked."""
-
-    def iter_errors(self, instance: object) -> list[ValidationError]:
-        return []
-
-
-def _validator(tool: ToolSpec) -> Validator | _AcceptAll:
-    return _schema_validator(json.dumps(tool.input_schema, sort_keys=True))
-
-
-@lru_cache(maxsize=256)
-def _schema_validator(schema_json: str) -> Validator | _AcceptAll:
-    # Cached: checking a schema against its meta-schema costs milliseconds, and a server's clients send the
-    # same tools with every request.
-    schema = json.loads(schema_json)
-    try:
-        cls = validator_for(schema)
-        cls.check_schema(schema)
-    except SchemaError:
-        return _AcceptAll()
-    return cls(schema)
 
 
 _NO_TOOLS = "No tools can be called now. Answer the user in text, without a tool call."
