@@ -9,10 +9,11 @@ async with ToolRouter.from_config("mcp.json") as router:
 ```
 
 Each turn renders the conversation for a model without native tool calling (`render_messages`), streams
-the reply through a fresh `StreamParser` (ids from one generator, so they never repeat), runs the calls
-of the turn concurrently, and appends the assistant turn and the results in call order. Malformed calls,
-unknown tools and invalid arguments go back to the model as errors; the loop ends when the model answers
-without calling a tool, or at a bound (turns, consecutive failed turns, a call repeated verbatim).
+the reply through a fresh `StreamParser` built from the model's profile (ids from one generator, so they
+never repeat), runs the calls of the turn concurrently, and appends the assistant turn and the results in call
+order. Malformed calls, unknown tools and invalid arguments go back to the model as errors; the loop ends
+when the model answers without calling a tool, or at a bound (turns, consecutive failed turns,
+a call repeated verbatim).
 
 Tools the caller runs itself (``external_tools``, e.g. the tools of a client of `shim serve`) are offered
 alongside the source's tools; a turn that calls one of them ends the loop with ``reason="tool_calls"`` and
@@ -38,7 +39,7 @@ from shim.constrain.turn import constrained_options
 from shim.errors import BackendResponseError, StreamInterruptedError
 from shim.events import Event, ParseIssue, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
-from shim.parsing.stream import StreamParser
+from shim.profiles import DEFAULT_PROFILE, ModelProfile
 from shim.prompting import ToolChoice, assistant_message, normalize_tool_choice, render_messages, tool_message
 from shim.trace import TraceWriter
 from shim.types import Message, ToolCall, ToolResult, ToolSpec, tool_specs
@@ -182,7 +183,11 @@ class Agent:
     Args:
         backend: the model (`shim.backends.get_backend`).
         tools: where calls go (a `ToolRouter`), or None for plain chat.
-        dialect: the call syntax taught in the prompt (``function_call``, ``tool_call``, or a template path).
+        dialect: the call syntax taught in the prompt (``function_call``, ``tool_call``, ``mistral``, or a
+            template path); default: the profile's.
+        profile: facts about the model's family (`shim.profiles.find_profile`): the prompt dialect, the parser
+            rows tried first (every family is still read), whether the output starts inside reasoning.
+            Default: `DEFAULT_PROFILE` (shim's own ``<function_call>``, the parser's table as it is).
         options: sampling options, or a function of the turn number returning them (e.g. a grammar that
             forces a call on the first turn only).
         system: your own system message, merged into the tool prompt.
@@ -212,7 +217,8 @@ class Agent:
         backend: Backend,
         tools: ToolSource | None = None,
         *,
-        dialect: str | Path = "function_call",
+        dialect: str | Path | None = None,
+        profile: ModelProfile | None = None,
         options: OptionsArg = None,
         system: str | None = None,
         max_turns: int = 10,
@@ -233,7 +239,9 @@ class Agent:
         self.constrain: ConstrainMode = constrain
         """Constrain calls to the offered tools (`shim.constrain`): ``auto`` where the backend can, ``on``, ``off``."""
         self.tools = tools
-        self.dialect = dialect
+        self.profile = profile or DEFAULT_PROFILE
+        """The model family's facts: they choose the prompt dialect and build each turn's parser."""
+        self.dialect: str | Path = self.profile.dialect if dialect is None else dialect
         self.system = system
         self.max_turns = max_turns
         self.max_retries = max_retries
@@ -370,7 +378,7 @@ class Agent:
     ) -> AsyncGenerator[Event | CallRouted, None]:
         options = self._options(turn) if callable(self._options) else self._options
         native = bool(tools) and await self._native_tools()
-        parser = StreamParser(tools, ids=self._ids)
+        parser = self.profile.parser(tools, ids=self._ids)
         chunks: list[str] = []
         completion: Completion | None = None
         for attempt in (1, 2):

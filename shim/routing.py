@@ -348,7 +348,9 @@ class ToolRouter:
 def _validator(spec: ToolSpec) -> SchemaCheck | None:
     check = schema_check(spec.input_schema)
     if check.problem is not None:
-        logger.warning("tool %r has an invalid inputSchema; its arguments are not checked: %s", spec.name, check.problem)
+        logger.warning(
+            "tool %r has an invalid inputSchema; its arguments are not checked: %s", spec.name, check.problem
+        )
         return None
     return check
 

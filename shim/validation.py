@@ -71,8 +71,9 @@ class SchemaCheck:
         """Every way ``value`` fails the schema, sorted by path (empty when it passes)."""
         if self._validator is None:
             return []
+        validator: Any = self._validator  # jsonschema types instances as JSON; any Python value is checked
         try:
-            errors = list(self._validator.iter_errors(value))
+            errors = list(validator.iter_errors(value))
         except (Unresolvable, UnknownType, RecursionError):  # a $ref or type the schema cannot resolve
             return []
         found = [Violation(path=tuple(_parts(e)), message=e.message) for e in errors]

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-
 from shim.prompting._json import is_arr, is_obj, items, strings
 from shim.prompting.schema import SchemaText
 from shim.types import ToolSpec
