@@ -234,7 +234,7 @@ class Agent:
     ) -> None:
         self.backend = backend
         self.external_tools = tool_specs(external_tools)
-        self._validators = {t.name: schema_check(t.input_schema) for t in self.external_tools}
+        self._validators = {t.name: (t, schema_check(t.input_schema)) for t in self.external_tools}
         self.tool_choice = tool_choice
         self.constrain: ConstrainMode = constrain
         """Constrain calls to the offered tools (`shim.constrain`): ``auto`` where the backend can, ``on``, ``off``."""
@@ -478,9 +478,9 @@ class Agent:
         the tool's schema (the message is for the model); None when it can."""
         if call.name not in self._validators:
             return "not external"
-        tool = self._validators[call.name]
-        violations = tool.violations(call.arguments)
-        return arguments_message(call.name, tool.schema, violations) if violations else None
+        spec, check = self._validators[call.name]
+        violations = check.violations(call.arguments)
+        return arguments_message(call.name, spec.input_schema, violations) if violations else None
 
     async def _list_tools(self) -> list[ToolSpec]:
         own = await self.tools.list_tools() if self.tools is not None else []

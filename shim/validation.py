@@ -59,7 +59,7 @@ class SchemaCheck:
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema: Mapping[str, Any] = schema
-        """The schema as given."""
+        """The schema (a cached check holds a key-sorted copy: quote the caller's own schema to a model)."""
         self.problem: str | None = _problem(schema)
         """What is wrong with the schema itself, or None; a schema with a problem accepts every value."""
         self._validator: Validator | None = None
