@@ -260,8 +260,11 @@ def find_profile(model: str | None, *, family: str | None = None, override: str 
 
 
 def _model_name(spec: str) -> str:
-    """The model part of a backend spec (``ollama:qwen2.5:7b`` → ``qwen2.5:7b``; an OpenAI spec's URL, which
-    could hold a host named like a family, is dropped)."""
+    """The model part of a backend spec (``ollama:qwen2.5:7b`` → ``qwen2.5:7b``; a GGUF path's file name; an
+    OpenAI spec's URL, which could hold a host named like a family, is dropped)."""
     kind, sep, rest = spec.partition(":")
-    model = rest if sep and kind.isalpha() and len(kind) > 1 else spec
+    # A backend kind is a word (``ollama``, ``llama-cpp``); one letter is a Windows drive (``C:\models``).
+    model = rest if sep and len(kind) > 1 and kind.replace("-", "").isalnum() else spec
+    if model.lower().endswith(".gguf"):  # a file: its name says the model, its folders need not
+        return model.replace("\\", "/").rsplit("/", 1)[-1]
     return model.split("@", 1)[0] if kind.startswith("openai") else model

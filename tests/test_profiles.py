@@ -56,6 +56,9 @@ WEATHER = {
         ("ollama:gpt-oss:20b", "gpt-oss"),
         ("ollama:hermes3:8b", "hermes"),
         ("llama-cpp:./Hermes-3-Llama-3.1-8B.Q4_K_M.gguf", "hermes"),  # a Hermes fine-tune is asked as Hermes
+        ("llama-cpp:./models/Qwen2.5-7B-Instruct-Q4_K_M.gguf", "qwen"),
+        ("llama-cpp:/opt/llama-cpp-4/tinyllama-1.1b.gguf", "default"),  # the backend's name is not a family
+        ("llama-cpp:/models/mistral/SmolLM2-1.7B.gguf", "default"),  # nor the folder a file sits in
         ("ollama:smollm2:1.7b", "default"),
         ("openai:my-model@http://qwen-box.local/v1", "default"),  # the server's host name is not the model
         (None, "default"),
