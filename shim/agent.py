@@ -9,10 +9,11 @@ async with ToolRouter.from_config("mcp.json") as router:
 ```
 
 Each turn renders the conversation for a model without native tool calling (`render_messages`), streams
-the reply through a fresh `StreamParser` (ids from one generator, so they never repeat), runs the calls
-of the turn concurrently, and appends the assistant turn and the results in call order. Malformed calls,
-unknown tools and invalid arguments go back to the model as errors; the loop ends when the model answers
-without calling a tool, or at a bound (turns, consecutive failed turns, a call repeated verbatim).
+the reply through a fresh `StreamParser` built from the model's profile (ids from one generator, so they
+never repeat), runs the calls of the turn concurrently, and appends the assistant turn and the results in call
+order. Malformed calls, unknown tools and invalid arguments go back to the model as errors; the loop ends
+when the model answers without calling a tool, or at a bound (turns, consecutive failed turns,
+a call repeated verbatim).
 
 Tools the caller runs itself (``external_tools``, e.g. the tools of a client of `shim serve`) are offered
 alongside the source's tools; a turn that calls one of them ends the loop with ``reason="tool_calls"`` and
@@ -27,14 +28,10 @@ import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
 import anyio
-from jsonschema import SchemaError, ValidationError
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
 
 from shim.backends.base import Backend, Completion, GenerationOptions, Usage
 from shim.constrain.schema import ConstrainMode
@@ -42,10 +39,11 @@ from shim.constrain.turn import constrained_options
 from shim.errors import BackendResponseError, StreamInterruptedError
 from shim.events import Event, ParseIssue, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
-from shim.parsing.stream import StreamParser
+from shim.profiles import DEFAULT_PROFILE, ModelProfile
 from shim.prompting import ToolChoice, assistant_message, normalize_tool_choice, render_messages, tool_message
 from shim.trace import TraceWriter
 from shim.types import Message, ToolCall, ToolResult, ToolSpec, tool_specs
+from shim.validation import arguments_message, schema_check
 
 __all__ = [
     "Agent",
@@ -185,7 +183,11 @@ class Agent:
     Args:
         backend: the model (`shim.backends.get_backend`).
         tools: where calls go (a `ToolRouter`), or None for plain chat.
-        dialect: the call syntax taught in the prompt (``function_call``, ``tool_call``, or a template path).
+        dialect: the call syntax taught in the prompt (``function_call``, ``tool_call``, ``mistral``, or a
+            template path); default: the profile's.
+        profile: facts about the model's family (`shim.profiles.find_profile`): the prompt dialect, the parser
+            rows tried first (every family is still read), whether the output starts inside reasoning.
+            Default: `DEFAULT_PROFILE` (shim's own ``<function_call>``, the parser's table as it is).
         options: sampling options, or a function of the turn number returning them (e.g. a grammar that
             forces a call on the first turn only).
         system: your own system message, merged into the tool prompt.
@@ -215,7 +217,8 @@ class Agent:
         backend: Backend,
         tools: ToolSource | None = None,
         *,
-        dialect: str | Path = "function_call",
+        dialect: str | Path | None = None,
+        profile: ModelProfile | None = None,
         options: OptionsArg = None,
         system: str | None = None,
         max_turns: int = 10,
@@ -231,12 +234,14 @@ class Agent:
     ) -> None:
         self.backend = backend
         self.external_tools = tool_specs(external_tools)
-        self._validators = {t.name: _validator(t) for t in self.external_tools}
+        self._validators = {t.name: (t, schema_check(t.input_schema)) for t in self.external_tools}
         self.tool_choice = tool_choice
         self.constrain: ConstrainMode = constrain
         """Constrain calls to the offered tools (`shim.constrain`): ``auto`` where the backend can, ``on``, ``off``."""
         self.tools = tools
-        self.dialect = dialect
+        self.profile = profile or DEFAULT_PROFILE
+        """The model family's facts: they choose the prompt dialect and build each turn's parser."""
+        self.dialect: str | Path = self.profile.dialect if dialect is None else dialect
         self.system = system
         self.max_turns = max_turns
         self.max_retries = max_retries
@@ -373,7 +378,7 @@ class Agent:
     ) -> AsyncGenerator[Event | CallRouted, None]:
         options = self._options(turn) if callable(self._options) else self._options
         native = bool(tools) and await self._native_tools()
-        parser = StreamParser(tools, ids=self._ids)
+        parser = self.profile.parser(tools, ids=self._ids)
         chunks: list[str] = []
         completion: Completion | None = None
         for attempt in (1, 2):
@@ -473,14 +478,9 @@ class Agent:
         the tool's schema (the message is for the model); None when it can."""
         if call.name not in self._validators:
             return "not external"
-        validator = self._validators[call.name]
-        errors = sorted(validator.iter_errors(call.arguments), key=lambda e: [str(p) for p in e.absolute_path])
-        if not errors:
-            return None
-        lines = [
-            f"- at {'/'.join(str(p) for p in e.absolute_path) or 'the top level'}: {e.message}" for e in errors[:5]
-        ]
-        return f"Invalid arguments for tool {call.name!r}:\n" + "\n".join(lines) + "\nFix them and call it again."
+        spec, check = self._validators[call.name]
+        violations = check.violations(call.arguments)
+        return arguments_message(call.name, spec.input_schema, violations) if violations else None
 
     async def _list_tools(self) -> list[ToolSpec]:
         own = await self.tools.list_tools() if self.tools is not None else []
@@ -577,30 +577,6 @@ class _Turn:
                 self.errors.append(event.message)
             case _:
                 pass
-
-
-class _AcceptAll:
-    """The validator of a tool whose schema is itself invalid: its arguments cannot be checked."""
-
-    def iter_errors(self, instance: object) -> list[ValidationError]:
-        return []
-
-
-def _validator(tool: ToolSpec) -> Validator | _AcceptAll:
-    return _schema_validator(json.dumps(tool.input_schema, sort_keys=True))
-
-
-@lru_cache(maxsize=256)
-def _schema_validator(schema_json: str) -> Validator | _AcceptAll:
-    # Cached: checking a schema against its meta-schema costs milliseconds, and a server's clients send the
-    # same tools with every request.
-    schema = json.loads(schema_json)
-    try:
-        cls = validator_for(schema)
-        cls.check_schema(schema)
-    except SchemaError:
-        return _AcceptAll()
-    return cls(schema)
 
 
 _NO_TOOLS = "No tools can be called now. Answer the user in text, without a tool call."

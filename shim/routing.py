@@ -24,15 +24,13 @@ from typing import Any, TextIO
 import anyio
 import anyio.abc
 import anyio.lowlevel
-from jsonschema.exceptions import SchemaError
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
 
 from shim.config import Approval, McpConfig, ServerConfig, load_config
 from shim.errors import ToolExecutionError
 from shim.mcp_client import MCPConnection
 from shim.redact import redact
 from shim.types import ToolCall, ToolResult, ToolSpec
+from shim.validation import SchemaCheck, arguments_message, schema_check
 
 __all__ = ["Approver", "CallProgress", "ToolRouter", "public_names"]
 
@@ -88,7 +86,7 @@ class _Entry:
     """The name on the server."""
     spec: ToolSpec
     """As offered to the model (public name)."""
-    validator: Validator | None
+    validator: SchemaCheck | None
 
 
 class ToolRouter:
@@ -347,31 +345,18 @@ class ToolRouter:
         )
 
 
-def _validator(spec: ToolSpec) -> Validator | None:
-    schema = spec.input_schema
-    try:
-        cls = validator_for(schema)
-        cls.check_schema(schema)
-    except SchemaError as exc:
-        logger.warning("tool %r has an invalid inputSchema; its arguments are not checked: %s", spec.name, exc)
+def _validator(spec: ToolSpec) -> SchemaCheck | None:
+    check = schema_check(spec.input_schema)
+    if check.problem is not None:
+        logger.warning(
+            "tool %r has an invalid inputSchema; its arguments are not checked: %s", spec.name, check.problem
+        )
         return None
-    return cls(schema)
+    return check
 
 
 def _check_arguments(entry: _Entry, arguments: dict[str, Any]) -> str | None:
     if entry.validator is None:
         return None
-    errors = sorted(entry.validator.iter_errors(arguments), key=lambda e: [str(p) for p in e.absolute_path])
-    if not errors:
-        return None
-    lines = [f"- at {_path(e.absolute_path)}: {e.message}" for e in errors[:5]]
-    schema = json.dumps(entry.spec.input_schema, ensure_ascii=False)[:1500]
-    return (
-        f"Invalid arguments for tool {entry.spec.name!r}:\n" + "\n".join(lines) + "\n"
-        f"Fix the arguments to match the input schema and call the tool again. Input schema: {schema}"
-    )
-
-
-def _path(path: Any) -> str:
-    parts = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
-    return f"'${parts}'" if parts else "the top level"
+    violations = entry.validator.violations(arguments)
+    return arguments_message(entry.spec.name, entry.spec.input_schema, violations) if violations else None

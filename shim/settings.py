@@ -1,11 +1,11 @@
 """Settings for the command line, from four places in a fixed order of precedence.
 
 1. command-line flags (``--model``, ``--max-turns``, …)
-2. environment variables (``SHIM_MODEL``, ``SHIM_CONFIG``, ``SHIM_DIALECT``, ``SHIM_MAX_TURNS``)
+2. environment variables (``SHIM_MODEL``, ``SHIM_CONFIG``, ``SHIM_DIALECT``, ``SHIM_PROFILE``, ``SHIM_MAX_TURNS``)
 3. the ``"shim"`` object of the MCP config file, next to ``mcpServers`` (the file is read once, by
    `shim.config.read_config_file`, so JSONC comments work here as they do for the servers)::
 
-       {"mcpServers": {...}, "shim": {"model": "ollama:qwen2.5:7b", "maxTurns": 8, "dialect": "tool_call",
+       {"mcpServers": {...}, "shim": {"model": "ollama:qwen2.5:7b", "maxTurns": 8, "profile": "qwen",
                                 "constrain": "auto"}}
 
 4. built-in defaults
@@ -25,27 +25,37 @@ from shim.redact import redact
 
 __all__ = ["Settings", "resolve_settings"]
 
-_ENV = {"model": "SHIM_MODEL", "dialect": "SHIM_DIALECT", "max_turns": "SHIM_MAX_TURNS", "constrain": "SHIM_CONSTRAIN"}
+_ENV = {
+    "model": "SHIM_MODEL",
+    "dialect": "SHIM_DIALECT",
+    "profile": "SHIM_PROFILE",
+    "max_turns": "SHIM_MAX_TURNS",
+    "constrain": "SHIM_CONSTRAIN",
+}
 _FILE_KEYS = {
     "model": ("model",),
     "dialect": ("dialect",),
+    "profile": ("profile",),
     "max_turns": ("maxTurns", "max_turns"),
     "constrain": ("constrain",),
 }
-_DEFAULTS: dict[str, Any] = {"model": None, "dialect": "function_call", "max_turns": 10, "constrain": "auto"}
+_DEFAULTS: dict[str, Any] = {"model": None, "dialect": None, "profile": None, "max_turns": 10, "constrain": "auto"}
 
 
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     model: str | None
     """Backend spec (``ollama:MODEL``, ``llama-cpp:PATH.gguf``, ``openai:MODEL@URL``, ``replay:FILE``)."""
-    dialect: str
+    dialect: str | None
+    """The prompt dialect; None: the model profile's (`shim.profiles`)."""
     max_turns: int
     config_path: Path
     """The MCP config file (it may not exist)."""
     config_explicit: bool
     """The path came from ``--config`` or ``SHIM_CONFIG``, so a missing file is an error."""
     constrain: str = "auto"
+    profile: str | None = None
+    """A `shim.profiles` name that overrides the one found from the model's name."""
     """Constrained decoding of calls: ``auto`` (where the backend can), ``on``, ``off`` (`shim.constrain`)."""
     document: Mapping[str, Any] | None = field(default=None, repr=False)
     """The config file's decoded top level when the file exists (its servers not yet checked)."""
@@ -54,7 +64,7 @@ class Settings:
         # A spec may hold credentials (openai:MODEL@http://user:password@host/v1).
         shown = redact(repr(self.model)) if self.model else None
         return (
-            f"Settings(model={shown}, dialect={self.dialect!r}, max_turns={self.max_turns}, "
+            f"Settings(model={shown}, dialect={self.dialect!r}, profile={self.profile!r}, max_turns={self.max_turns}, "
             f"constrain={self.constrain!r}, config_path={str(self.config_path)!r}, "
             f"config_explicit={self.config_explicit})"
         )
@@ -105,4 +115,11 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         raise ConfigError(f"{where}: constrain must be 'auto', 'on' or 'off', got {value!r}")
     if not isinstance(value, str):
         raise ConfigError(f"{where}: expected a string, got {value!r}")
+    if key == "profile":
+        from shim.profiles import get_profile  # the parser's table: only when a profile is named
+
+        try:
+            get_profile(value)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
     return value

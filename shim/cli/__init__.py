@@ -24,6 +24,10 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "tools": ("shim.cli.tools:tools", "List the tools of every configured MCP server."),
     "call": ("shim.cli.call:call", "Run one real MCP tools/call and print the result."),
     "bench": ("shim.cli.bench:bench", "Benchmark tool-call parsing on malformed streams against baselines."),
+    "profiles": (
+        "shim.cli.profiles:profiles",
+        "List model profiles: each family's call format and detection rule.",
+    ),
     "prompt": ("shim.cli.prompt:prompt", "Print the system prompt that teaches a model to call some tools."),
     "serve": ("shim.cli.serve:serve", "Serve models to OpenAI and Ollama clients, with tool calling."),
 }

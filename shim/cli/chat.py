@@ -39,6 +39,7 @@ def chat(
     model: str | None,
     config: str | None,
     dialect: str | None,
+    profile: str | None,
     max_turns: int | None,
     one_call: bool,
     trace: Path | None,
@@ -59,7 +60,7 @@ def chat(
     """
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  # pyright: ignore[reportUnusedImport]  # line editing and history for input()
-    settings = settings_from(model, config, dialect, max_turns)
+    settings = settings_from(model, config, dialect, max_turns, profile)
     settings = replace(settings, constrain=constrain) if constrain else settings
     out, err = Console(), Console(stderr=True)
     approvals = Approvals(err, auto=auto_approve)

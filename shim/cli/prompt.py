@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from shim.profiles import find_profile
 from shim.prompting import DIALECTS, render_system_prompt
 from shim.prompting._json import is_arr, is_obj
 from shim.types import ToolSpec, tool_specs
@@ -71,12 +72,15 @@ def _tool_choice(value: str) -> str | Mapping[str, Any]:
 @click.option(
     "--dialect",
     "-d",
-    default="function_call",
-    show_default=True,
+    default=None,
     metavar="NAME|FILE",
     help=f"How the model should write calls ({', '.join(sorted(DIALECTS))}), or the path of your own "
-    "Jinja2 template (written like prompts/function_call.j2).",
+    "Jinja2 template (written like prompts/function_call.j2). Default: the model profile's (function_call).",
 )
+@click.option(
+    "--model", "-m", "model", metavar="SPEC", help="Show the prompt this model gets (its profile picks the dialect)."
+)
+@click.option("--profile", metavar="NAME", help="Use this model profile (see `shim profiles`) instead of --model's.")
 @click.option(
     "--compact/--full",
     default=None,
@@ -93,7 +97,14 @@ def _tool_choice(value: str) -> str | Mapping[str, Any]:
 @click.option("--system", "-s", default=None, help="Your own system message; the tool prompt is added after it.")
 @click.option("--stats", is_flag=True, help="Also print the prompt's size to standard error.")
 def prompt(
-    tools_file: Path, dialect: str, compact: bool | None, tool_choice: str, system: str | None, stats: bool
+    tools_file: Path,
+    dialect: str | None,
+    model: str | None,
+    profile: str | None,
+    compact: bool | None,
+    tool_choice: str,
+    system: str | None,
+    stats: bool,
 ) -> None:
     """Print the system prompt that teaches a model to call the tools in a JSON file.
 
@@ -102,8 +113,16 @@ def prompt(
       shim prompt --tools tools.json
       shim prompt --tools tools.json --dialect tool_call --compact
       shim prompt --tools tools.json --tool-choice get_current_time --system "Be brief."
+      shim prompt --tools tools.json --model ollama:qwen2.5:7b      # the prompt a Qwen gets
     """
     tools = load_tools(tools_file)
+    try:
+        found = find_profile(model, override=profile)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if model or profile:
+        click.echo(f"profile {found.name!r}: dialect {found.dialect!r}", err=True)
+    dialect = dialect or found.dialect
     try:
         text = render_system_prompt(
             tools, dialect=dialect, compact=compact, tool_choice=_tool_choice(tool_choice), system=system

@@ -34,6 +34,7 @@ def run(
     model: str | None,
     config: str | None,
     dialect: str | None,
+    profile: str | None,
     max_turns: int | None,
     one_call: bool,
     trace: Path | None,
@@ -58,7 +59,7 @@ def run(
     text = sys.stdin.read() if prompt is None or prompt == "-" else prompt
     if not text.strip():
         raise click.UsageError("give a prompt (an argument, or text on standard input)")
-    settings = settings_from(model, config, dialect, max_turns)
+    settings = settings_from(model, config, dialect, max_turns, profile)
     settings = replace(settings, constrain=constrain) if constrain else settings
     options = GenerationOptions(temperature=temperature, max_tokens=max_tokens)
     try:

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from shim.errors import ShimError
+from shim.prompting.dialects import DEFAULT_DIALECT
 from shim.server.app import APP_ENV, ServerSettings, app_environment, create_app
 from shim.server.chat import LoopSettings
 from shim.server.models import parse_model_option
@@ -159,7 +160,9 @@ def serve(
                 any_model=any_model,
                 state=state,
                 loop=LoopSettings(
-                    dialect=settings.dialect, max_turns=settings.max_turns, constrain=constrain or settings.constrain
+                    dialect=settings.dialect or DEFAULT_DIALECT,
+                    max_turns=settings.max_turns,
+                    constrain=constrain or settings.constrain,
                 ),
             )
             # Built even with workers (which build their own): a bad option or file is one line, before the banner.

@@ -23,6 +23,7 @@ from shim.cli.tools import server_log, server_log_path, server_notices
 from shim.config import ServerConfig
 from shim.errors import ConfigError, ShimError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallEnd
+from shim.profiles import find_profile, get_profile
 from shim.redact import StreamRedactor, redact
 from shim.routing import ToolRouter
 from shim.settings import Settings, resolve_settings
@@ -42,7 +43,12 @@ def common_options(command: Any) -> Any:
         click.option(
             "--dialect",
             "-d",
-            help="Call syntax taught to the model: function_call (default), tool_call, or a template file.",
+            help="Call syntax taught to the model: function_call, tool_call, mistral, or a template file "
+            "(default: the model profile's).",
+        ),
+        click.option(
+            "--profile",
+            help="Model family (see `shim profiles`); default: found from the model's name.",
         ),
         click.option("--max-turns", type=click.IntRange(min=1), help="Model turns before giving up (default 10)."),
         click.option("--one-call", is_flag=True, help="Stop generating as soon as one call block is complete."),
@@ -198,8 +204,13 @@ async def open_agent(
         if not settings.model:
             raise ConfigError(NO_MODEL)
         backend = get_backend(settings.model)
+    try:
+        profile = find_profile(settings.model, override=settings.profile)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     agent_options = {
         "dialect": settings.dialect,
+        "profile": profile,
         "max_turns": settings.max_turns,
         "constrain": settings.constrain,
         **agent_options,
@@ -227,8 +238,12 @@ async def open_agent(
         await backend.aclose()
 
 
-def settings_from(model: str | None, config: str | None, dialect: str | None, max_turns: int | None) -> Settings:
+def settings_from(
+    model: str | None, config: str | None, dialect: str | None, max_turns: int | None, profile: str | None = None
+) -> Settings:
     try:
-        return resolve_settings(config=config, model=model, dialect=dialect, max_turns=max_turns)
-    except ShimError as exc:
+        if profile is not None:
+            get_profile(profile)  # a typo fails here, before any server starts
+        return resolve_settings(config=config, model=model, dialect=dialect, max_turns=max_turns, profile=profile)
+    except (ShimError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None

@@ -26,10 +26,8 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
-from jsonschema import SchemaError
-from jsonschema.validators import validator_for
-
 from shim.constrain.gbnf import schema_grammar
+from shim.validation import schema_check, schema_problem
 
 if TYPE_CHECKING:
     from shim.backends.base import Backend, GenerationOptions
@@ -91,16 +89,9 @@ class StructuredOutput:
             if isinstance(value, dict):
                 return cast("dict[str, Any]", value), None
             return None, "the answer must be a JSON object"
-        try:
-            cls = validator_for(self.schema)
-            cls.check_schema(self.schema)
-        except SchemaError:
-            return value, None  # checked when the request was read; a schema that is not valid cannot judge
-        errors = sorted(cls(self.schema).iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path])
-        if not errors:
-            return value, None
-        where = "/".join(str(p) for p in errors[0].absolute_path) or "the top level"
-        return None, f"at {where}: {errors[0].message}"
+        # A schema that is not valid accepts everything (it was checked when the request was read).
+        violations = schema_check(self.schema).violations(value)
+        return (None, str(violations[0])) if violations else (value, None)
 
 
 def parse_response_format(value: Any) -> StructuredOutput | None:
@@ -243,10 +234,8 @@ def _checked_schema(schema: Any, where: str) -> dict[str, Any]:
     if not isinstance(schema, Mapping):
         raise ValueError(f"{where} must be a JSON schema object; got {schema!r}")
     data = dict(cast("Mapping[str, Any]", schema))
-    try:
-        validator_for(data).check_schema(data)
-    except SchemaError as exc:
-        raise ValueError(f"{where} is not a valid JSON schema: {exc.message}") from None
+    if (problem := schema_problem(data)) is not None:
+        raise ValueError(f"{where} is not a valid JSON schema: {problem}")
     return data
 
 

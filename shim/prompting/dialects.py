@@ -88,6 +88,14 @@ DIALECTS: dict[str, PromptDialect] = {
         call_close="\n</tool_call>",
         result_tag="tool_response",
     ),
+    # Mistral / Mistral Small / Devstral: the [TOOL_CALLS] list those models were trained to write.
+    "mistral": PromptDialect(
+        name="mistral",
+        template="mistral.j2",
+        call_open="[TOOL_CALLS][",
+        call_close="]",
+        result_tag="tool_result",
+    ),
 }
 """The built-in dialects by name."""
 

@@ -10,13 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jsonschema.exceptions import SchemaError, UnknownType
-from jsonschema.validators import validator_for
-from referencing.exceptions import Unresolvable
-
 from shim.prompting._json import is_arr, is_obj, items, strings
 from shim.prompting.schema import SchemaText
 from shim.types import ToolSpec
+from shim.validation import schema_check
 
 __all__ = ["example_arguments", "pick_example_tool"]
 
@@ -85,11 +82,7 @@ def pick_example_tool(tools: Sequence[ToolSpec]) -> tuple[ToolSpec, dict[str, An
 
 
 def _passes(schema: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
-    validator: Any = validator_for(schema)
-    try:
-        return bool(validator(schema).is_valid(arguments))
-    except (Unresolvable, UnknownType, SchemaError):  # a broken schema: the example cannot be checked
-        return True
+    return schema_check(schema).is_valid(arguments)  # a broken schema cannot be checked: it passes
 
 
 def example_arguments(schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -78,7 +78,7 @@ def test_an_answer_is_found_in_fences_or_prose_and_validated(answer: str) -> Non
 
 def test_an_answer_that_breaks_the_schema_says_where() -> None:
     value, problem = StructuredOutput(schema=CITY).check('{"city": "Seoul", "population": "many"}')
-    assert value is None and problem == "at population: 'many' is not of type 'integer'"
+    assert value is None and problem == "at '$.population': 'many' is not of type 'integer'"
     assert StructuredOutput().check("[1, 2]") == (None, "the answer must be a JSON object")
     assert StructuredOutput().check("no idea") == (None, "the answer is not JSON")
 
@@ -109,7 +109,7 @@ async def test_the_openai_client_s_parse_gets_a_valid_object_after_one_retry(tmp
     assert raw.headers["x-shim-structured-output"] == "prompt"
     assert len(model.prompts) == 2
     assert '"population"' in model.prompts[0][0].content  # the schema is in the system prompt
-    assert "cannot be used (at population" in model.prompts[1][-1].content
+    assert "cannot be used (at '$.population'" in model.prompts[1][-1].content
 
 
 async def test_embedded_llama_cpp_answers_under_a_grammar_of_the_schema(tiny_gguf: Path) -> None:

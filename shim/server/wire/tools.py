@@ -7,13 +7,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from jsonschema import SchemaError
-from jsonschema.validators import validator_for
-
 from shim.prompting import ToolChoice
 from shim.server.http import RequestError, is_obj
 from shim.server.wire import MAX_SCHEMA_DEPTH, check_depth
 from shim.types import ToolSpec, tool_specs
+from shim.validation import schema_problem
 
 __all__ = ["choose_tools", "parse_tools"]
 
@@ -62,12 +60,9 @@ def _schema_problem(schema: str) -> str | None:
     parameters = json.loads(schema)
     try:
         check_depth(parameters)
-        validator_for(parameters).check_schema(parameters)
-    except SchemaError as exc:
-        return exc.message
     except (ValueError, RecursionError) as exc:
         return str(exc) or "it is nested too deeply"
-    return None
+    return schema_problem(parameters)
 
 
 def choose_tools(

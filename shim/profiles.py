@@ -1,0 +1,270 @@
+"""Model profiles: facts about a model family, as data, and how a model is matched to one.
+
+A `ModelProfile` links the two halves that used to know nothing of each other: the call syntax the prompt
+teaches (a `shim.prompting.dialects.PromptDialect`, chosen so a model is asked in the format it was trained
+on) and the reader rows the parser tries first (names of rows in `shim.parsing.readers.DEFAULT_DIALECTS`).
+It also records the family's thinking tags, whether its template opens a reasoning block before the model
+writes (so the stream starts inside it), its stop sequences and known quirks.
+
+A profile only reorders the parser's table, it never removes a row: models drift from their trained format
+(a Qwen writes a bare JSON object, a Llama a ``<function=…>`` tag), and a call written in any family's
+syntax must still be read. A model nobody knows gets `DEFAULT_PROFILE`: shim's own ``<function_call>``
+prompt and the table in its own order, exactly as without profiles.
+
+Adding a family: one `ModelProfile` in ``PROFILES``, before any profile whose patterns would also match its
+names (the first match wins).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from shim.parsing.ids import IdGenerator
+from shim.parsing.readers import DEFAULT_DIALECTS, Dialect
+from shim.parsing.stream import StreamParser, ToolsArg
+
+__all__ = ["DEFAULT_PROFILE", "PROFILES", "ModelProfile", "find_profile", "get_profile"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelProfile:
+    """What shim knows about one model family."""
+
+    name: str
+    """Short name used on the command line (``--profile``) and in the config (``shim.profile``)."""
+    dialect: str
+    """The prompt dialect (`shim.prompting.dialects.DIALECTS`) that teaches the family's own call format."""
+    readers: tuple[str, ...] = ()
+    """Parser rows (``DEFAULT_DIALECTS`` names) tried first, in this order; every other row follows."""
+    patterns: tuple[str, ...] = ()
+    """Case-insensitive regular expressions searched in the model name (``qwen2.5:7b``, a GGUF file name)."""
+    families: tuple[str, ...] = ()
+    """Ollama ``details.family`` / GGUF ``general.architecture`` values that mean this family."""
+    thinking: tuple[str, str] | None = None
+    """The tags around the family's reasoning (``("<think>", "</think>")``), or None."""
+    starts_in_reasoning: bool = False
+    """The chat template opens the reasoning block itself, so the output starts inside it."""
+    stop: tuple[str, ...] = ()
+    """Stop sequences the family's template ends a turn with."""
+    quirks: tuple[str, ...] = ()
+    """Known deviations from the trained format, for people reading ``shim profiles``."""
+
+    @property
+    def rule(self) -> str:
+        """How the profile is detected, in words."""
+        parts = [f"name ~ {' | '.join(self.patterns)}"] if self.patterns else []
+        parts += [f"family {' | '.join(self.families)}"] if self.families else []
+        return "; ".join(parts) or "when nothing else matches"
+
+    def parser_dialects(self) -> list[Dialect] | None:
+        """The parser's rows: the preferred ones first, then the rest of the table in its order (None: the table
+        as it is, which keeps the default behaviour and any later `register_dialect` row)."""
+        if not self.readers:
+            return None
+        by_name = {d.name: d for d in DEFAULT_DIALECTS}
+        first = [by_name[n] for n in self.readers if n in by_name]
+        return first + [d for d in DEFAULT_DIALECTS if d.name not in self.readers]
+
+    def parser(self, tools: ToolsArg = None, *, ids: IdGenerator | None = None) -> StreamParser:
+        """A `StreamParser` for this family's output (every family is still read)."""
+        return StreamParser(tools, ids=ids, dialects=self.parser_dialects(), in_reasoning=self.starts_in_reasoning)
+
+    def matches(self, model: str) -> bool:
+        """Whether ``model`` (a name, a backend spec or a file name) belongs to this family."""
+        return any(regex.search(p, model, regex.IGNORECASE) for p in self.patterns)
+
+
+_THINK = ("<think>", "</think>")
+
+DEFAULT_PROFILE = ModelProfile(
+    name="default",
+    dialect="function_call",
+    quirks=("shim's own <function_call> format, taught from scratch; every family's syntax is still read",),
+)
+"""The profile of a model nobody knows: shim's own dialect, the parser's table in its own order."""
+
+PROFILES: tuple[ModelProfile, ...] = (
+    ModelProfile(
+        name="hermes",
+        dialect="tool_call",
+        readers=("tool_call",),
+        patterns=(r"hermes",),
+        stop=("<|im_end|>",),
+        quirks=("Hermes fine-tunes of Llama or Mistral are found here first: they were trained on <tool_call>",),
+    ),
+    ModelProfile(
+        name="qwen3-coder",
+        dialect="tool_call",
+        readers=("qwen_xml", "tool_call"),
+        patterns=(r"qwen3[-_.]?coder",),
+        stop=("<|im_end|>",),
+        quirks=(
+            "trained on <tool_call><function=NAME><parameter=K>…; shim's prompt asks for Hermes JSON in <tool_call>, "
+            "which it also follows; no XML-parameter prompt template yet",
+            "often drops the <tool_call> opener or a </parameter> closer",
+        ),
+    ),
+    ModelProfile(
+        name="qwen",
+        dialect="tool_call",
+        readers=("tool_call", "think"),
+        patterns=(r"qwen[-_.]?2\.5", r"qwen[-_.]?3", r"qwq"),
+        families=("qwen2", "qwen3", "qwen3moe"),
+        thinking=_THINK,
+        stop=("<|im_end|>",),
+        quirks=("Qwen 3 thinks in <think> before answering unless /no_think",),
+    ),
+    ModelProfile(
+        name="llama4",
+        dialect="tool_call",
+        readers=("llama4_python", "llama4_call", "pythonic"),
+        patterns=(r"llama[-_.]?4",),
+        families=("llama4",),
+        stop=("<|eot|>", "<|eom|>"),
+        quirks=(
+            "trained on a pythonic list in <|python_start|>; no pythonic prompt template yet (nearest: Hermes JSON)",
+        ),
+    ),
+    ModelProfile(
+        name="llama3",
+        dialect="tool_call",
+        readers=("python_tag", "pythonic", "pythonic_list_inline", "bare_json", "qwen_xml"),
+        patterns=(r"llama[-_.]?3(\.[123])?",),
+        families=("llama",),
+        stop=("<|eot_id|>", "<|eom_id|>"),
+        quirks=(
+            '3.1/3.3 write a bare {"name", "parameters"} object; 3.2 a pythonic [f(x=1)] list; '
+            "no pythonic prompt template yet (nearest: Hermes JSON, which they follow)",
+            "3.1 sometimes writes <function=NAME>{…}</function>",
+        ),
+    ),
+    ModelProfile(
+        name="mistral",
+        dialect="mistral",
+        readers=("mistral",),
+        patterns=(r"mistral", r"devstral", r"ministral", r"magistral", r"mixtral", r"codestral"),
+        families=("mistral", "mistral3"),
+        stop=("</s>",),
+        quirks=("Mistral Small 3.2+ writes [TOOL_CALLS]NAME[ARGS]{…} instead of the JSON list",),
+    ),
+    ModelProfile(
+        name="gemma4",
+        dialect="function_call",
+        readers=("gemma4", "gemma4_thought", "function_gemma", "gemma4_stripped"),
+        patterns=(r"gemma[-_.]?4", r"functiongemma"),
+        families=("gemma4",),
+        quirks=("trained on <|tool_call>call:NAME{…}<tool_call|>; no prompt template of that form yet",),
+    ),
+    ModelProfile(
+        name="gemma3",
+        dialect="function_call",
+        readers=("tool_code", "tool_code_call", "pythonic"),
+        patterns=(r"gemma[-_.]?3",),
+        families=("gemma3",),
+        stop=("<end_of_turn>",),
+        quirks=("no native tool format; often answers with a ```tool_code fence of NAME(k=v) lines",),
+    ),
+    ModelProfile(
+        name="phi4",
+        dialect="function_call",
+        readers=("phi4_functools", "phi4_functools_line"),
+        patterns=(r"phi[-_.]?4",),
+        families=("phi3", "phi4"),
+        stop=("<|end|>",),
+        quirks=("trained on functools[{…}]; needs offered tools to read it",),
+    ),
+    ModelProfile(
+        name="deepseek",
+        dialect="function_call",
+        readers=("deepseek", "deepseek_call", "think"),
+        patterns=(r"deepseek",),
+        families=("deepseek2", "deepseek3"),
+        thinking=_THINK,
+        quirks=(
+            "R1 and V3.1 thinking: the template opens <think>, but engines often strip it; "
+            "use a custom profile with starts_in_reasoning when yours does not",
+            "trained on its own tool-call special tokens; writes fenced JSON when asked in text",
+        ),
+    ),
+    ModelProfile(
+        name="glm",
+        dialect="tool_call",
+        readers=("glm", "tool_call", "think"),
+        patterns=(r"glm",),
+        families=("glm4", "glm4moe"),
+        thinking=_THINK,
+        quirks=("trained on <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>; asked in Hermes JSON",),
+    ),
+    ModelProfile(
+        name="kimi",
+        dialect="function_call",
+        readers=("kimi_k2", "kimi_k2_call"),
+        patterns=(r"kimi",),
+        quirks=("trained on <|tool_calls_section_begin|> tokens; no prompt template of that form",),
+    ),
+    ModelProfile(
+        name="granite",
+        dialect="tool_call",
+        readers=("granite", "tool_call"),
+        patterns=(r"granite",),
+        families=("granite", "granitemoe", "granitehybrid"),
+        quirks=("trained on <|tool_call|>[{…}]; follows Hermes <tool_call> when asked",),
+    ),
+    ModelProfile(
+        name="gpt-oss",
+        dialect="function_call",
+        readers=("harmony", "harmony_stripped"),
+        patterns=(r"gpt[-_.]?oss",),
+        families=("gptoss", "gpt-oss"),
+        quirks=("Harmony channels; engines often strip the <|channel|> tokens, leaving 'commentary to=…'",),
+    ),
+)
+"""Every known family, in detection order (the first whose patterns match wins)."""
+
+_BY_NAME = {p.name: p for p in (*PROFILES, DEFAULT_PROFILE)}
+
+
+def get_profile(name: str) -> ModelProfile:
+    """The profile called ``name``.
+
+    Raises:
+        ValueError: no profile has that name (the message lists the known ones).
+    """
+    try:
+        return _BY_NAME[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown profile {name!r}; known profiles: {', '.join(sorted(_BY_NAME))}") from None
+
+
+def find_profile(model: str | None, *, family: str | None = None, override: str | None = None) -> ModelProfile:
+    """The profile of a model: ``override`` when given, else the first profile matching the model's name, else
+    one listing its engine-reported ``family`` (Ollama ``details.family``, GGUF ``general.architecture``), else
+    `DEFAULT_PROFILE`.
+
+    Raises:
+        ValueError: ``override`` names no profile.
+    """
+    if override:
+        return get_profile(override)
+    name = _model_name(model or "")
+    for profile in PROFILES:
+        if profile.matches(name):
+            return profile
+    if family:
+        for profile in PROFILES:
+            if family.lower() in profile.families:
+                return profile
+    return DEFAULT_PROFILE
+
+
+def _model_name(spec: str) -> str:
+    """The model part of a backend spec (``ollama:qwen2.5:7b`` → ``qwen2.5:7b``; a GGUF path's file name; an
+    OpenAI spec's URL, which could hold a host named like a family, is dropped)."""
+    kind, sep, rest = spec.partition(":")
+    # A backend kind is a word (``ollama``, ``llama-cpp``); one letter is a Windows drive (``C:\models``).
+    model = rest if sep and len(kind) > 1 and kind.replace("-", "").isalnum() else spec
+    if model.lower().endswith(".gguf"):  # a file: its name says the model, its folders need not
+        return model.replace("\\", "/").rsplit("/", 1)[-1]
+    return model.split("@", 1)[0] if kind.startswith("openai") else model
