@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import regex
 
+from shim.backends import BACKEND_KINDS
 from shim.parsing.ids import IdGenerator
 from shim.parsing.readers import DEFAULT_DIALECTS, Dialect
 from shim.parsing.stream import StreamParser, ToolsArg
@@ -263,8 +264,8 @@ def _model_name(spec: str) -> str:
     """The model part of a backend spec (``ollama:qwen2.5:7b`` → ``qwen2.5:7b``; a GGUF path's file name; an
     OpenAI spec's URL, which could hold a host named like a family, is dropped)."""
     kind, sep, rest = spec.partition(":")
-    # A backend kind is a word (``ollama``, ``llama-cpp``); one letter is a Windows drive (``C:\models``).
-    model = rest if sep and len(kind) > 1 and kind.replace("-", "").isalnum() else spec
+    # Only a backend kind is stripped: ``qwen3:8b`` is an Ollama model name, not a spec of kind ``qwen3``.
+    model = rest if sep and kind in BACKEND_KINDS else spec
     if model.lower().endswith(".gguf"):  # a file: its name says the model, its folders need not
         return model.replace("\\", "/").rsplit("/", 1)[-1]
     return model.split("@", 1)[0] if kind.startswith("openai") else model

@@ -205,3 +205,11 @@ def test_the_config_names_a_profile_and_a_typo_says_which_exist(
     config.write_text('{"mcpServers": {}, "shim": {"profile": "qwen9"}}')
     with pytest.raises(ConfigError, match=r"shim\.profile: unknown profile 'qwen9'; known profiles: deepseek, default"):
         resolve_settings(config=str(config))
+
+
+@pytest.mark.parametrize(
+    ("model", "profile"),
+    [("qwen3:8b", "qwen"), ("llama3.2:3b", "llama3"), ("gpt-oss:20b", "gpt-oss"), ("ollama:qwen3:8b", "qwen")],
+)
+def test_an_ollama_model_name_with_its_tag_is_not_mistaken_for_a_backend_spec(model: str, profile: str) -> None:
+    assert find_profile(model).name == profile

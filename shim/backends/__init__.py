@@ -21,6 +21,7 @@ from shim.backends.base import Backend, BackendStream, Completion, FinishReason,
 from shim.errors import ConfigError
 
 __all__ = [
+    "BACKEND_KINDS",
     "Backend",
     "BackendStream",
     "Completion",
@@ -29,6 +30,9 @@ __all__ = [
     "Usage",
     "get_backend",
 ]
+
+BACKEND_KINDS = frozenset({"ollama", "llama-cpp", "openai", "openai-completions", "replay"})
+"""The engine names a backend spec may begin with (``KIND:REST``; only the first colon separates)."""
 
 _FORMS = (
     "'ollama:MODEL[@URL]', 'llama-cpp:PATH.gguf' (or a bare path to a .gguf file), "
@@ -50,7 +54,7 @@ def get_backend(spec: str, **settings: Any) -> Backend:
         ImportError: the engine's extra is not installed (the message says which).
     """
     scheme, sep, rest = spec.partition(":")
-    if not sep or scheme not in {"ollama", "llama-cpp", "openai", "openai-completions", "replay"}:
+    if not sep or scheme not in BACKEND_KINDS:
         if spec.endswith(".gguf") or Path(spec).suffix == ".gguf":
             scheme, rest = "llama-cpp", spec
         else:

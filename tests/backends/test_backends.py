@@ -20,6 +20,7 @@ pytestmark = pytest.mark.anyio
 
 def test_the_public_names_are_exactly_these() -> None:
     assert sorted(shim.backends.__all__) == [
+        "BACKEND_KINDS",
         "Backend",
         "BackendStream",
         "Completion",
