@@ -36,7 +36,7 @@ from shim.errors import StreamInterruptedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.prompting import ToolChoice
-from shim.server.store import MemoryRounds, RoundStore
+from shim.server.store import RoundStore
 from shim.types import ToolSpec
 
 __all__ = [
@@ -46,7 +46,6 @@ __all__ = [
     "LoopSettings",
     "Output",
     "ReasoningOut",
-    "Rounds",
     "TextOut",
     "run_chat",
 ]
@@ -125,9 +124,6 @@ class FinishOut:
 
 
 Output: TypeAlias = "TextOut | ReasoningOut | CallOut | FinishOut"
-
-Rounds = MemoryRounds
-"""The in-process store of internal tool rounds; the others are in `shim.server.store`."""
 
 
 async def run_chat(

@@ -27,6 +27,7 @@ from shim.constrain.structured import structured_header
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, run_chat
 from shim.server.http import RequestError, Watched, is_obj, json_bytes, read_json, write_collected, write_stream
 from shim.server.models import ModelEntry, ServerState
+from shim.server.surfaces import error_body as surface_error_body
 from shim.server.wire import validate
 from shim.server.wire.ollama import GenerateRequest, OllamaChatRequest, engine_options, generate_request
 from shim.server.wire.ollama import chat_request as chat_request_of
@@ -38,7 +39,7 @@ OLLAMA_VERSION = "0.12.0"
 
 
 def ollama_error(error: RequestError) -> JSONResponse:
-    return JSONResponse({"error": error.message}, status_code=error.status)
+    return JSONResponse(surface_error_body("ollama", error), status_code=error.status)
 
 
 def _now() -> str:

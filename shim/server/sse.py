@@ -21,6 +21,7 @@ from typing import Any
 
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import RequestError, json_bytes
+from shim.server.surfaces import error_body as surface_error_body
 
 __all__ = ["ChunkEncoder", "completion_body", "error_body", "sse"]
 
@@ -40,7 +41,7 @@ def completion_id() -> str:
 def error_body(error: RequestError) -> dict[str, Any]:
     """OpenAI's error object: the body of an error response, and the last event of a stream that failed
     after it began (the openai SDK raises ``APIError`` with its message)."""
-    return {"error": {"message": error.message, "type": error.kind, "param": error.param, "code": error.code}}
+    return surface_error_body("openai", error)
 
 
 class ChunkEncoder:
