@@ -2,12 +2,15 @@
 
 Commands load lazily (``_COMMANDS`` maps a verb to ``module:attribute``), so ``shim --help`` stays fast and a
 verb whose optional dependencies are missing fails with an install hint instead of breaking the others.
+Ctrl-C anywhere (loading a verb, starting servers, generating) ends with one line and exit status 130.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
-from typing import Any
+import sys
+from typing import Any, NoReturn
 
 import click
 
@@ -33,7 +36,46 @@ _COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+def interrupted() -> NoReturn:
+    """End the command after Ctrl-C: one line on standard error, exit status 130."""
+    click.echo("\ninterrupted", err=True)
+    sys.exit(INTERRUPTED)
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """Ctrl-C, as Python raises it, as click wraps it (`click.Abort`) or inside an exception group."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    if isinstance(exc, click.Abort):
+        return isinstance(exc.__context__, KeyboardInterrupt)
+    group: Any = getattr(exc, "exceptions", None)
+    return isinstance(group, tuple) and any(_is_interrupt(e) for e in group)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+
+
 class _LazyGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        # click would print "Aborted!" and exit 1; a person who pressed Ctrl-C expects 130 and one line.
+        try:
+            return super().invoke(ctx)
+        except BaseException as exc:
+            if _is_interrupt(exc):
+                interrupted()
+            raise
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in _COMMANDS and name not in self.commands:
+            close = difflib.get_close_matches(name, [*_COMMANDS, *self.commands], n=1, cutoff=0.6)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise click.UsageError(f"No such command {name!r}.{hint} See 'shim --help'.", ctx)
+        return super().resolve_command(ctx, args)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *_COMMANDS})
 

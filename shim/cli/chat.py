@@ -16,12 +16,14 @@ from rich.markup import escape
 
 from shim.agent import Agent
 from shim.backends.base import GenerationOptions
+from shim.cli import interrupted
 from shim.cli.session import Approvals, Printer, common_options, open_agent, settings_from
 from shim.errors import ShimError
 from shim.redact import redact
 from shim.routing import ToolRouter
 
 HELP = """commands:
+  /help    this list
   /tools   list the tools the model can call
   /reset   forget the conversation
   /history show the conversation so far
@@ -66,6 +68,7 @@ def chat(
     approvals = Approvals(err, auto=auto_approve)
     printer = Printer(out, err)
     options = GenerationOptions(temperature=temperature, max_tokens=max_tokens)
+    left_with_ctrl_c = False
     try:
         # The event loop (MCP servers, the model) lives in a portal thread; this thread reads the keyboard,
         # so Ctrl-C can cancel one answer without tearing the servers down.
@@ -73,31 +76,39 @@ def chat(
             session = open_agent(
                 settings, approvals, server_logs=server_logs, options=options, one_call_per_turn=one_call, trace=trace
             )
+            printer.waiting("starting the MCP servers…")
             with portal.wrap_async_context_manager(session) as (agent, router):
+                printer.stop_status()
                 count = len(router.tools) if router else 0
                 err.print(f"[dim]shim chat · {escape(redact(settings.model or ''))} · {count} tools · /help[/]")
-                chat_loop(portal, agent, router, printer, approvals, out, err)
+                left_with_ctrl_c = chat_loop(portal, agent, router, printer, approvals, out, err)
     except ShimError as exc:
         raise click.ClickException(redact(str(exc))) from None
+    if left_with_ctrl_c:
+        interrupted()  # after the servers are shut down
 
 
 def chat_loop(
     portal: Any, agent: Agent, router: Any, printer: Printer, approvals: Approvals, out: Console, err: Console
-) -> None:
+) -> bool:
+    """Read lines until /exit, Ctrl-D (False) or Ctrl-C at the prompt (True: the caller exits 130)."""
     while True:
         try:
             line = out.input("[bold green]you>[/] ").strip()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             out.print()
-            return
+            return False
+        except KeyboardInterrupt:
+            return True
         if not line:
             continue
         if line.startswith("/"):
             if _command(line, agent, router, out) == "exit":
-                return
+                return False
             continue
 
         async def turn(text: str = line) -> None:
+            printer.waiting()
             async for event in agent.stream(text):
                 printer(event)
                 approvals.status = printer.status
@@ -135,6 +146,8 @@ def _command(line: str, agent: Agent, router: ToolRouter | None, out: Console) -
     elif name == "/history":
         for message in agent.messages:
             out.print(redact(json.dumps(message, ensure_ascii=False))[:500], markup=False, highlight=False)
-    else:
+    elif name == "/help":
         out.print(HELP, markup=False)
+    else:
+        out.print(f"unknown command {name!r}; {HELP}", markup=False, highlight=False)
     return None

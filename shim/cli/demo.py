@@ -6,25 +6,26 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anyio
 import click
-from anyio.from_thread import start_blocking_portal
 from rich.console import Console
-from rich.table import Table
 
-from shim.agent import AgentEnd, ToolResultEvent
-from shim.backends import get_backend
-from shim.backends.base import GenerationOptions
-from shim.cli.chat import chat_loop
-from shim.cli.session import Approvals, Printer, open_agent
-from shim.constrain.turn import can_constrain
-from shim.errors import ShimError
-from shim.settings import Settings
+if TYPE_CHECKING:
+    from shim.agent import AgentEnd, ToolResultEvent
+    from shim.backends.base import Backend, GenerationOptions
+    from shim.cli.session import Approvals
+    from shim.settings import Settings
 
-# Greedy and seeded: the demo shows the same run on every machine.
-_OPTIONS = GenerationOptions(temperature=0.0, seed=0, max_tokens=200)
+# Everything heavy (the agent, the MCP SDK, llama.cpp) is imported inside the command, after a spinner is
+# on the screen: a person who types `shim demo` sees it working from the first second.
+
+
+def _options() -> GenerationOptions:
+    """Greedy and seeded: the demo shows the same run on every machine."""
+    from shim.backends.base import GenerationOptions
+
+    return GenerationOptions(temperature=0.0, seed=0, max_tokens=200)
 
 
 @dataclass
@@ -54,6 +55,7 @@ class _Outcome:
 @click.option("--model", "-m", help="Another backend spec to try on the demo tools (default: the shipped tiny model).")
 @click.option("--trace", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSONL trace of the run.")
 @click.option("--server-logs", is_flag=True, help="Show what the demo server writes to stderr.")
+@click.option("--verbose", "-v", is_flag=True, help="Show llama.cpp's own log lines (model loading, context sizes).")
 @click.option(
     "--constrain",
     type=click.Choice(["auto", "on", "off"]),
@@ -61,7 +63,9 @@ class _Outcome:
     show_default=True,
     help="Generate calls under a grammar of the demo tools (auto: where the backend can; off: the model alone).",
 )
-def demo(interactive: bool, model: str | None, trace: Path | None, server_logs: bool, constrain: str) -> None:
+def demo(
+    interactive: bool, model: str | None, trace: Path | None, server_logs: bool, verbose: bool, constrain: str
+) -> None:
     """See shim give tool use to a model that has none, offline, in seconds.
 
     A tiny language model trained by this project (shipped inside the package, run by the embedded
@@ -76,44 +80,99 @@ def demo(interactive: bool, model: str | None, trace: Path | None, server_logs: 
       shim demo --chat
       shim demo -m ollama:qwen2.5:7b      # the same requests with your own model
     """
-    from shim.demo import model_path
+    err = Console(stderr=True)
+    with err.status("[dim]starting shim…[/]"):
+        from shim.demo import model_path
+        from shim.errors import ShimError
+        from shim.settings import Settings
 
-    spec = model or f"llama-cpp:{model_path()}"
-    settings = Settings(
-        model=spec,
-        dialect="function_call",
-        max_turns=4,
-        config_path=Path("demo"),
-        config_explicit=True,
-        constrain=constrain,
-    )
+        spec = model or f"llama-cpp:{model_path()}"
+        settings = Settings(
+            model=spec,
+            dialect="function_call",
+            max_turns=4,
+            config_path=Path("demo"),
+            config_explicit=True,
+            constrain=constrain,
+        )
+        try:
+            backend = _backend(spec, shipped=model is None, verbose=verbose)
+        except ShimError as exc:
+            raise click.ClickException(str(exc)) from None
     try:
         if interactive:
-            _chat(settings, trace, server_logs)
+            if _chat(settings, backend, trace, server_logs):
+                from shim.cli import interrupted
+
+                interrupted()
             return
-        code = anyio.run(_scripted, settings, trace, server_logs)
+        import anyio
+
+        code = anyio.run(_scripted, settings, backend, trace, server_logs)
     except ShimError as exc:
         raise click.ClickException(str(exc)) from None
     sys.exit(code)
 
 
-def _session(settings: Settings, approvals: Approvals, trace: Path | None, server_logs: bool) -> Any:
+def _backend(spec: str, *, shipped: bool, verbose: bool) -> Backend:
+    """The demo's model. The shipped one gets the context it was trained with (a longer one only makes
+    llama.cpp warn about overflowing it), and llama.cpp's own log lines stay hidden unless ``--verbose``."""
+    from shim.backends import get_backend
+    from shim.cli.files import check_input_file
+
+    if spec.startswith("replay:"):
+        check_input_file(spec.removeprefix("replay:"), param="--model", what="replay file")
+    if shipped:
+        _quiet_llama_cpp(verbose)
+        return get_backend(spec, n_ctx=0)
+    return get_backend(spec)
+
+
+def _quiet_llama_cpp(verbose: bool) -> None:
+    """Route llama.cpp's log (context sizes, overflow warnings) to nowhere, or to stderr with ``--verbose``."""
+    try:
+        import llama_cpp
+    except ImportError:
+        return  # the backend says what to install
+    logger: Any = getattr(llama_cpp, "llama_log_set", None)
+    callback_type: Any = getattr(llama_cpp, "llama_log_callback", None)
+    if logger is None or callback_type is None:
+        return
+    global _LOG_CALLBACK
+
+    @callback_type
+    def _log(level: int, text: bytes, user_data: Any) -> None:
+        del level, user_data
+        if verbose:
+            sys.stderr.write(text.decode("utf-8", "replace"))
+
+    _LOG_CALLBACK = _log  # ctypes calls it from C: it must outlive this function
+    logger(_log, None)
+
+
+_LOG_CALLBACK: Any = None
+
+
+def _session(settings: Settings, backend: Backend, approvals: Approvals, trace: Path | None, server_logs: bool) -> Any:
     """The agent on the demo server (started over stdio) and the chosen model, greedy and seeded."""
+    from shim.cli.session import open_agent
     from shim.demo import server_config
 
-    assert settings.model is not None
     return open_agent(
         settings,
         approvals,
         server_logs=server_logs,
         servers=[server_config()],
-        backend=get_backend(settings.model),
-        options=_OPTIONS,
+        backend=backend,
+        options=_options(),
         trace=trace,
     )
 
 
-async def _scripted(settings: Settings, trace: Path | None, server_logs: bool) -> int:
+async def _scripted(settings: Settings, backend: Backend, trace: Path | None, server_logs: bool) -> int:
+    from shim.agent import AgentEnd, ToolResultEvent
+    from shim.cli.session import Approvals, Printer
+    from shim.constrain.turn import can_constrain
     from shim.demo import DEMO_REQUESTS
 
     out, err = Console(), Console(stderr=True)
@@ -121,13 +180,17 @@ async def _scripted(settings: Settings, trace: Path | None, server_logs: bool) -
     printer = Printer(out, err)
     outcomes: list[_Outcome] = []
     err.print(f"[dim]model: {settings.model}\nserver: demo MCP server over stdio (python -m shim.demo.server)[/]")
-    constrained = settings.constrain != "off" and can_constrain(get_backend(settings.model or ""))
+    constrained = settings.constrain != "off" and can_constrain(backend)
     err.print(f"[dim]calls: {'constrained to the offered tools (grammar)' if constrained else 'unconstrained'}[/]")
-    async with _session(settings, approvals, trace, server_logs) as (agent, _):
+    printer.waiting("starting the demo MCP server…")
+    async with _session(settings, backend, approvals, trace, server_logs) as (agent, _):
+        await _load(backend, printer)
         for request in DEMO_REQUESTS:
             agent.reset()
+            printer.stop_status()
             out.rule(f"[bold]{request.text}[/]")
             outcome = _Outcome(request.text, request.tool, dict(request.arguments), [], None)
+            printer.waiting()
             async for event in agent.stream(request.text):
                 printer(event)
                 if isinstance(event, ToolResultEvent):
@@ -135,11 +198,22 @@ async def _scripted(settings: Settings, trace: Path | None, server_logs: bool) -
                 elif isinstance(event, AgentEnd):
                     outcome.end = event
             outcomes.append(outcome)
+    printer.stop_status()
     _summary(out, outcomes)
     return 0 if all(o.verdict == "ok" for o in outcomes) else 1
 
 
+async def _load(backend: Backend, printer: Any) -> None:
+    """Load an embedded model now, under its own spinner, so the first answer's wait is not a mystery."""
+    load: Any = getattr(backend, "model", None)
+    if load is not None:
+        printer.waiting(f"loading {backend.description}…")
+        await load()
+
+
 def _summary(out: Console, outcomes: list[_Outcome]) -> None:
+    from rich.table import Table
+
     table = Table(title="shim demo", show_lines=False)
     for column in ("request", "tool call", "result", ""):
         table.add_column(column, overflow="fold")
@@ -153,11 +227,20 @@ def _summary(out: Console, outcomes: list[_Outcome]) -> None:
     out.print(f"{passed}/{len(outcomes)} requests: the right tool with the right arguments, its result, an answer.")
 
 
-def _chat(settings: Settings, trace: Path | None, server_logs: bool) -> None:
+def _chat(settings: Settings, backend: Backend, trace: Path | None, server_logs: bool) -> bool:
+    """Talk with the demo model; True when the person left with Ctrl-C."""
+    from anyio.from_thread import start_blocking_portal
+
+    from shim.cli.chat import chat_loop
+    from shim.cli.session import Approvals, Printer
+
     out, err = Console(), Console(stderr=True)
     approvals = Approvals(err, auto=True)
     printer = Printer(out, err)
-    session = _session(settings, approvals, trace, server_logs)
+    session = _session(settings, backend, approvals, trace, server_logs)
+    printer.waiting("starting the demo MCP server…")
     with start_blocking_portal() as portal, portal.wrap_async_context_manager(session) as (agent, router):
+        portal.call(_load, backend, printer)
+        printer.stop_status()
         err.print("[dim]shim demo --chat · try: What is 12 times 9? · Convert 5 km to miles. · /help[/]")
-        chat_loop(portal, agent, router, printer, approvals, out, err)
+        return chat_loop(portal, agent, router, printer, approvals, out, err)

@@ -13,6 +13,7 @@ from rich.console import Console
 
 from shim.agent import AgentEnd
 from shim.backends.base import GenerationOptions
+from shim.cli.files import stdin_is_terminal
 from shim.cli.session import Approvals, Printer, common_options, open_agent, settings_from
 from shim.errors import ShimError
 from shim.redact import redact
@@ -56,6 +57,10 @@ def run(
       shim run -m ./model.gguf --trace run.jsonl "Add 2 and 40"
       shim run -m replay:run.jsonl -c mcp.json "..."     # replay a recorded run
     """
+    if prompt is None and stdin_is_terminal():
+        raise click.UsageError('give a prompt: shim run "What time is it?" (or pipe it: echo ... | shim run -)')
+    if prompt == "-" and stdin_is_terminal():
+        Console(stderr=True).print("[dim]reading the prompt from the terminal; end it with Ctrl-D[/]")
     text = sys.stdin.read() if prompt is None or prompt == "-" else prompt
     if not text.strip():
         raise click.UsageError("give a prompt (an argument, or text on standard input)")
@@ -64,9 +69,6 @@ def run(
     options = GenerationOptions(temperature=temperature, max_tokens=max_tokens)
     try:
         code = anyio.run(_run, text, settings, options, one_call, trace, auto_approve, as_json, server_logs)
-    except KeyboardInterrupt:
-        Console(stderr=True).print("\n[yellow]interrupted[/]")
-        code = 130
     except ShimError as exc:
         raise click.ClickException(redact(str(exc))) from None
     sys.exit(code)
@@ -90,6 +92,8 @@ async def _run(
     async with open_agent(
         settings, approvals, server_logs=server_logs, options=options, one_call_per_turn=one_call, trace=trace
     ) as (agent, _):
+        if not as_json:
+            printer.waiting()
         async for event in agent.stream(prompt):
             if as_json:
                 for line, _ in lines.feed(event.to_dict()):

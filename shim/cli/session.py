@@ -19,10 +19,11 @@ from rich.status import Status
 from shim.agent import Agent, AgentEnd, AgentEvent, ToolResultEvent, TurnEnd
 from shim.backends import get_backend
 from shim.backends.base import Backend
+from shim.cli.files import check_input_file
 from shim.cli.tools import server_log, server_log_path, server_notices
-from shim.config import ServerConfig
+from shim.config import ServerConfig, resolve_config_path
 from shim.errors import ConfigError, ShimError
-from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallEnd
+from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.profiles import detect_profile, get_profile
 from shim.redact import StreamRedactor, redact
 from shim.routing import ToolRouter
@@ -120,11 +121,23 @@ class Printer:
         self.show_reasoning = show_reasoning
         self.pending = 0
         self.status: Status | None = None
+        self._waiting = False
         self._in_reasoning = False
         self._text = StreamRedactor()
         self._reasoning = StreamRedactor()
 
+    def waiting(self, message: str = "generating…") -> None:
+        """Show a spinner on stderr saying what is being waited for (a server starting, the model loading or
+        generating) until the next event prints something."""
+        self.stop_status()
+        self.status = self.err.status(f"[dim]{escape(message)}[/]")
+        self.status.start()
+        self._waiting = True
+
     def __call__(self, event: AgentEvent) -> None:
+        if self._waiting and self._shows(event):
+            self._waiting = False
+            self.stop_status()  # the spinner and streamed text must not share the terminal line
         match event:
             case TextDelta() if event.text:
                 self._end_reasoning()
@@ -152,7 +165,7 @@ class Printer:
             case ToolResultEvent():
                 self.pending -= 1
                 if self.pending <= 0:
-                    self.stop_status()
+                    self.waiting()  # the results go back to the model: its next turn starts
                 colour = "red" if event.result.is_error else "green"
                 body = escape(redact(event.result.render(max_chars=400).replace("\n", " ")))
                 self.err.print(f"[{colour}]← {event.call.name}[/] {body}", highlight=False)
@@ -166,7 +179,16 @@ class Printer:
             case _:
                 self._end_text()
 
+    def _shows(self, event: AgentEvent) -> bool:
+        """Whether ``event`` prints something (so a waiting spinner must give way)."""
+        if isinstance(event, TextDelta):
+            return bool(event.text)
+        if isinstance(event, ReasoningDelta):
+            return bool(event.text) and self.show_reasoning
+        return not isinstance(event, (TurnEnd, ToolCallStart, ToolCallChunk))  # a call shows once complete
+
     def stop_status(self) -> None:
+        self._waiting = False
         if self.status is not None:
             self.status.stop()
             self.status = None
@@ -244,9 +266,19 @@ async def open_agent(
 def settings_from(
     model: str | None, config: str | None, dialect: str | None, max_turns: int | None, profile: str | None = None
 ) -> Settings:
+    """The command's settings, with its input files checked now: a named pipe or a bad recording is a bad
+    argument (exit 2), not a hang or a failure mid-run."""
+    check_input_file(resolve_config_path(config), param="--config", what="config file")
     try:
         if profile is not None:
             get_profile(profile)  # a typo fails here, before any server starts
-        return resolve_settings(config=config, model=model, dialect=dialect, max_turns=max_turns, profile=profile)
+        settings = resolve_settings(config=config, model=model, dialect=dialect, max_turns=max_turns, profile=profile)
     except (ShimError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+    if settings.model is not None and settings.model.startswith("replay:"):
+        check_input_file(settings.model.removeprefix("replay:"), param="--model", what="replay file")
+        try:
+            get_backend(settings.model)
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="--model") from None
+    return settings
