@@ -185,6 +185,10 @@ def _items_turn(where: str, records: Any, finish: FinishReason) -> _Turn:
             items.append(Reasoning(reasoning))
         elif isinstance(call, dict):
             fields = cast("dict[str, Any]", call)
+            if not (isinstance(fields.get("id"), str) and isinstance(fields.get("name"), str)):
+                raise ConfigError(f'{where}: a "native_call" needs "id" and "name" (strings) and "arguments"')
+            if not isinstance(fields.get("arguments"), dict):
+                raise ConfigError(f'{where}: a "native_call"\'s "arguments" must be an object')
             items.append(NativeCall.of(ToolCall(id=fields["id"], name=fields["name"], arguments=fields["arguments"])))
         else:
             raise ConfigError(f'{where}: "items" must be strings, {{"reasoning": ...}} or {{"native_call": ...}}')

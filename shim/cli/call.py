@@ -19,6 +19,27 @@ from shim.types import ToolCall, ToolResult, ToolSpec
 
 __all__ = ["call"]
 
+_MAX_TIMEOUT = 7 * 24 * 3600.0
+"""A week: a longer wait is a typo (or infinity, which the clocks underneath cannot hold)."""
+
+
+_MAX_DEPTH = 100
+"""Arguments deeper than this are no tool's input; refusing them here keeps every later step (schema
+validation, redaction, printing) clear of Python's recursion limit."""
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` (decoded JSON) nests, without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > _MAX_DEPTH:
+            break
+        children: Any = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children)  # pyright: ignore[reportUnknownVariableType]
+    return deepest
+
 
 @click.command("call")
 @config_option
@@ -26,7 +47,7 @@ __all__ = ["call"]
 @click.argument("arguments", metavar="'JSON-ARGS'", default="{}")
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=click.FloatRange(min=0, min_open=True, max=_MAX_TIMEOUT),
     default=60.0,
     show_default=True,
     help="Seconds to wait for the answer before cancelling the call.",
@@ -61,6 +82,10 @@ def call(
             f'not valid JSON ({exc.msg} at column {exc.colno}); quote it like \'{{"key": "value"}}\'',
             param_hint="'JSON-ARGS'",
         ) from None
+    except RecursionError:
+        raise click.BadParameter("nested too deeply to read as JSON", param_hint="'JSON-ARGS'") from None
+    if _depth(parsed) > _MAX_DEPTH:
+        raise click.BadParameter(f"nested deeper than {_MAX_DEPTH} levels", param_hint="'JSON-ARGS'")
     if not isinstance(parsed, dict):
         raise click.BadParameter(f"must be a JSON object, not {type(parsed).__name__}", param_hint="'JSON-ARGS'")
     config = load_or_fail(config_path)

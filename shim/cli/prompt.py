@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from shim.cli.files import check_input_file
 from shim.profiles import find_profile
 from shim.prompting import DIALECTS, render_system_prompt
 from shim.prompting._json import is_arr, is_obj
@@ -25,11 +26,14 @@ def load_tools(path: Path) -> list[ToolSpec]:
     Raises:
         click.BadParameter: the file is unreadable, not JSON, not a list, or an entry is not a tool.
     """
+    check_input_file(path, param="--tools")
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise click.BadParameter(f"cannot read {str(path)!r}: {exc.strerror or exc}", param_hint="--tools") from None
-    except ValueError as exc:
+    except UnicodeDecodeError as exc:
+        raise click.BadParameter(f"{str(path)!r} is not UTF-8 text: {exc.reason}", param_hint="--tools") from None
+    except (ValueError, RecursionError) as exc:
         raise click.BadParameter(f"{str(path)!r} is not valid JSON: {exc}", param_hint="--tools") from None
     if is_obj(data) and "tools" in data:
         data = data["tools"]
@@ -45,7 +49,7 @@ def load_tools(path: Path) -> list[ToolSpec]:
             )
     try:
         return tool_specs(data)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         raise click.BadParameter(f"{str(path)!r}, {exc}", param_hint="--tools") from None
 
 

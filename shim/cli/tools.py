@@ -17,7 +17,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from shim.config import CONFIG_ENV_VAR, McpConfig, default_config_path, load_config
+from shim.cli.files import check_input_file
+from shim.config import CONFIG_ENV_VAR, McpConfig, default_config_path, load_config, resolve_config_path
 from shim.errors import ConfigError
 from shim.redact import redact_data
 from shim.routing import ToolRouter
@@ -38,6 +39,7 @@ server_logs_option = click.option(
 
 def load_or_fail(path: Path | None) -> McpConfig:
     """Load the config or exit with its message (no traceback)."""
+    check_input_file(resolve_config_path(path), param="--config", what="config file")
     try:
         return load_config(path)
     except ConfigError as exc:
