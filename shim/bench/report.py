@@ -243,11 +243,19 @@ def _throughput_rows(results: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+def run_label(meta: dict[str, Any]) -> str:
+    """What a run measured, for every title: ``--quick`` shrinks the corpus and the streams, so its
+    throughput and scaling are dominated by fixed per-stream costs and cannot stand for the full run's."""
+    if not meta.get("quick"):
+        return "full run"
+    return f"quick run: small inputs ({meta.get('size_1x', 0):,}-character streams), not the full run's numbers"
+
+
 def render_markdown(results: dict[str, Any]) -> str:
     """The Markdown report."""
     meta = results["meta"]
     parts = [
-        "# shim bench: tool-call parsing on malformed streams",
+        f"# shim bench: tool-call parsing on malformed streams ({run_label(meta)})",
         f"shim {meta['shim_version']}, Python {meta['python']}, seed {meta['seed']}, "
         f"{'quick' if meta['quick'] else 'full'} run: {meta['cases']} cases ({meta['generated_cases']} generated, "
         f"{meta['fixtures']} fixtures) x {len(results['chunkers'])} chunkers, on {meta['machine']} "
@@ -278,7 +286,13 @@ def render_markdown(results: dict[str, Any]) -> str:
             "## Throughput",
             f"Streams of {meta['size_1x']:,} and 10x that many characters in chunks of {meta['chunk_size']}; "
             "scaling is cost per byte at 10x over cost per byte at 1x (1 = linear, about 10 = quadratic; "
-            "≥ marks a run stopped at the time cap, whose ratio is a lower bound).",
+            "≥ marks a run stopped at the time cap, whose ratio is a lower bound)."
+            + (
+                " This is the quick run: at this size fixed per-stream costs dominate, so compare parsers with "
+                "the full run (`shim bench`), not with these numbers."
+                if meta.get("quick")
+                else ""
+            ),
             md_table(_throughput_rows(results)),
             "![throughput and scaling](throughput.png)",
         ]
@@ -341,7 +355,7 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
     ax.set_xticks([x + width * (len(parsers) - 1) / 2 for x in range(len(cats))], cats, rotation=30, ha="right")
     ax.set_ylabel("exact-match calls (% of case x chunker cells)")
     ax.set_ylim(0, 105)
-    ax.set_title("Tool calls read exactly, by failure category")
+    ax.set_title(f"Tool calls read exactly, by failure category ({run_label(results['meta'])})", fontsize="medium")
     ax.legend(loc="lower left", fontsize="small")
     fig.tight_layout()
     paths = [out / "accuracy_by_category.png"]
@@ -352,7 +366,8 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
     if not tp:  # --no-throughput: nothing to draw
         return paths
     workloads = list(next(iter(tp.values())).keys())
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.4))
+    fig.suptitle(run_label(results["meta"]), fontsize="medium")
     for i, name in enumerate(tp):
         xs = [x + i * width for x in range(len(workloads))]
         left.bar(xs, [tp[name][w]["large"]["mb_per_s"] for w in workloads], width, label=name)

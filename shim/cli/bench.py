@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from shim.bench.adapters import PARSER_NAMES
-from shim.bench.report import category_table
+from shim.bench.report import category_table, run_label
 from shim.bench.suite import TRACKS, BenchOptions, Track, run_bench
 from shim.bench.suite import Progress as BenchProgress
 from shim.bench.tracks import decoy_table, family_table
@@ -59,6 +59,7 @@ def _print_tracks(console: Console, results: dict[str, Any]) -> None:
 
 
 def _print_tables(console: Console, results: dict[str, Any]) -> None:
+    console.print(f"[bold]shim bench · {run_label(results['meta'])}[/]")
     if "generated" not in results["meta"].get("tracks", ["generated"]):
         _print_tracks(console, results)
         return
@@ -83,7 +84,8 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
     console.print(checks)
 
     if results["throughput"]:
-        speed = Table(title="Throughput (scaling: cost per byte at 10x size / at 1x; 1 = linear)")
+        label = "quick run, small streams: " if results["meta"].get("quick") else ""
+        speed = Table(title=f"Throughput ({label}scaling: cost per byte at 10x size / at 1x; 1 = linear)")
         for name in ("parser", "workload", "MB/s", "µs/chunk", "scaling 10x"):
             speed.add_column(name, justify="left" if name in ("parser", "workload") else "right")
         for name, per in results["throughput"].items():
@@ -101,7 +103,12 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
 
 
 @click.command()
-@click.option("--quick", is_flag=True, help="One variant per failure mode, fewer chunkings, small streams (<1 min).")
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="A small version of every track: one variant per failure mode, fewer chunkings, 2 kB streams "
+    "(a smoke test; its timings are not the full run's).",
+)
 @click.option(
     "--parser",
     "parsers",
