@@ -248,7 +248,7 @@ def run_label(meta: dict[str, Any]) -> str:
     throughput and scaling are dominated by fixed per-stream costs and cannot stand for the full run's."""
     if not meta.get("quick"):
         return "full run"
-    return f"quick run: small inputs ({meta.get('size_1x', 0):,}-character streams), not the full run's numbers"
+    return f"quick run: small inputs, {meta.get('size_1x', 0):,}-character streams; not the full run's numbers"
 
 
 def render_markdown(results: dict[str, Any]) -> str:

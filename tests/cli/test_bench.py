@@ -38,6 +38,15 @@ def test_bench_quick_writes_results_report_and_charts(tmp_path: Path) -> None:
         assert (out / png).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert "Exact-match calls by category" in result.output
 
+    # A quick run's timings must not pass for the full run's: the title, the throughput section and the
+    # printed tables say which run this is.
+    assert report.splitlines()[0].endswith(
+        "(quick run: small inputs, 2,000-character streams; not the full run's numbers)"
+    )
+    throughput = report.split("## Throughput", 1)[1].split("##", 1)[0]
+    assert "This is the quick run" in throughput
+    assert "quick run" in result.stdout.lstrip().splitlines()[0]
+
 
 def test_bench_measures_only_the_parsers_asked_for(tmp_path: Path) -> None:
     result = CliRunner().invoke(
