@@ -27,7 +27,7 @@ HELP = """commands:
   /tools   list the tools the model can call
   /reset   forget the conversation
   /history show the conversation so far
-  /exit    leave (Ctrl-D works too; Ctrl-C stops the current answer)"""
+  /exit    leave (Ctrl-D too; Ctrl-C stops the current answer, or leaves at the prompt)"""
 
 
 @click.command()
@@ -54,7 +54,7 @@ def chat(
     """Talk with the model; it calls your MCP tools as it needs.
 
     Type /help for the commands. Ctrl-C stops the current answer (the conversation so far is kept);
-    Ctrl-D or /exit leaves.
+    Ctrl-D or /exit leaves (exit status 0), Ctrl-C at the prompt too (130).
 
     \b
     Example:
