@@ -19,7 +19,6 @@ from shim.backends import get_backend
 from shim.backends.base import GenerationOptions
 from shim.cli.chat import chat_loop
 from shim.cli.session import Approvals, Printer, open_agent
-from shim.constrain.turn import can_constrain
 from shim.errors import ShimError
 from shim.settings import Settings
 
@@ -121,7 +120,7 @@ async def _scripted(settings: Settings, trace: Path | None, server_logs: bool) -
     printer = Printer(out, err)
     outcomes: list[_Outcome] = []
     err.print(f"[dim]model: {settings.model}\nserver: demo MCP server over stdio (python -m shim.demo.server)[/]")
-    constrained = settings.constrain != "off" and can_constrain(get_backend(settings.model or ""))
+    constrained = settings.constrain != "off" and get_backend(settings.model or "").can_constrain
     err.print(f"[dim]calls: {'constrained to the offered tools (grammar)' if constrained else 'unconstrained'}[/]")
     async with _session(settings, approvals, trace, server_logs) as (agent, _):
         for request in DEMO_REQUESTS:

@@ -23,7 +23,14 @@ from shim.prompting.schema import SchemaText
 from shim.resources import data_dir
 from shim.types import ToolSpec, tool_specs
 
-__all__ = ["COMPACT_THRESHOLD", "ToolChoice", "ToolView", "normalize_tool_choice", "render_system_prompt"]
+__all__ = [
+    "COMPACT_THRESHOLD",
+    "NormalizedChoice",
+    "ToolChoice",
+    "ToolView",
+    "normalize_tool_choice",
+    "render_system_prompt",
+]
 
 ToolChoice: TypeAlias = "str | Mapping[str, Any] | None"
 """``"auto"``, ``"none"``, ``"required"``, a tool's name, or an OpenAI/Anthropic tool-choice object."""
@@ -38,6 +45,16 @@ _MODES: dict[str, Literal["auto", "none", "required"]] = {
     "required": "required",
     "any": "required",  # Anthropic's word for "required"
 }
+
+
+@dataclass(frozen=True)
+class NormalizedChoice:
+    """A tool choice already reduced by `normalize_tool_choice` against the tools of the turn (the loop's
+    `shim.tool_choice.TurnChoice` decides it once and hands it here and to the call constraint)."""
+
+    mode: Literal["auto", "none", "required", "named"]
+    named: str | None = None
+    """The one tool a ``named`` choice asks for."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,7 +104,7 @@ def render_system_prompt(
     *,
     dialect: str | Path | PromptDialect = DEFAULT_DIALECT,
     compact: bool | None = None,
-    tool_choice: ToolChoice = "auto",
+    tool_choice: ToolChoice | NormalizedChoice = "auto",
     system: str | None = None,
 ) -> str:
     """Render the system prompt that teaches a model without native tool calling to use ``tools``.
@@ -100,7 +117,7 @@ def render_system_prompt(
             than `COMPACT_THRESHOLD` tools.
         tool_choice: ``"auto"``, ``"none"`` (no tools in the prompt), ``"required"``, or one tool (its
             name, or ``{"type": "function", "function": {"name": ...}}``), which is then the only tool
-            listed.
+            listed; or a `NormalizedChoice` the caller already reduced against these tools.
         system: The caller's own system message; it comes first and is kept word for word.
 
     Returns:
@@ -111,7 +128,10 @@ def render_system_prompt(
             that is not in ``tools``, or ``"required"`` with no tools.
     """
     specs = _specs(tools)
-    choice, forced = normalize_tool_choice(tool_choice, [t.name for t in specs])
+    if isinstance(tool_choice, NormalizedChoice):
+        choice, forced = tool_choice.mode, tool_choice.named
+    else:
+        choice, forced = normalize_tool_choice(tool_choice, [t.name for t in specs])
     if forced is not None:
         specs = [t for t in specs if t.name == forced]
     if choice == "required" and not specs:

@@ -71,7 +71,7 @@ def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
     else:
         for n, item in enumerate(body.input):
             _item(messages, n, item)
-    check_messages(messages, tools, tool_choice)
+    check_messages(messages)
     text_format: Any = (body.text or {}).get("format")
     if is_obj(text_format) and text_format.get("type") == "json_schema":
         # Responses puts name / schema / strict beside the type; Chat Completions nests them in json_schema.
