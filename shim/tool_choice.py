@@ -1,7 +1,7 @@
 """The tool choice of a turn: what it allows, who takes each complete call, and when a forced choice is met.
 
 The agent asks; this module decides. One `TurnChoice` per model turn holds the caller's choice reduced by
-`shim.prompting.normalize_tool_choice` (``auto``, ``none``, ``required`` or one tool by name); its `route`
+`shim.choice.normalize_tool_choice` (``auto``, ``none``, ``required`` or one tool by name); its `route`
 is the only place a call's fate is decided (`CallRouted`): handed back to the caller (an external tool whose
 arguments match its schema, checked with `shim.validation`), run by the loop's tool source, or refused with
 a reason for the model. A forced choice (``required`` or a name) holds until a call meets it; a turn that
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from shim.choice import NormalizedChoice, ToolChoice, normalize_tool_choice
 from shim.events import CallRouted
-from shim.prompting import NormalizedChoice, ToolChoice, normalize_tool_choice
 from shim.types import ToolCall, ToolSpec
 from shim.validation import SchemaCheck, arguments_message, schema_check, unknown_tool_message
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1] / "shim"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
     # 0. Data and leaf services: what everything else is made of. `ids` is the one source of call ids (the parser,
-    #    the Ollama backend and the server all draw from it); `config` reads the MCP config file; `trace` writes
+    #    the Ollama backend and the server all draw from it); `choice` reduces a tool choice's forms to one; `config` reads the MCP config file; `trace` writes
     #    JSONL through `redact`; `resources` finds the packaged data files.
     (
         "shim.__about__",
@@ -30,6 +30,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "shim.types",
         "shim.validation",
         "shim.ids",
+        "shim.choice",
         "shim.config",
         "shim.trace",
     ),

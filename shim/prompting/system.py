@@ -8,15 +8,15 @@ calls a real tool from the list.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 
 import jinja2
 
-from shim.prompting._json import is_obj
+from shim.choice import NormalizedChoice, ToolChoice, normalize_tool_choice
 from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
 from shim.prompting.example import pick_example_tool
 from shim.prompting.schema import SchemaText
@@ -32,29 +32,11 @@ __all__ = [
     "render_system_prompt",
 ]
 
-ToolChoice: TypeAlias = "str | Mapping[str, Any] | None"
-"""``"auto"``, ``"none"``, ``"required"``, a tool's name, or an OpenAI/Anthropic tool-choice object."""
 ToolInput: TypeAlias = "ToolSpec | Mapping[str, Any] | str"
 
 COMPACT_THRESHOLD = 20
 """With ``compact=None``, more tools than this are listed as one-line signatures."""
 _SUMMARY_LIMIT = 160
-_MODES: dict[str, Literal["auto", "none", "required"]] = {
-    "auto": "auto",
-    "none": "none",
-    "required": "required",
-    "any": "required",  # Anthropic's word for "required"
-}
-
-
-@dataclass(frozen=True)
-class NormalizedChoice:
-    """A tool choice already reduced by `normalize_tool_choice` against the tools of the turn (the loop's
-    `shim.tool_choice.TurnChoice` decides it once and hands it here and to the call constraint)."""
-
-    mode: Literal["auto", "none", "required", "named"]
-    named: str | None = None
-    """The one tool a ``named`` choice asks for."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -156,45 +138,6 @@ def render_system_prompt(
         return _tidy(template.render(context))
     except jinja2.TemplateError as exc:
         raise ValueError(f"prompt template {str(spec_dialect.template)!r} failed to render: {exc}") from exc
-
-
-def normalize_tool_choice(
-    tool_choice: ToolChoice, names: Sequence[str]
-) -> tuple[Literal["auto", "none", "required", "named"], str | None]:
-    """Reduce any tool-choice form to ``(mode, tool name or None)``.
-
-    Raises:
-        ValueError: the form is not recognised, or it names a tool not in ``names``.
-    """
-    choice: Any = tool_choice
-    if choice is None:
-        return "auto", None
-    if is_obj(choice):
-        kind = choice.get("type")
-        function = choice.get("function")
-        name = function.get("name") if is_obj(function) else choice.get("name")
-        if isinstance(name, str) and kind in (None, "function", "tool"):
-            choice = {"name": name}
-        elif isinstance(kind, str):
-            choice = kind
-        else:
-            raise ValueError(
-                f"tool_choice {tool_choice!r} is neither a mode nor a {{'type': 'function', "
-                f"'function': {{'name': ...}}}} object"
-            )
-    if isinstance(choice, str):
-        mode = _MODES.get(choice)
-        if mode is not None:
-            return mode, None
-        choice = {"name": choice}
-    name = choice["name"]
-    if name not in names:
-        known = ", ".join(repr(n) for n in names) or "none"
-        raise ValueError(
-            f"tool_choice names the tool {name!r}, which is not among the tools ({known}); "
-            f"use 'auto', 'none', 'required' or one of those names"
-        )
-    return "named", name
 
 
 def _specs(tools: Iterable[ToolInput]) -> list[ToolSpec]:

@@ -30,6 +30,7 @@ from typing import cast
 
 from shim.agent import Agent, AgentEnd, AgentEvent, CallRouted, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend
+from shim.constrain.schema import ConstrainMode
 from shim.constrain.turn import check_mode
 from shim.errors import StreamInterruptedError
 from shim.events import CallFold, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
@@ -67,6 +68,9 @@ class LoopSettings:
     """Consecutive turns of only malformed or failed calls before the server gives up and answers."""
     constrain: str = "auto"
     """Constrained decoding of calls (`shim.constrain`): ``auto`` where the backend can, ``on``, ``off``."""
+
+    def __post_init__(self) -> None:
+        check_mode(self.constrain)  # once, when the server is set up: a bad mode never reaches a request
 
 
 async def run_chat(
@@ -111,7 +115,7 @@ async def run_chat(
         ids=IdGenerator(),  # each request its own: ids never depend on another client's stream
         external_tools=request.tools,
         tool_choice=request.tool_choice,
-        constrain=check_mode(settings.constrain),
+        constrain=cast("ConstrainMode", settings.constrain),
     )
     reducer = _Reducer()
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
