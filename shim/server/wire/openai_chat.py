@@ -21,7 +21,7 @@ from shim.constrain.structured import parse_response_format
 from shim.prompting import chat_messages
 from shim.server.chat import ChatRequest
 from shim.server.http import RequestError, is_obj
-from shim.server.wire import Wire, check_image_url, structured
+from shim.server.wire import ToolChoiceIn, Wire, check_image_url, structured
 from shim.server.wire.tools import choose_tools, parse_tools
 
 __all__ = ["ChatCompletionRequest", "check_messages", "to_chat"]
@@ -62,7 +62,7 @@ class ChatCompletionRequest(Wire):
     stream: bool | None = None
     stream_options: StreamOptions | None = None
     tools: list[dict[str, Any]] | None = None
-    tool_choice: str | dict[str, Any] | None = None
+    tool_choice: ToolChoiceIn = None
     parallel_tool_calls: bool | None = None
     temperature: Temperature | None = None
     top_p: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] | None = None
@@ -81,13 +81,6 @@ class ChatCompletionRequest(Wire):
     audio: dict[str, Any] | None = None
     functions: Any = None
     function_call: Any = None
-
-    @field_validator("tool_choice", mode="before")
-    @classmethod
-    def _choice(cls, value: Any) -> Any:
-        if value is None or isinstance(value, str) or is_obj(value):
-            return value
-        raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
 
     @field_validator("stop")
     @classmethod
