@@ -38,12 +38,11 @@ from shim.agent_types import (
     SettingsArgs,
     ToolSource,
     TurnOutcome,
+    constrained_options,
     item_events,
     response_record,
 )
-from shim.backends.base import Backend, Completion, GenerationOptions
-from shim.backends.replay import item_record
-from shim.constrain.turn import constrained_options
+from shim.backends.base import Backend, Completion, GenerationOptions, item_record
 from shim.errors import BackendResponseError, StreamInterruptedError
 from shim.events import (
     AgentEnd,
@@ -55,10 +54,10 @@ from shim.events import (
     TurnEnd,
     TurnStart,
 )
-from shim.parsing.ids import IdGenerator
+from shim.ids import IdGenerator
 from shim.profiles import DEFAULT_PROFILE, ModelProfile
 from shim.prompting import assistant_message, chat_messages, render_messages, tool_message, user_message
-from shim.tool_choice import NO_TOOLS, ExternalTools, ToolChoice, TurnChoice
+from shim.tool_choice import NO_TOOLS, ExternalTools, TurnChoice
 from shim.trace import TraceWriter
 from shim.types import ChatMessage, ContentBlock, Message, ToolCall, ToolResult, ToolSpec, tool_specs
 
@@ -282,7 +281,7 @@ class Agent:
         items: list[str | dict[str, Any]] = []  # the trace's record of what the engine sent
         completion: Completion | None = None
         for attempt in (1, 2):
-            prompt = self._render(tools, native=native, choice=decided.choice)
+            prompt = self._render(tools, native=native, choice=decided)
             self._record("prompt", turn=turn, native_tools=native, messages=[m.to_dict() for m in prompt])
             stream = self.backend.stream(prompt, options=self._turn_options(options, tools, native, decided))
             try:
@@ -325,7 +324,7 @@ class Agent:
             backend=self.backend,
             tools=tools,
             dialect=self.dialect,
-            tool_choice=decided.choice,
+            choice=decided,
             mode=self.settings.constrain,
         )
 
@@ -343,12 +342,12 @@ class Agent:
         outcome.routes[event.id] = routed
         return [event, routed]
 
-    def _render(self, tools: list[ToolSpec], *, native: bool, choice: ToolChoice) -> list[Message]:
+    def _render(self, tools: list[ToolSpec], *, native: bool, choice: TurnChoice) -> list[Message]:
         system = self.settings.system
         history = [ChatMessage(role="system", content=(ContentBlock(kind="text", text=system),))] if system else []
         history += self.conversation
         shown = [] if native else tools  # native engines get the tools as request fields, not prompt text
-        return render_messages(history, shown, dialect=self.dialect, tool_choice=choice if shown else "none")
+        return render_messages(history, shown, dialect=self.dialect, tool_choice=choice.normalized if shown else "none")
 
     async def _list_tools(self) -> list[ToolSpec]:
         return self.external.offered_with(await self.tools.list_tools() if self.tools is not None else [])

@@ -4,12 +4,14 @@ turn is made of (`TurnOutcome`, `item_events`). Where calls go (`ToolSource`) is
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, TypedDict
 
-from shim.backends.base import NativeCall, Reasoning, Usage, native_raw_parts
-from shim.constrain.schema import ConstrainMode
+from shim.backends.base import Backend, GenerationOptions, NativeCall, Reasoning, Usage, native_raw_parts
+from shim.constrain.schema import ConstrainMode, build_constraint
+from shim.errors import ConfigError
 from shim.events import (
     CallFold,
     CallRouted,
@@ -22,7 +24,8 @@ from shim.events import (
     ToolResultEvent,
 )
 from shim.routing import BaseToolSource, ToolSource
-from shim.tool_choice import ToolChoice
+from shim.tool_choice import ToolChoice, TurnChoice
+from shim.types import ToolSpec
 
 __all__ = [
     "AgentResult",
@@ -31,6 +34,7 @@ __all__ = [
     "SettingsArgs",
     "ToolSource",
     "TurnOutcome",
+    "constrained_options",
     "item_events",
     "response_record",
 ]
@@ -132,7 +136,7 @@ def item_events(item: str | Reasoning | NativeCall, feed: Callable[[str], list[E
 
 def response_record(items: list[str | dict[str, Any]], finish: str, *, constrained: bool) -> dict[str, Any]:
     """The trace's ``response`` line of one turn (what the ``replay:`` backend reads back): the text chunks, and
-    every item (`shim.backends.replay.item_record`) when the engine also sent reasoning or native calls."""
+    every item (`shim.backends.base.item_record`) when the engine also sent reasoning or native calls."""
     chunks = [item for item in items if isinstance(item, str)]
     typed = {"items": items} if len(chunks) < len(items) else {}
     finish_reason = "length" if finish == "length" else "stop"
@@ -143,3 +147,35 @@ def response_record(items: list[str | dict[str, Any]], finish: str, *, constrain
         "constrained": constrained,
         **typed,
     }
+
+
+def constrained_options(
+    options: GenerationOptions | None,
+    *,
+    backend: Backend,
+    tools: Sequence[ToolSpec],
+    dialect: str | Path,
+    choice: TurnChoice,
+    mode: ConstrainMode,
+) -> GenerationOptions | None:
+    """``options`` with the turn's `CallConstraint`, when ``mode`` and the backend allow one; ``choice`` is the
+    turn's, already decided (`TurnChoice`).
+
+    A caller's own ``grammar`` wins (it already constrains the whole reply).
+
+    Raises:
+        ConfigError: ``mode`` is ``on`` and the backend cannot constrain.
+    """
+    if mode == "off" or not tools or (options is not None and options.grammar):
+        return options
+    if not backend.can_constrain:
+        if mode == "on":
+            raise ConfigError(
+                f"backend {backend.name!r} cannot constrain tool calls; use constrain 'auto' (constrain where the "
+                "backend can) or 'off'"
+            )
+        return options
+    constraint = build_constraint(tools, dialect, mode=choice.mode, named=choice.named)
+    if constraint is None:
+        return options
+    return replace(options or GenerationOptions(), constraint=constraint)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from shim.types import ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from shim.backends.base import Usage  # only a field's type: events stay below the backends
+    from shim.backends.base import Usage  # a turn's token counts are the engine's (a floor below the events)
 
 __all__ = [
     "AgentEnd",
@@ -190,6 +190,8 @@ class CallFold:
         self._reasoning: list[str] = []
         self._history: list[str] = []
         self._open: dict[str, list[str]] = {}  # raw of calls started but not yet ended, by id
+        self._chunks: dict[str, list[str]] = {}  # argument chunks of each call, by id
+        self._ended: dict[str, ToolCall] = {}
 
     @property
     def text(self) -> str:
@@ -200,6 +202,12 @@ class CallFold:
     def reasoning(self) -> str:
         """The reasoning text."""
         return "".join(self._reasoning)
+
+    def complete(self, call_id: str) -> tuple[ToolCall, tuple[str, ...]] | None:
+        """The complete call of this id and its arguments as the chunks that streamed them (they concatenate
+        to the arguments' JSON text); None while it is open, or when its block failed."""
+        call = self._ended.get(call_id)
+        return None if call is None else (call, tuple(self._chunks.get(call_id, ())))
 
     @property
     def history(self) -> str:
@@ -217,13 +225,19 @@ class CallFold:
                 self._reasoning.append(event.text)
             case ToolCallStart():
                 self._open[event.id] = [event.raw]
+                self._chunks[event.id] = []
             case ToolCallChunk():
                 self._open.setdefault(event.id, []).append(event.raw)
+                self._chunks.setdefault(event.id, []).append(event.arguments_chunk)
             case ToolCallEnd():
                 self._open.pop(event.id, None)
-                self.calls.append(ToolCall(id=event.id, name=event.name, arguments=event.arguments))
+                call = ToolCall(id=event.id, name=event.name, arguments=event.arguments)
+                self.calls.append(call)
+                self._ended[event.id] = call
             case ParseIssue():
                 before = self._open.pop(event.id, []) if event.id is not None else []
+                if event.id is not None:
+                    self._chunks.pop(event.id, None)
                 error = ParseError(message=event.message, raw="".join(before) + event.raw)
                 self.errors.append(error)
                 self._history.append(error.raw)
@@ -296,7 +310,7 @@ Route: TypeAlias = Literal["client", "run", "refused"]
 @dataclass(frozen=True, kw_only=True)
 class CallRouted:
     """The loop's decision for a complete call, published right after its `ToolCallEnd`; made once, in
-    `shim.tool_choice.route`.
+    `shim.tool_choice.TurnChoice.route`.
 
     ``client``: handed back to the caller (an external tool, arguments valid, allowed by the tool choice);
     ``run``: run by the loop's tool source (or answered as unknown); ``refused``: not run, and ``reason``

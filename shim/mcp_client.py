@@ -37,7 +37,7 @@ from shim.errors import ToolExecutionError
 from shim.redact import install_log_redaction, redact, secrets_registered
 from shim.types import ContentBlock, ToolCall, ToolResult, ToolSpec
 
-__all__ = ["MCPConnection", "ProgressFn", "open_connection"]
+__all__ = ["Connect", "MCPConnection", "ProgressFn", "open_connection"]
 
 logger = logging.getLogger(__name__)
 logger.addHandler(logging.NullHandler())  # a library logs; the application decides what to show
@@ -57,6 +57,12 @@ install_log_redaction("mcp.client.stdio", "mcp.client.session", "mcp.shared.json
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 """Receives ``notifications/progress`` of one call: progress, total, message."""
 
+Connect = Callable[[], Any]
+"""Makes what a connection talks to instead of the configured transport, once per (re)connection: an SDK
+``Transport``, or an in-process server (``mcp.server.mcpserver.MCPServer``), which the SDK serves over memory
+streams. The seam for tests (httpx's ``MockTransport``): the connection's logic runs against a server defined
+inline, with no process to spawn and no clock to race."""
+
 _SESSION_GONE = re.compile(r"session (terminated|not found|expired)|no valid session|unknown session", re.I)
 """How servers say they forgot an HTTP session: the SDK's 404 stand-in, the Python SDK, the TypeScript SDK."""
 
@@ -66,14 +72,18 @@ _PAGE_CAP = 100
 
 @asynccontextmanager
 async def open_connection(
-    config: ServerConfig, *, ready_timeout: float = 30.0, errlog: TextIO | None = None
+    config: ServerConfig,
+    *,
+    ready_timeout: float = 30.0,
+    errlog: TextIO | None = None,
+    connect: Connect | None = None,
 ) -> AsyncGenerator[MCPConnection, None]:
     """One server, connected for the length of a block (a one-off listing or call; `ToolRouter` for the rest).
 
     Raises:
         TimeoutError: the server was not ready within ``ready_timeout`` seconds.
     """
-    connection = MCPConnection(config, errlog=errlog)
+    connection = MCPConnection(config, errlog=errlog, connect=connect)
     async with anyio.create_task_group() as tg:
         tg.start_soon(connection.run)
         try:
@@ -97,8 +107,16 @@ class MCPConnection:
         *,
         on_tools_changed: Callable[[str], None] | None = None,
         errlog: TextIO | None = None,
+        connect: Connect | None = None,
     ) -> None:
+        """Args:
+        config: the server's configuration (its name, policy, timeouts, and how to reach it).
+        on_tools_changed: called with the server's name when it announces a change of its tools.
+        errlog: where a stdio server's stderr goes (default: ``sys.stderr``).
+        connect: what to talk to instead of the configured transport (`Connect`).
+        """
         self.config = config
+        self._connect = connect
         self.error: str | None = None
         """Why the server is not connected, when it is not."""
         self._on_tools_changed = on_tools_changed
@@ -287,6 +305,8 @@ class MCPConnection:
             "client_info": types.Implementation(name="shim", version=__version__),
             "cache": None,  # list_changed must always reach the server, never a cached listing
         }
+        if self._connect is not None:
+            return Client(self._connect(), **common)
         if c.transport == "stdio":
             assert c.command is not None
             if c.cwd is not None and not os.path.isdir(c.cwd):

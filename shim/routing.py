@@ -8,14 +8,13 @@ raise; only cancellation of the caller propagates (and reaches the server as ``n
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import logging
 import os
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
 from functools import partial
@@ -27,10 +26,10 @@ import anyio.lowlevel
 
 from shim.config import Approval, McpConfig, ServerConfig, load_config
 from shim.errors import ToolExecutionError
-from shim.mcp_client import MCPConnection
+from shim.mcp_client import Connect, MCPConnection
 from shim.redact import redact
 from shim.types import ToolCall, ToolResult, ToolSpec
-from shim.validation import SchemaCheck, arguments_message, schema_check
+from shim.validation import SchemaCheck, arguments_message, schema_check, unknown_tool_message
 
 __all__ = ["Approver", "BaseToolSource", "CallProgress", "ToolRouter", "ToolSource", "call_in_order", "public_names"]
 
@@ -168,6 +167,7 @@ class ToolRouter:
         startup_timeout: float = 30.0,
         on_tools_changed: Callable[[list[ToolSpec]], Awaitable[None]] | None = None,
         errlog: TextIO | None = None,
+        connect: Mapping[str, Connect] | None = None,
     ) -> None:
         """Args:
         servers: the servers to start.
@@ -176,11 +176,16 @@ class ToolRouter:
         startup_timeout: how long a server may take to connect and list its tools.
         on_tools_changed: called with the new tool list after a server announced a change.
         errlog: where stdio servers' stderr goes (default: ``sys.stderr``).
+        connect: server name -> what to talk to instead of its configured transport (`shim.mcp_client.Connect`:
+            an in-process server, for tests).
         """
         self.failures: dict[str, str] = {}
         """Servers that could not start or list their tools, with the reason."""
         self._connections = {
-            s.name: MCPConnection(s, on_tools_changed=self._tools_changed, errlog=errlog) for s in servers
+            s.name: MCPConnection(
+                s, on_tools_changed=self._tools_changed, errlog=errlog, connect=(connect or {}).get(s.name)
+            )
+            for s in servers
         }
         self._approver = approver
         self._timeout = timeout
@@ -297,11 +302,7 @@ class ToolRouter:
         ]
         if len(matches) == 1:
             return matches[0]
-        valid = sorted(self._entries)
-        close = difflib.get_close_matches(name, valid, n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        message = f"Unknown tool {name!r}.{hint} Available tools: {', '.join(valid) or '(none)'}."
-        return ToolResult.error(call, message)
+        return ToolResult.error(call, unknown_tool_message(name, self._entries))
 
     async def _run(self, call: ToolCall, entry: _Entry, on_progress: CallProgress | None) -> ToolResult:
         connection = self._connections[entry.server]

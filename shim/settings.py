@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from shim.config import McpConfig, parse_config, read_config_file, resolve_config_path, settings_section
+from shim.constrain.turn import check_mode
 from shim.errors import ConfigError
 from shim.redact import redact
 
@@ -54,9 +55,9 @@ class Settings:
     config_explicit: bool
     """The path came from ``--config`` or ``SHIM_CONFIG``, so a missing file is an error."""
     constrain: str = "auto"
+    """Constrained decoding of calls: ``auto`` (where the backend can), ``on``, ``off`` (`shim.constrain`)."""
     profile: str | None = None
     """A `shim.profiles` name that overrides the one found from the model's name."""
-    """Constrained decoding of calls: ``auto`` (where the backend can), ``on``, ``off`` (`shim.constrain`)."""
     document: Mapping[str, Any] | None = field(default=None, repr=False)
     """The config file's decoded top level when the file exists (its servers not yet checked)."""
 
@@ -111,8 +112,8 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         if number < 1:
             raise ConfigError(f"{where}: max turns must be at least 1, got {number}")
         return number
-    if key == "constrain" and value not in ("auto", "on", "off"):
-        raise ConfigError(f"{where}: constrain must be 'auto', 'on' or 'off', got {value!r}")
+    if key == "constrain":
+        return check_mode(value, where)
     if not isinstance(value, str):
         raise ConfigError(f"{where}: expected a string, got {value!r}")
     if key == "profile":

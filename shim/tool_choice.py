@@ -1,7 +1,7 @@
 """The tool choice of a turn: what it allows, who takes each complete call, and when a forced choice is met.
 
 The agent asks; this module decides. One `TurnChoice` per model turn holds the caller's choice reduced by
-`shim.prompting.normalize_tool_choice` (``auto``, ``none``, ``required`` or one tool by name); its `route`
+`shim.choice.normalize_tool_choice` (``auto``, ``none``, ``required`` or one tool by name); its `route`
 is the only place a call's fate is decided (`CallRouted`): handed back to the caller (an external tool whose
 arguments match its schema, checked with `shim.validation`), run by the loop's tool source, or refused with
 a reason for the model. A forced choice (``required`` or a name) holds until a call meets it; a turn that
@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from shim.choice import NormalizedChoice, ToolChoice, normalize_tool_choice
 from shim.events import CallRouted
-from shim.prompting import ToolChoice, normalize_tool_choice
 from shim.types import ToolCall, ToolSpec
-from shim.validation import SchemaCheck, arguments_message, schema_check
+from shim.validation import SchemaCheck, arguments_message, schema_check, unknown_tool_message
 
-__all__ = ["NO_TOOLS", "ExternalTools", "ToolChoice", "TurnChoice", "normalize_tool_choice"]
+__all__ = ["NO_TOOLS", "ExternalTools", "ToolChoice", "ToolChoiceError", "TurnChoice", "normalize_tool_choice"]
 
 NO_TOOLS = "No tools can be called now. Answer the user in text, without a tool call."
 """The user turn sent back when the model wrote a call where none may be made and no text besides."""
@@ -50,9 +50,12 @@ class ExternalTools:
 
     def unknown(self, call: ToolCall) -> str:
         """The result of a call that no one can run (the loop has no tool source and it is not one of these)."""
-        known = ", ".join(repr(t.name) for t in self.specs)
-        message = f"Unknown tool {call.name!r}; the tools are {known}" if known else "no tools are available"
-        return f"{message}; {call.name!r} cannot be called"
+        return unknown_tool_message(call.name, (t.name for t in self.specs))
+
+
+class ToolChoiceError(ValueError):
+    """The caller's tool choice cannot hold for the tools of the turn (it names a tool not offered, or asks for a
+    call with no tools at all): the caller's mistake, which a server answers with a 400."""
 
 
 @dataclass(frozen=True)
@@ -60,22 +63,34 @@ class TurnChoice:
     """The tool choice in force for one model turn."""
 
     choice: ToolChoice
-    """As the caller gave it (the prompt and the call constraint read this form)."""
+    """As the caller gave it (for messages; the prompt and the call constraint take `normalized`)."""
     mode: Literal["auto", "none", "required", "named"]
     named: str | None
     """The one tool a ``named`` choice asks for."""
 
     @classmethod
     def of(cls, choice: ToolChoice, tools: Sequence[ToolSpec]) -> TurnChoice:
-        """Reduce ``choice`` for a turn offering ``tools`` (no tools: nothing may be called).
+        """Reduce ``choice`` for a turn offering ``tools`` (every tool: the caller's and the tool source's), the
+        one time it is reduced in the turn (no tools: nothing may be called).
 
         Raises:
-            ValueError: the choice is not recognised, or names a tool not offered.
+            ToolChoiceError: the choice is not recognised, names a tool not offered, or is ``required`` with no
+                tools.
         """
+        try:
+            mode, named = normalize_tool_choice(choice, [t.name for t in tools])
+        except ValueError as exc:
+            raise ToolChoiceError(str(exc)) from None
         if not tools:
+            if mode == "required":
+                raise ToolChoiceError("tool_choice 'required' needs at least one tool, and no tools were given")
             return cls(choice, "none", None)
-        mode, named = normalize_tool_choice(choice, [t.name for t in tools])
         return cls(choice, mode, named)
+
+    @property
+    def normalized(self) -> NormalizedChoice:
+        """The choice as the prompt and the call constraint take it (reduced here, never again)."""
+        return NormalizedChoice(self.mode, self.named)
 
     @property
     def forced(self) -> bool:

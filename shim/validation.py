@@ -14,6 +14,7 @@ reader) or log it (the router).
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,15 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
-__all__ = ["MAX_SHOWN_ERRORS", "SchemaCheck", "Violation", "arguments_message", "schema_check", "schema_problem"]
+__all__ = [
+    "MAX_SHOWN_ERRORS",
+    "SchemaCheck",
+    "Violation",
+    "arguments_message",
+    "schema_check",
+    "schema_problem",
+    "unknown_tool_message",
+]
 
 MAX_SHOWN_ERRORS = 5
 """At most this many violations are listed for the model; the rest would only bury the first ones."""
@@ -131,3 +140,12 @@ def _problem(schema: Mapping[str, Any]) -> str | None:
 def _parts(error: _JsonschemaError) -> Iterable[str | int]:
     for part in error.absolute_path:
         yield part if isinstance(part, int) else str(part)
+
+
+def unknown_tool_message(name: str, known: Iterable[str]) -> str:
+    """The model's message for a call to a tool that is not offered (the one wording, whoever found it): the
+    nearest name when there is one, then every name it may call."""
+    valid = sorted(known)
+    close = difflib.get_close_matches(name, valid, n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    return f"Unknown tool {name!r}.{hint} Available tools: {', '.join(valid) or '(none)'}."

@@ -16,6 +16,7 @@ from mcp_servers import everything, lab, time_server
 from shim.agent import Agent, AgentEnd, BaseToolSource, ToolResultEvent, TurnEnd
 from shim.backends import get_backend
 from shim.backends.base import GenerationOptions
+from shim.backends.scripted import ScriptedBackend
 from shim.config import parse_config
 from shim.events import ParseIssue, TextDelta, ToolCallEnd
 from shim.routing import ToolRouter
@@ -40,11 +41,10 @@ async def router() -> AsyncIterator[ToolRouter]:
 
 
 def replay(tmp_path: Path, *turns: str | dict[str, Any]) -> Any:
-    """A replay backend serving these model turns in order (4-character chunks, as a stream would)."""
-    path = tmp_path / "turns.jsonl"
-    lines = [json.dumps(t if isinstance(t, dict) else {"response": t}) for t in turns]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return get_backend(f"replay:{path}", chunk_size=4)
+    """A scripted model serving these turns in order (4-character chunks, as a stream would); no file, so
+    ``tmp_path`` is not needed."""
+    del tmp_path
+    return ScriptedBackend(turns, chunk_size=4)
 
 
 def call_block(name: str, **arguments: Any) -> str:

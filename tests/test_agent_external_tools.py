@@ -11,8 +11,8 @@ import anyio
 import pytest
 
 from shim.agent import Agent, AgentEnd, BaseToolSource, ToolResultEvent
-from shim.backends import get_backend
 from shim.backends.base import BaseBackend
+from shim.backends.scripted import ScriptedBackend
 from shim.types import ContentBlock, ToolCall, ToolResult, ToolSpec
 
 pytestmark = pytest.mark.anyio
@@ -40,9 +40,8 @@ def block(name: str, **arguments: Any) -> str:
 
 
 def replay(tmp_path: Path, *turns: str) -> Any:
-    path = tmp_path / "turns.jsonl"
-    path.write_text("".join(json.dumps({"response": t}) + "\n" for t in turns), encoding="utf-8")
-    return get_backend(f"replay:{path}")
+    del tmp_path  # a script needs no file
+    return ScriptedBackend(turns)
 
 
 async def test_a_call_to_an_external_tool_ends_the_loop_with_the_call_after_the_sources_calls_ran(

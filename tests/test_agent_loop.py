@@ -13,6 +13,7 @@ import pytest
 from shim.agent import Agent, AgentEnd, BaseToolSource
 from shim.backends import get_backend
 from shim.backends.base import BaseBackend, Completion, GenerationOptions, NativeCall, Reasoning, StreamItem
+from shim.backends.scripted import ScriptedBackend
 from shim.errors import BackendConnectionError
 from shim.events import ReasoningDelta, StopReason, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.types import ContentBlock, Message, ToolCall, ToolResult, ToolSpec
@@ -48,9 +49,8 @@ class Drops(BaseBackend):
 
 
 def replay(tmp_path: Path, *turns: dict[str, Any]) -> Any:
-    path = tmp_path / "turns.jsonl"
-    path.write_text("".join(json.dumps(t) + "\n" for t in turns), encoding="utf-8")
-    return get_backend(f"replay:{path}")
+    del tmp_path  # a script needs no file
+    return ScriptedBackend(turns)
 
 
 def ending(tmp_path: Path, reason: StopReason) -> Agent:

@@ -180,3 +180,22 @@ async def test_a_missing_working_directory_is_named_not_reported_as_a_missing_co
         assert connection.error is not None
         assert "working directory" in connection.error and "gone" in connection.error
         assert "command not found" not in connection.error
+
+
+async def test_a_connection_given_an_in_process_server_lists_and_calls_it_without_starting_a_process() -> None:
+    from mcp.server.mcpserver import MCPServer
+
+    inline = MCPServer("inline")
+
+    @inline.tool()
+    def shout(text: str) -> str:
+        """Upper-case the text."""
+        return text.upper()
+
+    (server,) = parse_config({"mcpServers": {"inline": {"command": "shim-test-never-started"}}}).servers
+    async with open_connection(server, ready_timeout=10, connect=lambda: inline) as connection:
+        with anyio.fail_after(10):
+            tools = await connection.list_tools()
+            result = await connection.call(call("shout", text="hi"), "shout")
+    assert [t.name for t in tools] == ["shout"]
+    assert result.render() == "HI" and result.call_id == "call_0123456789abcdef01234567"

@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from shim.agent import Agent, AgentEnd
-from shim.backends import get_backend
+from shim.backends.scripted import ScriptedBackend
 from shim.bench.corpus import Case
 from shim.bench.real import load_real
 from shim.errors import ConfigError
@@ -134,9 +134,8 @@ def test_a_profile_whose_template_opens_reasoning_starts_the_stream_inside_it() 
 
 
 def _replay(tmp_path: Path, *turns: str) -> Any:
-    path = tmp_path / "turns.jsonl"
-    path.write_text("\n".join(json.dumps({"response": t}) for t in turns) + "\n", encoding="utf-8")
-    return get_backend(f"replay:{path}", chunk_size=3)
+    del tmp_path  # a script needs no file
+    return ScriptedBackend(turns, chunk_size=3)
 
 
 async def _run(agent: Agent, prompt: str) -> list[Any]:

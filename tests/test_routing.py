@@ -14,7 +14,7 @@ import anyio
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from mcp_servers import ROOT, everything, lab, paged
+from mcp_servers import ROOT, everything, lab, lab_in_process, paged
 
 from shim.config import parse_config
 from shim.prompting import assistant_message, render_messages, tool_message, user_message
@@ -37,7 +37,9 @@ def make_router(servers: dict[str, Any], **kwargs: Any) -> ToolRouter:
 
 @pytest.fixture(scope="module")
 async def router() -> AsyncIterator[ToolRouter]:
-    """Shared by the tests that leave the servers as they found them."""
+    """Shared by the tests that leave the servers as they found them. The two lab servers run in this process
+    (the logic under test is the router's); server-everything, the paged server and a missing command are real
+    processes, for the stdio seam itself."""
     servers = {
         "lab": lab(env={"LAB_SECRET": "hunter2-secret-value"}),
         "twin": lab(),
@@ -45,8 +47,9 @@ async def router() -> AsyncIterator[ToolRouter]:
         "paged": paged(),
         "broken": {"command": "shim-test-no-such-command"},
     }
+    connect = {"lab": lab_in_process(secret="hunter2-secret-value"), "twin": lab_in_process("twin")}
     with anyio.fail_after(30):
-        async with make_router(servers, timeout=2.0) as router:
+        async with make_router(servers, timeout=2.0, connect=connect) as router:
             yield router
 
 
@@ -282,7 +285,7 @@ async def test_refreshes_the_tool_list_when_a_server_announces_a_change(protocol
             changed.set()
 
     servers = {"lab": lab(protocol=protocol, approval="allow")}
-    async with make_router(servers, on_tools_changed=on_tools_changed) as router:
+    async with make_router(servers, on_tools_changed=on_tools_changed, connect={"lab": lab_in_process()}) as router:
         assert "brand_new" not in {t.name for t in router.tools}
         await run(router, "add_tool", name="brand_new")
         with anyio.fail_after(10):
@@ -296,20 +299,21 @@ async def test_a_server_slower_than_the_startup_timeout_is_reported_then_joins_w
     joined = anyio.Event()
 
     async def on_tools_changed(tools: list[ToolSpec]) -> None:
-        if any(t.name == "add" for t in tools):  # other servers may announce changes of their own
+        if any(t.name == "slow__add" for t in tools):  # the slow server joined: names now say which
             joined.set()
 
-    servers = {"slow": lab(env={"LAB_START_WHEN_EXISTS": str(gate)}), "everything": everything()}
-    # The slow server waits for the gate however long the timeout is; 5 s leaves the other server room to
-    # start on a loaded machine (0.5 s did not, now and then).
-    async with make_router(servers, startup_timeout=5, on_tools_changed=on_tools_changed) as router:
-        assert router.failures == {"slow": "server 'slow' did not start within 5 s"}
-        assert (await run(router, "get-sum", a=1, b=1)).render() == "The sum of 1 and 1 is 2."
+    servers = {"slow": lab(env={"LAB_START_WHEN_EXISTS": str(gate)}), "other": lab()}
+    # The slow server is a real process waiting for the gate however long the timeout is; the other runs in this
+    # process, so it is ready at once however loaded the machine is, and the timeout only has to pass.
+    connect = {"other": lab_in_process("other")}
+    async with make_router(servers, startup_timeout=1, on_tools_changed=on_tools_changed, connect=connect) as router:
+        assert router.failures == {"slow": "server 'slow' did not start within 1 s"}
+        assert (await run(router, "echo", message="hi")).render() == "lab echo: hi"
         gate.touch()
         with anyio.fail_after(15):
             await joined.wait()
         assert router.failures == {}
-        assert (await run(router, "add", a=1, b=1)).render() == "2"
+        assert (await run(router, "slow__add", a=1, b=1)).render() == "2"
 
 
 async def test_the_approval_policy_asks_the_approver_and_respects_deny_rules() -> None:
@@ -320,7 +324,7 @@ async def test_the_approval_policy_asks_the_approver_and_respects_deny_rules() -
         return c.name == "delete_everything"  # the user says yes to this one only
 
     servers = {"lab": lab(approval={"tools": {"fail": "deny", "huge": "ask"}})}
-    async with make_router(servers, approver=approver) as router:
+    async with make_router(servers, approver=approver, connect={"lab": lab_in_process()}) as router:
         assert (await run(router, "delete_everything")).render() == "deleted"  # ask -> approved
         declined = await run(router, "huge", size=1)
         assert declined.is_error and declined.render() == "Error: The user declined the call to 'huge'."

@@ -16,7 +16,7 @@ import pytest
 from mcp_servers import lab
 
 from shim.agent import Agent
-from shim.backends import get_backend
+from shim.backends.scripted import ScriptedBackend
 from shim.config import parse_config
 from shim.parsing.stream import StreamParser
 from shim.redact import MARK
@@ -35,10 +35,10 @@ def anyio_backend() -> str:
 
 
 def replay(tmp_path: Path, *turns: str) -> Any:
-    """Model turns replayed in 4-character chunks, as a stream would bring them."""
-    path = tmp_path / "turns.jsonl"
-    path.write_text("".join(json.dumps({"response": t}) + "\n" for t in turns), encoding="utf-8")
-    return get_backend(f"replay:{path}", chunk_size=4)
+    """Model turns served in 4-character chunks, as a stream would bring them (no file: ``tmp_path`` is not
+    needed, and kept so every test calls it alike)."""
+    del tmp_path
+    return ScriptedBackend(turns, chunk_size=4)
 
 
 def fragments(secret: str, size: int = 5) -> set[str]:

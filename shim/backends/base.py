@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from shim.constrain.schema import CallConstraint
 
 __all__ = [
+    "MAX_STOP",
     "Backend",
     "BackendStream",
     "BaseBackend",
@@ -53,8 +54,11 @@ __all__ = [
     "Usage",
     "check_extras",
     "import_sdk",
+    "item_record",
+    "merge_stop",
     "native_raw_parts",
     "sampling_fields",
+    "stop_sequences",
 ]
 
 StructuredKind: TypeAlias = Literal["grammar", "format", "response_format"]
@@ -103,6 +107,16 @@ FinishReason: TypeAlias = Literal["stop", "length", "cancelled"]
 context size, or the consumer closed the stream."""
 
 
+def item_record(item: StreamItem) -> str | dict[str, Any]:
+    """``item`` as a ``.jsonl`` recording's ``"items"`` entry (what a trace records and the ``replay:`` backend
+    reads back)."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, Reasoning):
+        return {"reasoning": item.text}
+    return {"native_call": item.call.to_dict()}
+
+
 @dataclass(frozen=True, kw_only=True)
 class Usage:
     """Token counts of one generation, as the engine reports them (``None`` where it does not)."""
@@ -123,6 +137,9 @@ class GenerationOptions:
     """Most tokens to generate; reaching it ends the stream with ``finish_reason="length"``."""
     stop: tuple[str, ...] = ()
     """Stop sequences; generation ends before the first one and it is not part of the text."""
+    family_stop: tuple[str, ...] = ()
+    """The model family's end-of-turn markers (`shim.profiles.ModelProfile.stop`): a safety net sent after
+    ``stop`` and the engine's own, as far as `MAX_STOP` leaves room (`stop_sequences`)."""
     seed: int | None = None
     grammar: str | None = None
     """A llama.cpp GBNF grammar constraining the output. Embedded llama.cpp applies it; the OpenAI-compatible
@@ -137,6 +154,31 @@ class GenerationOptions:
     extra: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """Engine-specific parameters passed through as they are (for Ollama: ``think``, ``keep_alive`` and
     model ``options``; for llama.cpp: ``top_k``, ``repeat_penalty``...; for OpenAI: extra body fields)."""
+
+
+MAX_STOP = 4
+"""Most stop sequences sent to an engine: OpenAI's documented limit (``stop``: "up to 4 sequences"), which
+OpenAI-compatible hosts such as Groq repeat. llama-server, vLLM and Ollama document no limit; the smallest
+documented one is kept for every engine so a profile never makes a request one of them refuses."""
+
+
+def merge_stop(required: Sequence[str], fallback: Sequence[str], *, limit: int = MAX_STOP) -> tuple[str, ...]:
+    """``required`` stop sequences, then ``fallback`` ones, without repeats, at most ``limit`` of them.
+
+    The required ones are never dropped for a fallback: more of them than the limit go out as they are (the
+    engine says what it allows)."""
+    merged = list(dict.fromkeys(s for s in required if s))
+    if len(merged) >= limit:
+        return tuple(merged)
+    merged += [s for s in dict.fromkeys(fallback) if s and s not in merged]
+    return tuple(merged[:limit])
+
+
+def stop_sequences(options: GenerationOptions, *, own: Sequence[str] = ()) -> tuple[str, ...]:
+    """The stop sequences an engine is sent, capped once, here: the request's, then the backend's ``own`` (a
+    transcript's next ``User:`` line), both never dropped, then the family's (``family_stop``) where room is
+    left."""
+    return merge_stop([*options.stop, *own], options.family_stop)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -277,6 +319,12 @@ class Backend(Protocol):
         """How the engine produces a structured answer itself; None: shim asks for it in the prompt."""
         ...
 
+    @property
+    def extra_keys(self) -> frozenset[str]:
+        """The `GenerationOptions.extra` keys the engine takes (a surface passes a client's engine options on
+        only where they are named here)."""
+        ...
+
     async def resolve_tool_mode(self) -> ToolMode:
         """Whether a turn's tools go to the engine natively or are rendered into the prompt.
 
@@ -309,6 +357,8 @@ class BaseBackend:
 
     structured_output: StructuredKind | None = None
     """How the engine produces a structured answer itself; None: shim asks for it in the prompt."""
+    extra_keys: frozenset[str] = frozenset()
+    """The `GenerationOptions.extra` keys the engine takes: none."""
 
     @property
     def name(self) -> str:

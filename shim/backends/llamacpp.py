@@ -35,6 +35,7 @@ from shim.backends.base import (
     Usage,
     check_extras,
     import_sdk,
+    stop_sequences,
 )
 from shim.backends.llamacpp_grammar import ConstrainedSampling, call_sampling
 from shim.backends.messages import text_messages
@@ -112,7 +113,7 @@ def _close_models() -> None:
 class LlamaCppBackend(BaseBackend):
     """An embedded GGUF model; see the module docstring."""
 
-    sampling_extras = _SAMPLING_EXTRAS
+    extra_keys = _SAMPLING_EXTRAS
     """The `GenerationOptions.extra` keys it takes (llama.cpp sampling parameters)."""
     structured_output: StructuredKind | None = "grammar"
     """How this engine produces a structured answer itself (`shim.constrain.structured`)."""
@@ -267,7 +268,7 @@ class _Run:
             )
         if options.seed is not None:
             llm.set_seed(options.seed)
-        stops = [s for s in (*options.stop, *template_stops) if s]
+        stops = [s for s in (*stop_sequences(options), *template_stops) if s]  # matched here: no engine limit
         budget = n_ctx - len(prompt_tokens)
         if options.max_tokens is not None:
             budget = min(budget, options.max_tokens)

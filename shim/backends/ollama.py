@@ -43,6 +43,7 @@ from shim.backends.base import (
     check_extras,
     import_sdk,
     sampling_fields,
+    stop_sequences,
 )
 from shim.backends.base import (
     ToolMode as ResolvedMode,
@@ -51,7 +52,7 @@ from shim.backends.messages import has_images, ollama_messages
 from shim.backends.model_info import ModelInfo
 from shim.backends.ollama_phases import MAX_CONSTRAINED_CALLS, OpenerWatch, Tally
 from shim.errors import BackendConnectionError, BackendResponseError, ConfigError
-from shim.parsing.ids import IdGenerator
+from shim.ids import IdGenerator
 from shim.types import Message, ToolCall
 
 __all__ = ["OllamaBackend", "ToolMode"]
@@ -68,6 +69,8 @@ class OllamaBackend(BaseBackend):
 
     structured_output: StructuredKind | None = "format"
     """How this engine produces a structured answer itself (`shim.constrain.structured`)."""
+    extra_keys = _REQUEST_EXTRAS
+    """Request fields of Ollama's own (``think``, ``keep_alive``, ``format``) and its model ``options``."""
 
     def __init__(
         self,
@@ -231,8 +234,8 @@ class OllamaBackend(BaseBackend):
             **dict(options.extra.get("options") or {}),
             **sampling_fields(options, max_tokens="num_predict"),
         }
-        if options.stop:
-            model_options["stop"] = list(options.stop)
+        if stop := stop_sequences(options):
+            model_options["stop"] = list(stop)
         request: dict[str, Any] = {
             "model": self._model,
             "messages": ollama_messages(

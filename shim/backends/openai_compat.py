@@ -31,6 +31,7 @@ from shim.backends.base import (
     Usage,
     import_sdk,
     sampling_fields,
+    stop_sequences,
 )
 from shim.backends.messages import openai_messages
 from shim.backends.model_info import ModelInfo
@@ -175,7 +176,6 @@ class OpenAICompatBackend(BaseBackend):
             raise ConfigError("the OpenAI-compatible backend takes tools rendered into the prompt, not native tools")
         httpx: Any = importlib.import_module("httpx")
         params: dict[str, Any] = {"model": self._model, "stream": True, **sampling_fields(options)}
-        stop = list(options.stop)
         extra_body = {**constraint, **options.extra}
         if options.grammar is not None:
             extra_body["grammar"] = options.grammar  # llama.cpp's servers read it; others reject or ignore it
@@ -191,10 +191,10 @@ class OpenAICompatBackend(BaseBackend):
                 create = self._client.chat.completions.create
             else:
                 params["prompt"] = _transcript(messages)
-                stop.append(_TRANSCRIPT_STOP)
                 create = self._client.completions.create
-            if stop:
-                params["stop"] = stop[:4]  # OpenAI's documented limit
+            own = (_TRANSCRIPT_STOP,) if self._api != "chat" else ()  # the transcript's next turn ends the reply
+            if stop := stop_sequences(options, own=own):
+                params["stop"] = list(stop)
             chunks = await create(**params)
             try:
                 async for chunk in chunks:

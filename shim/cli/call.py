@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 
 from shim.cli.tools import config_option, load_or_fail, server_log, server_logs_option
-from shim.parsing.ids import IdGenerator
+from shim.ids import IdGenerator
 from shim.routing import ToolRouter
 from shim.types import ToolCall, ToolResult, ToolSpec
 

@@ -172,7 +172,6 @@ def _session(settings: Settings, backend: Backend, approvals: Approvals, trace: 
 async def _scripted(settings: Settings, backend: Backend, trace: Path | None, server_logs: bool) -> int:
     from shim.agent import AgentEnd, ToolResultEvent
     from shim.cli.session import Approvals, Printer
-    from shim.constrain.turn import can_constrain
     from shim.demo import DEMO_REQUESTS
 
     out, err = Console(), Console(stderr=True)
@@ -180,7 +179,7 @@ async def _scripted(settings: Settings, backend: Backend, trace: Path | None, se
     printer = Printer(out, err)
     outcomes: list[_Outcome] = []
     err.print(f"[dim]model: {settings.model}\nserver: demo MCP server over stdio (python -m shim.demo.server)[/]")
-    constrained = settings.constrain != "off" and can_constrain(backend)
+    constrained = settings.constrain != "off" and backend.can_constrain
     err.print(f"[dim]calls: {'constrained to the offered tools (grammar)' if constrained else 'unconstrained'}[/]")
     printer.waiting("starting the demo MCP server…")
     async with _session(settings, backend, approvals, trace, server_logs) as (agent, _):

@@ -22,25 +22,21 @@ headers), e.g. ``x-shim-structured-output: grammar``.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Mapping
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeAlias, cast
 
-from shim.constrain.gbnf import schema_grammar
 from shim.validation import schema_check, schema_problem
 
-if TYPE_CHECKING:
-    from shim.backends.base import Backend, GenerationOptions
-    from shim.server.chat import ChatRequest, Output
-
 __all__ = [
+    "ANY_JSON_GBNF",
     "HEADER",
     "MAX_RETRIES",
     "StructuredMethod",
     "StructuredOutput",
+    "calls_possible",
     "parse_ollama_format",
     "parse_response_format",
-    "structured_chat",
     "structured_header",
     "structured_method",
 ]
@@ -50,7 +46,7 @@ HEADER = b"x-shim-structured-output"
 MAX_RETRIES = 2
 """Answers that fail the schema sent back to the model before the last one stands."""
 
-_ANY_JSON_GBNF = r"""root ::= object
+ANY_JSON_GBNF = r"""root ::= object
 value ::= object | array | string | number | ("true" | "false" | "null") ws
 object ::= "{" ws ( string ":" ws value ("," ws string ":" ws value)* )? "}" ws
 array ::= "[" ws ( value ("," ws value)* )? "]" ws
@@ -58,6 +54,24 @@ string ::= "\"" ( [^"\\\x7F\x00-\x1F] | "\\" (["\\bfnrt/] | "u" [0-9a-fA-F]{4}) 
 number ::= ("-"? ([0-9] | [1-9] [0-9]{0,15})) ("." [0-9]+)? ([eE] [-+]? [0-9]{1,3})? ws
 ws ::= | " " | "\n" [ \t]{0,20}"""
 """Any JSON object (``json_object``, or a schema the converter cannot express)."""
+
+
+class _Engine(Protocol):
+    """What this module asks of a backend (`shim.backends.base.Backend`, a floor above)."""
+
+    @property
+    def structured_output(self) -> StructuredMethod | None: ...
+
+
+class _Request(Protocol):
+    """What this module asks of a request (`shim.server.chat.ChatRequest`, a floor above)."""
+
+    @property
+    def structured(self) -> StructuredOutput | None: ...
+    @property
+    def tools(self) -> Sequence[object]: ...
+    @property
+    def tool_choice(self) -> object: ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -137,94 +151,24 @@ def parse_ollama_format(value: Any) -> StructuredOutput | None:
     raise ValueError(f"'format' must be \"json\" or a JSON schema object; got {value!r}")
 
 
-def structured_method(backend: Backend, structured: StructuredOutput, *, calls_possible: bool) -> StructuredMethod:
+def structured_method(backend: _Engine, structured: StructuredOutput, *, calls_possible: bool) -> StructuredMethod:
     """How ``structured`` is answered on ``backend`` (see the module docstring)."""
     if calls_possible:
         return "prompt"
     return backend.structured_output or "prompt"
 
 
-def structured_header(backend: Backend, request: ChatRequest, *, server_tools: bool) -> list[tuple[bytes, bytes]]:
+def structured_header(backend: _Engine, request: _Request, *, server_tools: bool) -> list[tuple[bytes, bytes]]:
     """The response header naming the method, for a request with a structured output (else none)."""
     if request.structured is None:
         return []
-    method = structured_method(backend, request.structured, calls_possible=_calls_possible(request, server_tools))
+    method = structured_method(backend, request.structured, calls_possible=calls_possible(request, server_tools))
     return [(HEADER, method.encode())]
 
 
-async def structured_chat(
-    backend: Backend,
-    request: ChatRequest,
-    run: Callable[[ChatRequest], AsyncIterator[Output]],
-    *,
-    server_tools: bool,
-) -> AsyncIterator[Output]:
-    """Run ``request`` (through ``run``, the plain chat loop) so that its answer is the structured output.
-
-    Calls pass through as they come (the answer comes in a later request). Text is held back, checked, and
-    retried up to `MAX_RETRIES` times; the client receives the JSON (the last answer as it is, if none
-    passes). Token counts add up over the retries.
-    """
-    from shim.server.chat import CallOut, FinishOut, TextOut
-
-    structured = request.structured
-    assert structured is not None
-    method = structured_method(backend, structured, calls_possible=_calls_possible(request, server_tools))
-    messages = list(request.messages)
-    if method == "prompt":
-        messages = _with_instruction(messages, structured.instruction())
-    options = _engine_options(request.options, structured, method)
-    prompt_tokens = completion_tokens = 0
-    for attempt in range(MAX_RETRIES + 1):
-        text: list[str] = []
-        finish: FinishOut | None = None
-        called = False
-        async for output in run(replace(request, structured=None, messages=messages, options=options)):
-            if isinstance(output, TextOut):
-                text.append(output.text)
-            elif isinstance(output, FinishOut):
-                finish = output
-            else:
-                called = called or isinstance(output, CallOut)
-                yield output
-        assert finish is not None  # the loop always ends with one
-        prompt_tokens += finish.prompt_tokens
-        completion_tokens += finish.completion_tokens
-        answer = "".join(text)
-        value, problem = (None, None) if called else structured.check(answer)
-        if problem is None or attempt == MAX_RETRIES or finish.reason == "length":
-            if not called and answer:
-                yield TextOut(text=json.dumps(value, ensure_ascii=False) if problem is None else answer)
-            yield replace(finish, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
-            return
-        messages = [
-            *messages,
-            {"role": "assistant", "content": answer},
-            {"role": "user", "content": f"That answer cannot be used ({problem}). {structured.instruction()}"},
-        ]
-
-
-def _calls_possible(request: ChatRequest, server_tools: bool) -> bool:
+def calls_possible(request: _Request, server_tools: bool) -> bool:
+    """The model may call a tool on this request: then the engine's mechanism, which forbids calls, is not used."""
     return server_tools or (bool(request.tools) and request.tool_choice != "none")
-
-
-def _engine_options(options: GenerationOptions, structured: StructuredOutput, method: StructuredMethod) -> Any:
-    if method == "grammar" and options.grammar is None:
-        grammar = schema_grammar(structured.schema) if structured.schema is not None else None
-        return replace(options, grammar=grammar or _ANY_JSON_GBNF)
-    if method == "format":
-        return replace(options, extra={**options.extra, "format": structured.schema or "json"})
-    if method == "response_format":
-        raw = structured.raw
-        response_format = dict(raw) if isinstance(raw, Mapping) else {}
-        return replace(options, extra={**options.extra, "response_format": response_format})
-    return options
-
-
-def _with_instruction(messages: list[dict[str, Any]], instruction: str) -> list[dict[str, Any]]:
-    if messages and messages[0].get("role") == "system" and isinstance(messages[0].get("content"), str):
-        return [{**messages[0], "content": f"{messages[0]['content']}\n\n{instruction}"}, *messages[1:]]
-    return [{"role": "system", "content": instruction}, *messages]
 
 
 def _checked_schema(schema: Any, where: str) -> dict[str, Any]:

@@ -18,14 +18,14 @@ names (the first match wins). How a model is matched to a profile, and in which 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 import regex
 
-from shim.backends.base import GenerationOptions
-from shim.parsing.ids import IdGenerator
+from shim.backends.base import MAX_STOP, GenerationOptions, merge_stop
+from shim.ids import IdGenerator
 from shim.parsing.readers import DEFAULT_DIALECTS, Dialect
 from shim.parsing.stream import StreamParser, ToolsArg
 
@@ -33,11 +33,6 @@ __all__ = ["DEFAULT_PROFILE", "MAX_STOP", "PROFILES", "ModelProfile", "get_profi
 
 TurnOptions: TypeAlias = "GenerationOptions | Callable[[int], GenerationOptions] | None"
 """Sampling options as the agent takes them: fixed, or a function of the turn number."""
-
-MAX_STOP = 4
-"""Most stop sequences sent to an engine: OpenAI's documented limit (``stop``: "up to 4 sequences"), which
-OpenAI-compatible hosts such as Groq repeat. llama-server, vLLM and Ollama document no limit; the smallest
-documented one is kept for every engine so a profile never makes a request one of them refuses."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,8 +71,9 @@ class ModelProfile:
         return "; ".join(parts) or "when nothing else matches"
 
     def options(self, options: TurnOptions) -> TurnOptions:
-        """``options`` (or, for a function of the turn number, each turn's) with the family's stop sequences after
-        the request's own (`merge_stop`); returned as they are when the family has none."""
+        """``options`` (or, for a function of the turn number, each turn's) with the family's stop sequences as
+        ``family_stop`` (the backend caps them with its own, `shim.backends.base.stop_sequences`); returned as
+        they are when the family has none."""
         if not self.stop:
             return options
         if callable(options):
@@ -87,7 +83,7 @@ class ModelProfile:
 
     def _with_stop(self, options: GenerationOptions | None) -> GenerationOptions:
         base = options or GenerationOptions()
-        return replace(base, stop=merge_stop(base.stop, self.stop))
+        return replace(base, family_stop=self.stop)
 
     def parser_dialects(self) -> list[Dialect] | None:
         """The parser's rows: the preferred ones first, then the rest of the table in its order (None: the table
@@ -279,15 +275,3 @@ def get_profile(name: str) -> ModelProfile:
         return _BY_NAME[name.lower()]
     except KeyError:
         raise ValueError(f"unknown profile {name!r}; known profiles: {', '.join(sorted(_BY_NAME))}") from None
-
-
-def merge_stop(requested: Sequence[str], family: Sequence[str], *, limit: int = MAX_STOP) -> tuple[str, ...]:
-    """The request's stop sequences, then the family's, without repeats, at most ``limit`` of them.
-
-    The request's own come first and are never dropped for the family's: the family's end-of-turn markers are
-    a safety net (an engine whose template misses its end token), the request's are what the client asked."""
-    merged = list(dict.fromkeys(s for s in requested if s))
-    if len(merged) >= limit:
-        return tuple(merged)  # more than the limit is the client's own request: the engine says what it allows
-    merged += [s for s in dict.fromkeys(family) if s and s not in merged]
-    return tuple(merged[:limit])

@@ -11,12 +11,19 @@
 from shim.prompting.conversation import assistant_message, render_messages, tool_message, user_message
 from shim.prompting.dialects import DEFAULT_DIALECT, DIALECTS, PromptDialect, get_dialect
 from shim.prompting.messages import chat_messages, content_text
-from shim.prompting.system import COMPACT_THRESHOLD, ToolChoice, normalize_tool_choice, render_system_prompt
+from shim.prompting.system import (
+    COMPACT_THRESHOLD,
+    NormalizedChoice,
+    ToolChoice,
+    normalize_tool_choice,
+    render_system_prompt,
+)
 
 __all__ = [
     "COMPACT_THRESHOLD",
     "DEFAULT_DIALECT",
     "DIALECTS",
+    "NormalizedChoice",
     "PromptDialect",
     "ToolChoice",
     "assistant_message",

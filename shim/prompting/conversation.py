@@ -22,7 +22,7 @@ from typing import Any
 
 from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
 from shim.prompting.messages import chat_messages, result_blocks
-from shim.prompting.system import ToolChoice, ToolInput, render_system_prompt
+from shim.prompting.system import NormalizedChoice, ToolChoice, ToolInput, render_system_prompt
 from shim.types import ChatMessage, ContentBlock, Image, Message, Role, ToolCall, ToolResult
 
 __all__ = ["assistant_message", "render_messages", "tool_message", "user_message"]
@@ -36,7 +36,7 @@ def render_messages(
     *,
     dialect: str | Path | PromptDialect = DEFAULT_DIALECT,
     compact: bool | None = None,
-    tool_choice: ToolChoice = "auto",
+    tool_choice: ToolChoice | NormalizedChoice = "auto",
 ) -> list[Message]:
     """Render a conversation and its tools into plain messages.
 

@@ -8,36 +8,35 @@ calls a real tool from the list.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 
 import jinja2
 
-from shim.prompting._json import is_obj
+from shim.choice import NormalizedChoice, ToolChoice, normalize_tool_choice
 from shim.prompting.dialects import DEFAULT_DIALECT, PromptDialect, get_dialect
 from shim.prompting.example import pick_example_tool
 from shim.prompting.schema import SchemaText
 from shim.resources import data_dir
 from shim.types import ToolSpec, tool_specs
 
-__all__ = ["COMPACT_THRESHOLD", "ToolChoice", "ToolView", "normalize_tool_choice", "render_system_prompt"]
+__all__ = [
+    "COMPACT_THRESHOLD",
+    "NormalizedChoice",
+    "ToolChoice",
+    "ToolView",
+    "normalize_tool_choice",
+    "render_system_prompt",
+]
 
-ToolChoice: TypeAlias = "str | Mapping[str, Any] | None"
-"""``"auto"``, ``"none"``, ``"required"``, a tool's name, or an OpenAI/Anthropic tool-choice object."""
 ToolInput: TypeAlias = "ToolSpec | Mapping[str, Any] | str"
 
 COMPACT_THRESHOLD = 20
 """With ``compact=None``, more tools than this are listed as one-line signatures."""
 _SUMMARY_LIMIT = 160
-_MODES: dict[str, Literal["auto", "none", "required"]] = {
-    "auto": "auto",
-    "none": "none",
-    "required": "required",
-    "any": "required",  # Anthropic's word for "required"
-}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,7 +86,7 @@ def render_system_prompt(
     *,
     dialect: str | Path | PromptDialect = DEFAULT_DIALECT,
     compact: bool | None = None,
-    tool_choice: ToolChoice = "auto",
+    tool_choice: ToolChoice | NormalizedChoice = "auto",
     system: str | None = None,
 ) -> str:
     """Render the system prompt that teaches a model without native tool calling to use ``tools``.
@@ -100,7 +99,7 @@ def render_system_prompt(
             than `COMPACT_THRESHOLD` tools.
         tool_choice: ``"auto"``, ``"none"`` (no tools in the prompt), ``"required"``, or one tool (its
             name, or ``{"type": "function", "function": {"name": ...}}``), which is then the only tool
-            listed.
+            listed; or a `NormalizedChoice` the caller already reduced against these tools.
         system: The caller's own system message; it comes first and is kept word for word.
 
     Returns:
@@ -111,7 +110,10 @@ def render_system_prompt(
             that is not in ``tools``, or ``"required"`` with no tools.
     """
     specs = _specs(tools)
-    choice, forced = normalize_tool_choice(tool_choice, [t.name for t in specs])
+    if isinstance(tool_choice, NormalizedChoice):
+        choice, forced = tool_choice.mode, tool_choice.named
+    else:
+        choice, forced = normalize_tool_choice(tool_choice, [t.name for t in specs])
     if forced is not None:
         specs = [t for t in specs if t.name == forced]
     if choice == "required" and not specs:
@@ -136,45 +138,6 @@ def render_system_prompt(
         return _tidy(template.render(context))
     except jinja2.TemplateError as exc:
         raise ValueError(f"prompt template {str(spec_dialect.template)!r} failed to render: {exc}") from exc
-
-
-def normalize_tool_choice(
-    tool_choice: ToolChoice, names: Sequence[str]
-) -> tuple[Literal["auto", "none", "required", "named"], str | None]:
-    """Reduce any tool-choice form to ``(mode, tool name or None)``.
-
-    Raises:
-        ValueError: the form is not recognised, or it names a tool not in ``names``.
-    """
-    choice: Any = tool_choice
-    if choice is None:
-        return "auto", None
-    if is_obj(choice):
-        kind = choice.get("type")
-        function = choice.get("function")
-        name = function.get("name") if is_obj(function) else choice.get("name")
-        if isinstance(name, str) and kind in (None, "function", "tool"):
-            choice = {"name": name}
-        elif isinstance(kind, str):
-            choice = kind
-        else:
-            raise ValueError(
-                f"tool_choice {tool_choice!r} is neither a mode nor a {{'type': 'function', "
-                f"'function': {{'name': ...}}}} object"
-            )
-    if isinstance(choice, str):
-        mode = _MODES.get(choice)
-        if mode is not None:
-            return mode, None
-        choice = {"name": choice}
-    name = choice["name"]
-    if name not in names:
-        known = ", ".join(repr(n) for n in names) or "none"
-        raise ValueError(
-            f"tool_choice names the tool {name!r}, which is not among the tools ({known}); "
-            f"use 'auto', 'none', 'required' or one of those names"
-        )
-    return "named", name
 
 
 def _specs(tools: Iterable[ToolInput]) -> list[ToolSpec]:

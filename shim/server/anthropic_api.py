@@ -34,8 +34,9 @@ from starlette.responses import JSONResponse, Response
 
 from shim.prompting import render_messages
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
-from shim.server.http import RequestError, Watched, json_bytes, read_json, write_collected, write_stream
+from shim.server.http import RequestError, Watched, read_json, write_collected, write_stream
 from shim.server.models import ServerState
+from shim.server.sse import sse
 from shim.server.surfaces import error_body as surface_error_body
 from shim.server.wire import validate
 from shim.server.wire.anthropic import MessagesRequest, to_chat, tool_use_id
@@ -79,7 +80,10 @@ async def count_tokens(request: Request) -> Response:
     except RequestError as exc:
         return anthropic_error(exc)
     dialect = state.loop.dialect or (await state.models.profile(entry)).dialect  # the prompt the model would get
-    prompt = render_messages(chat.messages, chat.tools, dialect=dialect, tool_choice=chat.tool_choice)
+    try:
+        prompt = render_messages(chat.messages, chat.tools, dialect=dialect, tool_choice=chat.tool_choice)
+    except ValueError as exc:  # a tool choice naming a tool not sent: the wire checks only its shape
+        return anthropic_error(RequestError(400, str(exc), param="tool_choice"))
     counted = await entry.backend.count_tokens(prompt)
     if counted is not None:
         return JSONResponse({"input_tokens": counted})
@@ -108,7 +112,7 @@ class _Events:
 
     @staticmethod
     def _event(data: dict[str, Any]) -> bytes:
-        return b"event: " + str(data["type"]).encode() + b"\ndata: " + json_bytes(data) + b"\n\n"
+        return sse(data, event=str(data["type"]))
 
     def _message(self, content: list[dict[str, Any]], stop: str | None, usage: dict[str, int]) -> dict[str, Any]:
         return {

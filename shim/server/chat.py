@@ -23,22 +23,24 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal, TypeAlias, cast
+from typing import cast
 
 from shim.agent import Agent, AgentEnd, AgentEvent, CallRouted, ToolSource, TurnEnd, TurnStart
-from shim.backends.base import Backend, GenerationOptions
-from shim.constrain.structured import StructuredOutput, structured_chat
+from shim.backends.base import Backend
+from shim.constrain.schema import ConstrainMode
 from shim.constrain.turn import check_mode
 from shim.errors import StreamInterruptedError
-from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
-from shim.parsing.ids import IdGenerator
+from shim.events import CallFold, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
+from shim.ids import IdGenerator
 from shim.profiles import DEFAULT_PROFILE, ModelProfile
-from shim.prompting import ToolChoice
+from shim.server.exchange import CallOut, ChatRequest, Finish, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.store import RoundStore
-from shim.types import ToolSpec
+from shim.server.structured import structured_chat
+from shim.server.surfaces import RequestError
+from shim.tool_choice import ToolChoiceError
 
 __all__ = [
     "CallOut",
@@ -52,26 +54,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger("shim.server")
-
-Finish: TypeAlias = Literal["stop", "length", "tool_calls"]
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChatRequest:
-    """A chat request in the form both surfaces reduce theirs to."""
-
-    model: object
-    """As the client sent it; the model registry checks it (and lists the models when it is wrong)."""
-    messages: list[dict[str, Any]]
-    """OpenAI-style messages (assistant ``tool_calls``, ``tool`` results)."""
-    tools: list[ToolSpec] = field(default_factory=list[ToolSpec])
-    """The client's own tools."""
-    tool_choice: ToolChoice = "auto"
-    parallel_tool_calls: bool = True
-    """False: generation stops after the first complete call, and only that call is returned."""
-    options: GenerationOptions = field(default_factory=GenerationOptions)
-    structured: StructuredOutput | None = None
-    """The answer's required format (``response_format`` / ``format``); see `shim.constrain.structured`."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,45 +69,8 @@ class LoopSettings:
     constrain: str = "auto"
     """Constrained decoding of calls (`shim.constrain`): ``auto`` where the backend can, ``on``, ``off``."""
 
-
-@dataclass(frozen=True, kw_only=True)
-class TextOut:
-    text: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class ReasoningOut:
-    text: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class CallOut:
-    """A complete call to one of the client's tools."""
-
-    index: int
-    """Position among the calls of this response (OpenAI's ``tool_calls[].index``)."""
-    id: str
-    name: str
-    fragments: tuple[str, ...]
-    """The arguments as JSON text, in the pieces the parser produced; they concatenate to ``arguments``."""
-    arguments: dict[str, Any]
-
-    @property
-    def arguments_json(self) -> str:
-        return "".join(self.fragments) or "{}"
-
-
-@dataclass(frozen=True, kw_only=True)
-class FinishOut:
-    """The end of the response; always the last item."""
-
-    reason: Finish
-    prompt_tokens: int
-    """Summed over every model turn of the request; 0 where the engine does not count."""
-    completion_tokens: int
-
-
-Output: TypeAlias = "TextOut | ReasoningOut | CallOut | FinishOut"
+    def __post_init__(self) -> None:
+        check_mode(self.constrain)  # once, when the server is set up: a bad mode never reaches a request
 
 
 async def run_chat(
@@ -170,18 +115,21 @@ async def run_chat(
         ids=IdGenerator(),  # each request its own: ids never depend on another client's stream
         external_tools=request.tools,
         tool_choice=request.tool_choice,
-        constrain=check_mode(settings.constrain),
+        constrain=cast("ConstrainMode", settings.constrain),
     )
     reducer = _Reducer()
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
     async with aclosing(events):
-        async for event in events:
-            if isinstance(event, AgentEnd) and event.calls and rounds is not None:
-                await rounds.save(event.calls, agent.messages[len(messages) :])
-            for output in reducer.feed(event):
-                yield output
-                if isinstance(output, FinishOut):
-                    return
+        try:
+            async for event in events:
+                if isinstance(event, AgentEnd) and event.calls and rounds is not None:
+                    await rounds.save(event.calls, agent.messages[len(messages) :])
+                for output in reducer.feed(event):
+                    yield output
+                    if isinstance(output, FinishOut):
+                        return
+        except ToolChoiceError as exc:  # decided by the loop, against the server's tools too: the client's mistake
+            raise RequestError(400, str(exc), param="tool_choice") from None
 
 
 class _Reducer:
@@ -189,8 +137,7 @@ class _Reducer:
     call goes out when the agent routes it to the client (`CallRouted`), and only then."""
 
     def __init__(self) -> None:
-        self.held: dict[str, list[str]] = {}  # argument fragments of calls not yet routed, by id
-        self.ended: dict[str, ToolCallEnd] = {}  # complete calls waiting for their routing decision
+        self.fold = CallFold()  # this turn's calls, as the agent's own fold reads them, until each is routed
         self.calls = 0
         self.prompt_tokens = 0
         self.completion_tokens = 0
@@ -238,35 +185,31 @@ class _Reducer:
             case TurnStart():
                 # Text held as a repeat when the turn ended was a repeat: dropped.
                 self.retried = self.turn_text.strip() if self.turn_failed and self.wrote_text else ""
+                self.fold = CallFold()
                 self.turn_has_text = self.turn_failed = False
                 self.pending = self.echo = self.turn_text = ""
             case TextDelta() if event.text:
                 return self._text(event.text)
             case ReasoningDelta() if event.text:
                 return [ReasoningOut(text=event.text)]
-            case ToolCallStart():
-                self.held[event.id] = []
-            case ToolCallChunk():
-                self.held.setdefault(event.id, []).append(event.arguments_chunk)
-            case ToolCallEnd():
-                self.ended[event.id] = event
+            case ToolCallStart() | ToolCallChunk() | ToolCallEnd():
+                self.fold.add(event)  # held until the call is routed
             case CallRouted():
-                end = self.ended.pop(event.id, None)
-                fragments = tuple(self.held.pop(event.id, []))
+                complete = self.fold.complete(event.id)
                 if event.route == "refused":
                     self.turn_failed = True
-                if event.route != "client" or end is None:
+                if event.route != "client" or complete is None:
                     return []  # the server's own tools, and calls that go back to the model, are not the client's
+                call, fragments = complete
                 self.calls += 1
                 return [
                     CallOut(
-                        index=self.calls - 1, id=end.id, name=end.name, fragments=fragments, arguments=end.arguments
+                        index=self.calls - 1, id=call.id, name=call.name, fragments=fragments, arguments=call.arguments
                     )
                 ]
             case ParseIssue():
                 self.turn_failed = True
-                if event.id is not None:
-                    self.held.pop(event.id, None)
+                self.fold.add(event)
                 logger.info("the model wrote a call that could not be used (%s): %r", event.message, event.raw[:200])
             case TurnEnd():
                 if event.usage is not None:

@@ -27,9 +27,9 @@ from starlette.responses import JSONResponse, Response
 
 from shim.constrain.structured import structured_header
 from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut
-from shim.server.http import RequestError, Watched, is_obj, json_bytes, read_json, write_collected, write_stream
+from shim.server.http import RequestError, Watched, is_obj, read_json, write_collected, write_stream
 from shim.server.models import ServerState
-from shim.server.sse import error_body
+from shim.server.sse import error_body, sse
 from shim.server.wire import validate
 from shim.server.wire.responses import ResponsesRequest, to_chat
 
@@ -75,7 +75,7 @@ class _Events:
     def _event(self, kind: str, **data: Any) -> bytes:
         event = {"type": kind, "sequence_number": self.sequence, **data}
         self.sequence += 1
-        return b"event: " + kind.encode() + b"\ndata: " + json_bytes(event) + b"\n\n"
+        return sse(event, event=kind)
 
     def response(self, status: str, finish: FinishOut | None = None) -> dict[str, Any]:
         tools = [

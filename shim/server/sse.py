@@ -26,9 +26,11 @@ from shim.server.surfaces import error_body as surface_error_body
 __all__ = ["ChunkEncoder", "completion_body", "error_body", "sse"]
 
 
-def sse(data: Any) -> bytes:
-    """One server-sent event carrying ``data`` as JSON."""
-    return b"data: " + json_bytes(data) + b"\n\n"
+def sse(data: Any, *, event: str | None = None) -> bytes:
+    """One server-sent event carrying ``data`` as JSON, named ``event`` where the surface names its events
+    (Anthropic, Responses): the one place every surface's stream is framed."""
+    name = b"event: " + event.encode() + b"\n" if event is not None else b""
+    return name + b"data: " + json_bytes(data) + b"\n\n"
 
 
 DONE = b"data: [DONE]\n\n"

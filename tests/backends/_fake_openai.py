@@ -21,6 +21,8 @@ ROOTS = {"assistant": "Qwen/Qwen3-8B"}
 """What vLLM lists as ``root`` (the model it loaded) for a model served under another name (``--served-model-name``)."""
 listings: list[str] = []
 """One entry per ``GET /v1/models`` request, for tests that count them."""
+completions: list[dict[str, Any]] = []
+"""The body of every ``POST /v1/completions`` request, for tests that check what the backend sent."""
 
 
 class _ConnectionDrop(Exception):
@@ -62,6 +64,25 @@ async def _dropping_stream(model: str) -> AsyncIterator[bytes]:
     raise _ConnectionDrop(model)
 
 
+async def _completion(request: Request) -> Response:
+    """The raw completions API (``openai-completions:``): records the body, answers one streamed chunk."""
+    body: dict[str, Any] = await request.json()
+    completions.append(body)
+    chunk = {
+        "id": "cmpl-1",
+        "object": "text_completion",
+        "created": 1736846400,
+        "model": body.get("model"),
+        "choices": [{"index": 0, "text": "Done.", "finish_reason": "stop", "logprobs": None}],
+    }
+
+    async def events() -> AsyncIterator[bytes]:
+        yield f"data: {json.dumps(chunk)}\n\n".encode()
+        yield b"data: [DONE]\n\n"
+
+    return StreamingResponse(events(), media_type="text/event-stream")
+
+
 async def _models(request: Request) -> Response:
     listings.append(request.url.path)
     return JSONResponse(
@@ -77,6 +98,7 @@ async def _models(request: Request) -> Response:
 app = Starlette(
     routes=[
         Route("/v1/chat/completions", _chat, methods=["POST"]),
+        Route("/v1/completions", _completion, methods=["POST"]),
         Route("/v1/models", _models, methods=["GET"]),
     ]
 )

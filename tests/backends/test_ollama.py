@@ -13,7 +13,7 @@ from shim.backends import GenerationOptions, get_backend
 from shim.backends.base import NativeCall, Reasoning
 from shim.backends.ollama import OllamaBackend
 from shim.errors import BackendConnectionError, BackendResponseError, ConfigError, StreamInterruptedError
-from shim.parsing.ids import is_call_id
+from shim.ids import is_call_id
 from shim.types import Message, ToolSpec
 
 from ._fake_ollama import ENDLESS, FakeModel, FakeOllama

@@ -9,6 +9,7 @@ import pytest
 from shim.backends import GenerationOptions, get_backend
 from shim.backends.openai_compat import OpenAICompatBackend
 from shim.errors import BackendConnectionError, BackendResponseError, ConfigError, StreamInterruptedError
+from shim.profiles import get_profile
 from shim.types import Message
 
 from . import _fake_openai as fake_openai
@@ -59,6 +60,21 @@ async def test_stop_sequences_are_sent_to_the_server(llama_cpp_server: str) -> N
         await backend.aclose()
     assert result.text == "abc"
     assert result.finish_reason == "stop"
+
+
+async def test_the_transcript_stop_and_the_client_s_two_stops_all_reach_the_server_beside_a_profile_s_stops() -> None:
+    """Issue 23 item 3: the 4-stop cap used to drop the transcript's own ``\\nUser:`` stop when a profile's
+    stops filled the room after two client stops; now only the family's fallback gives way."""
+    llama3 = get_profile("llama3")
+    options = llama3.options(GenerationOptions(stop=("END", "STOP")))
+    assert isinstance(options, GenerationOptions)
+    fake_openai.completions.clear()
+    with serve(fake_openai.app) as url:
+        backend = get_backend(f"openai-completions:assistant@{url}/v1")
+        with anyio.fail_after(10):
+            assert (await backend.stream(ASK, options=options).collect()).text == "Done."
+        await backend.aclose()
+    assert [body["stop"] for body in fake_openai.completions] == [["END", "STOP", "\nUser:", "<|eot_id|>"]]
 
 
 async def test_closing_the_stream_early_records_cancelled(llama_cpp_server: str) -> None:

@@ -8,61 +8,54 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from shim.agent_types import constrained_options
 from shim.backends import get_backend
 from shim.backends.base import GenerationOptions
+from shim.backends.scripted import ScriptedBackend
 from shim.cli import main
-from shim.constrain.turn import check_mode, constrained_options
+from shim.constrain.turn import check_mode
 from shim.errors import ConfigError
 from shim.settings import resolve_settings
+from shim.tool_choice import TurnChoice
 from shim.types import ToolSpec
 
 TIME = ToolSpec(name="get_time", input_schema={"type": "object", "properties": {"tz": {"type": "string"}}})
 
 
+AUTO = TurnChoice.of("auto", [TIME])
+
+
 @pytest.fixture
-def replay_backend(tmp_path: Path) -> object:
-    recording = tmp_path / "turns.jsonl"
-    recording.write_text(json.dumps({"response": "hello"}) + "\n")
-    return get_backend(f"replay:{recording}")
+def replay_backend() -> ScriptedBackend:
+    return ScriptedBackend(["hello"])
 
 
 def test_auto_constrains_where_the_backend_can_and_leaves_the_rest_alone(
-    replay_backend: object, tiny_gguf: Path
+    replay_backend: ScriptedBackend, tiny_gguf: Path
 ) -> None:
     llama = get_backend(f"llama-cpp:{tiny_gguf}")
-    options = constrained_options(
-        None, backend=llama, tools=[TIME], dialect="function_call", tool_choice="auto", mode="auto"
-    )
+    options = constrained_options(None, backend=llama, tools=[TIME], dialect="function_call", choice=AUTO, mode="auto")
     assert options is not None and options.constraint is not None and not options.constraint.forced
     kept = GenerationOptions(temperature=0.2)
     same = constrained_options(
-        kept, backend=replay_backend, tools=[TIME], dialect="function_call", tool_choice="auto", mode="auto"
-    )  # type: ignore[arg-type]
+        kept, backend=replay_backend, tools=[TIME], dialect="function_call", choice=AUTO, mode="auto"
+    )
     assert same is kept
 
 
-def test_on_with_a_backend_that_cannot_is_a_config_error_naming_it(replay_backend: object) -> None:
+def test_on_with_a_backend_that_cannot_is_a_config_error_naming_it(replay_backend: ScriptedBackend) -> None:
     with pytest.raises(ConfigError, match="cannot constrain tool calls"):
-        constrained_options(
-            None, backend=replay_backend, tools=[TIME], dialect="function_call", tool_choice="auto", mode="on"
-        )  # type: ignore[arg-type]
+        constrained_options(None, backend=replay_backend, tools=[TIME], dialect="function_call", choice=AUTO, mode="on")
 
 
 def test_off_a_caller_grammar_or_no_tools_mean_no_constraint(tiny_gguf: Path) -> None:
     llama = get_backend(f"llama-cpp:{tiny_gguf}")
     assert (
-        constrained_options(None, backend=llama, tools=[TIME], dialect="function_call", tool_choice="auto", mode="off")
-        is None
+        constrained_options(None, backend=llama, tools=[TIME], dialect="function_call", choice=AUTO, mode="off") is None
     )
     own = GenerationOptions(grammar='root ::= "x"')
-    assert (
-        constrained_options(own, backend=llama, tools=[TIME], dialect="function_call", tool_choice="auto", mode="on")
-        is own
-    )
-    assert (
-        constrained_options(None, backend=llama, tools=[], dialect="function_call", tool_choice="auto", mode="on")
-        is None
-    )
+    assert constrained_options(own, backend=llama, tools=[TIME], dialect="function_call", choice=AUTO, mode="on") is own
+    assert constrained_options(None, backend=llama, tools=[], dialect="function_call", choice=AUTO, mode="on") is None
 
 
 def test_a_named_tool_choice_gives_a_forced_constraint_of_that_tool(tiny_gguf: Path) -> None:
@@ -73,7 +66,7 @@ def test_a_named_tool_choice_gives_a_forced_constraint_of_that_tool(tiny_gguf: P
         backend=llama,
         tools=[TIME, other],
         dialect="tool_call",
-        tool_choice={"type": "function", "function": {"name": "add"}},
+        choice=TurnChoice.of({"type": "function", "function": {"name": "add"}}, [TIME, other]),
         mode="auto",
     )
     assert options is not None and options.constraint is not None

@@ -10,7 +10,7 @@ import os
 import shutil
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,14 @@ TIME_SERVER = Path(sys.executable).parent / "mcp-server-time"
 def lab(**extra: Any) -> dict[str, Any]:
     """A config entry for the lab server (stdio, this interpreter)."""
     return {"command": sys.executable, "args": [str(LAB_SERVER)], **extra}
+
+
+def lab_in_process(name: str = "lab", *, secret: str = "") -> Callable[[], Any]:
+    """A fresh lab server in this process for each connection, as `shim.mcp_client.Connect` takes it: the SDK
+    serves it over memory streams, so logic tests start no process and race no clock."""
+    from mcp_servers.lab_server import build
+
+    return lambda: build(name, secret=secret)
 
 
 def noisy(**extra: Any) -> dict[str, Any]:

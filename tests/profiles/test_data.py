@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from shim.backends.base import GenerationOptions
+from shim.backends.base import GenerationOptions, stop_sequences
 from shim.bench.real import load_real, real_dir
 from shim.events import ToolCallEnd
 from shim.profiles import DEFAULT_PROFILE, MAX_STOP, PROFILES, ModelProfile, find_profile, get_profile, merge_stop
@@ -31,10 +31,20 @@ def test_a_profile_adds_its_stops_to_fixed_and_per_turn_options_and_leaves_optio
     qwen = get_profile("qwen")
     options = qwen.options(GenerationOptions(temperature=0.2, stop=("END",)))
     assert isinstance(options, GenerationOptions)
-    assert (options.stop, options.temperature) == (("END", "<|im_end|>"), 0.2)
-    assert qwen.options(None) == GenerationOptions(stop=("<|im_end|>",))
+    assert (stop_sequences(options), options.temperature) == (("END", "<|im_end|>"), 0.2)
+    assert qwen.options(None) == GenerationOptions(family_stop=("<|im_end|>",))
     per_turn = qwen.options(lambda turn: GenerationOptions(max_tokens=turn))
-    assert callable(per_turn) and per_turn(7) == GenerationOptions(max_tokens=7, stop=("<|im_end|>",))
+    assert callable(per_turn) and per_turn(7) == GenerationOptions(max_tokens=7, family_stop=("<|im_end|>",))
+
+
+def test_the_engine_s_own_stop_and_the_client_s_are_never_dropped_for_the_family_s() -> None:
+    """Issue 23 item 3: a profile with two stops, two client stops, and a backend that adds its transcript stop
+    (the raw completions API): the cap is applied once, after the backend's own, and drops only the family's."""
+    llama3 = get_profile("llama3")
+    assert len(llama3.stop) == 2
+    options = llama3.options(GenerationOptions(stop=("END", "STOP")))
+    assert isinstance(options, GenerationOptions)
+    assert stop_sequences(options, own=("\nUser:",)) == ("END", "STOP", "\nUser:", llama3.stop[0])
     assert DEFAULT_PROFILE.options(None) is None  # no stops: the request goes out exactly as before profiles
     gemma4 = get_profile("gemma4")
     assert not gemma4.stop and gemma4.options(GenerationOptions(seed=1)) == GenerationOptions(seed=1)

@@ -11,6 +11,7 @@ def test_the_prompting_api_is_exactly_this() -> None:
         "COMPACT_THRESHOLD",
         "DEFAULT_DIALECT",
         "DIALECTS",
+        "NormalizedChoice",
         "PromptDialect",
         "ToolChoice",
         "assistant_message",

@@ -18,9 +18,9 @@ import anyio
 import uvicorn
 from starlette.applications import Starlette
 
-from shim.backends import get_backend
 from shim.backends.base import Backend, BackendStream, BaseBackend, Completion, GenerationOptions
 from shim.backends.model_info import ModelInfo
+from shim.backends.scripted import ScriptedBackend
 from shim.errors import BackendError
 from shim.types import Message
 
@@ -54,7 +54,10 @@ def replay_file(tmp_path: Path, *turns: str, name: str = "turns.jsonl") -> Path:
 
 
 def replay(tmp_path: Path, *turns: str) -> Backend:
-    return get_backend(f"replay:{replay_file(tmp_path, *turns)}", chunk_size=4)
+    """A scripted model serving these turns in order, in 4-character chunks (no file: ``tmp_path`` is kept so
+    every test calls it alike; `replay_file` writes one where a spec string is needed)."""
+    del tmp_path
+    return ScriptedBackend(turns, chunk_size=4)
 
 
 @asynccontextmanager
@@ -137,7 +140,7 @@ class Endless(BaseBackend):
         return None  # a fake says nothing about a model: the profile comes from its name
 
 
-class Crashing:
+class Crashing(BaseBackend):
     """A model whose engine fails after ``before`` (an error before any text when empty)."""
 
     name = "crashing"

@@ -12,7 +12,7 @@ import anyio
 import pytest
 from mcp_servers import lab, time_server
 from ollama import AsyncClient
-from openai import AsyncOpenAI
+from openai import AsyncOpenAI, BadRequestError
 
 from shim.agent import BaseToolSource
 from shim.config import parse_config
@@ -92,6 +92,44 @@ async def test_client_tools_merge_with_mcp_tools_and_only_calls_to_client_tools_
     # The follow-up shows the model the round the client never saw: the add call and its result.
     history = "\n".join(m.content for m in model.prompts[2])
     assert '"name": "add"' in history and 'name="add">\n5\n</function_result>' in history, history
+
+
+@pytest.mark.parametrize(
+    ("choice", "tools"),
+    [
+        ({"type": "function", "function": {"name": "get_current_time"}}, [WEATHER]),
+        ("required", None),
+    ],
+    ids=["named-server-tool", "required-with-only-server-tools"],
+)
+async def test_a_tool_choice_that_only_the_server_s_own_tools_meet_is_honoured_not_refused(
+    router: ToolRouter, tmp_path: Path, choice: Any, tools: list[Any] | None
+) -> None:
+    """Issue 23 item 2: the wire used to check the choice against the client's tools alone (400)."""
+    model = Recording(replay(tmp_path, call_block("get_current_time", timezone="UTC"), "It is a fine hour in UTC."))
+    extra: dict[str, Any] = {"tools": tools} if tools else {}
+    async with serving(create_app({"m": model}, tools=router)) as url, client(url) as openai:
+        with anyio.fail_after(20):
+            reply = await openai.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": "What time is it?"}], tool_choice=choice, **extra
+            )
+    assert reply.choices[0].message.content == "It is a fine hour in UTC."
+    assert reply.choices[0].finish_reason == "stop"
+    assert '"timezone": "UTC"' in model.prompts[1][-1].content  # the server ran the forced call
+
+
+async def test_a_tool_choice_naming_a_tool_no_one_offers_is_a_400_naming_it(router: ToolRouter, tmp_path: Path) -> None:
+    model = Recording(replay(tmp_path, "never asked"))
+    async with serving(create_app({"m": model}, tools=router)) as url, client(url) as openai:
+        with anyio.fail_after(20), pytest.raises(BadRequestError) as refused:
+            await openai.chat.completions.create(
+                model="m",
+                messages=[{"role": "user", "content": "?"}],
+                tools=[WEATHER],
+                tool_choice={"type": "function", "function": {"name": "get_the_moon"}},
+            )
+    assert "'get_the_moon'" in str(refused.value) and "get_current_time" in str(refused.value)
+    assert model.prompts == []  # decided before the model was asked
 
 
 async def test_the_config_file_starts_mcp_servers_and_ollama_clients_see_done_only_at_the_end(tmp_path: Path) -> None:

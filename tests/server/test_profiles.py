@@ -10,6 +10,7 @@ import anyio
 import pytest
 from openai import AsyncOpenAI
 
+from shim.backends.base import stop_sequences
 from shim.backends.model_info import ModelInfo
 from shim.errors import ConfigError
 from shim.server import LoopSettings, ServerSettings, create_app
@@ -60,7 +61,7 @@ async def test_a_model_whose_template_is_mistral_s_is_asked_and_read_as_mistral_
     calls = first.choices[0].message.tool_calls
     assert [(c.function.name, c.function.arguments) for c in calls] == [("get_weather", '{"city": "Paris"}')]
     # The family's end-of-turn marker joins the request's own stop sequences.
-    assert [o.stop if o else () for o in model.options] == [("\nObservation:", "</s>"), ("</s>",)]
+    assert [stop_sequences(o) if o else () for o in model.options] == [("\nObservation:", "</s>"), ("</s>",)]
 
 
 async def test_a_profile_named_for_an_alias_wins_and_the_engine_is_not_asked(tmp_path: Path) -> None:
@@ -72,8 +73,10 @@ async def test_a_profile_named_for_an_alias_wins_and_the_engine_is_not_asked(tmp
         await _ask(url, "other")
     assert (model.asked, other.asked) == (0, 0)
     assert "<tool_call>" in model.prompts[0][0].content  # qwen: Hermes JSON
-    assert model.options[0] is not None and model.options[0].stop == ("<|im_end|>",)
-    assert other.options[0] is not None and other.options[0].stop == ("<end_of_turn>",)  # "*": every other model
+    assert model.options[0] is not None and stop_sequences(model.options[0]) == ("<|im_end|>",)
+    assert other.options[0] is not None and stop_sequences(other.options[0]) == (
+        "<end_of_turn>",
+    )  # "*": every other model
 
 
 async def test_a_server_wide_dialect_beats_the_profile_s_while_the_profile_still_gives_the_stops(
@@ -84,7 +87,7 @@ async def test_a_server_wide_dialect_beats_the_profile_s_while_the_profile_still
     async with serving(create_app({"assistant": model}, settings=settings)) as url:
         await _ask(url, "assistant")
     assert "<function_call>" in model.prompts[0][0].content and "[TOOL_CALLS]" not in model.prompts[0][0].content
-    assert model.options[0] is not None and model.options[0].stop == ("</s>",)
+    assert model.options[0] is not None and stop_sequences(model.options[0]) == ("</s>",)
 
 
 async def test_a_model_nobody_knows_is_asked_exactly_as_before_profiles(tmp_path: Path) -> None:
@@ -92,7 +95,7 @@ async def test_a_model_nobody_knows_is_asked_exactly_as_before_profiles(tmp_path
     async with serving(create_app({"assistant": model})) as url:
         await _ask(url, "assistant")
     assert "<function_call>" in model.prompts[0][0].content
-    assert model.options[0] is not None and model.options[0].stop == ()
+    assert model.options[0] is not None and stop_sequences(model.options[0]) == ()
 
 
 def test_a_profile_for_an_unknown_alias_or_an_unknown_profile_fails_before_the_server_starts(tmp_path: Path) -> None:

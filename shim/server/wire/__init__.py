@@ -8,9 +8,9 @@ error in its own body shape. Unknown fields are allowed everywhere: clients send
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeAlias, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from shim.constrain.structured import StructuredOutput
 from shim.prompting.messages import check_base64, image_block, sniff_image_type
@@ -18,6 +18,7 @@ from shim.server.http import RequestError
 
 __all__ = [
     "MAX_SCHEMA_DEPTH",
+    "ToolChoiceIn",
     "Wire",
     "check_depth",
     "check_image_url",
@@ -31,6 +32,17 @@ M = TypeVar("M", bound=BaseModel)
 
 MAX_SCHEMA_DEPTH = 32
 """Deepest nesting of a tool schema (objects and lists) a request may send; real schemas stay under 10."""
+
+
+def _tool_choice_shape(value: Any) -> Any:
+    if value is None or isinstance(value, (str, Mapping)):
+        return value
+    raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
+
+
+ToolChoiceIn: TypeAlias = Annotated[str | dict[str, Any] | None, BeforeValidator(_tool_choice_shape)]
+"""OpenAI's ``tool_choice`` field (chat and Responses): a mode or an object; which tool it may name is the
+loop's to decide (`shim.tool_choice.TurnChoice`)."""
 
 
 class Wire(BaseModel):

@@ -100,14 +100,14 @@ def to_chat(body: MessagesRequest) -> tuple[ChatRequest, bool, bool]:
         RequestError: 400 naming the field at fault.
     """
     tools = parse_tools(body.tools)
-    choice, parallel = _choice(body.tool_choice, [t.name for t in tools])
+    choice, parallel = _choice(body.tool_choice)
     messages: list[dict[str, Any]] = []
     system = _system(body.system)
     if system:
         messages.append({"role": "system", "content": system})
     for n, message in enumerate(body.messages):
         messages.extend(_messages(n, message))
-    check_messages(messages, tools, choice)
+    check_messages(messages)
     options = GenerationOptions(
         temperature=body.temperature,
         top_p=body.top_p,
@@ -126,7 +126,7 @@ def to_chat(body: MessagesRequest) -> tuple[ChatRequest, bool, bool]:
     return chat, body.stream is True, hide_thinking
 
 
-def _choice(choice: ToolChoiceIn | None, names: list[str]) -> tuple[ToolChoice, bool]:
+def _choice(choice: ToolChoiceIn | None) -> tuple[ToolChoice, bool]:
     if choice is None:
         return "auto", True
     parallel = choice.disable_parallel_tool_use is not True
@@ -134,17 +134,10 @@ def _choice(choice: ToolChoiceIn | None, names: list[str]) -> tuple[ToolChoice, 
         return "auto", parallel
     if choice.type == "none":
         return "none", parallel
-    if not names:
-        raise RequestError(400, f"tool_choice {choice.type!r} needs 'tools'", param="tool_choice")
-    if choice.type == "any":
+    if choice.type == "any":  # whether there is a tool to call, or one of this name, is the loop's to decide
         return "required", parallel
-    if choice.name not in names:
-        known = ", ".join(repr(n) for n in names)
-        raise RequestError(
-            400,
-            f"tool_choice names the tool {choice.name!r}, which is not among the tools ({known})",
-            param="tool_choice.name",
-        )
+    if not choice.name:
+        raise RequestError(400, "tool_choice of type 'tool' needs the tool's 'name'", param="tool_choice.name")
     return {"type": "function", "function": {"name": choice.name}}, parallel
 
 

@@ -18,8 +18,6 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from shim.backends.base import Backend, GenerationOptions
-from shim.backends.llamacpp import LlamaCppBackend
-from shim.backends.ollama import OllamaBackend
 from shim.constrain.structured import parse_ollama_format
 from shim.server.chat import ChatRequest
 from shim.server.http import RequestError
@@ -109,7 +107,7 @@ def chat_request(body: OllamaChatRequest) -> tuple[ChatRequest, bool, OllamaExtr
         RequestError: 400 naming what is wrong.
     """
     tools = parse_tools(body.tools)
-    messages = check_messages([_message(n, m) for n, m in enumerate(body.messages)], tools, "auto")
+    messages = check_messages([_message(n, m) for n, m in enumerate(body.messages)])
     chat = ChatRequest(
         model=body.model,
         messages=messages,
@@ -152,17 +150,18 @@ def generate_request(body: GenerateRequest) -> tuple[ChatRequest, bool, OllamaEx
 
 
 def engine_options(options: GenerationOptions, extras: OllamaExtras, backend: Backend) -> GenerationOptions:
-    """``options`` with the extras the serving engine understands."""
+    """``options`` with the extras the serving engine takes (`Backend.extra_keys`): Ollama's own fields, and its
+    model ``options`` whole where the engine takes them so, else one by one (llama.cpp's sampling parameters)."""
+    keys = backend.extra_keys
     extra: dict[str, Any] = {}
-    if isinstance(backend, OllamaBackend):
-        if extras.think is not None:
-            extra["think"] = extras.think
-        if extras.keep_alive is not None:
-            extra["keep_alive"] = extras.keep_alive
-        if extras.model_options:
-            extra["options"] = extras.model_options
-    elif isinstance(backend, LlamaCppBackend):
-        extra = {k: v for k, v in extras.model_options.items() if k in LlamaCppBackend.sampling_extras}
+    if extras.think is not None and "think" in keys:
+        extra["think"] = extras.think
+    if extras.keep_alive is not None and "keep_alive" in keys:
+        extra["keep_alive"] = extras.keep_alive
+    if extras.model_options and "options" in keys:
+        extra["options"] = extras.model_options
+    elif extras.model_options:
+        extra |= {k: v for k, v in extras.model_options.items() if k in keys}
     return replace(options, extra={**options.extra, **extra}) if extra else options
 
 

@@ -18,10 +18,10 @@ from pydantic import Field, field_validator
 
 from shim.backends.base import GenerationOptions
 from shim.constrain.structured import parse_response_format
-from shim.prompting import render_messages
+from shim.prompting import chat_messages
 from shim.server.chat import ChatRequest
 from shim.server.http import RequestError, is_obj
-from shim.server.wire import Wire, check_image_url, structured
+from shim.server.wire import ToolChoiceIn, Wire, check_image_url, structured
 from shim.server.wire.tools import choose_tools, parse_tools
 
 __all__ = ["ChatCompletionRequest", "check_messages", "to_chat"]
@@ -62,7 +62,7 @@ class ChatCompletionRequest(Wire):
     stream: bool | None = None
     stream_options: StreamOptions | None = None
     tools: list[dict[str, Any]] | None = None
-    tool_choice: str | dict[str, Any] | None = None
+    tool_choice: ToolChoiceIn = None
     parallel_tool_calls: bool | None = None
     temperature: Temperature | None = None
     top_p: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] | None = None
@@ -81,13 +81,6 @@ class ChatCompletionRequest(Wire):
     audio: dict[str, Any] | None = None
     functions: Any = None
     function_call: Any = None
-
-    @field_validator("tool_choice", mode="before")
-    @classmethod
-    def _choice(cls, value: Any) -> Any:
-        if value is None or isinstance(value, str) or is_obj(value):
-            return value
-        raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
 
     @field_validator("stop")
     @classmethod
@@ -119,7 +112,7 @@ def to_chat(body: ChatCompletionRequest) -> tuple[ChatRequest, bool, bool, list[
     tools = parse_tools(body.tools)
     tool_choice, tools = choose_tools(body.tool_choice, tools)
     _check_images(body.messages)
-    messages = check_messages([m.model_dump(exclude_none=True) for m in body.messages], tools, tool_choice)
+    messages = check_messages([m.model_dump(exclude_none=True) for m in body.messages])
     options = GenerationOptions(
         temperature=body.temperature,
         top_p=body.top_p,
@@ -173,8 +166,9 @@ def _check_images(messages: list[ChatMessage]) -> None:
                     check_image_url(image, where)
 
 
-def check_messages(messages: list[dict[str, Any]], tools: list[Any], tool_choice: Any) -> list[dict[str, Any]]:
-    """Check that the messages can be rendered for the model (the same rendering the loop will do).
+def check_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Check that the loop can read every message (`shim.prompting.chat_messages`, without rendering a prompt:
+    the tools and the tool choice are the loop's to check, against the server's tools too).
 
     Raises:
         RequestError: 400 saying which message is wrong.
@@ -182,7 +176,7 @@ def check_messages(messages: list[dict[str, Any]], tools: list[Any], tool_choice
     if not messages:
         raise RequestError(400, "'messages' must be a non-empty list of messages", param="messages")
     try:
-        render_messages(messages, tools, tool_choice=tool_choice if tools else "none")
+        chat_messages(messages)
     except (ValueError, TypeError, RecursionError) as exc:
         raise RequestError(400, f"the messages cannot be used: {exc}", param="messages") from None
     return messages

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, cast
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from shim.backends.base import GenerationOptions
 from shim.constrain.structured import parse_response_format
 from shim.server.chat import ChatRequest
 from shim.server.http import RequestError, is_obj
-from shim.server.wire import Wire, check_image_url, structured
+from shim.server.wire import ToolChoiceIn, Wire, check_image_url, structured
 from shim.server.wire.openai_chat import MAX_INT, check_messages
 from shim.server.wire.tools import choose_tools, parse_tools
 
@@ -31,7 +31,7 @@ class ResponsesRequest(Wire):
     input: str | list[dict[str, Any]]
     instructions: str | None = None
     tools: list[dict[str, Any]] | None = None
-    tool_choice: str | dict[str, Any] | None = None
+    tool_choice: ToolChoiceIn = None
     parallel_tool_calls: bool | None = None
     max_output_tokens: Annotated[int, Field(ge=1, le=MAX_INT)] | None = None
     temperature: Annotated[float, Field(ge=0, le=2, allow_inf_nan=False)] | None = None
@@ -41,13 +41,6 @@ class ResponsesRequest(Wire):
     previous_response_id: str | None = None
     text: dict[str, Any] | None = None
     metadata: dict[str, Any] | None = None
-
-    @field_validator("tool_choice", mode="before")
-    @classmethod
-    def _choice(cls, value: Any) -> Any:
-        if value is None or isinstance(value, str) or is_obj(value):
-            return value
-        raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
 
 
 def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
@@ -71,7 +64,7 @@ def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
     else:
         for n, item in enumerate(body.input):
             _item(messages, n, item)
-    check_messages(messages, tools, tool_choice)
+    check_messages(messages)
     text_format: Any = (body.text or {}).get("format")
     if is_obj(text_format) and text_format.get("type") == "json_schema":
         # Responses puts name / schema / strict beside the type; Chat Completions nests them in json_schema.

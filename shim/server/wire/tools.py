@@ -71,20 +71,17 @@ def choose_tools(
     """A tool choice in OpenAI's forms (chat and Responses) -> the loop's choice, and the tools it may use.
 
     ``allowed_tools`` narrows the tools to the listed ones with its own ``mode``; every other form keeps the
-    tools as they are.
+    tools as they are. Only the shape is checked here: whether a named tool exists, or ``required`` has a tool
+    to call, depends on the server's own tools too, and the loop decides it (`shim.tool_choice.TurnChoice`).
 
     Raises:
-        RequestError: 400 for a form that is not a tool choice, or one naming a tool that was not sent.
+        RequestError: 400 for a form that is not a tool choice, or ``allowed_tools`` naming a tool not sent.
     """
     names = [t.name for t in tools]
     if choice is None:
         return "auto", tools
     if isinstance(choice, str):
-        if choice in ("auto", "none"):
-            return choice, tools
-        if choice == "required":
-            if not tools:
-                raise RequestError(400, "tool_choice 'required' needs 'tools'", param=param)
+        if choice in ("auto", "none", "required"):
             return choice, tools
         raise RequestError(
             400, f"'{param}' must be 'auto', 'none', 'required' or an object naming a tool; got {choice!r}", param=param
@@ -122,11 +119,6 @@ def choose_tools(
             f"'{param}' must be {{'type': 'function', 'function': {{'name': ...}}}} or an 'allowed_tools' "
             f"object; got type {kind!r}",
             param=param,
-        )
-    if name not in names:
-        known = ", ".join(repr(n) for n in names) or "none"
-        raise RequestError(
-            400, f"'{param}' names the tool {name!r}, which is not among the tools ({known})", param=param
         )
     return {"type": "function", "function": {"name": name}}, tools
 
