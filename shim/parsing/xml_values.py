@@ -4,9 +4,10 @@
 With the tool's schema, the schema decides: a ``string`` parameter keeps its text exactly; ``integer``,
 ``number``, ``boolean``, ``null``, ``object`` and ``array`` read the text as (lenient) JSON, else as a Python
 literal of that type (``True``, ``['a', 'b']``: what templates print with ``{{ value }}``), else keep the text.
-Without a schema (an unknown tool or parameter, or a type union), the same rule for every family: text that
-is strict JSON other than a string (``5``, ``true``, ``null``, ``{"a": 1}``, ``[1]``) is that value, anything
-else is the text. Every XML family reader and the template-derived reader call `typed_value`.
+Without a schema (an unknown tool or parameter, or a type union), the same rule for every family: the value is
+its text (``5`` is ``"5"``), as the engines' own parsers of these formats keep it (vLLM's Qwen3-Coder and
+MiniMax parsers, Ollama's GLM parser): nothing is guessed that the model did not write. Every XML family reader
+and the template-derived reader call `typed_value`.
 """
 
 from __future__ import annotations
@@ -43,12 +44,7 @@ def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
         return raw
     text = raw.strip()
     if kind is None:
-        if not text or text[0] in "\"'":  # a quoted word is the model's spelling of text, not a JSON string
-            return raw
-        try:
-            return json.loads(text)
-        except (ValueError, RecursionError):
-            return raw
+        return raw
     if kind == "null" and text in ("null", "None", ""):
         return None
     try:
