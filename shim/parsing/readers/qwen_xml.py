@@ -1,8 +1,8 @@
 """Qwen3-Coder ``<function=NAME><parameter=K>V</parameter></function>``; Llama 3.1 ``<function=NAME>{…}</function>``.
 
 Bare or inside ``<tool_call>``. Values are raw text, typed by the tool's input schema where it says
-(``"42"`` becomes 42 for an integer parameter, stays ``"42"`` for a string one); without a schema, text that
-is valid JSON is read as JSON. Arguments stream one parameter at a time, as JSON text that concatenates to
+(``"42"`` becomes 42 for an integer parameter, stays ``"42"`` for a string one); without a schema it stays
+text (`shim.parsing.xml_values`, the one rule of every XML family). Arguments stream one parameter at a time, as JSON text that concatenates to
 the final object. A ``{`` right after the opener is Llama's form: the body is the arguments object.
 """
 
