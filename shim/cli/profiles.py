@@ -9,7 +9,7 @@ import anyio
 import click
 
 from shim.errors import ShimError
-from shim.profiles import DEFAULT_PROFILE, PROFILES, Detection, ModelProfile, detect, detect_profile
+from shim.profiles import DEFAULT_PROFILE, PROFILES, Detection, ModelProfile, detect, detect_profile, from_template
 
 
 @click.command()
@@ -20,8 +20,14 @@ from shim.profiles import DEFAULT_PROFILE, PROFILES, Detection, ModelProfile, de
     is_flag=True,
     help="With --model: ask the engine for the model's family and chat template too (else: the name only).",
 )
+@click.option(
+    "--template",
+    "template",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Derive the call syntax from this chat template file (Jinja, as in tokenizer_config.json) and print it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print every profile as one JSON object per line.")
-def profiles(model: str | None, ask_engine: bool, as_json: bool) -> None:
+def profiles(model: str | None, ask_engine: bool, template: str | None, as_json: bool) -> None:
     """List the model profiles: the prompt dialect each family is asked in, and the rule that detects it.
 
     A profile is found from, in this order: an override (--profile NAME on run, chat, prompt and serve, or
@@ -35,7 +41,11 @@ def profiles(model: str | None, ask_engine: bool, as_json: bool) -> None:
       shim profiles
       shim profiles --model ollama:qwen3:8b
       shim profiles --model llama-cpp:./model.gguf --detect
+      shim profiles --template chat_template.jinja
     """
+    if template is not None:
+        _print_template(template, as_json)
+        return
     if ask_engine and not model:
         raise click.UsageError("--detect needs --model SPEC: the engine to ask")
     found = (_detected(model) if ask_engine else detect(model)) if model else None
@@ -49,6 +59,27 @@ def profiles(model: str | None, ask_engine: bool, as_json: bool) -> None:
             click.echo(f"  chosen: {found.describe()}{alone}")
             for quirk in profile.quirks:
                 click.echo(f"  - {quirk}")
+
+
+def _print_template(path: str, as_json: bool) -> None:
+    try:
+        with open(path, encoding="utf-8") as file:
+            profile = from_template(file.read())
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"cannot read {path!r}: {exc}") from None
+    except ValueError as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+    assert profile.syntax is not None
+    if as_json:
+        row = _row(profile, None) | {"syntax": {k: json.loads(v) for k, v in profile.syntax.describe()}}
+        click.echo(json.dumps(row, ensure_ascii=False))
+        return
+    click.echo(f"call syntax derived from {path}:")
+    for field, value in profile.syntax.describe():
+        click.echo(f"  {field:<16} {value}")
+    if profile.thinking:
+        opens = "; the generation prompt opens it" if profile.starts_in_reasoning else ""
+        click.echo(f"  {'reasoning':<16} {json.dumps(list(profile.thinking), ensure_ascii=False)}{opens}")
 
 
 def _detected(model: str) -> Detection:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import regex
 
@@ -46,6 +46,16 @@ _WS = regex.compile(r"[ \t\r\n]+")
 ToolsArg = Iterable[str | Mapping[str, Any] | ToolSpec] | ToolIndex | None
 
 
+class ParserProfile(Protocol):
+    """What a parser takes from a `shim.profiles.ModelProfile`: its rows (a derived syntax's first) and whether
+    the stream starts inside reasoning."""
+
+    @property
+    def starts_in_reasoning(self) -> bool: ...
+
+    def parser_dialects(self) -> list[Dialect] | None: ...
+
+
 class StreamParser:
     """Turn a stream of model output into text, reasoning and tool-call events.
 
@@ -58,6 +68,8 @@ class StreamParser:
             untagged rows still gets the table's untagged forms (they need known tools anyway).
         in_reasoning: the stream starts inside a reasoning block (templates that open ``<think>`` in the
             prompt, so the model's output only closes it).
+        profile: a `shim.profiles.ModelProfile`: its rows first (a template-derived syntax's reader among
+            them) and its reasoning start.
     """
 
     def __init__(
@@ -67,7 +79,11 @@ class StreamParser:
         ids: Callable[[], str] | None = None,
         dialects: Sequence[Dialect] | None = None,
         in_reasoning: bool = False,
+        profile: ParserProfile | None = None,
     ) -> None:
+        if profile is not None:  # the profile's rows and reasoning start, unless given explicitly
+            dialects = profile.parser_dialects() if dialects is None else dialects
+            in_reasoning = in_reasoning or profile.starts_in_reasoning
         self.tools = tools if isinstance(tools, ToolIndex) else ToolIndex(tools or ())
         self._ids = ids or IdGenerator()
         rows = rows_for(dialects, self.tools)

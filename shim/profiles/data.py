@@ -27,6 +27,7 @@ import regex
 from shim.backends.base import MAX_STOP, GenerationOptions, merge_stop
 from shim.ids import IdGenerator
 from shim.parsing.readers import DEFAULT_DIALECTS, Dialect
+from shim.parsing.readers.derived import CallSyntax, rows
 from shim.parsing.stream import StreamParser, ToolsArg
 
 __all__ = ["DEFAULT_PROFILE", "MAX_STOP", "PROFILES", "ModelProfile", "get_profile", "merge_stop"]
@@ -58,6 +59,10 @@ class ModelProfile:
     quirks: tuple[str, ...] = ()
     """Known deviations from the trained format, for people reading ``shim profiles``."""
 
+    syntax: CallSyntax | None = None
+    """The call syntax read from the model's chat template (`shim.profiles.from_template`); its reader is
+    tried before every other row."""
+
     template_markers: tuple[str, ...] = ()
     """Strings whose presence in the model's chat template means this family's call syntax (``[TOOL_CALLS]``);
     the template is evidence only when neither the name nor the family decided (`shim.profiles.detect`)."""
@@ -88,11 +93,12 @@ class ModelProfile:
     def parser_dialects(self) -> list[Dialect] | None:
         """The parser's rows: the preferred ones first, then the rest of the table in its order (None: the table
         as it is, which keeps the default behaviour and any later `register_dialect` row)."""
-        if not self.readers:
+        derived = rows(self.syntax) if self.syntax is not None else []
+        if not self.readers and not derived:
             return None
         by_name = {d.name: d for d in DEFAULT_DIALECTS}
         first = [by_name[n] for n in self.readers if n in by_name]
-        return first + [d for d in DEFAULT_DIALECTS if d.name not in self.readers]
+        return derived + first + [d for d in DEFAULT_DIALECTS if d.name not in self.readers]
 
     def parser(self, tools: ToolsArg = None, *, ids: IdGenerator | None = None) -> StreamParser:
         """A `StreamParser` for this family's output (every family is still read)."""

@@ -8,8 +8,10 @@
    against each profile's ``families``.
 4. **template**: call markers in the model's chat template (``[TOOL_CALLS]`` → mistral, ``<|python_tag|>`` or an
    ``ipython`` role → llama3, ``<start_of_turn>`` → gemma3, DeepSeek's ``tool▁calls▁begin`` token → deepseek...),
-   Hermes' bare ``<tool_call>`` last because other families' templates contain it too.
-5. **default**: `DEFAULT_PROFILE`.
+   Hermes' bare ``<tool_call>`` last because other families' templates contain it too. When no marker
+   matches, the call syntax is derived from the template itself (`shim.profiles.template.from_template`):
+   a model nobody here has seen still gets a parser that reads its own format.
+5. **default**: `DEFAULT_PROFILE` (no template, or one that renders no call).
 
 Whatever chose it (the override aside), a chat template that can be rendered here (Jinja: GGUF files, Hugging
 Face models) also says whether the generation prompt opens ``<think>`` without closing it: then the reply
@@ -22,21 +24,20 @@ engine to ask (``shim profiles --model`` without ``--detect``, ``shim prompt``) 
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass, replace
-from datetime import datetime
-from typing import Any, Literal, NoReturn, TypeAlias
+from typing import Literal, TypeAlias
 
 import regex
 from jinja2 import TemplateError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from shim.backends import BACKEND_KINDS
 from shim.backends.base import Backend
 from shim.backends.model_info import ModelInfo
 from shim.errors import BackendError
 from shim.profiles.data import DEFAULT_PROFILE, PROFILES, ModelProfile, get_profile
+from shim.profiles.jinja import render_chat
+from shim.profiles.template import from_template
 
 __all__ = ["Detection", "Evidence", "detect", "detect_profile", "find_profile", "opens_reasoning"]
 
@@ -100,7 +101,7 @@ def detect(model: str | None, info: ModelInfo | None = None, *, override: str | 
     if override:
         return Detection(profile=get_profile(override), evidence="override", detail=f"override {override!r}")
     info = info or ModelInfo()
-    found = _by_name(model, info) or _by_family(info) or _by_template(info.template)
+    found = _by_name(model, info) or _by_family(info) or _by_template(info.template) or _derived(info.template)
     if found is None:
         found = Detection(profile=DEFAULT_PROFILE, evidence="default", detail="default (nothing matched)")
     opens = opens_reasoning(info.template) if info.template else None
@@ -151,6 +152,17 @@ def _by_template(template: str | None) -> Detection | None:
     return None
 
 
+def _derived(template: str | None) -> Detection | None:
+    if not template or _GO_TEMPLATE.search(template):
+        return None
+    try:
+        profile = from_template(template)
+    except ValueError as exc:
+        logger.info("no call syntax derived from the chat template (%s)", exc)
+        return None
+    return Detection(profile=profile, evidence="template", detail="call syntax derived from the chat template")
+
+
 def _model_name(spec: str) -> str:
     """The model part of a backend spec (``ollama:qwen2.5:7b`` → ``qwen2.5:7b``; a GGUF path's file name; an
     OpenAI spec's URL, which could hold a host named like a family, is dropped)."""
@@ -178,23 +190,11 @@ def opens_reasoning(template: str) -> bool | None:
     """
     if _GO_TEMPLATE.search(template):
         return None
-    environment = ImmutableSandboxedEnvironment(
-        trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]
-    )
-    filters: dict[str, Any] = environment.filters  # typeshed-narrow mappings: the templates need these two
-    filters["tojson"] = _tojson
-    names: dict[str, Any] = environment.globals
-    names.update(raise_exception=_raise, strftime_now=_strftime_now)
-    context: dict[str, Any] = {
-        "messages": [{"role": "user", "content": "Hello"}],
-        "bos_token": "",
-        "eos_token": "",
-        "tools": [],
-    }
+    messages = [{"role": "user", "content": "Hello"}]
     try:
-        compiled = environment.from_string(template)
-        with_prompt = compiled.render(add_generation_prompt=True, **context)
-        without = compiled.render(add_generation_prompt=False, **context)
+        render = render_chat(template)
+        with_prompt = render(messages, True)
+        without = render(messages, False)
     except (TemplateError, TypeError, ValueError, LookupError, AttributeError) as exc:
         logger.debug("chat template not rendered (%s); its reasoning setting is unknown", exc)
         return None
@@ -204,16 +204,3 @@ def opens_reasoning(template: str) -> bool | None:
     prompt = with_prompt[shared:]
     opened = prompt.rfind("<think>")
     return opened >= 0 and "</think>" not in prompt[opened:]
-
-
-def _strftime_now(fmt: object) -> str:
-    return datetime.now().strftime(str(fmt))
-
-
-def _raise(message: object) -> NoReturn:
-    raise TemplateError(str(message))
-
-
-def _tojson(value: object, indent: int | None = None, ensure_ascii: bool = False, **_: object) -> str:
-    # Hugging Face's tojson, not Jinja's HTML-escaping one: templates put JSON into the prompt.
-    return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii)

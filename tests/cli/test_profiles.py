@@ -43,6 +43,21 @@ def test_profiles_for_a_model_says_which_profile_it_gets_and_its_quirks() -> Non
     assert "  - often drops the <tool_call> opener" in result.stdout
 
 
+def test_profiles_template_prints_the_call_syntax_derived_from_a_template_file() -> None:
+    result = invoke("profiles", "--template", str(TEMPLATES / "Qwen3-Coder.jinja"))
+    assert result.exit_code == 0, result.output
+    assert '  call_open        "<tool_call>\\n<function="' in result.stdout.splitlines()
+    assert '  param_close      "</parameter>"' in result.stdout.splitlines()
+    as_json = json.loads(invoke("profiles", "--template", str(TEMPLATES / "Qwen3-Coder.jinja"), "--json").stdout)
+    assert as_json["syntax"]["param_open"] == "<parameter="
+
+
+def test_profiles_template_says_why_a_template_gives_no_syntax() -> None:
+    result = invoke("profiles", "--template", str(TEMPLATES / "google-gemma-2-2b-it.jinja"))
+    assert result.exit_code == 1
+    assert "does not render tool calls" in result.output
+
+
 def test_profiles_json_prints_one_object_per_profile() -> None:
     result = invoke("profiles", "--json")
     rows = [json.loads(line) for line in result.stdout.splitlines()]

@@ -56,6 +56,24 @@ def test_a_real_chat_template_names_the_family_of_a_model_served_under_an_alias(
 def test_a_template_with_no_call_markers_leaves_the_default() -> None:
     found = detect("ollama:my-assistant", ModelInfo(template=template("ollama-chatml.gotmpl")))
     assert (found.profile, found.evidence) == (DEFAULT_PROFILE, "default")
+    rwkv = (Path(__file__).parent / "templates" / "llama.cpp" / "llama-cpp-rwkv-world.jinja").read_text()
+    no_calls = detect("ollama:my-assistant", ModelInfo(template=rwkv))  # renders no call: nothing derived
+    assert (no_calls.profile, no_calls.evidence) == (DEFAULT_PROFILE, "default")
+
+
+def test_a_template_no_profile_knows_gets_the_call_syntax_derived_from_it() -> None:
+    # Upstage Solar Open: markers no hand-written profile carries.
+    solar = (Path(__file__).parent / "templates" / "llama.cpp" / "upstage-Solar-Open-100B.jinja").read_text()
+    found = detect("ollama:my-assistant", ModelInfo(template=solar))
+    assert (found.evidence, found.detail) == ("template", "call syntax derived from the chat template")
+    assert found.profile.syntax is not None and found.profile.syntax.call_open.startswith("<|tool_call:begin|>")
+    text = (
+        "<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>get_time<|tool_call:args|>"
+        '{"zone": "UTC"}<|tool_call:end|><|calls|>'
+    )
+    parser = found.profile.parser(["get_time"])
+    events = parser.feed(text) + parser.close()
+    assert [(e.name, e.arguments) for e in events if isinstance(e, ToolCallEnd)] == [("get_time", {"zone": "UTC"})]
 
 
 @pytest.mark.parametrize(

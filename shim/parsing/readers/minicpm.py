@@ -12,10 +12,10 @@ from typing import Any
 
 import regex
 
-from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF
+from shim.parsing.xml_values import typed_value
 
 __all__ = ["ROWS"]
 
@@ -96,13 +96,9 @@ class MiniCpmBody:
         if pieces and not value[-1][0]:
             pieces[-1] = pieces[-1].rstrip()
         raw = "".join(pieces)
-        kind = self.ctx.tools.property_type(self.name, key)
-        if kind == "string" or any(is_cdata for is_cdata, _ in value):
+        if any(is_cdata for is_cdata, _ in value):  # CDATA is text, whatever the schema says
             return raw
-        try:
-            return lenient_json.loads(raw, strict=kind is None)
-        except lenient_json.LenientJSONError:
-            return raw
+        return typed_value(self.ctx.tools, self.name, key, raw)
 
     def finish(self, truncated: bool) -> None:
         self.ctx.fail_call(CUT_OFF if truncated else f"the call to {self.name!r} ends before </function>")

@@ -1,9 +1,9 @@
 """Qwen3-Coder ``<function=NAME><parameter=K>V</parameter></function>``; Llama 3.1 ``<function=NAME>{…}</function>``.
 
 Bare or inside ``<tool_call>``. Values are raw text, typed by the tool's input schema where it says
-(``"42"`` becomes 42 for an integer parameter, stays ``"42"`` for a string one); without a schema, text that
-is valid JSON is read as JSON. Arguments stream one parameter at a time, as JSON text that concatenates to
-the final object. A ``{`` right after the opener is Llama's form: the body is the arguments object.
+(``"42"`` becomes 42 for an integer parameter, stays ``"42"`` for a string one); without a schema it stays
+text (`shim.parsing.xml_values`, the one rule of every XML family). Arguments stream one parameter at a
+time, as JSON text that concatenates to the final object. A ``{`` right after the opener is Llama's form: the body is the arguments object.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 
 import regex
 
-from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.tags import PARTIAL
+from shim.parsing.xml_values import typed_value
 
 __all__ = ["FUNCTION_OPEN", "ROWS", "XmlBody"]
 
@@ -153,13 +153,7 @@ class XmlBody:
         self._value = []
 
     def _typed(self, raw: str) -> Any:
-        kind = self.ctx.tools.property_type(self.name, self._key)
-        if kind == "string":
-            return raw
-        try:
-            return lenient_json.loads(raw, strict=kind is None)
-        except lenient_json.LenientJSONError:
-            return raw
+        return typed_value(self.ctx.tools, self.name, self._key, raw)
 
     def finish(self, truncated: bool) -> None:
         if self._bare:  # nothing of a body came: the opener was text

@@ -10,53 +10,24 @@ boolean, ``["a"]`` or a Python literal ``['a']`` for an array); a ``<![CDATA[…
 
 from __future__ import annotations
 
-import ast
-import json
-from typing import Any, cast
+from typing import Any
 
 import regex
 
-from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.shapes import ToolIndex
+from shim.parsing.xml_values import typed_value
 
-__all__ = ["ROWS", "ToolXml", "tool_name_pattern", "typed_value"]
+__all__ = ["ROWS", "ToolXml", "tool_name_pattern"]
 
 _WS = regex.compile(r"[ \t\r\n]+")
 _CHILD = regex.compile(r"<(?P<key>[A-Za-z_][\w.-]{0,63})[ \t]{0,8}>")
 _CDATA = regex.compile(r"\A[ \t\r\n]*<!\[CDATA\[(?P<inner>.*)\]\]>[ \t\r\n]*\Z", regex.DOTALL)
 _TAG_NAME = regex.compile(r"[A-Za-z_][\w.-]{0,127}")
-_LITERAL_KINDS = {"array": list, "object": dict, "boolean": bool, "integer": int, "number": (int, float)}
 
 
 def _closer(name: str) -> regex.Pattern[str]:
     return regex.compile(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(name)}[ \t]{{0,8}}>", regex.IGNORECASE)
-
-
-def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
-    """A parameter's text as the schema types it: JSON, else a Python literal of that type, else the text."""
-    kind = tools.property_type(tool, key)
-    if kind == "string":
-        return raw
-    text = raw.strip()
-    try:
-        return lenient_json.loads(text, strict=kind is None)
-    except lenient_json.LenientJSONError:
-        pass
-    expected = _LITERAL_KINDS.get(kind or "")
-    if expected is not None and text[:1] in "[{(TFt-0123456789":
-        try:
-            value: Any = ast.literal_eval(text)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            return raw
-        if isinstance(value, tuple):
-            value = list(cast("tuple[Any, ...]", value))
-        if isinstance(value, expected):
-            try:
-                return json.loads(json.dumps(value))  # JSON data only: sets, bytes, complex stay text
-            except (ValueError, TypeError, RecursionError):
-                return raw
-    return raw
 
 
 class ToolXml:

@@ -14,13 +14,13 @@ from typing import Any
 
 import regex
 
-from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Next, match_at
 from shim.parsing.readers.block_end import AfterBody, Skip
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.tags import PARTIAL
+from shim.parsing.xml_values import typed_value, unlaid
 
-__all__ = ["PairForm", "XmlPairs", "typed_value"]
+__all__ = ["PairForm", "XmlPairs"]
 
 
 @dataclass(frozen=True)
@@ -33,18 +33,6 @@ class PairForm:
     """The call's own end token (``</invoke>``), consumed; None: the wrapper's closer ends the call."""
     expected: str
     """What may come next, for the error message."""
-
-
-def typed_value(ctx: Context, tool: str, key: str, raw: str) -> Any:
-    raw = raw[1:] if raw.startswith("\n") else raw  # values on their own lines: one newline each side is layout
-    raw = raw[:-1] if raw.endswith("\n") else raw
-    kind = ctx.tools.property_type(tool, key)
-    if kind is None or kind in ("string", "str"):
-        return raw
-    try:
-        return lenient_json.loads(raw.strip())
-    except lenient_json.LenientJSONError:
-        return raw
 
 
 class XmlPairs:
@@ -100,7 +88,7 @@ class XmlPairs:
 
     def _end_pair(self) -> None:
         assert self.key is not None
-        value = typed_value(self.ctx, self.name, self.key, "".join(self.value))
+        value = typed_value(self.ctx.tools, self.name, self.key, unlaid("".join(self.value)))
         prefix = ", " if self.arguments else "{"
         self.arguments[self.key] = value
         pair = f"{json.dumps(self.key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"

@@ -1,0 +1,559 @@
+"""The reader of a call syntax derived from a model's chat template (`shim.profiles.from_template`).
+
+A `CallSyntax` is data: the markers a template writes around calls and how it spells a name and arguments.
+`rows` turns it into one table row whose opener is the block's first marker; `DerivedBlock` reads the block:
+
+    BLOCK_OPEN  CALL_OPEN call CALL_CLOSE  SEPARATOR  CALL_OPEN call CALL_CLOSE  BLOCK_CLOSE
+
+where a call is either a JSON object holding name and arguments (any shape `shim.parsing.shapes` reads), or
+``NAME NAME_CLOSE`` followed by arguments as a JSON object, a JSON string, pythonic keyword arguments
+``(k=v, …)`` or parameters ``PARAM_OPEN key PARAM_KEY_CLOSE value PARAM_CLOSE``.
+
+Leniencies: whitespace around and inside every marker may differ from the template's (a run of whitespace
+matches any run, or none); digits in a marker match any digits (``functions.NAME:0``, ``:1``); a missing
+``CALL_CLOSE``, ``PARAM_CLOSE`` or ``BLOCK_CLOSE`` is forgiven (a value then ends at the next parameter or the
+call's end; a call at the next call or the end of the output); arguments are lenient JSON; parameter values
+are typed by `shim.parsing.xml_values.typed_value`.
+
+One call is read at a time: the reader holds the input from a call's opener until the call is complete
+(`MORE`), then emits it whole, so events do not depend on how the input was split.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any, Literal, cast
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.pythonic import parse_pythonic
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.json_body import CUT_OFF
+from shim.parsing.shapes import ShapeError, call_items, to_call
+from shim.parsing.xml_values import typed_value, unlaid
+
+__all__ = ["CALL_ID", "CallSyntax", "DerivedBlock", "marker_pattern", "rows"]
+
+CALL_ID = "@call_id@"
+"""Where a marker holds the call's id (``[CALL_ID]@call_id@[ARGS]``): any id matches there."""
+
+NameAt = Literal["json", "key", "markup"]
+ArgumentsForm = Literal["json", "json_string", "params", "pythonic"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallSyntax:
+    """How a model writes tool calls, read from its chat template."""
+
+    name_at: NameAt
+    """``json``: each call is a JSON object holding the name; ``key``: a JSON object whose one key is the name
+    and whose value the arguments (``{"get_weather": {…}}``); ``markup``: the name is written bare in markup."""
+    arguments: ArgumentsForm
+    """How the arguments are written (``name_at="json"``: always ``json``, inside the object)."""
+    block_open: str = ""
+    """Before the first call only (``<|tool_calls_section_begin|>``, ``[TOOL_CALLS][``)."""
+    block_close: str = ""
+    """After the last call only."""
+    call_open: str = ""
+    """Before each call: up to its JSON object, or up to its name."""
+    call_close: str = ""
+    """After each call."""
+    separator: str = ""
+    """Between one call's close and the next call's open (whitespace aside)."""
+    name_close: str = ""
+    """``markup``: between the name and the arguments (``>\\n``, ``<|tool_call_argument_begin|>``, ``(``)."""
+    param_open: str = ""
+    """``params``: before each key (``<parameter=``, ``<arg_key>``)."""
+    param_key_close: str = ""
+    """``params``: between key and value (``>``, ``</arg_key><arg_value>``)."""
+    param_close: str = ""
+    """``params``: after each value (``</parameter>``)."""
+    param_separator: str = ""
+    """``params``: between parameters besides whitespace (``,``)."""
+    param_quote: str = ""
+    """``params``: around a text value, where other values go bare (Gemma 4's ``<|"|>``)."""
+
+    @property
+    def opener(self) -> str:
+        """What the first call starts with (the block's marker, then the call's, any whitespace between)."""
+        return f"{self.block_open} {self.call_open}".strip()
+
+    def describe(self) -> list[tuple[str, str]]:
+        """The syntax as (field, value) rows for people (``shim profiles --template``)."""
+        fields = ["name_at", "arguments", "block_open", "call_open", "name_close", "param_open", "param_key_close"]
+        fields += ["param_quote", "param_close", "param_separator", "call_close", "separator", "block_close"]
+        return [(f, json.dumps(getattr(self, f), ensure_ascii=False)) for f in fields if getattr(self, f) != ""]
+
+
+def marker_pattern(marker: str) -> str:
+    """A marker as a lenient pattern: a whitespace run matches any run (or none), digits match any digits, an
+    attribute's quoted value any value, the call id any id."""
+    out: list[str] = []
+    for piece in regex.findall(r'@call_id@|="[^"<>\s]*"|\s+|\d+|[^\s\d]+?(?=@call_id@|="[^"<>\s]*"|\s|\d|$)', marker):
+        if piece == CALL_ID:
+            out.append(r"[\w\-]*")
+        elif piece.startswith('="'):
+            out.append(r'="[^"<>\s]*"')  # an attribute's value varies: string="true" / string="false"
+        elif piece.isspace():
+            out.append(r"\s*")
+        elif piece.isdigit():
+            out.append(r"\d+")
+        else:
+            out.append(regex.escape(piece))
+    return "".join(out)
+
+
+def _compile(marker: str) -> regex.Pattern[str] | None:
+    return regex.compile(r"\s*" + marker_pattern(marker), regex.IGNORECASE) if marker.strip() else None
+
+
+_NAME = regex.compile(r"\s*(?P<name>[A-Za-z_][\w\-.]{0,127}?)(?=[^\w\-.]|$)")
+_NAME_GREEDY = regex.compile(r"\s*(?P<name>[A-Za-z_][\w\-.]{0,127})")
+_WS = regex.compile(r"\s*")
+
+
+class _NeedMore(Exception):
+    """The input ends where the call may still continue."""
+
+
+class _Bad(Exception):
+    """Not a call of this syntax; the message says why."""
+
+
+@dataclass
+class _Call:
+    end: int
+    name: str
+    arguments: dict[str, Any]
+
+
+class _Matchers:
+    def __init__(self, syntax: CallSyntax) -> None:
+        self.syntax = syntax
+        self.call_open = _compile(syntax.call_open)
+        self.call_close = _compile(syntax.call_close)
+        self.separator = _compile(syntax.separator)
+        self.block_close = _compile(syntax.block_close)
+        self.name_close = _compile(syntax.name_close)
+        self.param_open = _compile(syntax.param_open)
+        self.param_key_close = _compile(syntax.param_key_close)
+        self.param_close = _compile(syntax.param_close)
+        self.param_separator = _compile(syntax.param_separator)
+        self.param_quote = _compile(syntax.param_quote)
+        self.bare_call = regex.compile(_follows(syntax), regex.IGNORECASE) if syntax.name_close else None
+        self.bare_key = (
+            regex.compile(r"\s*(?P<key>[A-Za-z_][\w.\-]{0,127})" + marker_pattern(syntax.param_key_close))
+            if syntax.param_key_close.strip()
+            else None
+        )
+
+
+def _at(pattern: regex.Pattern[str] | None, text: str, pos: int, final: bool) -> int | None:
+    """End of ``pattern`` matched at ``pos``, None when it does not match; `_NeedMore` when it may still."""
+    if pattern is None:
+        return None
+    found = pattern.match(text, pos, partial=not final)
+    if found is None:
+        return None
+    if found.partial or (found.end() >= len(text) and not final and found.end() == pos):
+        raise _NeedMore
+    return found.end()
+
+
+def _find(pattern: regex.Pattern[str], text: str, pos: int, final: bool) -> regex.Match[str] | None:
+    found = pattern.search(text, pos, partial=not final)
+    if found is not None and found.partial:
+        raise _NeedMore
+    return found
+
+
+class DerivedBlock:
+    """Reads the calls of one block of a derived syntax (the opener is consumed)."""
+
+    def __init__(self, ctx: Context, block: Block, syntax: CallSyntax, matchers: _Matchers) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.syntax = syntax
+        self.m = matchers
+        self.in_call = True  # False: between calls (after a call's close)
+        self.calls = 0
+
+    # -- the Reader protocol ------------------------------------------------------------------------
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        while True:
+            try:
+                if self.in_call:
+                    call = self._call(text, pos, final)
+                    self._emit(text, pos, call)
+                    pos = call.end
+                    self.in_call = False
+                    continue
+                return self._between(text, pos, final)
+            except _NeedMore:
+                return pos, MORE
+            except _Bad as exc:
+                if self.calls == 0:
+                    self.ctx.revert()
+                    return pos, None
+                self.ctx.fail_call(str(exc))
+                return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        if self.in_call and self.calls == 0 and not truncated:
+            self.ctx.revert()
+        elif self.in_call:
+            self.ctx.fail_call(CUT_OFF if truncated else "the call ends before it is complete")
+        else:
+            self.ctx.markup_as_text()
+
+    # -- between calls ------------------------------------------------------------------------------
+
+    def _between(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        at = pos
+        after_sep = _at(self.m.separator, text, at, final)
+        at = after_sep if after_sep is not None else at
+        opened = _at(self.m.call_open, text, at, final)
+        if opened is not None or (self.m.call_open is None and self._bare_call_follows(text, at, final)):
+            self.ctx.consume(text[pos : opened if opened is not None else at])
+            self.in_call = True
+            return opened if opened is not None else at, self
+        closed = _at(self.m.block_close, text, pos, final)
+        if closed is not None:
+            self.ctx.consume(text[pos:closed])
+            self.ctx.markup("")
+            return closed, None
+        if not final and _WS.match(text, pos).end() >= len(text):  # type: ignore[union-attr]  # always matches
+            return pos, MORE  # only whitespace so far: a closer or another call may follow
+        self.ctx.markup_as_text()
+        return pos, None
+
+    def _bare_call_follows(self, text: str, pos: int, final: bool) -> bool:
+        """With no per-call marker, a next call starts with ``{`` (JSON) or a name (markup)."""
+        start = _WS.match(text, pos).end()  # type: ignore[union-attr]  # always matches
+        if start >= len(text):
+            if not final:
+                raise _NeedMore
+            return False
+        if self.syntax.name_at != "markup":
+            return text[start] == "{"
+        found = self.m.bare_call.match(text, start, partial=not final) if self.m.bare_call else None
+        if found is not None and found.partial:
+            raise _NeedMore
+        return found is not None
+
+    # -- one call -----------------------------------------------------------------------------------
+
+    def _call(self, text: str, pos: int, final: bool) -> _Call:
+        if self.syntax.name_at == "key":
+            start = _WS.match(text, pos).end()  # type: ignore[union-attr]  # always matches
+            end, value = self._json(text, start, final)
+            items = cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+            name, arguments = next(iter(items.items())) if len(items) == 1 else ("", None)
+            if not isinstance(arguments, dict):
+                raise _Bad('a call must be {"<tool name>": {...arguments}}')
+            return self._closed(text, end, final, name, cast("dict[str, Any]", arguments))
+        if self.syntax.name_at == "json":
+            start = _WS.match(text, pos).end()  # type: ignore[union-attr]  # always matches
+            end, value = self._json(text, start, final)
+            try:
+                items = call_items(value)
+                if len(items) != 1:
+                    raise _Bad("one call object was expected")
+                shape = to_call(items[0])
+            except ShapeError as exc:
+                raise _Bad(str(exc)) from None
+            return self._closed(text, end, final, shape.name, shape.arguments)
+        found = _NAME.match(text, pos, partial=not final)
+        if found is None:
+            raise _Bad("no tool name after the call's opener")
+        if found.partial or (found.end() >= len(text) and not final):
+            raise _NeedMore
+        name_end = found.end()
+        after = _at(self.m.name_close, text, name_end, final)
+        if after is None and self.m.name_close is not None:
+            greedy = _NAME_GREEDY.match(text, pos)
+            assert greedy is not None
+            name_end = greedy.end()
+            after = _at(self.m.name_close, text, name_end, final)
+            if after is None and not (self.syntax.arguments == "json" and text[name_end:].lstrip()[:1] == "{"):
+                raise _Bad(f"the tool name is not followed by {self.syntax.name_close.strip()!r}")
+        name = text[found.start("name") : name_end].strip()
+        if self.block.dialect is None and self.calls == 0 and not self.ctx.tools.is_known(name):
+            raise _Bad(f"{name!r} is not an offered tool")  # an untagged opener counts only for one
+        at = after if after is not None else name_end
+        if self.syntax.arguments == "params":
+            end, arguments = self._params(text, at, final, name)
+        elif self.syntax.arguments == "pythonic":
+            end, arguments = self._pythonic(text, at, final, name)
+        else:
+            start = _WS.match(text, at).end()  # type: ignore[union-attr]  # always matches
+            end, value = self._json(text, start, final)
+            if isinstance(value, str):
+                try:
+                    value = lenient_json.loads(value)
+                except lenient_json.LenientJSONError as exc:
+                    raise _Bad(f"the arguments are a string that is not JSON ({exc})") from None
+            if not isinstance(value, dict):
+                raise _Bad("the arguments must be a JSON object")
+            arguments = cast("dict[str, Any]", value)
+        return self._closed(text, end, final, name, arguments)
+
+    def _closed(self, text: str, end: int, final: bool, name: str, arguments: dict[str, Any]) -> _Call:
+        closed = _at(self.m.call_close, text, end, final)
+        return _Call(closed if closed is not None else end, name, arguments)
+
+    def _json(self, text: str, start: int, final: bool) -> tuple[int, Any]:
+        if start >= len(text):
+            if final:
+                raise _Bad("the call ends before its JSON")
+            raise _NeedMore
+        if text[start] not in "{[\"'":
+            raise _Bad("a JSON value was expected")
+        scanner = JsonScanner(stop_chars="", capture=False)
+        end, status = scanner.feed(text, start, final=final)
+        if status is Status.ERROR:
+            raise _Bad(scanner.error or "not JSON")
+        if status is not Status.DONE:
+            if not final:
+                raise _NeedMore
+            if not scanner.completable:
+                raise _Bad("the JSON ends before it is complete")
+            end = len(text)
+        try:
+            return end, lenient_json.loads(text[start:end])
+        except lenient_json.LenientJSONError as exc:
+            raise _Bad(str(exc)) from None
+
+    def _pythonic(self, text: str, pos: int, final: bool, name: str) -> tuple[int, dict[str, Any]]:
+        end = _paren_end(text, pos - 1 if text[pos - 1 : pos] == "(" else pos, final)
+        opened = text.rfind("(", 0, pos + 1) if text[pos - 1 : pos] == "(" else pos
+        source = f"[{name}{text[opened:end]}]"
+        calls = None
+        for lenient in (_same, _python_words, _raw_strings, _bare_words):
+            source = lenient(source)
+            calls = parse_pythonic(source)
+            if calls:
+                break
+        if not calls:
+            raise _Bad(f"the call of {name!r} is not NAME(key=value, …)")
+        return end, calls[0][1]
+
+    def _params(self, text: str, pos: int, final: bool, name: str) -> tuple[int, dict[str, Any]]:
+        m = self.m
+        arguments: dict[str, Any] = {}
+        at = pos
+        while True:
+            begin = at
+            if arguments:
+                sep = _at(m.param_separator, text, at, final)
+                at = sep if sep is not None else at
+            key, value_start = self._key(text, at, final)
+            if key is None:
+                if _WS.match(text, begin).end() >= len(text) and not final:  # type: ignore[union-attr]
+                    raise _NeedMore
+                return begin, arguments
+            quoted = _at(m.param_quote, text, value_start, final)
+            if quoted is not None and m.param_quote is not None:
+                close = _find(m.param_quote, text, quoted, final)
+                if close is None and not final:
+                    raise _NeedMore
+                value_end = close.start() if close is not None else len(text)
+                arguments[key] = text[quoted:value_end]
+                at = close.end() if close is not None else len(text)
+                after = _at(m.param_close, text, at, final)
+                at = after if after is not None else at
+                continue
+            if m.param_quote is not None and text[value_start : value_start + 1] in ("{", "["):
+                end = _bracket_end(text, value_start, final, m.param_quote)
+                arguments[key] = _quoted_value(text[value_start:end], m.param_quote)
+                at = end
+                continue
+            ends = [p for p in (m.param_close, m.param_open, m.call_close, m.block_close) if p is not None]
+            if m.param_open is None and m.param_separator is not None:
+                ends.append(m.param_separator)
+            stop = _first(ends, text, value_start, final)
+            if stop is None:
+                if not final:
+                    raise _NeedMore
+                raw, at = text[value_start:].strip(), len(text)
+            elif stop.re is m.param_close:
+                raw, at = unlaid(text[value_start : stop.start() + _lead(stop.group())]), stop.end()
+            else:
+                raw, at = text[value_start : stop.start()].strip(), stop.start()
+            arguments[key] = typed_value(self.ctx.tools, name, key, raw)
+
+    def _key(self, text: str, pos: int, final: bool) -> tuple[str | None, int]:
+        """The next parameter's key and where its value starts; None when no parameter begins at ``pos``."""
+        m = self.m
+        assert m.param_key_close is not None
+        if m.param_open is None:
+            found = m.bare_key.match(text, pos, partial=not final) if m.bare_key else None
+            if found is None:
+                return None, pos
+            if found.partial:
+                raise _NeedMore
+            return found.group("key"), found.end()
+        opened = _at(m.param_open, text, pos, final)
+        if opened is None:
+            return None, pos
+        key_end = _find(m.param_key_close, text, opened, final)
+        if key_end is None:
+            if final:
+                raise _Bad(f"a parameter's name after {text[pos:opened].strip()!r} does not end")
+            raise _NeedMore
+        return text[opened : key_end.start()].strip(), key_end.end()
+
+    # -- emitting -----------------------------------------------------------------------------------
+
+    def _emit(self, text: str, pos: int, call: _Call) -> None:
+        self.ctx.consume(text[pos : call.end])
+        self.ctx.start_call(call.name)
+        self.ctx.end_call(call.name, call.arguments, streamed=False)
+        self.calls += 1
+
+
+def _lead(marker: str) -> int:
+    """The whitespace a lenient marker match took before the marker itself."""
+    return len(marker) - len(marker.lstrip())
+
+
+def _first(patterns: list[regex.Pattern[str]], text: str, pos: int, final: bool) -> regex.Match[str] | None:
+    """The earliest match of any pattern from ``pos`` (a pattern cut off by the end of the text: `_NeedMore`)."""
+    best: regex.Match[str] | None = None
+    for pattern in patterns:
+        found = pattern.search(text, pos, partial=not final)
+        if found is None:
+            continue
+        if best is None or found.start() < best.start():
+            best = found
+    if best is not None and best.partial:
+        raise _NeedMore
+    return best
+
+
+_JSON_WORDS = regex.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|\b(null|true|false)\b""")
+
+
+def _same(source: str) -> str:
+    return source
+
+
+_QUOTED = regex.compile(r"""(?<![\w])(['"])(.*?)\1(?=\s*[,)\]}:])""", regex.DOTALL)
+_BARE_VALUE = regex.compile(r"""(?<=[(,]\s*[A-Za-z_]\w*\s*=\s*)(?!['"\[{(\-\d]|True\b|False\b|None\b)([^,)]+)""")
+
+
+def _raw_strings(source: str) -> str:
+    """Strings as the template printed them, unescaped (``'C:\\temp'`` with a real newline inside): their
+    text taken literally."""
+    return _QUOTED.sub(lambda m: json.dumps(m.group(2), ensure_ascii=False), source)
+
+
+def _bare_words(source: str) -> str:
+    """Values printed without quotes (``city=Paris``): text up to the next comma or parenthesis."""
+    return _BARE_VALUE.sub(lambda m: json.dumps(m.group(1).strip(), ensure_ascii=False), source)
+
+
+def _python_words(source: str) -> str:
+    """JSON's ``null``/``true``/``false`` outside strings as Python's (templates write dicts with ``tojson``)."""
+    words = {"null": "None", "true": "True", "false": "False"}
+    return _JSON_WORDS.sub(lambda m: m.group(1) or words[m.group(2)], source)
+
+
+def _bracket_end(text: str, pos: int, final: bool, quote: regex.Pattern[str]) -> int:
+    """The end of the object or list at ``pos`` whose strings are between ``quote`` markers."""
+    depth, i = 0, pos
+    while i < len(text):
+        q = quote.match(text, i, partial=not final)
+        if q is not None and not q.partial and q.group().strip():
+            close = quote.search(text, q.end(), partial=not final)
+            if close is None or close.partial:
+                break
+            i = close.end()
+            continue
+        c = text[i]
+        if c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    if not final:
+        raise _NeedMore
+    raise _Bad("a value's brackets are not closed")
+
+
+_BARE_KEY = regex.compile(r"([{,]\s*)([A-Za-z_][\w.\-]*)(\s*:)")
+
+
+def _quoted_value(source: str, quote: regex.Pattern[str]) -> Any:
+    """An object or list written with bare keys and ``quote``-delimited strings (Gemma 4), as JSON data."""
+    parts: list[str] = []
+    for i, piece in enumerate(quote.split(source)):
+        if i % 2:
+            parts.append(json.dumps(piece, ensure_ascii=False))
+        else:
+            parts.append(_BARE_KEY.sub(lambda m: f'{m.group(1)}"{m.group(2)}"{m.group(3)}', _python_words(piece)))
+    try:
+        return lenient_json.loads("".join(parts))
+    except lenient_json.LenientJSONError as exc:
+        raise _Bad(f"a value is not an object or list ({exc})") from None
+
+
+def _paren_end(text: str, pos: int, final: bool) -> int:
+    """The end of a ``( … )`` group starting at ``pos`` (string- and bracket-aware)."""
+    depth, quote, i = 0, "", pos
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    if not final:
+        raise _NeedMore
+    raise _Bad("the call's parentheses are not closed")
+
+
+def _follows(syntax: CallSyntax) -> str:
+    """A call's start where no marker of its own opens it: a name, what follows names, and a ``{`` of JSON."""
+    follows = r"[A-Za-z_][\w\-.]{0,127}" + marker_pattern(syntax.name_close)
+    return follows + (r"\s*\{" if syntax.arguments == "json" else "")
+
+
+def rows(syntax: CallSyntax, name: str = "derived") -> list[Dialect]:
+    """The table row of a derived syntax.
+
+    An opener with a marker of its own (``<tool_call>``, ``[TOOL_CALLS]``) may open a block anywhere. One too
+    plain to mark a block (nothing, or a bare ``[``) opens one only where the message begins, only when a
+    tool name and what follows it come next, and only for an offered tool, like the table's untagged rows.
+    A plain opener of JSON calls gets no row: the table's untagged rows read bare JSON already.
+    """
+    opener = syntax.opener
+    matchers = _Matchers(syntax)
+
+    def _open(ctx: Context, block: Block, match: regex.Match[str]) -> DerivedBlock:
+        return DerivedBlock(ctx, block, syntax, matchers)
+
+    pattern = marker_pattern(opener)
+    if sum(c.isalnum() or c in "<|[]>_" for c in opener) >= 2:
+        return [Dialect(name, pattern, None, reader=_open, first=opener[0])]
+    if syntax.name_at != "markup" or (not syntax.name_close.strip() and syntax.arguments != "json"):
+        return []
+    follows = _follows(syntax)
+    first = opener[0] if opener else "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+    row = Dialect(name, f"{pattern}(?=\\s*{follows})", None, kind="untagged", start="message", reader=_open)
+    return [replace(row, first=first)]

@@ -1,0 +1,115 @@
+"""One typing rule for values written as text, in every XML family (`shim.parsing.xml_values`).
+
+Each family writes the same value its own way; the property: whatever the family, a value comes back as the
+tool's schema types it, and, where the schema says nothing, as its text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shim.events import ToolCallEnd
+from shim.parsing.shapes import ToolIndex
+from shim.parsing.stream import StreamParser
+from shim.parsing.xml_values import typed_value
+from shim.profiles import ModelProfile, from_template
+
+TEMPLATES = Path(__file__).parent.parent / "profiles" / "templates"
+_GLM = from_template((TEMPLATES / "GLM-4.6.jinja").read_text(encoding="utf-8"))
+
+FAMILIES: dict[str, tuple[Callable[[str, str], str], ModelProfile | None]] = {
+    "qwen3_coder": (
+        lambda k, v: f"<tool_call>\n<function=probe>\n<parameter={k}>\n{v}\n</parameter>\n</function>\n</tool_call>",
+        None,
+    ),
+    "minicpm": (lambda k, v: f'<function name="probe"><param name="{k}">{v}</param></function>', None),
+    "minimax": (
+        lambda k, v: f'<minimax:tool_call>\n<invoke name="probe">\n<parameter name="{k}">{v}</parameter>\n'
+        "</invoke>\n</minimax:tool_call>",
+        None,
+    ),
+    "glm": (lambda k, v: f"<tool_call>probe\n<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n</tool_call>", None),
+    "tool-name XML": (lambda k, v: f"<probe>\n<{k}>{v}</{k}>\n</probe>", None),
+    "derived from GLM-4.6's template": (
+        lambda k, v: f"<tool_call>probe\n<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n</tool_call>",
+        _GLM,
+    ),
+}
+
+KINDS = ("string", "integer", "number", "boolean", "array", "object")
+TOOL = {
+    "name": "probe",
+    "inputSchema": {
+        "type": "object",
+        "properties": {**{kind: {"type": kind} for kind in KINDS}, "loose": {"description": "no type given"}},
+    },
+}
+
+_TEXT = st.text(st.characters(blacklist_characters="<>&\r", blacklist_categories=("Cs", "Cc")), max_size=20).map(
+    str.strip
+)
+_SCALAR = st.one_of(
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.booleans(),
+    _TEXT,
+)
+_VALUE = st.recursive(_SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3))
+
+
+def _written(value: Any) -> str:
+    """What a template writes: text as it is, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}[type(value)]
+
+
+def _read(family: str, key: str, text: str) -> Any:
+    render, profile = FAMILIES[family]
+    source = render(key, text)
+    parser = StreamParser([TOOL], profile=profile)
+    events = parser.feed(source) + parser.close()
+    calls = [e.arguments for e in events if isinstance(e, ToolCallEnd)]
+    assert len(calls) == 1, (family, source, events)
+    assert "".join(e.raw for e in events) == source
+    return calls[0][key]
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=_VALUE)
+def test_every_xml_family_types_a_value_by_the_schema_and_else_by_one_rule(value: Any) -> None:
+    text = _written(value)
+    if text != text.strip() or "\n" in text:
+        return  # layout whitespace around a value is the families' own; the typing is what is under test
+    typed = {family: _read(family, _kind(value), text) for family in FAMILIES}
+    assert all(v == value for v in typed.values()), typed
+    untyped = {family: _read(family, "loose", text) for family in FAMILIES}
+    assert all(v == text for v in untyped.values()), untyped
+
+
+def test_an_untyped_5_is_the_text_5_in_every_family_and_a_typed_one_the_number() -> None:
+    assert {family: _read(family, "loose", "5") for family in FAMILIES} == dict.fromkeys(FAMILIES, "5")
+    assert {family: _read(family, "integer", "5") for family in FAMILIES} == dict.fromkeys(FAMILIES, 5)
+    assert {family: _read(family, "string", "5") for family in FAMILIES} == dict.fromkeys(FAMILIES, "5")
+
+
+def test_python_spellings_count_where_the_schema_asks_for_that_type() -> None:
+    tools = ToolIndex([TOOL])
+    assert typed_value(tools, "probe", "boolean", "True") is True
+    assert typed_value(tools, "probe", "array", "['a', 'b']") == ["a", "b"]
+    assert typed_value(tools, "probe", "integer", "true") == "true"  # not an integer: the text stays
+    assert typed_value(tools, "probe", "loose", "[1]") == "[1]"  # no schema: the text as written
