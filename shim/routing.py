@@ -306,12 +306,14 @@ class ToolRouter:
 
     async def _run(self, call: ToolCall, entry: _Entry, on_progress: CallProgress | None) -> ToolResult:
         connection = self._connections[entry.server]
-        refusal = await self._approve(call, entry, connection.config)
-        if refusal:
-            return ToolResult.error(call, refusal)
+        # The arguments are checked before the user is asked: a user must never approve a call that is then
+        # refused for its arguments (the model fixes them first, and the user is asked about the fixed call).
         problem = _check_arguments(entry, call.arguments)
-        if problem:
-            return ToolResult.error(call, problem)
+        refusal = self._policy_refusal(call, entry, connection.config)
+        if refusal or problem:
+            return ToolResult.error(call, refusal or problem or "")
+        if not await self._approved(call, entry, connection.config):
+            return ToolResult.error(call, f"The user declined the call to {call.name!r}.")
         timeout = connection.config.timeout or self._timeout
         progress = partial(on_progress, call) if on_progress else None
         try:
@@ -319,20 +321,24 @@ class ToolRouter:
         except ToolExecutionError as exc:
             return ToolResult.error(call, str(exc))
 
-    async def _approve(self, call: ToolCall, entry: _Entry, config: ServerConfig) -> str | None:
+    def _policy_refusal(self, call: ToolCall, entry: _Entry, config: ServerConfig) -> str | None:
+        """Why the configuration refuses the call without asking anyone (``deny``, or nobody to ask), or None."""
         mode = config.approval_for(entry.tool, entry.spec.annotations)
-        if mode == "allow":
-            return None
         if mode == "deny":
             return f"Tool {call.name!r} is not allowed by this configuration; do not call it again."
-        if self._approver is None:
+        if mode == "ask" and self._approver is None:
             return (
                 f"Tool {call.name!r} needs the user's approval and none can be asked here; "
                 f'set "approval": "allow" for server {entry.server!r} to let it run.'
             )
-        if not await self._approver(call, entry.spec):
-            return f"The user declined the call to {call.name!r}."
         return None
+
+    async def _approved(self, call: ToolCall, entry: _Entry, config: ServerConfig) -> bool:
+        """Whether the call may run: ``allow``, or the user approved it (asked only for ``ask``)."""
+        if config.approval_for(entry.tool, entry.spec.annotations) != "ask":
+            return True
+        assert self._approver is not None  # _policy_refusal refused it otherwise
+        return await self._approver(call, entry.spec)
 
     def _tools_changed(self, server: str) -> None:
         if self._tg is not None:

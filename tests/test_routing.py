@@ -332,3 +332,19 @@ async def test_the_approval_policy_asks_the_approver_and_respects_deny_rules() -
         assert "is not allowed by this configuration" in denied.render()
         assert (await run(router, "add", a=1, b=1)).render() == "2"  # read-only: never asked
     assert asked == [("delete_everything", "delete_everything"), ("huge", "huge")]
+
+
+async def test_a_call_with_invalid_arguments_is_refused_before_the_user_is_asked_to_approve_it() -> None:
+    asked: list[dict[str, Any]] = []
+
+    async def approver(c: ToolCall, spec: ToolSpec) -> bool:
+        asked.append(dict(c.arguments))
+        return True
+
+    servers = {"lab": lab(approval={"tools": {"huge": "ask"}})}
+    async with make_router(servers, approver=approver) as router:
+        invalid = await run(router, "huge", size="ten")  # 'size' must be an integer
+        assert invalid.is_error and "size" in invalid.render()
+        assert asked == []  # never put to the user: the model fixes the call first
+        assert not (await run(router, "huge", size=1)).is_error
+    assert asked == [{"size": 1}]

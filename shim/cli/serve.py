@@ -1,4 +1,4 @@
-"""``shim serve``: run the OpenAI- and Ollama-compatible server."""
+"""``shim serve``: run the OpenAI-, Anthropic- and Ollama-compatible server."""
 
 from __future__ import annotations
 
@@ -234,8 +234,9 @@ def _banner(
     base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}"
     mode = f"MCP-executing ({config_path})" if config_path else "pass-through"
     click.echo(f"shim serve: {', '.join(repr(n) for n in table) or 'any backend spec'} in {mode} mode")
-    click.echo(f"  OpenAI-compatible:  {base}/v1    (openai.OpenAI(base_url=..., api_key=...))")
-    click.echo(f"  Ollama-compatible:  {base}       (ollama.Client(host=...), OLLAMA_HOST)")
+    click.echo(f"  OpenAI-compatible:    {base}/v1  (openai.OpenAI(base_url=..., api_key=...); Codex)")
+    click.echo(f"  Anthropic-compatible: {base}     (anthropic.Anthropic(base_url=...), ANTHROPIC_BASE_URL)")
+    click.echo(f"  Ollama-compatible:    {base}     (ollama.Client(host=...), OLLAMA_HOST)")
     if not _loopback(host) and not api_key:
         click.echo("  warning: listening beyond this machine without --api-key; anyone who can reach it can use it")
     if workers > 1:

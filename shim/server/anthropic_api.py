@@ -17,6 +17,11 @@ Reasoning streams as a ``thinking`` block (``thinking_delta``). ``stop_reason`` 
 ``max_tokens`` or ``end_turn`` (the engines do not say whether a stop sequence ended the text). Errors have
 Anthropic's shape, ``{"type": "error", "error": {"type": "invalid_request_error", "message": ...}}``.
 
+The response names what it did not apply in headers: ``x-shim-ignored-params`` (fields accepted but not
+applied, such as ``context_management``), ``x-shim-dropped-tools`` (tools without a schema, such as the hosted
+``web_search_20250305``, left out of the prompt) and ``x-shim-structured-output`` (how ``output_config.format``
+was met). See `shim.server.wire.anthropic` for the fields.
+
 ``count_tokens`` counts the prompt the model would be sent (system prompt with the tools included) with the
 engine's tokenizer where the backend has one (a ``count_tokens`` method); otherwise it answers an estimate
 (UTF-8 bytes / 4) and says so in the ``x-shim-token-count: estimate`` header.
@@ -32,6 +37,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from shim.constrain.structured import structured_header
 from shim.prompting import render_messages
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import RequestError, Watched, read_json, write_collected, write_stream
@@ -39,7 +45,7 @@ from shim.server.models import ServerState
 from shim.server.sse import sse
 from shim.server.surfaces import error_body as surface_error_body
 from shim.server.wire import validate
-from shim.server.wire.anthropic import MessagesRequest, to_chat, tool_use_id
+from shim.server.wire.anthropic import THREAD_UNSUPPORTED, MessagesCall, MessagesRequest, to_chat, tool_use_id
 from shim.types import Message
 
 __all__ = ["anthropic_error", "count_tokens", "error_body", "messages"]
@@ -47,7 +53,10 @@ __all__ = ["anthropic_error", "count_tokens", "error_body", "messages"]
 
 def error_body(error: RequestError) -> dict[str, Any]:
     """Anthropic's error object (the body of an error response, and the ``error`` event of a stream)."""
-    return surface_error_body("anthropic", error)
+    body = surface_error_body("anthropic", error)
+    if error.code == THREAD_UNSUPPORTED:  # the details a client reads to go on without a thread
+        body["error"]["details"] = {"error_code": THREAD_UNSUPPORTED, "unsupported": ["thread"]}
+    return body
 
 
 def anthropic_error(error: RequestError) -> JSONResponse:
@@ -58,15 +67,26 @@ async def messages(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
         body = await read_json(request, limit=state.max_body)
-        chat, stream, hide_thinking = to_chat(validate(MessagesRequest, body))
-        entry = state.models.get(chat.model)
+        call = to_chat(validate(MessagesRequest, body))
+        entry = state.models.get(call.chat.model)
     except RequestError as exc:
         return anthropic_error(exc)
-    outputs = await state.outputs(entry, chat)
-    encoder = _Events(entry.name, hide_thinking=hide_thinking)
-    if stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=[]))
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=[]))
+    headers = _notes(call) + structured_header(entry.backend, call.chat, server_tools=state.tools is not None)
+    outputs = await state.outputs(entry, call.chat)
+    encoder = _Events(entry.name, hide_thinking=call.hide_thinking)
+    if call.stream:
+        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
+    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
+
+
+def _notes(call: MessagesCall) -> list[tuple[bytes, bytes]]:
+    """Headers naming what the request asked for and does not get (a name that cannot be a header is left out)."""
+    headers: list[tuple[bytes, bytes]] = []
+    for header, names in ((b"x-shim-ignored-params", call.ignored), (b"x-shim-dropped-tools", call.dropped_tools)):
+        shown = [n for n in dict.fromkeys(names) if n.isascii() and n.isprintable() and "," not in n and len(n) <= 64]
+        if shown:
+            headers.append((header, ",".join(shown[:32]).encode()))
+    return headers
 
 
 async def count_tokens(request: Request) -> Response:
@@ -75,7 +95,7 @@ async def count_tokens(request: Request) -> Response:
         body = await read_json(request, limit=state.max_body)
         if isinstance(body, dict):
             body.setdefault("max_tokens", 1)  # count_tokens takes no max_tokens  # pyright: ignore[reportUnknownMemberType]
-        chat, _, _ = to_chat(validate(MessagesRequest, body))
+        chat = to_chat(validate(MessagesRequest, body)).chat
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return anthropic_error(exc)

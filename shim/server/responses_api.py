@@ -13,6 +13,8 @@ A stream, each an SSE event named by its ``type`` and numbered by ``sequence_num
     response.completed                             the whole response (response.incomplete at max_output_tokens)
 
 The non-streaming answer is the response object of ``response.completed``; both are built by one encoder.
+A call of a tool that came in a ``namespace`` group goes out under its own name with ``namespace`` beside it.
+Hosted tools left out of the prompt are named in ``x-shim-dropped-tools``.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from shim.server.http import RequestError, Watched, is_obj, read_json, write_col
 from shim.server.models import ServerState
 from shim.server.sse import error_body, sse
 from shim.server.wire import validate
-from shim.server.wire.responses import ResponsesRequest, to_chat
+from shim.server.wire.responses import ResponsesCall, ResponsesRequest, to_chat
 
 __all__ = ["responses"]
 
@@ -41,14 +43,18 @@ async def responses(request: Request) -> Response | Watched:
     try:
         body = await read_json(request, limit=state.max_body)
         wire = validate(ResponsesRequest, body)
-        chat, stream = to_chat(wire)
+        call = to_chat(wire)
+        chat = call.chat
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return JSONResponse(error_body(exc), status_code=exc.status)
     outputs = await state.outputs(entry, chat)
-    encoder = _Events(entry.name, chat, wire)
+    encoder = _Events(entry.name, call, wire)
     headers = structured_header(entry.backend, chat, server_tools=state.tools is not None)  # text.format
-    if stream:
+    dropped = [k for k in dict.fromkeys(call.dropped_tools) if k.isascii() and k.isprintable() and "," not in k]
+    if dropped:
+        headers.append((b"x-shim-dropped-tools", ",".join(dropped[:32]).encode()))
+    if call.stream:
         return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
     return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
 
@@ -62,11 +68,12 @@ class _Events:
 
     media_type = b"text/event-stream; charset=utf-8"
 
-    def __init__(self, model: str, chat: ChatRequest, wire: ResponsesRequest) -> None:
+    def __init__(self, model: str, call: ResponsesCall, wire: ResponsesRequest) -> None:
         self.id = _id("resp")
         self.created = int(time.time())
         self.model = model
-        self.chat = chat
+        self.chat: ChatRequest = call.chat
+        self.namespaces = call.namespaces
         self.wire = wire
         self.sequence = 0
         self.items: list[dict[str, Any]] = []
@@ -203,7 +210,7 @@ class _Events:
             case CallOut():
                 out = self._close()
                 index = len(self.items)
-                item = {
+                item: dict[str, Any] = {
                     "id": _id("fc"),
                     "type": "function_call",
                     "call_id": output.id,
@@ -211,6 +218,8 @@ class _Events:
                     "arguments": "",
                     "status": "in_progress",
                 }
+                if output.name in self.namespaces:
+                    item["namespace"], item["name"] = self.namespaces[output.name]
                 out.append(self._event("response.output_item.added", output_index=index, item=dict(item)))
                 for fragment in output.fragments or ("{}",):
                     out.append(

@@ -40,6 +40,7 @@ async def test_serve_prints_its_base_urls_and_answers_with_the_api_key_from_the_
             process.terminate()
             await process.wait()
     assert "'rec' in pass-through mode" in printed
+    assert re.search(r"Anthropic-compatible:\s+http://127\.0\.0\.1:\d+\s", printed)  # Claude Code's base URL
     assert refused.status_code == 401
     assert reply.json()["choices"][0]["message"]["content"] == "Served."
 

@@ -11,9 +11,9 @@ import anthropic
 import anyio
 import httpx
 import pytest
-from anthropic import AsyncAnthropic
+from anthropic import AsyncAnthropic, beta_async_tool
 from anthropic.types import Message, RawMessageStreamEvent
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from shim.server import ServerSettings, create_app
 from tests.server._helpers import Crashing, Recording, call_block, replay, serving
@@ -192,3 +192,87 @@ async def test_an_engine_failure_mid_stream_ends_with_an_anthropic_error_event(t
     assert last.startswith("event: error\ndata: ")
     error = json.loads(last.split("\n")[1].removeprefix("data: "))
     assert error["type"] == "error" and error["error"]["type"] == "api_error" and error["error"]["message"]
+
+
+async def test_the_sdk_tool_runner_goes_on_without_a_thread_and_the_model_sees_the_whole_conversation(
+    tmp_path: Path,
+) -> None:
+    """The SDK's tool runner asks for a server-held ``thread`` by default and would then send only the tool
+    result; this server keeps no state, says so in Anthropic's terms, and the runner sends everything."""
+
+    @beta_async_tool
+    async def get_weather(city: str) -> str:
+        """Current weather in a city."""
+        return f"sunny in {city}, 24 C"
+
+    model = Recording(replay(tmp_path, "Let me check. " + call_block("get_weather", city="Paris"), "Sunny, 24 C."))
+    async with serving(create_app({"m": model})) as url, client(url) as claude:
+        with anyio.fail_after(10):
+            runner = claude.beta.messages.tool_runner(
+                model="m",
+                max_tokens=200,
+                messages=[{"role": "user", "content": "Weather in Paris?"}],
+                tools=[get_weather],
+            )
+            final = await runner.until_done()
+    assert final.content[0].type == "text" and final.content[0].text == "Sunny, 24 C."
+    second = "\n".join(m.content for m in model.prompts[1])
+    assert "Weather in Paris?" in second and "sunny in Paris, 24 C" in second  # the question and the result
+
+
+async def test_a_thread_is_refused_with_anthropics_own_error_code(tmp_path: Path) -> None:
+    async with serving(create_app({"m": replay(tmp_path, "unused")})) as url, client(url) as claude:
+        with anyio.fail_after(10), pytest.raises(anthropic.BadRequestError) as refused:
+            await claude.beta.messages.create(
+                model="m", max_tokens=10, messages=[{"role": "user", "content": "hi"}], thread={"type": "create"}
+            )
+    body: Any = refused.value.body
+    assert body["error"]["details"] == {"error_code": "thread_unsupported_request", "unsupported": ["thread"]}
+    assert "keeps no state" in body["error"]["message"]
+
+
+class Place(BaseModel):
+    city: str
+    country: str
+
+
+async def test_output_config_format_is_honoured_as_messages_parse_sends_it(tmp_path: Path) -> None:
+    model = Recording(replay(tmp_path, "Paris, in France.", '{"city": "Paris", "country": "France"}'))
+    async with serving(create_app({"m": model})) as url, client(url) as claude:
+        with anyio.fail_after(10):
+            parsed = await claude.messages.parse(
+                model="m", max_tokens=100, messages=[{"role": "user", "content": "Where?"}], output_format=Place
+            )
+    assert parsed.parsed_output == Place(city="Paris", country="France")  # the prose answer went back to the model
+    assert '"country"' in model.prompts[0][0].content  # the schema was asked for
+
+
+async def test_system_messages_inside_messages_join_the_system_prompt_in_order(tmp_path: Path) -> None:
+    model = Recording(replay(tmp_path, "Bonjour."))
+    messages: Any = [
+        {"role": "user", "content": "Hello."},
+        {"role": "system", "content": "Answer in French."},
+        {"role": "system", "content": [{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}]},
+    ]
+    async with serving(create_app({"m": model})) as url, client(url) as claude:
+        with anyio.fail_after(10):
+            answer = await claude.messages.create(model="m", max_tokens=50, system="You are kind.", messages=messages)
+            counted = await claude.messages.count_tokens(model="m", system="You are kind.", messages=messages)
+    assert answer.content[0].type == "text" and answer.content[0].text == "Bonjour."
+    system, user = model.prompts[0]
+    assert system.role == "system" and user.role == "user" and user.content == "Hello."
+    assert system.content.index("You are kind.") < system.content.index("Answer in French.")
+    assert system.content.index("Answer in French.") < system.content.index("Be brief.")
+    assert counted.input_tokens > 0
+
+
+async def test_a_tool_result_for_no_tool_use_is_refused_as_anthropic_refuses_it(tmp_path: Path) -> None:
+    messages: Any = [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_2", "content": "sunny"}]},
+    ]
+    async with serving(create_app({"m": replay(tmp_path, "unused")})) as url, client(url) as claude:
+        with anyio.fail_after(10), pytest.raises(anthropic.BadRequestError) as refused:
+            await claude.messages.create(model="m", max_tokens=50, messages=messages, tools=[WEATHER])
+    assert "'toolu_2' answers no tool_use block" in _message(refused)

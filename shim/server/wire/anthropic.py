@@ -2,12 +2,23 @@
 
 Used: ``model``, ``max_tokens`` (required, as Anthropic requires it), ``system`` (text or text blocks),
 ``messages`` with ``text`` / ``image`` / ``document`` / ``tool_use`` / ``tool_result`` (string or block list,
-``is_error``) / ``thinking`` blocks, ``tools`` (``input_schema``; any other dialect works too),
-``tool_choice`` (``auto``, ``any``, ``tool``, ``none``, ``disable_parallel_tool_use``), ``stop_sequences``,
-``temperature``, ``top_p``, ``stream`` and ``thinking`` (``disabled`` hides reasoning from the answer).
+``is_error``) / ``thinking`` blocks, ``role: "system"`` messages anywhere in ``messages`` (folded into the
+system prompt in their order, as Anthropic's API does), ``tools`` (``input_schema``; any other dialect works
+too), ``tool_choice`` (``auto``, ``any``, ``tool``, ``none``, ``disable_parallel_tool_use``),
+``stop_sequences``, ``temperature``, ``top_p``, ``stream``, ``thinking`` (``disabled`` hides reasoning from
+the answer; ``enabled`` and ``adaptive`` show it) and ``output_config.format`` (a JSON schema the answer must
+match: `shim.constrain.structured`; the older ``output_format`` too).
 Images (base64, or a URL that is passed on, never fetched) reach a model that can see, and a text-only model
-as a placeholder naming their type and size; a document becomes a placeholder too. Other fields (``metadata``,
-``top_k``, ``service_tier``...) are accepted and ignored.
+as a placeholder naming their type and size; a document becomes a placeholder too. ``cache_control`` marks
+are accepted anywhere (nothing is cached across requests).
+
+Not applied, and named in the response header ``x-shim-ignored-params``: ``context_management``,
+``output_config.effort``, ``top_k``, ``metadata``, ``service_tier``, ``mcp_servers`` and any other field.
+Tools that have no schema (Anthropic's server tools such as ``web_search_20250305``, and schema-less built-ins
+such as ``bash_20250124``) are left out of the prompt and named in ``x-shim-dropped-tools``. ``thread``
+(server-kept conversation state) is refused with a 400 that says why in Anthropic's own terms
+(``error.details.error_code: "thread_unsupported_request"``): this server keeps none, and the anthropic SDK's
+tool runner then sends the whole conversation, as it does for any server that cannot thread a request.
 
 Tool-use ids: the loop's ids are ``call_…``; they go out as ``toolu_…`` and come back in by the same rule,
 so a client's ``tool_result`` finds its call (and the server's saved tool rounds) again.
@@ -16,20 +27,26 @@ so a client's ``tool_result`` finds its call (and the server's saved tool rounds
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
 from shim.backends.base import GenerationOptions
+from shim.constrain.structured import parse_response_format
 from shim.prompting import ToolChoice
 from shim.server.chat import ChatRequest
-from shim.server.http import RequestError
-from shim.server.wire import Wire, image_data_url
+from shim.server.http import RequestError, is_obj
+from shim.server.wire import Wire, image_data_url, structured
 from shim.server.wire.openai_chat import MAX_INT, check_messages
-from shim.server.wire.tools import parse_tools
+from shim.server.wire.tools import parse_tools, split_hosted
 from shim.types import size_text
 
-__all__ = ["MessagesRequest", "from_tool_use_id", "to_chat", "tool_use_id"]
+__all__ = ["THREAD_UNSUPPORTED", "MessagesCall", "MessagesRequest", "from_tool_use_id", "to_chat", "tool_use_id"]
+
+THREAD_UNSUPPORTED = "thread_unsupported_request"
+"""The error code of a request refused for its ``thread``: Anthropic's own, with which the anthropic SDK's tool
+runner (threaded by default) goes on without a thread, sending the whole history."""
 
 
 class Block(Wire):
@@ -46,7 +63,7 @@ class Block(Wire):
 
 
 class AnthropicMessage(Wire):
-    role: Literal["user", "assistant"]
+    role: Literal["user", "assistant", "system"]
     content: str | list[Block]
 
 
@@ -74,6 +91,9 @@ class MessagesRequest(Wire):
     top_k: Annotated[int, Field(ge=0, le=MAX_INT)] | None = None
     stream: bool | None = None
     thinking: Thinking | None = None
+    output_config: dict[str, Any] | None = None
+    output_format: dict[str, Any] | None = None
+    thread: Any = None
 
     @field_validator("stop_sequences")
     @classmethod
@@ -93,20 +113,68 @@ def from_tool_use_id(block_id: str) -> str:
     return "call_" + block_id.removeprefix("toolu_") if block_id.startswith("toolu_") else block_id
 
 
-def to_chat(body: MessagesRequest) -> tuple[ChatRequest, bool, bool]:
-    """The request the loop runs, ``stream``, and whether reasoning is hidden (``thinking`` disabled).
+_USED = frozenset(
+    {
+        "model",
+        "max_tokens",
+        "messages",
+        "system",
+        "tools",
+        "tool_choice",
+        "stop_sequences",
+        "temperature",
+        "top_p",
+        "stream",
+        "thinking",
+        "output_config",
+        "output_format",
+    }
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MessagesCall:
+    """A Messages request as the loop runs it, with what the response must say about it."""
+
+    chat: ChatRequest
+    stream: bool
+    hide_thinking: bool
+    """``thinking: {"type": "disabled"}``: reasoning is left out of the answer."""
+    ignored: list[str] = field(default_factory=list[str])
+    """Fields accepted but not applied (``x-shim-ignored-params``)."""
+    dropped_tools: list[str] = field(default_factory=list[str])
+    """Kinds of the tools left out of the prompt (``x-shim-dropped-tools``)."""
+
+
+def to_chat(body: MessagesRequest) -> MessagesCall:
+    """The request the loop runs, and what the response must say about it.
 
     Raises:
         RequestError: 400 naming the field at fault.
     """
-    tools = parse_tools(body.tools)
+    if body.thread is not None:
+        raise RequestError(
+            400,
+            "this server keeps no state, so 'thread' cannot be used: send the whole conversation in 'messages'",
+            param="thread",
+            code=THREAD_UNSUPPORTED,
+        )
+    offered, dropped = split_hosted(body.tools)
+    tools = parse_tools(offered)
     choice, parallel = _choice(body.tool_choice)
     messages: list[dict[str, Any]] = []
-    system = _system(body.system)
-    if system:
-        messages.append({"role": "system", "content": system})
+    system = [_system(body.system)]
+    _check_tool_use_ids(body.messages)
     for n, message in enumerate(body.messages):
-        messages.extend(_messages(n, message))
+        if message.role == "system":  # folded into the system prompt, in order
+            system.append(_system(message.content))
+        else:
+            messages.extend(_messages(n, message))
+    prompt = "\n\n".join(s for s in system if s)
+    if prompt:
+        messages.insert(0, {"role": "system", "content": prompt})
+    if not any(m["role"] != "system" for m in messages):
+        raise RequestError(400, "'messages' needs at least one user or assistant message", param="messages")
     check_messages(messages)
     options = GenerationOptions(
         temperature=body.temperature,
@@ -121,9 +189,58 @@ def to_chat(body: MessagesRequest) -> tuple[ChatRequest, bool, bool]:
         tool_choice=choice,
         parallel_tool_calls=parallel,
         options=options,
+        structured=_format(body),
     )
+    ignored = sorted(k for k in body.model_fields_set | set(body.model_extra or {}) if k not in _USED)
+    if body.output_config and "effort" in body.output_config:
+        ignored.append("output_config.effort")
     hide_thinking = body.thinking is not None and body.thinking.type == "disabled"
-    return chat, body.stream is True, hide_thinking
+    return MessagesCall(
+        chat=chat,
+        stream=body.stream is True,
+        hide_thinking=hide_thinking,
+        ignored=ignored,
+        dropped_tools=dropped,
+    )
+
+
+def _format(body: MessagesRequest) -> Any:
+    """``output_config.format`` (or the older ``output_format``): ``{"type": "json_schema", "schema": {...}}``.
+
+    Raises:
+        RequestError: 400 naming the field for a format that is not a JSON schema.
+    """
+    param = "output_config.format"
+    value: Any = (body.output_config or {}).get("format")
+    if value is None and body.output_format is not None:
+        value, param = body.output_format, "output_format"
+    if value is None:
+        return None
+    if not is_obj(value) or value.get("type") != "json_schema" or not is_obj(value.get("schema")):
+        raise RequestError(400, f"'{param}' must be {{'type': 'json_schema', 'schema': {{...}}}}", param=param)
+    spec = {"type": "json_schema", "json_schema": {"name": "output", "schema": value["schema"]}}
+    return structured(parse_response_format, spec, param)
+
+
+def _check_tool_use_ids(messages: list[AnthropicMessage]) -> None:
+    """Every ``tool_result`` answers a ``tool_use`` of an earlier assistant message, as Anthropic requires.
+
+    Raises:
+        RequestError: 400 naming the block and its id.
+    """
+    seen: set[str] = set()
+    for n, message in enumerate(messages):
+        for m, block in enumerate(message.content if isinstance(message.content, list) else []):
+            if block.type == "tool_use" and block.id:
+                seen.add(block.id)
+            elif block.type == "tool_result" and block.tool_use_id and block.tool_use_id not in seen:
+                where = f"messages[{n}].content[{m}]"
+                raise RequestError(
+                    400,
+                    f"{where}: the tool_result for tool_use_id {block.tool_use_id!r} answers no tool_use block of an "
+                    "earlier assistant message",
+                    param=where,
+                )
 
 
 def _choice(choice: ToolChoiceIn | None) -> tuple[ToolChoice, bool]:
@@ -142,6 +259,7 @@ def _choice(choice: ToolChoiceIn | None) -> tuple[ToolChoice, bool]:
 
 
 def _system(system: str | list[Block] | None) -> str:
+    """A system prompt (or a ``system`` message's content) as text: its text blocks, joined."""
     if system is None or isinstance(system, str):
         return system or ""
     return "\n\n".join(block.text or "" for block in system if block.type == "text")

@@ -122,11 +122,9 @@ def generate_request(body: GenerateRequest) -> tuple[ChatRequest, bool, OllamaEx
     """``/api/generate`` as a one-turn chat: ``system`` then ``prompt``.
 
     Raises:
-        RequestError: 400 for what cannot be honoured (``images``, ``raw``, ``suffix``, ``template``,
-            ``context``), saying why.
+        RequestError: 400 for what cannot be honoured (``raw``, ``suffix``, ``template``, ``context``), saying
+            why, and for ``images`` that are not base64.
     """
-    if body.images:
-        raise RequestError(400, "'images' are not supported: the models served here read text only", param="images")
     if body.raw:
         raise RequestError(
             400, "'raw' prompts are not supported: the engines here take chat messages; leave 'raw' out", param="raw"
@@ -139,7 +137,7 @@ def generate_request(body: GenerateRequest) -> tuple[ChatRequest, bool, OllamaEx
             400, "'context' is not supported: send the conversation to /api/chat instead", param="context"
         )
     messages: list[dict[str, Any]] = [{"role": "system", "content": body.system}] if body.system else []
-    messages.append({"role": "user", "content": body.prompt})
+    messages.append({"role": "user", "content": _with_images(body.prompt, body.images or [], "images")})
     chat = ChatRequest(
         model=body.model,
         messages=messages,
@@ -179,14 +177,21 @@ def _options(options: Options | None) -> GenerationOptions:
     )
 
 
+def _with_images(text: str, images: list[str], where: str) -> str | list[dict[str, Any]]:
+    """A message's text with its base64 ``images`` as ``image_url`` parts (the same on ``/api/chat`` and
+    ``/api/generate``); the text alone when there are none."""
+    if not images:
+        return text
+    parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    for m, image in enumerate(images):  # Ollama's images carry no type: the bytes tell it
+        url = image_data_url(image, None, f"{where}[{m}]")
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return parts
+
+
 def _message(n: int, message: OllamaMessage) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": message.role, "content": message.content or ""}
-    if message.images:
-        parts: list[dict[str, Any]] = [{"type": "text", "text": out["content"]}]
-        for m, image in enumerate(message.images):  # Ollama's images carry no type: the bytes tell it
-            url = image_data_url(image, None, f"messages[{n}].images[{m}]")
-            parts.append({"type": "image_url", "image_url": {"url": url}})
-        out["content"] = parts
+    content = _with_images(message.content or "", message.images or [], f"messages[{n}].images")
+    out: dict[str, Any] = {"role": message.role, "content": content}
     if message.tool_calls:
         out["tool_calls"] = [_openai_call(c) for c in message.tool_calls]
     if message.role == "tool":

@@ -94,7 +94,6 @@ _USED = frozenset(ChatCompletionRequest.model_fields) - {
     "n",
     "logprobs",
     "top_logprobs",
-    "response_format",
     "modalities",
     "audio",
     "functions",
@@ -175,8 +174,31 @@ def check_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """
     if not messages:
         raise RequestError(400, "'messages' must be a non-empty list of messages", param="messages")
+    _check_result_ids(messages)
     try:
         chat_messages(messages)
     except (ValueError, TypeError, RecursionError) as exc:
         raise RequestError(400, f"the messages cannot be used: {exc}", param="messages") from None
     return messages
+
+
+def _check_result_ids(messages: list[dict[str, Any]]) -> None:
+    """Every tool result that names a call id answers a call made earlier in the conversation, as OpenAI and
+    Anthropic require: a result for no call would reach the model as an answer to nothing.
+
+    Raises:
+        RequestError: 400 naming the result's id.
+    """
+    calls: set[str] = set()
+    for message in messages:
+        for call in message.get("tool_calls") or ():
+            if is_obj(call) and isinstance(call.get("id"), str):
+                calls.add(call["id"])
+        result_id = message.get("tool_call_id")
+        if message.get("role") == "tool" and isinstance(result_id, str) and result_id not in calls:
+            raise RequestError(
+                400,
+                f"the tool result for call id {result_id!r} answers no call: no earlier assistant message has a "
+                "tool call with that id",
+                param="messages",
+            )

@@ -6,11 +6,18 @@ Stateless: the whole conversation comes in ``input`` (text, or items: ``message`
 ``tool_choice``, ``parallel_tool_calls``, ``max_output_tokens``, ``temperature``, ``top_p``, ``stream``;
 ``text.format`` other than text is handed on as ``response_format``. ``store``, ``metadata``, ``user``,
 ``reasoning``, ``include``, ``truncation`` and other fields are accepted and ignored (nothing is stored).
+
+``namespace`` tools (a named group of function tools, as Codex sends) are flattened into their function tools,
+each under its own name (qualified as ``namespace.name`` only where two would clash); a call of one goes back
+out as a ``function_call`` with ``name`` and ``namespace`` as the group had them, and comes back in the same
+way. Hosted tools the vendor runs (``web_search``, ``file_search``, ``code_interpreter``…) are left out of
+the prompt and named in the response header ``x-shim-dropped-tools``.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Annotated, Any, cast
 
 from pydantic import Field
@@ -21,9 +28,9 @@ from shim.server.chat import ChatRequest
 from shim.server.http import RequestError, is_obj
 from shim.server.wire import ToolChoiceIn, Wire, check_image_url, structured
 from shim.server.wire.openai_chat import MAX_INT, check_messages
-from shim.server.wire.tools import choose_tools, parse_tools
+from shim.server.wire.tools import choose_tools, parse_tools, split_hosted
 
-__all__ = ["ResponsesRequest", "to_chat"]
+__all__ = ["ResponsesCall", "ResponsesRequest", "to_chat"]
 
 
 class ResponsesRequest(Wire):
@@ -43,8 +50,20 @@ class ResponsesRequest(Wire):
     metadata: dict[str, Any] | None = None
 
 
-def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
-    """The request the loop runs, and ``stream``.
+@dataclass(frozen=True, kw_only=True)
+class ResponsesCall:
+    """A Responses request as the loop runs it, with what the response needs to answer in its terms."""
+
+    chat: ChatRequest
+    stream: bool
+    namespaces: dict[str, tuple[str, str]] = field(default_factory=dict[str, tuple[str, str]])
+    """Flattened tool name -> (namespace, the tool's name in it), for the tools of ``namespace`` groups."""
+    dropped_tools: list[str] = field(default_factory=list[str])
+    """Kinds of the hosted tools left out of the prompt (``x-shim-dropped-tools``)."""
+
+
+def to_chat(body: ResponsesRequest) -> ResponsesCall:
+    """The request the loop runs, and what its response needs.
 
     Raises:
         RequestError: 400 naming the field or input item at fault.
@@ -56,14 +75,17 @@ def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
             "'input' (with store: false)",
             param="previous_response_id",
         )
-    tools = parse_tools(body.tools)
+    offered, dropped = split_hosted(body.tools)
+    flat, namespaces = _flatten(offered)
+    tools = parse_tools(flat)
     tool_choice, tools = choose_tools(body.tool_choice, tools)
+    qualified = {spec: name for name, spec in namespaces.items()}
     messages: list[dict[str, Any]] = [{"role": "system", "content": body.instructions}] if body.instructions else []
     if isinstance(body.input, str):
         messages.append({"role": "user", "content": body.input})
     else:
         for n, item in enumerate(body.input):
-            _item(messages, n, item)
+            _item(messages, n, item, qualified)
     check_messages(messages)
     text_format: Any = (body.text or {}).get("format")
     if is_obj(text_format) and text_format.get("type") == "json_schema":
@@ -79,11 +101,43 @@ def to_chat(body: ResponsesRequest) -> tuple[ChatRequest, bool]:
         options=GenerationOptions(temperature=body.temperature, top_p=body.top_p, max_tokens=body.max_output_tokens),
         structured=structured(parse_response_format, text_format, "text.format"),
     )
-    return chat, body.stream is True
+    return ResponsesCall(chat=chat, stream=body.stream is True, namespaces=namespaces, dropped_tools=dropped)
 
 
-def _item(messages: list[dict[str, Any]], n: int, item: dict[str, Any]) -> None:
-    """Append one input item to ``messages`` (OpenAI chat form)."""
+def _flatten(tools: list[Any]) -> tuple[list[Any], dict[str, tuple[str, str]]]:
+    """``namespace`` groups replaced by their function tools, and where each flattened one came from.
+
+    Raises:
+        RequestError: 400 for a ``namespace`` tool without a name or a list of tools.
+    """
+    flat: list[Any] = []
+    groups: list[tuple[str, dict[str, Any]]] = []
+    for n, tool in enumerate(tools):
+        if not (is_obj(tool) and tool.get("type") == "namespace"):
+            flat.append(tool)
+            continue
+        name, members = tool.get("name"), tool.get("tools")
+        if not isinstance(name, str) or not name or not isinstance(members, list):
+            raise RequestError(
+                400, f"tools[{n}]: a namespace tool needs a 'name' and a list of 'tools'", param=f"tools[{n}]"
+            )
+        groups.extend((name, m) for m in cast("list[Any]", members) if is_obj(m))
+    taken = [t.get("name") for t in flat if is_obj(t)] + [m.get("name") for _, m in groups]
+    namespaces: dict[str, tuple[str, str]] = {}
+    for namespace, member in groups:
+        inner = member.get("name")
+        if not isinstance(inner, str):
+            flat.append(member)  # parse_tools says what is wrong with it
+            continue
+        name = inner if taken.count(inner) == 1 else f"{namespace}.{inner}"
+        namespaces[name] = (namespace, inner)
+        flat.append(member | {"name": name})
+    return flat, namespaces
+
+
+def _item(messages: list[dict[str, Any]], n: int, item: dict[str, Any], qualified: dict[tuple[str, str], str]) -> None:
+    """Append one input item to ``messages`` (OpenAI chat form); a call of a ``namespace`` tool takes the
+    flattened name it was offered under (``qualified``)."""
     where = f"input[{n}]"
     kind = item.get("type", "message" if "role" in item else None)
     if kind == "message":
@@ -104,6 +158,9 @@ def _item(messages: list[dict[str, Any]], n: int, item: dict[str, Any]) -> None:
             raise RequestError(
                 400, f"{where}: a function_call item needs string 'call_id', 'name' and 'arguments'", param=where
             )
+        namespace = item.get("namespace")
+        if isinstance(namespace, str):
+            name = qualified.get((namespace, name), f"{namespace}.{name}")
         call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
         last = messages[-1] if messages else None
         if last is not None and last["role"] == "assistant":

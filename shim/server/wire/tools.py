@@ -13,9 +13,37 @@ from shim.server.wire import MAX_SCHEMA_DEPTH, check_depth
 from shim.types import ToolSpec, tool_specs
 from shim.validation import schema_problem
 
-__all__ = ["choose_tools", "parse_tools"]
+__all__ = ["choose_tools", "parse_tools", "split_hosted"]
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
+
+
+_SCHEMA_KEYS = (
+    "function",
+    "input_schema",
+    "parameters",
+    "inputSchema",
+    "functionDeclarations",
+    "function_declarations",
+)
+_CLIENT_KINDS = frozenset({"function", "custom", "namespace"})
+
+
+def split_hosted(value: Sequence[Any] | None) -> tuple[list[Any], list[str]]:
+    """The tools a model here can be offered, and the kinds of the others: hosted tools the vendor runs
+    (Anthropic's ``web_search_20250305``, ``code_execution_…``; OpenAI's ``web_search``, ``file_search``…) and
+    built-in tools a vendor's model knows without a schema (``bash_20250124``). Neither has a schema to put in
+    a prompt, and nothing here can run a hosted one: they are left out and named (a header says so).
+    """
+    kept: list[Any] = []
+    dropped: list[str] = []
+    for tool in value or ():
+        kind: Any = tool.get("type") if is_obj(tool) else None
+        if isinstance(kind, str) and kind not in _CLIENT_KINDS and not any(k in tool for k in _SCHEMA_KEYS):
+            dropped.append(kind)
+        else:
+            kept.append(tool)
+    return kept, dropped
 
 
 def parse_tools(value: Sequence[Any] | None, *, where: str = "tools") -> list[ToolSpec]:
