@@ -24,6 +24,8 @@ import anyio
 import pytest
 from anyio.abc import Process
 
+from tests.helpers.processes import STARTUP_GUARD
+
 try:
     import fcntl
 except ImportError:  # Windows: no lock; one run at a time there
@@ -36,6 +38,16 @@ PAGED_SERVER = HERE / "paged_server.py"
 NOISY_SERVER = HERE / "noisy_server.py"
 EVERYTHING_BIN = ROOT / "node_modules" / ".bin" / "mcp-server-everything"
 TIME_SERVER = Path(sys.executable).parent / "mcp-server-time"
+
+
+SHARED_ROUTER: dict[str, float] = {"timeout": 60.0, "startup_timeout": STARTUP_GUARD}
+"""`ToolRouter` keywords for a router a module's tests share: generous hang guards, not races.
+
+Its start-up is bounded by the router's own ``startup_timeout`` (a server that fails is in ``failures``),
+never by a ``fail_after`` around the fixture's ``yield``: that scope stays open while the module's tests
+run, and once it expires it cancels whichever test is running and closes the router under the rest
+(``ClosedResourceError`` in every later test, then "coroutine ... was never awaited" after the summary).
+"""
 
 
 def lab(**extra: Any) -> dict[str, Any]:
@@ -134,7 +146,7 @@ async def _serve(command: list[str], port: int, ready: bytes) -> AsyncIterator[P
     try:
         assert process.stderr is not None
         seen = b""
-        with anyio.fail_after(20):
+        with anyio.fail_after(STARTUP_GUARD):
             # Each server logs a line once it listens; waiting for it avoids polling the port.
             while ready not in seen:
                 seen += await process.stderr.receive()
