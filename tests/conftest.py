@@ -35,6 +35,16 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     say(failure or "npm ci: done")
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Close the two ``/dev/null`` files llama-cpp-python opens at import and never closes, so the run ends at
+    its summary line instead of two "Exception ignored ... ResourceWarning" after it."""
+    utils = sys.modules.get("llama_cpp._utils")
+    for name in ("outnull_file", "errnull_file"):
+        file = getattr(utils, name, None)
+        if file is not None:
+            file.close()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--live"):
         return
