@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_servers import everything, lab, time_server
+from mcp_servers import SHARED_ROUTER, everything, lab, time_server
 
 from shim.agent import Agent, AgentEnd, BaseToolSource, ToolResultEvent, TurnEnd
 from shim.backends import get_backend
@@ -34,10 +34,9 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="module")
 async def router() -> AsyncIterator[ToolRouter]:
     servers = {"time": time_server(args=["--local-timezone", "UTC"]), "everything": everything(), "lab": lab()}
-    with anyio.fail_after(30):
-        async with ToolRouter(parse_config({"mcpServers": servers}).servers, timeout=10.0) as router:
-            assert not router.failures, router.failures
-            yield router
+    async with ToolRouter(parse_config({"mcpServers": servers}).servers, **SHARED_ROUTER) as router:
+        assert not router.failures, router.failures
+        yield router
 
 
 def replay(tmp_path: Path, *turns: str | dict[str, Any]) -> Any:

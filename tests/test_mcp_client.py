@@ -10,7 +10,18 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_servers import everything, everything_http, everything_sse, free_port, lab, lab_http, noisy, paged, time_server
+from mcp_servers import (
+    STARTUP_GUARD,
+    everything,
+    everything_http,
+    everything_sse,
+    free_port,
+    lab,
+    lab_http,
+    noisy,
+    paged,
+    time_server,
+)
 
 from shim.config import parse_config
 from shim.errors import ToolExecutionError
@@ -23,7 +34,7 @@ pytestmark = pytest.mark.anyio
 @asynccontextmanager
 async def connect(entry: dict[str, Any]) -> AsyncIterator[MCPConnection]:
     (server,) = parse_config({"mcpServers": {"s": entry}}).servers
-    async with open_connection(server, ready_timeout=20) as connection:
+    async with open_connection(server, ready_timeout=STARTUP_GUARD) as connection:
         yield connection
 
 

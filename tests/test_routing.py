@@ -14,7 +14,7 @@ import anyio
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from mcp_servers import ROOT, everything, lab, lab_in_process, paged
+from mcp_servers import ROOT, STARTUP_GUARD, everything, lab, lab_in_process, paged
 
 from shim.config import parse_config
 from shim.prompting import assistant_message, render_messages, tool_message, user_message
@@ -48,9 +48,9 @@ async def router() -> AsyncIterator[ToolRouter]:
         "broken": {"command": "shim-test-no-such-command"},
     }
     connect = {"lab": lab_in_process(secret="hunter2-secret-value"), "twin": lab_in_process("twin")}
-    with anyio.fail_after(30):
-        async with make_router(servers, timeout=2.0, connect=connect) as router:
-            yield router
+    # Bounded by the router's own start-up timeout, never by a scope around the yield (see SHARED_ROUTER).
+    async with make_router(servers, timeout=2.0, startup_timeout=STARTUP_GUARD, connect=connect) as router:
+        yield router
 
 
 def call(tool: str, call_id: str = "call_000000000000000000000001", /, **arguments: Any) -> ToolCall:

@@ -135,6 +135,9 @@ def uvicorn_config(
         workers=workers,
         factory=factory,
         backlog=128,
+        # uvicorn's supervisor kills a worker that does not answer its ping within this many seconds, and a
+        # worker answers only once it has imported the app: 5 s (the default) kills them on a busy machine.
+        timeout_worker_healthcheck=60,
     )
     config.request_timeout = request_timeout
     config.max_connections = max_connections or default_max_connections()

@@ -8,12 +8,12 @@ import re
 import sys
 from pathlib import Path
 
-import anyio
 import httpx
 import pytest
 from click.testing import CliRunner
 
 from shim.cli import main
+from tests.helpers.processes import STARTUP_GUARD, read_until, running
 
 pytestmark = pytest.mark.anyio
 
@@ -25,20 +25,14 @@ async def test_serve_prints_its_base_urls_and_answers_with_the_api_key_from_the_
     recording.write_text(json.dumps({"response": "Served."}) + "\n", encoding="utf-8")
     env = {**os.environ, "SHIM_API_KEY": "sesame", "SHIM_MODEL": "", "SHIM_CONFIG": ""}
     command = [str(SHIM), "serve", "--port", "0", "--model", f"rec=replay:{recording}", "--log-level", "warning"]
-    with anyio.fail_after(30):
-        async with await anyio.open_process(command, env=env) as process:
-            assert process.stdout is not None
-            printed = ""
-            while "Ollama-compatible" not in printed:
-                printed += (await process.stdout.receive()).decode()
-            base = re.search(r"OpenAI-compatible:\s+(\S+)", printed)
-            assert base is not None and base.group(1).startswith("http://127.0.0.1:")
-            async with httpx.AsyncClient(base_url=base.group(1)) as http:
-                refused = await http.get("/models")
-                body = {"model": "rec", "messages": [{"role": "user", "content": "hi"}]}
-                reply = await http.post("/chat/completions", json=body, headers={"Authorization": "Bearer sesame"})
-            process.terminate()
-            await process.wait()
+    async with running(command, env=env) as process:
+        printed = await read_until(process, "Ollama-compatible")
+        base = re.search(r"OpenAI-compatible:\s+(\S+)", printed)
+        assert base is not None and base.group(1).startswith("http://127.0.0.1:")
+        async with httpx.AsyncClient(base_url=base.group(1), timeout=STARTUP_GUARD) as http:
+            refused = await http.get("/models")
+            body = {"model": "rec", "messages": [{"role": "user", "content": "hi"}]}
+            reply = await http.post("/chat/completions", json=body, headers={"Authorization": "Bearer sesame"})
     assert "'rec' in pass-through mode" in printed
     assert re.search(r"Anthropic-compatible:\s+http://127\.0\.0\.1:\d+\s", printed)  # Claude Code's base URL
     assert refused.status_code == 401

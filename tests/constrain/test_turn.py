@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,9 +99,12 @@ def test_run_with_constrain_on_and_a_model_that_cannot_says_so(tmp_path: Path) -
     recording = tmp_path / "turns.jsonl"
     recording.write_text(json.dumps({"response": "hello"}) + "\n")
     config = tmp_path / "mcp.json"
-    config.write_text(json.dumps({"mcpServers": {"demo": {"command": "python", "args": ["-m", "shim.demo.server"]}}}))
+    # This interpreter, not whatever `python` is first on PATH (which may not have shim installed at all).
+    demo = {"command": sys.executable, "args": ["-m", "shim.demo.server"]}
+    config.write_text(json.dumps({"mcpServers": {"demo": demo}}))
     result = CliRunner().invoke(
         main, ["run", "-m", f"replay:{recording}", "-c", str(config), "--constrain", "on", "-y", "hi"]
     )
+    assert "did not start" not in result.output, result.output
     assert result.exit_code != 0
     assert "cannot constrain tool calls" in result.output

@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 from anthropic import AsyncAnthropic
-from mcp_servers import lab
+from mcp_servers import SHARED_ROUTER, lab
 from openai import AsyncOpenAI
 
 from shim.config import parse_config
@@ -32,10 +32,9 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="module")
 async def router() -> AsyncIterator[ToolRouter]:
-    with anyio.fail_after(30):
-        async with ToolRouter(parse_config({"mcpServers": {"lab": lab()}}).servers, timeout=10.0) as router:
-            assert not router.failures, router.failures
-            yield router
+    async with ToolRouter(parse_config({"mcpServers": {"lab": lab()}}).servers, **SHARED_ROUTER) as router:
+        assert not router.failures, router.failures
+        yield router
 
 
 def turns(tmp_path: Path) -> Recording:

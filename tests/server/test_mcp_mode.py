@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_servers import lab, time_server
+from mcp_servers import SHARED_ROUTER, lab, time_server
 from ollama import AsyncClient
 from openai import AsyncOpenAI, BadRequestError
 
@@ -32,10 +32,9 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="module")
 async def router() -> AsyncIterator[ToolRouter]:
     servers = {"time": time_server(args=["--local-timezone", "UTC"]), "lab": lab()}
-    with anyio.fail_after(30):
-        async with ToolRouter(parse_config({"mcpServers": servers}).servers, timeout=10.0) as router:
-            assert not router.failures, router.failures
-            yield router
+    async with ToolRouter(parse_config({"mcpServers": servers}).servers, **SHARED_ROUTER) as router:
+        assert not router.failures, router.failures
+        yield router
 
 
 def client(url: str) -> AsyncOpenAI:

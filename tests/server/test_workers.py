@@ -24,6 +24,7 @@ from shim.agent import BaseToolSource
 from shim.server import ServerSettings, create_app
 from shim.server.store import SqliteRounds, open_store
 from shim.types import ContentBlock, ToolCall, ToolResult, ToolSpec
+from tests.helpers.processes import STARTUP_GUARD, read_until, running
 from tests.server._helpers import WEATHER, Recording, call_block, replay, serving
 
 pytestmark = pytest.mark.anyio
@@ -165,21 +166,17 @@ async def test_serve_with_two_workers_answers_and_sums_its_metrics(tmp_path: Pat
         "--log-level",
         "warning",
     ]
-    with anyio.fail_after(60):
-        async with await anyio.open_process(command, env=env) as process:
-            assert process.stdout is not None
-            printed = ""
-            while "workers" not in printed:
-                printed += (await process.stdout.receive()).decode()
-            found = re.search(r"OpenAI-compatible:\s+(\S+)/v1", printed)
-            assert found is not None
-            async with httpx.AsyncClient(base_url=found.group(1), timeout=30) as http:
-                health = await http.get("/health")  # the kernel queues it until a worker has started
-                body = {"model": "rec", "messages": [{"role": "user", "content": "hi"}]}
-                answers = [await http.post("/v1/chat/completions", json=body) for _ in range(4)]
-                metrics = (await http.get("/metrics")).text
-            process.terminate()
-            await process.wait()
+    # Its own process group: teardown stops the workers too, whatever happens here.
+    async with running(command, env=env) as process:
+        printed = await read_until(process, "workers")
+        found = re.search(r"OpenAI-compatible:\s+(\S+)/v1", printed)
+        assert found is not None
+        # The kernel queues requests until a worker has started, which takes a while on a busy machine.
+        async with httpx.AsyncClient(base_url=found.group(1), timeout=STARTUP_GUARD) as http:
+            health = await http.get("/health")
+            body = {"model": "rec", "messages": [{"role": "user", "content": "hi"}]}
+            answers = [await http.post("/v1/chat/completions", json=body) for _ in range(4)]
+            metrics = (await http.get("/metrics")).text
     assert "2 workers; tool rounds kept in SQLite" in printed
     assert health.json() == {"status": "ok"}
     # Each worker has its own replay of the one recorded reply: at least one answer comes from each.
