@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from dataclasses import dataclass
@@ -128,29 +129,33 @@ def _backend(spec: str, *, shipped: bool, verbose: bool) -> Backend:
     return get_backend(spec)
 
 
+_log_callbacks: list[Any] = []
+"""The C callbacks handed to llama.cpp: ctypes calls them from C, so they must outlive the call that set them."""
+
+
 def _quiet_llama_cpp(verbose: bool) -> None:
-    """Route llama.cpp's log (context sizes, overflow warnings) to nowhere, or to stderr with ``--verbose``."""
+    """Route llama.cpp's log (context sizes, overflow warnings) to nowhere, or to stderr with ``--verbose``.
+
+    llama-cpp-python's own filter lets some warnings through even with ``verbose=False``, so the demo
+    replaces its log callback.
+    """
     try:
-        import llama_cpp
+        llama_cpp: Any = importlib.import_module("llama_cpp")
     except ImportError:
         return  # the backend says what to install
-    logger: Any = getattr(llama_cpp, "llama_log_set", None)
+    set_log: Any = getattr(llama_cpp, "llama_log_set", None)
     callback_type: Any = getattr(llama_cpp, "llama_log_callback", None)
-    if logger is None or callback_type is None:
+    if set_log is None or callback_type is None:
         return
-    global _LOG_CALLBACK
 
-    @callback_type
-    def _log(level: int, text: bytes, user_data: Any) -> None:
+    def write(level: int, text: bytes, user_data: Any) -> None:
         del level, user_data
         if verbose:
             sys.stderr.write(text.decode("utf-8", "replace"))
 
-    _LOG_CALLBACK = _log  # ctypes calls it from C: it must outlive this function
-    logger(_log, None)
-
-
-_LOG_CALLBACK: Any = None
+    callback = callback_type(write)
+    _log_callbacks.append(callback)
+    set_log(callback, None)
 
 
 def _session(settings: Settings, backend: Backend, approvals: Approvals, trace: Path | None, server_logs: bool) -> Any:

@@ -126,8 +126,8 @@ def test_ctrl_c_ends_the_demo_with_one_line_and_status_130(tmp_path: Path) -> No
         _, rest = demo.communicate(timeout=120)
     finally:
         if demo.poll() is None:
-            demo.kill()
-            demo.wait()
+            os.killpg(demo.pid, signal.SIGKILL)
+        demo.communicate()  # reaps it and closes its pipes
     assert demo.returncode == 130
     after = (seen + rest).decode().split("calls:", 1)[1].splitlines()[1:]
     assert [line for line in after if line.strip()] == ["interrupted"]

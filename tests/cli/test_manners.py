@@ -88,7 +88,6 @@ class Terminal:
 
     def finish(self, timeout: float = 120) -> tuple[int, str, str]:
         out, err = self.process.communicate(timeout=timeout)
-        os.close(self.leader)
         return self.process.returncode, out.decode(), (self.err + err).decode()
 
 
@@ -100,7 +99,8 @@ def terminal(*args: str, env: dict[str, str] | None = None) -> Iterator[Terminal
     finally:
         if term.process.poll() is None:
             term.process.kill()
-            term.process.wait()
+        term.process.communicate()  # reaps it and closes its pipes, whatever the test did
+        os.close(term.leader)
 
 
 @pytest.mark.parametrize("verb", ["run", "parse"])
