@@ -192,3 +192,15 @@ async def test_an_engine_failure_mid_stream_ends_with_an_anthropic_error_event(t
     assert last.startswith("event: error\ndata: ")
     error = json.loads(last.split("\n")[1].removeprefix("data: "))
     assert error["type"] == "error" and error["error"]["type"] == "api_error" and error["error"]["message"]
+
+
+async def test_count_tokens_with_a_tool_choice_naming_no_tool_sent_is_a_400_not_a_500(tmp_path: Path) -> None:
+    async with serving(create_app({"m": replay(tmp_path, "a")})) as url, client(url) as claude:
+        with pytest.raises(anthropic.BadRequestError) as bad, anyio.fail_after(10):
+            await claude.messages.count_tokens(
+                model="m",
+                messages=[{"role": "user", "content": "x"}],
+                tool_choice={"type": "tool", "name": "absent"},
+                tools=[WEATHER],
+            )
+    assert "'absent'" in _message(bad)
