@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 from anthropic import AsyncAnthropic
-from mcp_servers import lab
+from mcp_servers import lab, lab_in_process
 from openai import AsyncOpenAI
 
 from shim.config import parse_config
@@ -33,7 +33,8 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="module")
 async def router() -> AsyncIterator[ToolRouter]:
     with anyio.fail_after(30):
-        async with ToolRouter(parse_config({"mcpServers": {"lab": lab()}}).servers, timeout=10.0) as router:
+        servers = parse_config({"mcpServers": {"lab": lab()}}).servers
+        async with ToolRouter(servers, timeout=10.0, connect={"lab": lab_in_process()}) as router:
             assert not router.failures, router.failures
             yield router
 
