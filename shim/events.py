@@ -178,7 +178,8 @@ class ParseError:
 class CallFold:
     """The one fold from parser events to what a turn produced, fed one event at a time.
 
-    `ParseResult` and the agent's turn both use it; ``add`` may be called while the stream is still running.
+    `ParseResult`, the agent's turn and the server's view of a turn (`shim.server.chat`, which holds a call until
+    it is routed) all use it; ``add`` may be called while the stream is still running.
     """
 
     def __init__(self) -> None:

@@ -276,3 +276,15 @@ async def test_a_tool_result_for_no_tool_use_is_refused_as_anthropic_refuses_it(
         with anyio.fail_after(10), pytest.raises(anthropic.BadRequestError) as refused:
             await claude.messages.create(model="m", max_tokens=50, messages=messages, tools=[WEATHER])
     assert "'toolu_2' answers no tool_use block" in _message(refused)
+
+
+async def test_count_tokens_with_a_tool_choice_naming_no_tool_sent_is_a_400_not_a_500(tmp_path: Path) -> None:
+    async with serving(create_app({"m": replay(tmp_path, "a")})) as url, client(url) as claude:
+        with pytest.raises(anthropic.BadRequestError) as bad, anyio.fail_after(10):
+            await claude.messages.count_tokens(
+                model="m",
+                messages=[{"role": "user", "content": "x"}],
+                tool_choice={"type": "tool", "name": "absent"},
+                tools=[WEATHER],
+            )
+    assert "'absent'" in _message(bad)

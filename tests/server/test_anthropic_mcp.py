@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 from anthropic import AsyncAnthropic
-from mcp_servers import SHARED_ROUTER, lab
+from mcp_servers import SHARED_ROUTER, lab, lab_in_process
 from openai import AsyncOpenAI
 
 from shim.config import parse_config
@@ -32,7 +32,8 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="module")
 async def router() -> AsyncIterator[ToolRouter]:
-    async with ToolRouter(parse_config({"mcpServers": {"lab": lab()}}).servers, **SHARED_ROUTER) as router:
+    servers = parse_config({"mcpServers": {"lab": lab()}}).servers
+    async with ToolRouter(servers, connect={"lab": lab_in_process()}, **SHARED_ROUTER) as router:
         assert not router.failures, router.failures
         yield router
 
@@ -102,3 +103,24 @@ async def test_responses_clients_get_only_their_function_call_and_the_follow_up_
             final = await oa.responses.create(model="m", input=follow_up, tools=tools)
     assert final.output_text == "Five, and sunny in Lisbon."
     assert saw_the_internal_round(model)
+
+
+async def test_an_anthropic_tool_choice_naming_a_server_tool_is_run_not_refused(
+    router: ToolRouter, tmp_path: Path
+) -> None:
+    """Issue 23 item 2 on the Messages surface: ``{"type": "tool", "name": ...}`` may name the server's own tool."""
+    model = Recording(replay(tmp_path, call_block("add", a=2, b=3), "The sum is 5."))
+    async with (
+        serving(create_app({"m": model}, tools=router)) as url,
+        AsyncAnthropic(base_url=url, api_key="x", max_retries=0) as claude,
+    ):
+        with anyio.fail_after(20):
+            reply = await claude.messages.create(
+                model="m",
+                max_tokens=100,
+                messages=[{"role": "user", "content": "Add 2 and 3."}],
+                tool_choice={"type": "tool", "name": "add"},
+            )
+    assert [b.text for b in reply.content if b.type == "text"] == ["The sum is 5."]
+    assert reply.stop_reason == "end_turn"
+    assert "<function_result" in model.prompts[1][-1].content  # the server ran the forced call

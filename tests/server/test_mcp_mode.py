@@ -1,4 +1,4 @@
-"""MCP-executing mode: the server runs MCP tools itself (real servers: mcp-server-time and the lab server),
+"""MCP-executing mode: the server runs MCP tools itself (mcp-server-time as a real process, the lab server in process),
 merges them with the client's tools, and streams one answer with one end."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_servers import SHARED_ROUTER, lab, time_server
+from mcp_servers import SHARED_ROUTER, lab, lab_in_process, time_server
 from ollama import AsyncClient
 from openai import AsyncOpenAI, BadRequestError
 
@@ -32,7 +32,8 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="module")
 async def router() -> AsyncIterator[ToolRouter]:
     servers = {"time": time_server(args=["--local-timezone", "UTC"]), "lab": lab()}
-    async with ToolRouter(parse_config({"mcpServers": servers}).servers, **SHARED_ROUTER) as router:
+    connect = {"lab": lab_in_process()}  # the server's logic is under test; mcp-server-time stays a real process
+    async with ToolRouter(parse_config({"mcpServers": servers}).servers, connect=connect, **SHARED_ROUTER) as router:
         assert not router.failures, router.failures
         yield router
 
