@@ -118,6 +118,11 @@ _WS = regex.compile(r"\s*")
 class _NeedMore(Exception):
     """The input ends where the call may still continue."""
 
+    def __init__(self, at: int | None = None) -> None:
+        super().__init__()
+        self.at = at
+        """Where what may still grow begins (a marker cut off by the end of the text), if known."""
+
 
 class _Bad(Exception):
     """Not a call of this syntax; the message says why."""
@@ -180,6 +185,12 @@ class DerivedBlock:
         self.m = matchers
         self.in_call = True  # False: between calls (after a call's close)
         self.calls = 0
+        # What is known of the call being held, by position from its start, so each retry resumes where the
+        # last one stopped: the JSON scanner, and how far a value was searched for its end (linear, not
+        # quadratic, in the call's length whatever the chunking).
+        self._base = 0
+        self._scanners: dict[int, tuple[JsonScanner, int]] = {}
+        self._searched: dict[int, int] = {}
 
     # -- the Reader protocol ------------------------------------------------------------------------
 
@@ -187,7 +198,10 @@ class DerivedBlock:
         while True:
             try:
                 if self.in_call:
+                    self._base = pos
                     call = self._call(text, pos, final)
+                    self._scanners.clear()
+                    self._searched.clear()
                     self._emit(text, pos, call)
                     pos = call.end
                     self.in_call = False
@@ -313,8 +327,12 @@ class DerivedBlock:
             raise _NeedMore
         if text[start] not in "{[\"'":
             raise _Bad("a JSON value was expected")
-        scanner = JsonScanner(stop_chars="", capture=False)
-        end, status = scanner.feed(text, start, final=final)
+        scanner, resume = self._scanners.get(start - self._base, (None, 0))
+        if scanner is None:
+            scanner = JsonScanner(stop_chars="", capture=False)
+        end, status = scanner.feed(text, self._base + resume if resume else start, final=final)
+        if status in (Status.MORE, Status.DONE) and not final:
+            self._scanners[start - self._base] = (scanner, end - self._base)
         if status is Status.ERROR:
             raise _Bad(scanner.error or "not JSON")
         if status is not Status.DONE:
@@ -375,7 +393,7 @@ class DerivedBlock:
             ends = [p for p in (m.param_close, m.param_open, m.call_close, m.block_close) if p is not None]
             if m.param_open is None and m.param_separator is not None:
                 ends.append(m.param_separator)
-            stop = _first(ends, text, value_start, final)
+            stop = self._value_end(ends, text, value_start, final)
             if stop is None:
                 if not final:
                     raise _NeedMore
@@ -385,6 +403,19 @@ class DerivedBlock:
             else:
                 raw, at = text[value_start : stop.start()].strip(), stop.start()
             arguments[key] = typed_value(self.ctx.tools, name, key, raw)
+
+    def _value_end(self, ends: list[regex.Pattern[str]], text: str, start: int, final: bool) -> regex.Match[str] | None:
+        """The first end of the value at ``start``, searched from where the last retry left off."""
+        key = start - self._base
+        begin = self._base + self._searched.get(key, key)
+        try:
+            found = _first(ends, text, begin, final)
+        except _NeedMore as more:
+            self._searched[key] = (more.at if more.at is not None else len(text)) - self._base
+            raise
+        if found is None and not final:
+            self._searched[key] = len(text) - self._base  # no end can begin before what comes next
+        return found
 
     def _key(self, text: str, pos: int, final: bool) -> tuple[str | None, int]:
         """The next parameter's key and where its value starts; None when no parameter begins at ``pos``."""
@@ -431,7 +462,7 @@ def _first(patterns: list[regex.Pattern[str]], text: str, pos: int, final: bool)
         if best is None or found.start() < best.start():
             best = found
     if best is not None and best.partial:
-        raise _NeedMore
+        raise _NeedMore(best.start())
     return best
 
 
