@@ -1,6 +1,6 @@
 """The reader of a call syntax derived from a model's chat template (`shim.profiles.from_template`).
 
-A `CallSyntax` is data: the markers a template writes around calls and how it spells a name and arguments.
+A `shim.parsing.call_syntax.CallSyntax` is data: the markers a template writes and how it spells a call.
 `rows` turns it into one table row whose opener is the block's first marker; `DerivedBlock` reads the block:
 
     BLOCK_OPEN  CALL_OPEN call CALL_CLOSE  SEPARATOR  CALL_OPEN call CALL_CLOSE  BLOCK_CLOSE
@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import regex
 
 from shim.parsing import lenient_json
+from shim.parsing.call_syntax import CallSyntax, marker_pattern
 from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.pythonic import parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
@@ -35,75 +36,7 @@ from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.shapes import ShapeError, call_items, to_call
 from shim.parsing.xml_values import typed_value, unlaid
 
-__all__ = ["CALL_ID", "CallSyntax", "DerivedBlock", "marker_pattern", "rows"]
-
-CALL_ID = "@call_id@"
-"""Where a marker holds the call's id (``[CALL_ID]@call_id@[ARGS]``): any id matches there."""
-
-NameAt = Literal["json", "key", "markup"]
-ArgumentsForm = Literal["json", "json_string", "params", "pythonic"]
-
-
-@dataclass(frozen=True, kw_only=True)
-class CallSyntax:
-    """How a model writes tool calls, read from its chat template."""
-
-    name_at: NameAt
-    """``json``: each call is a JSON object holding the name; ``key``: a JSON object whose one key is the name
-    and whose value the arguments (``{"get_weather": {…}}``); ``markup``: the name is written bare in markup."""
-    arguments: ArgumentsForm
-    """How the arguments are written (``name_at="json"``: always ``json``, inside the object)."""
-    block_open: str = ""
-    """Before the first call only (``<|tool_calls_section_begin|>``, ``[TOOL_CALLS][``)."""
-    block_close: str = ""
-    """After the last call only."""
-    call_open: str = ""
-    """Before each call: up to its JSON object, or up to its name."""
-    call_close: str = ""
-    """After each call."""
-    separator: str = ""
-    """Between one call's close and the next call's open (whitespace aside)."""
-    name_close: str = ""
-    """``markup``: between the name and the arguments (``>\\n``, ``<|tool_call_argument_begin|>``, ``(``)."""
-    param_open: str = ""
-    """``params``: before each key (``<parameter=``, ``<arg_key>``)."""
-    param_key_close: str = ""
-    """``params``: between key and value (``>``, ``</arg_key><arg_value>``)."""
-    param_close: str = ""
-    """``params``: after each value (``</parameter>``)."""
-    param_separator: str = ""
-    """``params``: between parameters besides whitespace (``,``)."""
-    param_quote: str = ""
-    """``params``: around a text value, where other values go bare (Gemma 4's ``<|"|>``)."""
-
-    @property
-    def opener(self) -> str:
-        """What the first call starts with (the block's marker, then the call's, any whitespace between)."""
-        return f"{self.block_open} {self.call_open}".strip()
-
-    def describe(self) -> list[tuple[str, str]]:
-        """The syntax as (field, value) rows for people (``shim profiles --template``)."""
-        fields = ["name_at", "arguments", "block_open", "call_open", "name_close", "param_open", "param_key_close"]
-        fields += ["param_quote", "param_close", "param_separator", "call_close", "separator", "block_close"]
-        return [(f, json.dumps(getattr(self, f), ensure_ascii=False)) for f in fields if getattr(self, f) != ""]
-
-
-def marker_pattern(marker: str) -> str:
-    """A marker as a lenient pattern: a whitespace run matches any run (or none), digits match any digits, an
-    attribute's quoted value any value, the call id any id."""
-    out: list[str] = []
-    for piece in regex.findall(r'@call_id@|="[^"<>\s]*"|\s+|\d+|[^\s\d]+?(?=@call_id@|="[^"<>\s]*"|\s|\d|$)', marker):
-        if piece == CALL_ID:
-            out.append(r"[\w\-]*")
-        elif piece.startswith('="'):
-            out.append(r'="[^"<>\s]*"')  # an attribute's value varies: string="true" / string="false"
-        elif piece.isspace():
-            out.append(r"\s*")
-        elif piece.isdigit():
-            out.append(r"\d+")
-        else:
-            out.append(regex.escape(piece))
-    return "".join(out)
+__all__ = ["DerivedBlock", "rows"]
 
 
 def _compile(marker: str) -> regex.Pattern[str] | None:
