@@ -26,8 +26,9 @@ import regex
 
 from shim.backends.base import MAX_STOP, GenerationOptions, merge_stop
 from shim.ids import IdGenerator
+from shim.parsing.call_syntax import CallSyntax
 from shim.parsing.readers import DEFAULT_DIALECTS, Dialect
-from shim.parsing.readers.derived import CallSyntax, rows
+from shim.parsing.readers.derived import rows
 from shim.parsing.stream import StreamParser, ToolsArg
 
 __all__ = ["DEFAULT_PROFILE", "MAX_STOP", "PROFILES", "ModelProfile", "get_profile", "merge_stop"]

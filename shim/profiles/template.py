@@ -27,8 +27,8 @@ import regex
 from jinja2 import TemplateError
 
 from shim.parsing import lenient_json
+from shim.parsing.call_syntax import CALL_ID, ArgumentsForm, CallSyntax
 from shim.parsing.json_scan import JsonScanner, Status
-from shim.parsing.readers.derived import CALL_ID, ArgumentsForm, CallSyntax
 from shim.profiles.data import DEFAULT_PROFILE, ModelProfile
 from shim.profiles.jinja import render_chat
 

@@ -1,6 +1,6 @@
 """The reader of a call syntax derived from a model's chat template (`shim.profiles.from_template`).
 
-A `CallSyntax` is data: the markers a template writes around calls and how it spells a name and arguments.
+A `shim.parsing.call_syntax.CallSyntax` is data: the markers a template writes and how it spells a call.
 `rows` turns it into one table row whose opener is the block's first marker; `DerivedBlock` reads the block:
 
     BLOCK_OPEN  CALL_OPEN call CALL_CLOSE  SEPARATOR  CALL_OPEN call CALL_CLOSE  BLOCK_CLOSE
@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import regex
 
 from shim.parsing import lenient_json
+from shim.parsing.call_syntax import CallSyntax, marker_pattern
 from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.pythonic import parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
@@ -35,75 +36,7 @@ from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.shapes import ShapeError, call_items, to_call
 from shim.parsing.xml_values import typed_value, unlaid
 
-__all__ = ["CALL_ID", "CallSyntax", "DerivedBlock", "marker_pattern", "rows"]
-
-CALL_ID = "@call_id@"
-"""Where a marker holds the call's id (``[CALL_ID]@call_id@[ARGS]``): any id matches there."""
-
-NameAt = Literal["json", "key", "markup"]
-ArgumentsForm = Literal["json", "json_string", "params", "pythonic"]
-
-
-@dataclass(frozen=True, kw_only=True)
-class CallSyntax:
-    """How a model writes tool calls, read from its chat template."""
-
-    name_at: NameAt
-    """``json``: each call is a JSON object holding the name; ``key``: a JSON object whose one key is the name
-    and whose value the arguments (``{"get_weather": {…}}``); ``markup``: the name is written bare in markup."""
-    arguments: ArgumentsForm
-    """How the arguments are written (``name_at="json"``: always ``json``, inside the object)."""
-    block_open: str = ""
-    """Before the first call only (``<|tool_calls_section_begin|>``, ``[TOOL_CALLS][``)."""
-    block_close: str = ""
-    """After the last call only."""
-    call_open: str = ""
-    """Before each call: up to its JSON object, or up to its name."""
-    call_close: str = ""
-    """After each call."""
-    separator: str = ""
-    """Between one call's close and the next call's open (whitespace aside)."""
-    name_close: str = ""
-    """``markup``: between the name and the arguments (``>\\n``, ``<|tool_call_argument_begin|>``, ``(``)."""
-    param_open: str = ""
-    """``params``: before each key (``<parameter=``, ``<arg_key>``)."""
-    param_key_close: str = ""
-    """``params``: between key and value (``>``, ``</arg_key><arg_value>``)."""
-    param_close: str = ""
-    """``params``: after each value (``</parameter>``)."""
-    param_separator: str = ""
-    """``params``: between parameters besides whitespace (``,``)."""
-    param_quote: str = ""
-    """``params``: around a text value, where other values go bare (Gemma 4's ``<|"|>``)."""
-
-    @property
-    def opener(self) -> str:
-        """What the first call starts with (the block's marker, then the call's, any whitespace between)."""
-        return f"{self.block_open} {self.call_open}".strip()
-
-    def describe(self) -> list[tuple[str, str]]:
-        """The syntax as (field, value) rows for people (``shim profiles --template``)."""
-        fields = ["name_at", "arguments", "block_open", "call_open", "name_close", "param_open", "param_key_close"]
-        fields += ["param_quote", "param_close", "param_separator", "call_close", "separator", "block_close"]
-        return [(f, json.dumps(getattr(self, f), ensure_ascii=False)) for f in fields if getattr(self, f) != ""]
-
-
-def marker_pattern(marker: str) -> str:
-    """A marker as a lenient pattern: a whitespace run matches any run (or none), digits match any digits, an
-    attribute's quoted value any value, the call id any id."""
-    out: list[str] = []
-    for piece in regex.findall(r'@call_id@|="[^"<>\s]*"|\s+|\d+|[^\s\d]+?(?=@call_id@|="[^"<>\s]*"|\s|\d|$)', marker):
-        if piece == CALL_ID:
-            out.append(r"[\w\-]*")
-        elif piece.startswith('="'):
-            out.append(r'="[^"<>\s]*"')  # an attribute's value varies: string="true" / string="false"
-        elif piece.isspace():
-            out.append(r"\s*")
-        elif piece.isdigit():
-            out.append(r"\d+")
-        else:
-            out.append(regex.escape(piece))
-    return "".join(out)
+__all__ = ["DerivedBlock", "rows"]
 
 
 def _compile(marker: str) -> regex.Pattern[str] | None:
@@ -117,6 +50,11 @@ _WS = regex.compile(r"\s*")
 
 class _NeedMore(Exception):
     """The input ends where the call may still continue."""
+
+    def __init__(self, at: int | None = None) -> None:
+        super().__init__()
+        self.at = at
+        """Where what may still grow begins (a marker cut off by the end of the text), if known."""
 
 
 class _Bad(Exception):
@@ -180,6 +118,12 @@ class DerivedBlock:
         self.m = matchers
         self.in_call = True  # False: between calls (after a call's close)
         self.calls = 0
+        # What is known of the call being held, by position from its start, so each retry resumes where the
+        # last one stopped: the JSON scanner, and how far a value was searched for its end (linear, not
+        # quadratic, in the call's length whatever the chunking).
+        self._base = 0
+        self._scanners: dict[int, tuple[JsonScanner, int]] = {}
+        self._searched: dict[int, int] = {}
 
     # -- the Reader protocol ------------------------------------------------------------------------
 
@@ -187,7 +131,10 @@ class DerivedBlock:
         while True:
             try:
                 if self.in_call:
+                    self._base = pos
                     call = self._call(text, pos, final)
+                    self._scanners.clear()
+                    self._searched.clear()
                     self._emit(text, pos, call)
                     pos = call.end
                     self.in_call = False
@@ -313,8 +260,12 @@ class DerivedBlock:
             raise _NeedMore
         if text[start] not in "{[\"'":
             raise _Bad("a JSON value was expected")
-        scanner = JsonScanner(stop_chars="", capture=False)
-        end, status = scanner.feed(text, start, final=final)
+        scanner, resume = self._scanners.get(start - self._base, (None, 0))
+        if scanner is None:
+            scanner = JsonScanner(stop_chars="", capture=False)
+        end, status = scanner.feed(text, self._base + resume if resume else start, final=final)
+        if status in (Status.MORE, Status.DONE) and not final:
+            self._scanners[start - self._base] = (scanner, end - self._base)
         if status is Status.ERROR:
             raise _Bad(scanner.error or "not JSON")
         if status is not Status.DONE:
@@ -375,7 +326,7 @@ class DerivedBlock:
             ends = [p for p in (m.param_close, m.param_open, m.call_close, m.block_close) if p is not None]
             if m.param_open is None and m.param_separator is not None:
                 ends.append(m.param_separator)
-            stop = _first(ends, text, value_start, final)
+            stop = self._value_end(ends, text, value_start, final)
             if stop is None:
                 if not final:
                     raise _NeedMore
@@ -385,6 +336,19 @@ class DerivedBlock:
             else:
                 raw, at = text[value_start : stop.start()].strip(), stop.start()
             arguments[key] = typed_value(self.ctx.tools, name, key, raw)
+
+    def _value_end(self, ends: list[regex.Pattern[str]], text: str, start: int, final: bool) -> regex.Match[str] | None:
+        """The first end of the value at ``start``, searched from where the last retry left off."""
+        key = start - self._base
+        begin = self._base + self._searched.get(key, key)
+        try:
+            found = _first(ends, text, begin, final)
+        except _NeedMore as more:
+            self._searched[key] = (more.at if more.at is not None else len(text)) - self._base
+            raise
+        if found is None and not final:
+            self._searched[key] = len(text) - self._base  # no end can begin before what comes next
+        return found
 
     def _key(self, text: str, pos: int, final: bool) -> tuple[str | None, int]:
         """The next parameter's key and where its value starts; None when no parameter begins at ``pos``."""
@@ -431,7 +395,7 @@ def _first(patterns: list[regex.Pattern[str]], text: str, pos: int, final: bool)
         if best is None or found.start() < best.start():
             best = found
     if best is not None and best.partial:
-        raise _NeedMore
+        raise _NeedMore(best.start())
     return best
 
 
