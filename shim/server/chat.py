@@ -172,7 +172,8 @@ async def run_chat(
         tool_choice=request.tool_choice,
         constrain=check_mode(settings.constrain),
     )
-    reducer = _Reducer()
+    forced = request.tool_choice == "required" or isinstance(request.tool_choice, dict)
+    reducer = _Reducer(hold=forced)
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
     async with aclosing(events):
         async for event in events:
@@ -188,7 +189,13 @@ class _Reducer:
     """Agent events -> what the client sees (see the module docstring). It decides nothing about calls: a
     call goes out when the agent routes it to the client (`CallRouted`), and only then."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, hold: bool = False) -> None:
+        self.hold = hold
+        """``tool_choice`` forces a call: a turn's text waits for its call, and a turn that made none is a failed
+        attempt whose text is dropped when the model tries again, so a client whose retries run out gets one
+        attempt's text, never every attempt's joined."""
+        self.attempt: list[Output] = []  # text of this turn, held while ``hold``
+        self.wrote_before = False  # ``wrote_text`` when this turn started (restored when its text is dropped)
         self.held: dict[str, list[str]] = {}  # argument fragments of calls not yet routed, by id
         self.ended: dict[str, ToolCallEnd] = {}  # complete calls waiting for their routing decision
         self.calls = 0
@@ -234,6 +241,27 @@ class _Reducer:
         return [TextOut(text=out)]
 
     def feed(self, event: AgentEvent) -> list[Output]:
+        outputs = self._feed(event)
+        if not self.hold:
+            return outputs
+        match event:
+            case TurnStart() if self.attempt:  # the last turn made no call the client sees: a failed attempt
+                self.attempt = []
+                self.wrote_text = self.wrote_before
+                self.retried = ""  # the client never saw it, so a retry that repeats it is not an echo
+            case CallRouted() if event.route != "refused":  # a call: the choice is met, its text goes out
+                self.hold = False
+                outputs, self.attempt = [*self.attempt, *outputs], []
+            case AgentEnd():
+                outputs, self.attempt = [*self.attempt, *outputs], []
+            case _:
+                self.attempt += [o for o in outputs if isinstance(o, TextOut)]
+                outputs = [o for o in outputs if not isinstance(o, TextOut)]
+        if isinstance(event, TurnStart):
+            self.wrote_before = self.wrote_text
+        return outputs
+
+    def _feed(self, event: AgentEvent) -> list[Output]:
         match event:
             case TurnStart():
                 # Text held as a repeat when the turn ended was a repeat: dropped.
