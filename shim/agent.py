@@ -236,8 +236,11 @@ class Agent:
                 detail = "the model wrote a tool call; no tools were available"
                 yield AgentEnd(reason="answer", text=text, detail=detail)
                 return
-            if decided.met_by(calls):
-                choice = "auto"  # met: later turns may answer, or call what they like
+            made = [c for c in calls if outcome.routes[c.id].route != "refused"]
+            if decided.met_by(made):
+                # Met: later turns may answer, or call what they like. A refused call (arguments that miss the
+                # schema) was not made, so the retry is still held to the choice.
+                choice = "auto"
             handed_back = tuple(c for c in calls if outcome.routes[c.id].route == "client")
             signature = json.dumps([[c.name, c.arguments] for c in calls], sort_keys=True)
             repeats = (signature, repeats[1] + 1 if repeats[0] == signature else 1)

@@ -11,6 +11,7 @@ from typing import Any, TypedDict
 
 from shim.backends.base import Backend, GenerationOptions, NativeCall, Reasoning, Usage, native_raw_parts
 from shim.constrain.schema import ConstrainMode, build_constraint
+from shim.constrain.turn import expressible
 from shim.errors import ConfigError
 from shim.events import (
     CallFold,
@@ -178,4 +179,7 @@ def constrained_options(
     constraint = build_constraint(tools, dialect, mode=choice.mode, named=choice.named)
     if constraint is None:
         return options
+    constraint = replace(
+        constraint, tools=tuple(replace(t, input_schema=expressible(t.input_schema)) for t in constraint.tools)
+    )
     return replace(options or GenerationOptions(), constraint=constraint)

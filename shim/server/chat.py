@@ -31,6 +31,7 @@ from typing import cast
 from shim.agent import Agent, AgentEnd, AgentEvent, CallRouted, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend
 from shim.constrain.schema import ConstrainMode
+from shim.constrain.turn import HEADER as CONSTRAINT_HEADER
 from shim.constrain.turn import check_mode
 from shim.errors import StreamInterruptedError
 from shim.events import CallFold, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
@@ -50,6 +51,7 @@ __all__ = [
     "Output",
     "ReasoningOut",
     "TextOut",
+    "constraint_header",
     "run_chat",
 ]
 
@@ -117,7 +119,8 @@ async def run_chat(
         tool_choice=request.tool_choice,
         constrain=cast("ConstrainMode", settings.constrain),
     )
-    reducer = _Reducer()
+    forced = request.tool_choice == "required" or isinstance(request.tool_choice, dict)
+    reducer = _Reducer(hold=forced)
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
     async with aclosing(events):
         try:
@@ -136,7 +139,13 @@ class _Reducer:
     """Agent events -> what the client sees (see the module docstring). It decides nothing about calls: a
     call goes out when the agent routes it to the client (`CallRouted`), and only then."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, hold: bool = False) -> None:
+        self.hold = hold
+        """``tool_choice`` forces a call: a turn's text waits for its call, and a turn that made none is a failed
+        attempt whose text is dropped when the model tries again, so a client whose retries run out gets one
+        attempt's text, never every attempt's joined."""
+        self.attempt: list[Output] = []  # text of this turn, held while ``hold``
+        self.wrote_before = False  # ``wrote_text`` when this turn started (restored when its text is dropped)
         self.fold = CallFold()  # this turn's calls, as the agent's own fold reads them, until each is routed
         self.calls = 0
         self.prompt_tokens = 0
@@ -181,6 +190,27 @@ class _Reducer:
         return [TextOut(text=out)]
 
     def feed(self, event: AgentEvent) -> list[Output]:
+        outputs = self._feed(event)
+        if not self.hold:
+            return outputs
+        match event:
+            case TurnStart() if self.attempt:  # the last turn made no call the client sees: a failed attempt
+                self.attempt = []
+                self.wrote_text = self.wrote_before
+                self.retried = ""  # the client never saw it, so a retry that repeats it is not an echo
+            case CallRouted() if event.route != "refused":  # a call: the choice is met, its text goes out
+                self.hold = False
+                outputs, self.attempt = [*self.attempt, *outputs], []
+            case AgentEnd():
+                outputs, self.attempt = [*self.attempt, *outputs], []
+            case _:
+                self.attempt += [o for o in outputs if isinstance(o, TextOut)]
+                outputs = [o for o in outputs if not isinstance(o, TextOut)]
+        if isinstance(event, TurnStart):
+            self.wrote_before = self.wrote_text
+        return outputs
+
+    def _feed(self, event: AgentEvent) -> list[Output]:
         match event:
             case TurnStart():
                 # Text held as a repeat when the turn ended was a repeat: dropped.
@@ -236,3 +266,21 @@ def _finish(end: AgentEnd, calls: int) -> Finish:
         # The loop gave up (turn limit, repeated failures): the client gets what was written, as an answer.
         logger.warning("agent loop stopped (%s): %s", end.reason, end.detail)
     return "stop"
+
+
+def constraint_header(
+    backend: Backend, request: ChatRequest, *, mode: str, server_tools: bool
+) -> list[tuple[bytes, bytes]]:
+    """The response header for a request that offers tools: ``grammar`` where the engine constrains every call
+    to the offered tools (forced from the first token for ``tool_choice`` required or named), else ``none``
+    (calls are read from free text, and a forced choice is kept by reminding the model). The same decision
+    `shim.agent_types.constrained_options` makes for each turn."""
+    if not request.tools and not server_tools:
+        return []
+    constrained = (
+        mode != "off"
+        and request.tool_choice != "none"
+        and not request.options.grammar  # the client's own grammar constrains the whole reply instead
+        and backend.can_constrain
+    )
+    return [(CONSTRAINT_HEADER, b"grammar" if constrained else b"none")]

@@ -14,7 +14,7 @@ from shim.backends import get_backend
 from shim.backends.base import GenerationOptions
 from shim.backends.scripted import ScriptedBackend
 from shim.cli import main
-from shim.constrain.turn import check_mode
+from shim.constrain.turn import check_mode, expressible
 from shim.errors import ConfigError
 from shim.settings import resolve_settings
 from shim.tool_choice import TurnChoice
@@ -108,3 +108,21 @@ def test_run_with_constrain_on_and_a_model_that_cannot_says_so(tmp_path: Path) -
     assert "did not start" not in result.output, result.output
     assert result.exit_code != 0
     assert "cannot constrain tool calls" in result.output
+
+
+def test_bounded_integers_become_the_enum_of_their_values_for_the_grammar_and_nothing_else_changes() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "stars": {"type": "integer", "minimum": 1, "maximum": 5, "description": "rating"},
+            "even": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 9, "multipleOf": 2},
+            "big": {"type": "integer", "minimum": 0, "maximum": 10**6},  # too many values: left to validation
+            "open": {"type": "integer", "minimum": 0},
+            "nested": {"type": "array", "items": {"type": "integer", "minimum": -1, "maximum": 1}},
+        },
+    }
+    props = expressible(schema)["properties"]
+    assert props["stars"] == {"description": "rating", "enum": [1, 2, 3, 4, 5]}
+    assert props["even"] == {"enum": [2, 4, 6, 8]}
+    assert props["big"] == schema["properties"]["big"] and props["open"] == schema["properties"]["open"]
+    assert props["nested"]["items"] == {"enum": [-1, 0, 1]}
