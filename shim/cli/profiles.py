@@ -59,6 +59,7 @@ def profiles(model: str | None, ask_engine: bool, template: str | None, as_json:
             click.echo(f"  chosen: {found.describe()}{alone}")
             for quirk in profile.quirks:
                 click.echo(f"  - {quirk}")
+            _print_syntax(profile)
 
 
 def _print_template(path: str, as_json: bool) -> None:
@@ -71,10 +72,15 @@ def _print_template(path: str, as_json: bool) -> None:
         raise click.ClickException(f"{path}: {exc}") from None
     assert profile.syntax is not None
     if as_json:
-        row = _row(profile, None) | {"syntax": {k: json.loads(v) for k, v in profile.syntax.describe()}}
-        click.echo(json.dumps(row, ensure_ascii=False))
+        click.echo(json.dumps(_row(profile, None), ensure_ascii=False))
         return
     click.echo(f"call syntax derived from {path}:")
+    _print_syntax(profile)
+
+
+def _print_syntax(profile: ModelProfile) -> None:
+    if profile.syntax is None:
+        return
     for field, value in profile.syntax.describe():
         click.echo(f"  {field:<16} {value}")
     if profile.thinking:
@@ -101,6 +107,7 @@ def _detected(model: str) -> Detection:
 def _row(profile: ModelProfile, found: Detection | None) -> dict[str, Any]:
     row: dict[str, Any] = {
         "name": profile.name,
+        "syntax": {k: json.loads(v) for k, v in profile.syntax.describe()} if profile.syntax else None,
         "dialect": profile.dialect,
         "rule": profile.rule,
         "readers": list(profile.readers),

@@ -74,6 +74,7 @@ class ModelProfile:
         parts = [f"name ~ {' | '.join(self.patterns)}"] if self.patterns else []
         parts += [f"family {' | '.join(self.families)}"] if self.families else []
         parts += [f"template has {' | '.join(self.template_markers)}"] if self.template_markers else []
+        parts += ["call syntax derived from the chat template"] if self.syntax is not None else []
         return "; ".join(parts) or "when nothing else matches"
 
     def options(self, options: TurnOptions) -> TurnOptions:

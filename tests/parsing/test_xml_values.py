@@ -30,8 +30,10 @@ FAMILIES: dict[str, tuple[Callable[[str, str], str], ModelProfile | None]] = {
     ),
     "minicpm": (lambda k, v: f'<function name="probe"><param name="{k}">{v}</param></function>', None),
     "minimax": (
-        lambda k, v: f'<minimax:tool_call>\n<invoke name="probe">\n<parameter name="{k}">{v}</parameter>\n'
-        "</invoke>\n</minimax:tool_call>",
+        lambda k, v: (
+            f'<minimax:tool_call>\n<invoke name="probe">\n<parameter name="{k}">{v}</parameter>\n'
+            "</invoke>\n</minimax:tool_call>"
+        ),
         None,
     ),
     "glm": (lambda k, v: f"<tool_call>probe\n<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n</tool_call>", None),

@@ -3,7 +3,8 @@
 Bare or inside ``<tool_call>``. Values are raw text, typed by the tool's input schema where it says
 (``"42"`` becomes 42 for an integer parameter, stays ``"42"`` for a string one); without a schema it stays
 text (`shim.parsing.xml_values`, the one rule of every XML family). Arguments stream one parameter at a
-time, as JSON text that concatenates to the final object. A ``{`` right after the opener is Llama's form: the body is the arguments object.
+time, as JSON text that concatenates to the final object. A ``{`` right after the opener is Llama's form:
+the body is the arguments object.
 """
 
 from __future__ import annotations
