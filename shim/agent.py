@@ -294,7 +294,7 @@ class Agent:
                         for event in item_events(item, parser.feed):
                             for taken in self._take(turn, event, outcome, decided):
                                 yield taken
-                        if self.settings.one_call_per_turn and outcome.fold.calls:
+                        if (self.settings.one_call_per_turn and outcome.fold.calls) or outcome.repeated:
                             break  # the block is complete: leaving the context stops the engine
                 completion = stream.result
             except StreamInterruptedError as exc:
@@ -307,7 +307,7 @@ class Agent:
                 continue
             break
         finish = completion.finish_reason if completion is not None else "cancelled"
-        if self.settings.one_call_per_turn and outcome.fold.calls:
+        if (self.settings.one_call_per_turn and outcome.fold.calls) or outcome.repeated:
             finish = "stop"  # we stopped it on purpose
         for event in parser.close(truncated=finish == "length" or bool(outcome.interrupted)):
             for taken in self._take(turn, event, outcome, decided):
@@ -334,9 +334,16 @@ class Agent:
     def _take(self, turn: int, event: Event, outcome: TurnOutcome, decided: TurnChoice) -> list[Event | CallRouted]:
         """Record a parser event and pass it on, with the routing decision after a complete call."""
         self._record("event", turn=turn, event=event.to_dict())
-        if self.settings.one_call_per_turn and outcome.fold.calls:
+        if (self.settings.one_call_per_turn and outcome.fold.calls) or outcome.repeated:
             # Generation was stopped at the first complete call: what the engine had already sent after it (the
             # start of the closing tag, another call) is not part of the turn.
+            return []
+        if isinstance(event, ToolCallEnd) and any(
+            c.name == event.name and c.arguments == event.arguments for c in outcome.fold.calls
+        ):
+            # The same call again in one reply: small models under a forced grammar repeat their call until the
+            # token limit. The repeat is dropped (never routed, so no surface shows it) and generation stops.
+            outcome.repeated = True
             return []
         outcome.fold.add(event)
         if not isinstance(event, ToolCallEnd):

@@ -103,6 +103,8 @@ class TurnOutcome:
     usage: Usage | None = None
     interrupted: str = ""
     routes: dict[str, CallRouted] = field(default_factory=dict[str, CallRouted])
+    repeated: bool = False
+    """The model wrote a call it had already made in this reply; generation was stopped there."""
 
     @property
     def text(self) -> str:

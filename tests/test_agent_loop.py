@@ -116,3 +116,14 @@ async def test_a_trace_with_reasoning_and_native_calls_replays_the_same_items(tm
         items = [item async for item in stream]
     assert items == [Reasoning("The user "), Reasoning("wants x."), "Checking. ", NativeCall.of(NATIVE)]
     assert stream.result is not None and stream.result.tool_calls == (NATIVE,)
+
+
+async def test_a_call_repeated_verbatim_in_one_reply_is_dropped_and_ends_the_reply(tmp_path: Path) -> None:
+    other = '<function_call>{"name": "echo", "arguments": {"x": 2}}</function_call>'
+    reply = f"{CALL}\n{other}\n{CALL}\n{CALL}\n{CALL}"  # what SmolLM2 wrote under a forced grammar, shortened
+    agent = Agent(replay(tmp_path, {"response": reply}), external_tools=[{"name": "echo"}])
+    with anyio.fail_after(10):
+        events = [e async for e in agent.stream("Go.")]
+    ends = [e for e in events if isinstance(e, ToolCallEnd)]
+    assert [e.arguments for e in ends] == [{"x": 1}, {"x": 2}]
+    assert isinstance(events[-1], AgentEnd) and [c.arguments for c in events[-1].calls] == [{"x": 1}, {"x": 2}]

@@ -129,13 +129,29 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
     "--track",
     "tracks",
     multiple=True,
-    type=click.Choice([*TRACKS, "all"]),
+    type=click.Choice([*TRACKS, "models", "all"]),
     default=("all",),
     show_default=True,
-    help="Which corpus to measure (repeatable): generated mutations, real model outputs, real prose decoys.",
+    help="Which corpus to measure (repeatable): generated mutations, real model outputs, real prose decoys; "
+    "models: BFCL questions answered by real models (slow, never part of 'all').",
 )
+@click.option(
+    "-m", "--model", "models", multiple=True, help="models track: a packaged model or a backend spec (repeatable)."
+)
+@click.option("--config", "configs", multiple=True, help="models track: a configuration to run (repeatable).")
+@click.option("--category", "categories", multiple=True, help="models track: a BFCL category (repeatable).")
+@click.option("--limit", type=int, default=5, show_default=True, help="models track: questions per category.")
 def bench(
-    parsers: tuple[str, ...], quick: bool, out: Path, seed: int, no_throughput: bool, tracks: tuple[str, ...]
+    parsers: tuple[str, ...],
+    quick: bool,
+    out: Path,
+    seed: int,
+    no_throughput: bool,
+    tracks: tuple[str, ...],
+    models: tuple[str, ...],
+    configs: tuple[str, ...],
+    categories: tuple[str, ...],
+    limit: int,
 ) -> None:
     """Benchmark tool-call parsing on malformed model streams, on real model outputs and on real prose.
 
@@ -151,8 +167,15 @@ def bench(
     Examples:
       shim bench --quick --out /tmp/bench && open /tmp/bench/report.md
       shim bench --track real --no-throughput
+      shim bench --track models --limit 5 --out /tmp/bfcl   # BFCL on the packaged models (shim[models])
     """
     console = Console(stderr=True)
+    if "models" in tracks:
+        from shim.cli.bench_models import run_models_track
+
+        run_models_track(console, out=out, models=models, configs=configs, categories=categories, limit=limit)
+        if set(tracks) == {"models"}:
+            return
     chosen: list[Track] = list(TRACKS) if "all" in tracks else [t for t in TRACKS if t in tracks]
     options = BenchOptions(
         quick=quick, seed=seed, parsers=parsers, out=out, throughput=not no_throughput, tracks=chosen

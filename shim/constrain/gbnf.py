@@ -2,7 +2,8 @@
 
 ```
 root     ::= shimgap shimbody shimgap "</function_call>"  (after the opener: the engine switches it on there)
-root     ::= shimcall (shimgap shimcall)*                (forced: the whole reply is calls)
+root     ::= shimcall (shimgap shimcall)* shimgap        (forced: the whole reply is calls; it may end after
+                                                         the whitespace that follows a call, not only before it)
 root     ::= shimcall                                    (include_opener: an engine that starts it at the opener)
 shimcall ::= "<function_call>" shimgap shimbody shimgap "</function_call>"
 shimbody ::= the converter's rules for the union of {"name": const, "arguments": inputSchema}
@@ -74,7 +75,10 @@ def _build(constraint: CallConstraint, all_loose: bool, include_opener: bool) ->
     body = _convert(call_schema(tools, loose=loose), "shimbody")
     opener, closer = _literal(constraint.trigger), _literal(constraint.closer)
     if constraint.forced:
-        root = "root ::= shimcall (shimgap shimcall)*"
+        # The trailing gap: a model that writes a newline after its call must still be able to stop there;
+        # without it the newline could only lead to another call, and a small model repeated its call until
+        # the token limit.
+        root = "root ::= shimcall (shimgap shimcall)* shimgap"
     elif include_opener:
         root = "root ::= shimcall"
     else:
