@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_servers import SHARED_ROUTER, everything, lab, time_server
+from mcp_servers import SHARED_ROUTER, everything, lab, lab_in_process, time_server
 
 from shim.agent import Agent, AgentEnd, BaseToolSource, ToolResultEvent, TurnEnd
 from shim.backends import get_backend
@@ -34,7 +34,8 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="module")
 async def router() -> AsyncIterator[ToolRouter]:
     servers = {"time": time_server(args=["--local-timezone", "UTC"]), "everything": everything(), "lab": lab()}
-    async with ToolRouter(parse_config({"mcpServers": servers}).servers, **SHARED_ROUTER) as router:
+    connect = {"lab": lab_in_process()}  # the loop is under test: the lab server runs in this process
+    async with ToolRouter(parse_config({"mcpServers": servers}).servers, connect=connect, **SHARED_ROUTER) as router:
         assert not router.failures, router.failures
         yield router
 
@@ -143,7 +144,7 @@ async def test_a_denied_approval_is_an_error_result_and_the_tool_does_not_run(tm
         return False
 
     servers = parse_config({"mcpServers": {"lab": lab()}}).servers
-    async with ToolRouter(servers, approver=deny) as router:
+    async with ToolRouter(servers, approver=deny, connect={"lab": lab_in_process()}) as router:
         backend = replay(tmp_path, call_block("delete_everything"), "I was not allowed to.")
         events = await collect(Agent(backend, router), "Delete everything.")
     result = next(e for e in events if isinstance(e, ToolResultEvent))
@@ -261,7 +262,7 @@ async def test_a_trace_file_replays_the_same_run(router: ToolRouter, tmp_path: P
 
 async def test_secrets_never_reach_the_trace(tmp_path: Path) -> None:
     servers = parse_config({"mcpServers": {"lab": lab(env={"LAB_SECRET": "hunter2-secret-value"})}}).servers
-    async with ToolRouter(servers) as router:
+    async with ToolRouter(servers, connect={"lab": lab_in_process(secret="hunter2-secret-value")}) as router:
         agent = Agent(replay(tmp_path, call_block("get_secret"), "ok"), router, trace=tmp_path / "t.jsonl")
         await collect(agent, "Tell me the secret. My key is sk-abcdefghijklmnop1234.")
     text = (tmp_path / "t.jsonl").read_text()

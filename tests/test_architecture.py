@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[1] / "shim"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
     # 0. Data and leaf services: what everything else is made of. `ids` is the one source of call ids (the parser,
-    #    the Ollama backend and the server all draw from it); `choice` reduces a tool choice's forms to one; `config` reads the MCP config file; `trace` writes
-    #    JSONL through `redact`; `resources` finds the packaged data files.
+    #    the Ollama backend and the server all draw from it); `choice` reduces a tool choice's forms to one;
+    #    `config` reads the MCP config file; `trace` writes JSONL through `redact`; `resources` finds the packaged
+    #    data files.
     (
         "shim.__about__",
         "shim.resources",
@@ -48,15 +49,17 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("shim.agent", "shim.agent_types"),
     # 7. The provider surfaces.
     ("shim.server",),
-    # 8. Programs built on all of it: the CLI and its settings, the demo, the benchmark harness, and the package's
-    #    public facade (``shim/__init__.py``).
+    # 8. Programs built on all of it: the CLI and its settings, the demo, the benchmark harness (`shim bench` is a
+    #    shipped command that reads the fixtures the wheel carries, so it stays in the package, up here where
+    #    nothing at run time can depend on it), and the package's public facade (``shim/__init__.py``).
     ("shim.cli", "shim.settings", "shim.demo", "shim.bench", "shim"),
 )
 """Lowest first. A module is on the floor of its longest listed prefix; it may import its own floor or below."""
 
 BACKEND_SEAM = ("shim.backends", "shim.backends.base", "shim.backends.model_info", "shim.backends.messages")
 """What is not a concrete backend: the registry (`get_backend`), the protocol, the model facts and the message
-helpers every backend shares. Every other module of ``shim/backends`` is one engine."""
+helpers every backend shares. Every other module of ``shim/backends`` is one engine (``scripted`` included: the
+tests and benchmarks construct it, nothing in shim but ``replay`` does)."""
 MAY_NAME_BACKENDS = ("shim.backends", "shim.cli")
 
 PENDING_CYCLES = [["shim.parsing.readers.base", "shim.parsing.tags"]]
@@ -152,7 +155,7 @@ def _within(module: str, prefixes: tuple[str, ...]) -> bool:
 
 def cycles(edges: list[Edge]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan's algorithm, iteratively)."""
-    graph: dict[str, set[str]] = {m: set() for m in MODULES}
+    graph: dict[str, set[str]] = {m: set() for edge in edges for m in (edge.source, edge.target)}
     for edge in edges:
         graph[edge.source].add(edge.target)
     index: dict[str, int] = {}
@@ -232,3 +235,14 @@ def test_the_graph_reader_resolves_each_form_of_import_to_the_module_it_loads(so
     statement = ast.parse(source).body[0]
     assert isinstance(statement, (ast.Import, ast.ImportFrom))
     assert targets("shim.backends", statement) == [expected]
+
+
+def test_the_cycle_finder_reports_a_cycle_through_a_function_level_import_and_nothing_else() -> None:
+    edges = [
+        Edge("a", "b", 1, "module"),
+        Edge("b", "c", 1, "module"),
+        Edge("c", "a", 9, "function"),
+        Edge("c", "d", 2, "module"),
+    ]
+    assert cycles(edges) == [["a", "b", "c"]]
+    assert cycles(edges[:2] + edges[3:]) == []

@@ -13,7 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_servers import lab
+from mcp_servers import lab, lab_in_process
 
 from shim.agent import Agent
 from shim.backends.scripted import ScriptedBackend
@@ -56,7 +56,7 @@ async def test_a_secret_the_model_repeats_in_pieces_never_reaches_the_trace_or_t
     call = json.dumps({"name": "lab__fail", "arguments": {"reason": f"it is {SECRET}"}})
     turns = (f"Sure. The secret is {SECRET}, as asked. <function_call>{call}</function_call>", f"Done: {SECRET}.")
     with caplog.at_level(logging.DEBUG, logger="shim"), anyio.fail_after(30):
-        async with ToolRouter(servers) as router:
+        async with ToolRouter(servers, connect={"lab": lab_in_process(secret=SECRET)}) as router:
             agent = Agent(replay(tmp_path, *turns), router, trace=tmp_path / "t.jsonl")
             await agent.run("Tell me the secret.")
     text = (tmp_path / "t.jsonl").read_text(encoding="utf-8")
