@@ -70,7 +70,13 @@ async def test_claude_code_reads_a_file_with_its_read_tool_sends_the_result_back
             done = await anyio.run_process(
                 [claude, "-p", "What is in notes.txt?"],
                 cwd=project,
-                env=claude_env(tmp_path / "home", url, ANTHROPIC_MODEL="local", ANTHROPIC_SMALL_FAST_MODEL="local"),
+                env=claude_env(
+                    tmp_path / "home",
+                    url,
+                    ANTHROPIC_MODEL="local",
+                    ANTHROPIC_DEFAULT_HAIKU_MODEL="local",
+                    ANTHROPIC_SMALL_FAST_MODEL="local",
+                ),
                 check=False,
             )
     out, err = done.stdout.decode(), done.stderr.decode()
