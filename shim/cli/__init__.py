@@ -73,7 +73,7 @@ class _LazyGroup(click.Group):
         if name and not name.startswith("-") and name not in _COMMANDS and name not in self.commands:
             close = difflib.get_close_matches(name, [*_COMMANDS, *self.commands], n=1, cutoff=0.6)
             hint = f" Did you mean {close[0]!r}?" if close else ""
-            raise click.UsageError(f"No such command {name!r}.{hint} See 'shim --help'.", ctx)
+            raise click.UsageError(f"No such command {name!r}.{hint}", ctx)
         return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

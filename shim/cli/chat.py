@@ -84,6 +84,8 @@ def chat(
                 left_with_ctrl_c = chat_loop(portal, agent, router, printer, approvals, out, err)
     except ShimError as exc:
         raise click.ClickException(redact(str(exc))) from None
+    finally:
+        printer.stop_status()  # an error or Ctrl-C must not leave the spinner turning
     if left_with_ctrl_c:
         interrupted()  # after the servers are shut down
 

@@ -187,32 +187,35 @@ async def _scripted(settings: Settings, backend: Backend, trace: Path | None, se
     constrained = settings.constrain != "off" and backend.can_constrain
     err.print(f"[dim]calls: {'constrained to the offered tools (grammar)' if constrained else 'unconstrained'}[/]")
     printer.waiting("starting the demo MCP server…")
-    async with _session(settings, backend, approvals, trace, server_logs) as (agent, _):
-        await _load(backend, printer)
-        for request in DEMO_REQUESTS:
-            agent.reset()
-            printer.stop_status()
-            out.rule(f"[bold]{request.text}[/]")
-            outcome = _Outcome(request.text, request.tool, dict(request.arguments), [], None)
-            printer.waiting()
-            async for event in agent.stream(request.text):
-                printer(event)
-                if isinstance(event, ToolResultEvent):
-                    outcome.calls.append(event)
-                elif isinstance(event, AgentEnd):
-                    outcome.end = event
-            outcomes.append(outcome)
-    printer.stop_status()
+    try:
+        async with _session(settings, backend, approvals, trace, server_logs) as (agent, _):
+            await _load(backend, printer)
+            for request in DEMO_REQUESTS:
+                agent.reset()
+                printer.stop_status()
+                out.rule(f"[bold]{request.text}[/]")
+                outcome = _Outcome(request.text, request.tool, dict(request.arguments), [], None)
+                printer.waiting()
+                async for event in agent.stream(request.text):
+                    printer(event)
+                    if isinstance(event, ToolResultEvent):
+                        outcome.calls.append(event)
+                    elif isinstance(event, AgentEnd):
+                        outcome.end = event
+                outcomes.append(outcome)
+    finally:
+        printer.stop_status()  # an error or Ctrl-C must not leave the spinner turning
     _summary(out, outcomes)
     return 0 if all(o.verdict == "ok" for o in outcomes) else 1
 
 
 async def _load(backend: Backend, printer: Any) -> None:
     """Load an embedded model now, under its own spinner, so the first answer's wait is not a mystery."""
-    load: Any = getattr(backend, "model", None)
-    if load is not None:
+    from shim.backends.llamacpp import LlamaCppBackend
+
+    if isinstance(backend, LlamaCppBackend):
         printer.waiting(f"loading {backend.description}…")
-        await load()
+        await backend.model()
 
 
 def _summary(out: Console, outcomes: list[_Outcome]) -> None:
@@ -243,8 +246,11 @@ def _chat(settings: Settings, backend: Backend, trace: Path | None, server_logs:
     printer = Printer(out, err)
     session = _session(settings, backend, approvals, trace, server_logs)
     printer.waiting("starting the demo MCP server…")
-    with start_blocking_portal() as portal, portal.wrap_async_context_manager(session) as (agent, router):
-        portal.call(_load, backend, printer)
-        printer.stop_status()
-        err.print("[dim]shim demo --chat · try: What is 12 times 9? · Convert 5 km to miles. · /help[/]")
-        return chat_loop(portal, agent, router, printer, approvals, out, err)
+    try:
+        with start_blocking_portal() as portal, portal.wrap_async_context_manager(session) as (agent, router):
+            portal.call(_load, backend, printer)
+            printer.stop_status()
+            err.print("[dim]shim demo --chat · try: What is 12 times 9? · Convert 5 km to miles. · /help[/]")
+            return chat_loop(portal, agent, router, printer, approvals, out, err)
+    finally:
+        printer.stop_status()  # an error or Ctrl-C must not leave the spinner turning

@@ -89,23 +89,28 @@ async def _run(
     printer = Printer(out, err)
     end: AgentEnd | None = None
     lines = EventRedactor()  # --json: secrets split over several events are redacted too
-    async with open_agent(
-        settings, approvals, server_logs=server_logs, options=options, one_call_per_turn=one_call, trace=trace
-    ) as (agent, _):
-        if not as_json:
-            printer.waiting()
-        async for event in agent.stream(prompt):
-            if as_json:
-                for line, _ in lines.feed(event.to_dict()):
-                    click.echo(json.dumps(line, ensure_ascii=False))
-            else:
-                printer(event)
-                approvals.status = printer.status
-            if isinstance(event, AgentEnd):
-                end = event
-            if approvals.aborted:
-                err.print("[red]aborted[/]")
-                return 1
+    if not as_json:
+        printer.waiting("starting the MCP servers…")
+    try:
+        async with open_agent(
+            settings, approvals, server_logs=server_logs, options=options, one_call_per_turn=one_call, trace=trace
+        ) as (agent, _):
+            if not as_json:
+                printer.waiting()
+            async for event in agent.stream(prompt):
+                if as_json:
+                    for line, _ in lines.feed(event.to_dict()):
+                        click.echo(json.dumps(line, ensure_ascii=False))
+                else:
+                    printer(event)
+                    approvals.status = printer.status
+                if isinstance(event, AgentEnd):
+                    end = event
+                if approvals.aborted:
+                    err.print("[red]aborted[/]")
+                    return 1
+    finally:
+        printer.stop_status()  # an error or Ctrl-C must not leave the spinner turning
     for line, _ in lines.flush():
         click.echo(json.dumps(line, ensure_ascii=False))
     return 0 if end is not None and end.reason == "answer" else 1
