@@ -12,8 +12,9 @@ server answers it with the engine's own mechanism where there is one, else with 
 
 Whatever the method, the final answer is parsed leniently (code fences, text around the JSON) and validated
 against the schema; an answer that fails goes back to the model with the problem, at most `MAX_RETRIES`
-times, and the client receives the JSON text itself. When the request offers tools, the engine mechanism
-would forbid the calls, so the prompt is used and calls pass through as usual.
+times (that loop runs in the server, `shim.server.structured`), and the client receives the JSON text itself.
+When the request offers tools, the engine mechanism would forbid the calls, so the prompt is used and calls pass
+through as usual.
 
 The response says which method was used in the header ``x-shim-structured-output`` (clients ignore unknown
 headers), e.g. ``x-shim-structured-output: grammar``.
