@@ -83,9 +83,9 @@ async def test_a_responses_function_output_whose_call_id_matches_no_call_is_refu
 
 async def test_ollama_generate_takes_images_as_chat_does(tmp_path: Path) -> None:
     model = Recording(replay(tmp_path, "A single pixel."))
-    async with serving(create_app({"m": model})) as url:
+    async with serving(create_app({"m": model})) as url, AsyncClient(host=url) as ollama:
         with anyio.fail_after(10):
-            reply = await AsyncClient(host=url).generate(model="m", prompt="What is this?", images=[PIXEL])
+            reply = await ollama.generate(model="m", prompt="What is this?", images=[PIXEL])
     assert reply.response == "A single pixel."
     prompt = model.prompts[0][-1]
     assert "What is this?" in prompt.content and "[image: image/png" in prompt.content  # text-only: a placeholder
