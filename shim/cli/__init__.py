@@ -32,7 +32,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
         "List model profiles: each family's call format and detection rule.",
     ),
     "prompt": ("shim.cli.prompt:prompt", "Print the system prompt that teaches a model to call some tools."),
-    "serve": ("shim.cli.serve:serve", "Serve models to OpenAI and Ollama clients, with tool calling."),
+    "serve": ("shim.cli.serve:serve", "Serve models to OpenAI, Anthropic and Ollama clients, with tool calling."),
 }
 
 

@@ -136,11 +136,11 @@ def serve(
     constrain: str | None,
     log_level: str,
 ) -> None:
-    """Serve models as an OpenAI- and Ollama-compatible provider with tool calling.
+    """Serve models as an OpenAI-, Anthropic- and Ollama-compatible provider with tool calling.
 
-    Clients (the openai and ollama libraries, LangChain, Open WebUI, Continue...) send their tools as
-    usual; shim writes them into the prompt and turns the calls the model writes as text into real
-    tool_calls. With --config, the server also runs MCP tools itself and streams the final answer.
+    Clients (the openai, anthropic and ollama libraries, Claude Code, Codex, LangChain, Open WebUI...) send
+    their tools as usual; shim writes them into the prompt and turns the calls the model writes as text into
+    real tool_calls. With --config, the server also runs MCP tools itself and streams the final answer.
 
     \b
     Examples:

@@ -205,7 +205,8 @@ class _Reducer:
                 outputs, self.attempt = [*self.attempt, *outputs], []
             case _:
                 self.attempt += [o for o in outputs if isinstance(o, TextOut)]
-                outputs = [o for o in outputs if not isinstance(o, TextOut)]
+                kept: list[Output] = [o for o in outputs if not isinstance(o, TextOut)]
+                outputs = kept
         if isinstance(event, TurnStart):
             self.wrote_before = self.wrote_text
         return outputs

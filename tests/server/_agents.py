@@ -30,6 +30,12 @@ def agent_bin(name: str) -> str:
     if not path.exists():
         # node is there, so this is a setup mistake, not a reason to skip.
         pytest.fail(f"{path} is missing: run 'npm ci' in {ROOT} (as .ci/run does)")
+    if name == "claude" and path.resolve().stat().st_size < 4096:
+        # Claude Code's postinstall puts its native binary in place of a stub; where install scripts did not run,
+        # the binary is still in the platform package npm installed beside it.
+        native = sorted((ROOT / "node_modules" / "@anthropic-ai").glob("claude-code-*/claude"))
+        if native:
+            return str(native[0])
     return str(path)
 
 

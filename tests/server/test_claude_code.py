@@ -106,6 +106,7 @@ async def test_the_request_claude_code_sends_is_answered_with_its_system_message
     assert first in system.content and folded in system.content
     assert system.content.index(first) < system.content.index(folded)  # in order
     assert [m.role for m in model.prompts[0][1:]] == ["user"]
+    assert "x-anthropic-billing-header" not in system.content  # metadata for Anthropic's API, not the model
     assert model.options[0] is not None and model.options[0].max_tokens == 64000
 
 

@@ -98,3 +98,20 @@ async def test_ollama_generate_refuses_images_that_are_not_base64(tmp_path: Path
         with anyio.fail_after(10):
             refused = await http.post("/api/generate", json=body)
     assert refused.status_code == 400 and "images[0]" in refused.json()["error"]
+
+
+async def test_an_ollama_tool_result_with_an_id_still_answers_a_call_that_had_none(tmp_path: Path) -> None:
+    """Ollama's calls carry no id, so a result a client labels with one anyway (sent raw: the ollama client drops
+    the field) is matched by name, not refused."""
+    model = Recording(replay(tmp_path, "Sunny."))
+    messages: Any = [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "get_weather", "arguments": {}}}]},
+        {"role": "tool", "tool_name": "get_weather", "tool_call_id": "call_7", "content": "sunny"},
+    ]
+    body = {"model": "m", "messages": messages, "tools": [WEATHER], "stream": False}
+    async with serving(create_app({"m": model})) as url, httpx.AsyncClient(base_url=url) as http:
+        with anyio.fail_after(10):
+            reply = await http.post("/api/chat", json=body)
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["message"]["content"] == "Sunny."

@@ -164,9 +164,12 @@ UNSEEN = [
 ]
 
 
+def client_of(url: str) -> AsyncOpenAI:
+    return AsyncOpenAI(base_url=f"{url}/v1", api_key="unused", max_retries=0)
+
+
 async def test_a_forced_choice_on_the_embedded_engine_returns_a_valid_call_for_every_unseen_tool() -> None:
-    async with serving(create_app({"demo": f"llama-cpp:{model_path()}"})) as url:
-        client = AsyncOpenAI(base_url=f"{url}/v1", api_key="unused", max_retries=0)
+    async with serving(create_app({"demo": f"llama-cpp:{model_path()}"})) as url, client_of(url) as client:
         for n, (request, tool) in enumerate(UNSEEN):
             name = tool["function"]["name"]
             choice: Any = "required" if n % 2 else {"type": "function", "function": {"name": name}}
@@ -188,15 +191,13 @@ async def test_a_forced_choice_on_the_embedded_engine_returns_a_valid_call_for_e
                 arguments = json.loads(call.function.arguments)
                 errors = list(Draft202012Validator(tool["function"]["parameters"]).iter_errors(arguments))
                 assert not errors, (name, arguments, errors[0].message)
-        await client.close()
 
 
 async def test_a_forced_choice_the_model_keeps_answering_in_text_returns_one_attempts_text(tmp_path: Path) -> None:
     """An engine that cannot constrain: the model is reminded twice, and the client gets the last attempt's text
     (with ``x-shim-call-constraint: none``), not the three attempts run together."""
     model = replay(tmp_path, *["It is sunny.", "Still sunny.", "Sunny, really."] * 2)  # two requests' turns
-    async with serving(create_app({"m": model})) as url:
-        client = AsyncOpenAI(base_url=f"{url}/v1", api_key="unused", max_retries=0)
+    async with serving(create_app({"m": model})) as url, client_of(url) as client:
         with anyio.fail_after(10):
             raw = await client.chat.completions.with_raw_response.create(
                 model="m",
@@ -212,7 +213,6 @@ async def test_a_forced_choice_the_model_keeps_answering_in_text_returns_one_att
                 stream=True,
             )
             text = "".join([c.choices[0].delta.content or "" async for c in streamed if c.choices])
-        await client.close()
     assert raw.headers["x-shim-call-constraint"] == "none"
     reply = raw.parse().choices[0]
     assert reply.finish_reason == "stop" and reply.message.content == "Sunny, really."

@@ -33,7 +33,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from shim.backends.base import GenerationOptions
-from shim.constrain.structured import parse_response_format
+from shim.constrain.structured import StructuredOutput, parse_response_format
 from shim.prompting import ToolChoice
 from shim.server.chat import ChatRequest
 from shim.server.http import RequestError, is_obj
@@ -204,7 +204,7 @@ def to_chat(body: MessagesRequest) -> MessagesCall:
     )
 
 
-def _format(body: MessagesRequest) -> Any:
+def _format(body: MessagesRequest) -> StructuredOutput | None:
     """``output_config.format`` (or the older ``output_format``): ``{"type": "json_schema", "schema": {...}}``.
 
     Raises:
@@ -259,10 +259,16 @@ def _choice(choice: ToolChoiceIn | None) -> tuple[ToolChoice, bool]:
 
 
 def _system(system: str | list[Block] | None) -> str:
-    """A system prompt (or a ``system`` message's content) as text: its text blocks, joined."""
+    """A system prompt (or a ``system`` message's content) as text: its text blocks, joined. Claude Code's
+    billing block (``x-anthropic-billing-header: cc_version=…``) is metadata for Anthropic's API, not an
+    instruction, and is left out."""
     if system is None or isinstance(system, str):
         return system or ""
-    return "\n\n".join(block.text or "" for block in system if block.type == "text")
+    texts = [block.text or "" for block in system if block.type == "text"]
+    return "\n\n".join(t for t in texts if not t.startswith(_BILLING))
+
+
+_BILLING = "x-anthropic-billing-header:"
 
 
 def _messages(n: int, message: AnthropicMessage) -> list[dict[str, Any]]:

@@ -190,12 +190,15 @@ def _check_result_ids(messages: list[dict[str, Any]]) -> None:
         RequestError: 400 naming the result's id.
     """
     calls: set[str] = set()
+    anonymous = False  # a call without an id (Ollama's have none): its result cannot be matched by id
     for message in messages:
         for call in message.get("tool_calls") or ():
             if is_obj(call) and isinstance(call.get("id"), str):
                 calls.add(call["id"])
+            else:
+                anonymous = True
         result_id = message.get("tool_call_id")
-        if message.get("role") == "tool" and isinstance(result_id, str) and result_id not in calls:
+        if message.get("role") == "tool" and isinstance(result_id, str) and result_id not in calls and not anonymous:
             raise RequestError(
                 400,
                 f"the tool result for call id {result_id!r} answers no call: no earlier assistant message has a "
