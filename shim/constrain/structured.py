@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from shim.constrain.gbnf import schema_grammar
-from shim.validation import schema_check, schema_problem
+from shim.validation import nesting_depth, schema_check, schema_problem
 
 if TYPE_CHECKING:
     from shim.backends.base import Backend, GenerationOptions
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HEADER",
+    "MAX_ANSWER_DEPTH",
     "MAX_RETRIES",
     "StructuredMethod",
     "StructuredOutput",
@@ -48,6 +49,8 @@ __all__ = [
 StructuredMethod: TypeAlias = Literal["grammar", "format", "response_format", "prompt"]
 HEADER = b"x-shim-structured-output"
 MAX_RETRIES = 2
+MAX_ANSWER_DEPTH = 128
+"""Deepest nesting an answer may have: json and jsonschema recurse per level (a RecursionError near 1,000)."""
 """Answers that fail the schema sent back to the model before the last one stands."""
 
 _ANY_JSON_GBNF = r"""root ::= object
@@ -82,6 +85,8 @@ class StructuredOutput:
 
     def check(self, text: str) -> tuple[Any, str | None]:
         """Parse ``text`` leniently and validate it: ``(value, None)``, or ``(None, what is wrong)``."""
+        if nesting_depth(text.encode("utf-8", "surrogatepass")) > MAX_ANSWER_DEPTH:
+            return None, f"the answer nests arrays/objects more than {MAX_ANSWER_DEPTH} levels deep"
         value = _find_json(text)
         if value is _MISSING:
             return None, "the answer is not JSON"
@@ -245,12 +250,12 @@ def _find_json(text: str) -> Any:
     stripped = text.strip()
     try:
         return json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):  # too deep is refused by the caller; kept so it is never a 500
         pass
     for start in (i for i, c in enumerate(stripped) if c in "{["):
         try:
             value, _ = decoder.raw_decode(stripped, start)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         return value
     return _MISSING

@@ -34,7 +34,7 @@ from starlette.responses import JSONResponse, Response
 
 from shim.prompting import render_messages
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
-from shim.server.http import RequestError, Watched, json_bytes, read_json, write_collected, write_stream
+from shim.server.http import RequestError, Watched, json_bytes, off_loop, read_json, write_collected, write_stream
 from shim.server.models import ServerState
 from shim.server.surfaces import error_body as surface_error_body
 from shim.server.wire import validate
@@ -57,7 +57,7 @@ async def messages(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
         body = await read_json(request, limit=state.max_body)
-        chat, stream, hide_thinking = to_chat(validate(MessagesRequest, body))
+        chat, stream, hide_thinking = await off_loop(lambda: to_chat(validate(MessagesRequest, body)))
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return anthropic_error(exc)
@@ -74,7 +74,7 @@ async def count_tokens(request: Request) -> Response:
         body = await read_json(request, limit=state.max_body)
         if isinstance(body, dict):
             body.setdefault("max_tokens", 1)  # count_tokens takes no max_tokens  # pyright: ignore[reportUnknownMemberType]
-        chat, _, _ = to_chat(validate(MessagesRequest, body))
+        chat, _, _ = await off_loop(lambda: to_chat(validate(MessagesRequest, body)))
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return anthropic_error(exc)

@@ -27,7 +27,16 @@ from starlette.responses import JSONResponse, Response
 
 from shim.constrain.structured import structured_header
 from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut
-from shim.server.http import RequestError, Watched, is_obj, json_bytes, read_json, write_collected, write_stream
+from shim.server.http import (
+    RequestError,
+    Watched,
+    is_obj,
+    json_bytes,
+    off_loop,
+    read_json,
+    write_collected,
+    write_stream,
+)
 from shim.server.models import ServerState
 from shim.server.sse import error_body
 from shim.server.wire import validate
@@ -40,8 +49,8 @@ async def responses(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
         body = await read_json(request, limit=state.max_body)
-        wire = validate(ResponsesRequest, body)
-        chat, stream = to_chat(wire)
+        wire = await off_loop(partial(validate, ResponsesRequest, body))
+        chat, stream = await off_loop(partial(to_chat, wire))
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return JSONResponse(error_body(exc), status_code=exc.status)
