@@ -171,6 +171,11 @@ class MCPConnection:
         self._ready.set()
 
     @property
+    def restarts(self) -> int:
+        """How many times the server was connected again after its first session."""
+        return max(self._sessions - 1, 0)
+
+    @property
     def connected(self) -> bool:
         return self._client is not None
 

@@ -111,7 +111,7 @@ def known_secrets(extra: Iterable[str] = ()) -> frozenset[str]:
 
 _SPLIT_MIN = 8
 """Secrets shorter than this are not matched split across lines (too many chance matches in prose)."""
-_BREAK = r"(?:\r?\n|\\r?\\n)?"
+_BREAK = r"(?:\r?\n|(?:\\r)?\\n)?"
 """What may come between two characters of a secret split across lines: a line break, raw or JSON-escaped."""
 
 

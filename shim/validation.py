@@ -52,7 +52,7 @@ __all__ = [
 MAX_SHOWN_ERRORS = 5
 """At most this many violations are listed for the model; the rest would only bury the first ones."""
 
-PATTERN_BUDGET = 0.25
+PATTERN_BUDGET = 0.1
 """Seconds of pattern matching one validation may spend, all its patterns together."""
 
 _MAX_SCHEMA_SHOWN = 1500

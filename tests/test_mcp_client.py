@@ -3,14 +3,28 @@
 
 from __future__ import annotations
 
+import io
 import logging
+import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import anyio
 import pytest
-from mcp_servers import everything, everything_http, everything_sse, free_port, lab, lab_http, noisy, paged, time_server
+from mcp_servers import (
+    LAB_SERVER,
+    everything,
+    everything_http,
+    everything_sse,
+    free_port,
+    lab,
+    lab_http,
+    noisy,
+    paged,
+    time_server,
+)
 
 from shim.config import parse_config
 from shim.errors import ToolExecutionError
@@ -180,3 +194,55 @@ async def test_a_missing_working_directory_is_named_not_reported_as_a_missing_co
         assert connection.error is not None
         assert "working directory" in connection.error and "gone" in connection.error
         assert "command not found" not in connection.error
+
+
+async def test_a_result_over_the_servers_message_limit_fails_its_call_and_the_next_call_works() -> None:
+    async with connect(lab(maxMessageBytes=1_000_000)) as connection:
+        with anyio.fail_after(30):
+            with pytest.raises(ToolExecutionError, match="maxMessageBytes"):
+                await connection.call(call("huge", size=3_000_000), "huge")
+            after = await connection.call(call("echo", message="still here"), "echo")
+    assert after.render() == "lab echo: still here"
+
+
+async def test_a_thirty_megabyte_result_is_read_in_linear_time() -> None:
+    # The SDK's reader joined its growing buffer with every 64 KB chunk: 50 MB took over 80 s, and every later
+    # call waited behind it. Read once, it takes about as long as the server needs to write it.
+    size = 15_000_000  # the lab server sends it twice (text and structured content): a 30 MB message
+    async with connect(lab()) as connection:
+        with anyio.fail_after(60):
+            began = time.perf_counter()
+            result = await connection.call(call("huge", size=size), "huge")
+            took = time.perf_counter() - began
+            after = await connection.call(call("echo", message="next"), "echo")
+    assert len(result.content[0].text or "") == size and after.render() == "lab echo: next"
+    assert took < 20, f"{took:.1f} s"
+
+
+async def test_a_servers_stderr_goes_to_the_log_with_its_secrets_hidden() -> None:
+    token = "lab-token-9f8e7d6c5b4a"
+    # The server prints its own environment token on stderr before it starts, as a careless server does.
+    script = (
+        "import os, runpy, sys; print('starting with token', os.environ['LAB_TOKEN'], file=sys.stderr, flush=True); "
+        f"sys.argv = [{str(LAB_SERVER)!r}]; runpy.run_path({str(LAB_SERVER)!r}, run_name='__main__')"
+    )
+    entry = {"command": sys.executable, "args": ["-c", script], "env": {"LAB_TOKEN": token}}
+    (server,) = parse_config({"mcpServers": {"s": entry}}).servers
+    errlog = io.StringIO()
+    async with open_connection(server, ready_timeout=20, errlog=errlog) as connection:
+        with anyio.fail_after(10):
+            await connection.call(call("echo", message="hi"), "echo")
+    written = errlog.getvalue()
+    assert "starting with token [REDACTED]" in written
+    assert token not in written
+
+
+async def test_two_calls_in_a_row_that_time_out_restart_the_server_so_later_calls_work() -> None:
+    async with connect(lab()) as connection:
+        with anyio.fail_after(30):
+            for token in ("first", "second"):
+                with pytest.raises(ToolExecutionError, match="did not answer"):
+                    await connection.call(call("slow", token=token), "slow", timeout=0.5)
+            after = await connection.call(call("echo", message="fresh"), "echo")
+    assert after.render() == "lab echo: fresh"
+    assert connection.restarts >= 1

@@ -276,7 +276,8 @@ class ResourceLogLimit(logging.Filter):
             return True
         assert isinstance(exc, OSError)
         kind = f"{record.name}:{type(exc).__name__}:{exc.errno}"
-        log_event(kind, f"{record.getMessage()}: {exc.strerror or exc} (file descriptors: see `ulimit -n`)")
+        first = record.getMessage().split("\n", 1)[0]  # asyncio appends the socket's repr on a line of its own
+        log_event(kind, f"{first}: {exc.strerror or exc} (file descriptors: see `ulimit -n`)")
         return False
 
 

@@ -198,3 +198,22 @@ async def test_a_non_streaming_reply_from_an_engine_that_never_waits_is_cancelle
             await model.closed.wait()
     assert health.status_code == 200
     assert model.sent < model.limit  # stopped when the client left, not run to the end for nobody
+
+
+async def test_unique_large_schemas_are_cached_within_a_byte_bound(tmp_path: Path) -> None:
+    # Clients send the same tools each time, so schema checks are cached; unique 2 MB schemas grew the server
+    # from 78 to 434 MB in 60 requests when the caches were bounded by count only.
+    from shim import validation
+    from shim.server.wire import tools as wire_tools
+
+    model = replay(tmp_path, *["ok"] * 20)
+    async with serving(create_app({"m": model})) as url, httpx.AsyncClient(timeout=60) as http:
+        with anyio.fail_after(120):
+            for n in range(20):
+                tool = _tool(f"t{n}", description=f"{n} " + "d" * 2_000_000)
+                body = {"model": "m", "messages": QUESTION, "tools": [tool]}
+                answer = await http.post(f"{url}/v1/chat/completions", json=body)
+                assert answer.status_code == 200
+    for cache in (validation._checks, wire_tools._problems):  # pyright: ignore[reportPrivateUsage]
+        assert 0 < cache.size <= cache.max_size
+        assert len(cache) < 20  # the oldest were let go
