@@ -28,8 +28,11 @@ import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
+
+import anyio.to_thread
 
 from shim.agent_types import (
     AgentResult,
@@ -177,7 +180,10 @@ class Agent:
         Raises:
             BackendError: the model could not be reached or refused the request.
         """
-        self.conversation.extend([user_message(prompt)] if isinstance(prompt, str) else chat_messages(prompt))
+        if isinstance(prompt, str):
+            self.conversation.append(user_message(prompt))
+        else:  # on a worker thread: 200,000 content parts take seconds to read
+            self.conversation.extend(await anyio.to_thread.run_sync(chat_messages, prompt))
         end: AgentEnd | None = None
         async with aclosing(self._loop()) as events:
             async for event in events:
@@ -280,11 +286,13 @@ class Agent:
     ) -> AsyncGenerator[Event | CallRouted, None]:
         options = self._options(turn) if callable(self._options) else self._options
         native = bool(tools) and await self._native_tools()
-        parser = self.profile.parser(tools, ids=self._ids)
+        # Building the parser (a regex of every tool name) and rendering the prompt take seconds for thousands of
+        # tools or messages: on a worker thread, so a server's other clients are not held up meanwhile.
+        parser = await anyio.to_thread.run_sync(partial(self.profile.parser, tools, ids=self._ids))
         items: list[str | dict[str, Any]] = []  # the trace's record of what the engine sent
         completion: Completion | None = None
         for attempt in (1, 2):
-            prompt = self._render(tools, native=native, choice=decided)
+            prompt = await anyio.to_thread.run_sync(partial(self._render, tools, native=native, choice=decided))
             self._record("prompt", turn=turn, native_tools=native, messages=[m.to_dict() for m in prompt])
             stream = self.backend.stream(prompt, options=self._turn_options(options, tools, native, decided))
             try:

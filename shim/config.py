@@ -12,6 +12,7 @@ Accepted, per server (every leniency is listed here):
 - approval: ``approval`` (``"allow" | "deny" | "ask"`` or ``{"default": ..., "tools": {pattern: mode}}``),
   Cline's ``autoApprove`` list and Gemini CLI's ``trust: true``;
 - ``timeout``: per-call timeout in seconds;
+- ``maxMessageBytes``: the largest message a server may send (a larger tool result is refused; default 32 MB);
 - ``protocol``: ``"auto"`` (default), ``"legacy"`` (force the initialize handshake) or a modern version string;
 - comments and trailing commas (VS Code's ``mcp.json`` is JSONC), and a UTF-8 byte-order mark;
 - ``"shim"`` next to the servers: shim's own settings (`shim.settings`);
@@ -92,6 +93,8 @@ class ServerConfig:
     """Per-tool approval by glob pattern; the first matching pattern wins."""
     timeout: float | None = None
     """Per-call timeout in seconds; ``None`` uses the router's default."""
+    max_message_bytes: int | None = None
+    """The largest message the server may send (``maxMessageBytes``); ``None``: `shim.mcp_client`'s default."""
     protocol: str = "auto"
 
     @property
@@ -300,6 +303,7 @@ class _Server:
             "include_tools": self.patterns(e, "includeTools", "allowedTools"),
             "exclude_tools": self.patterns(e, "excludeTools", "disabledTools") or (),
             "timeout": self.timeout(e),
+            "max_message_bytes": self.max_message_bytes(e),
             "protocol": self.string(e, "protocol") or "auto",
             **self.approval(e),
         }
@@ -389,6 +393,15 @@ class _Server:
             shown = repr(value) if len(repr(value)) < 40 else f"{repr(value)[:37]}..."
             raise self.fail("timeout", f"must be a positive number of seconds (below 10**9), got {shown}")
         return seconds
+
+    def max_message_bytes(self, e: Mapping[str, Any]) -> int | None:
+        value = e.get("maxMessageBytes")
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or not (1024 <= value <= 2**40):
+            shown = repr(value) if len(repr(value)) < 40 else f"{repr(value)[:37]}..."
+            raise self.fail("maxMessageBytes", f"must be a whole number of bytes from 1024 to 2**40, got {shown}")
+        return value
 
     def approval(self, e: Mapping[str, Any]) -> dict[str, Any]:
         default: Approval | None = "allow" if e.get("trust") is True else None

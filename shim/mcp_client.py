@@ -6,16 +6,26 @@ and go no further; SDK exceptions become `ToolExecutionError` with a message a m
 Each `MCPConnection` owns its SDK client inside its own task (`MCPConnection.run`), because the client's
 transport lives in cancel scopes that must be entered and left by one task; it also keeps a crash of one
 server inside that task, so the other servers go on working.
+
+Stdio servers run under shim's own transport (`stdio_transport`), not the SDK's ``stdio_client``, for three
+reasons: the SDK's reader joins its growing buffer with each new chunk (a 50 MB result took over 80 s); it
+has no bound on a message (``maxMessageBytes``, `MAX_MESSAGE_BYTES` by default: a larger response becomes an
+error for its call, and the server is not left stuck); and it hands the server's stderr straight to the log,
+where a server that prints its own ``env`` token would leak it (here each line goes through `redact` first).
+Two calls in a row that time out restart the server, so one that no longer answers (stuck, or busy writing
+a huge result) does not hold up every later call.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
+import subprocess
 import sys
 from collections.abc import AsyncGenerator, Awaitable, Callable
-from contextlib import AsyncExitStack, asynccontextmanager, nullcontext
+from contextlib import AsyncExitStack, asynccontextmanager, nullcontext, suppress
 from typing import Any, TextIO
 
 import anyio
@@ -24,9 +34,10 @@ import httpx2
 import mcp_types as types
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.sse import sse_client
-from mcp.client.stdio import stdio_client
+from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.dispatcher import ProgressFnT
+from mcp.shared.message import SessionMessage
 from mcp_types.jsonrpc import CONNECTION_CLOSED
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -37,7 +48,7 @@ from shim.errors import ToolExecutionError
 from shim.redact import install_log_redaction, redact, secrets_registered
 from shim.types import ContentBlock, ToolCall, ToolResult, ToolSpec
 
-__all__ = ["Connect", "MCPConnection", "ProgressFn", "open_connection"]
+__all__ = ["MAX_MESSAGE_BYTES", "Connect", "MCPConnection", "ProgressFn", "open_connection", "stdio_transport"]
 
 logger = logging.getLogger(__name__)
 logger.addHandler(logging.NullHandler())  # a library logs; the application decides what to show
@@ -68,6 +79,9 @@ _SESSION_GONE = re.compile(r"session (terminated|not found|expired)|no valid ses
 
 _PAGE_CAP = 100
 """Most ``tools/list`` pages read, so a server whose cursor never ends cannot hang shim."""
+
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+"""The largest message a server may send unless its config says otherwise (``maxMessageBytes``)."""
 
 
 @asynccontextmanager
@@ -127,6 +141,8 @@ class MCPConnection:
         self._closing = False
         self._sessions = 0
         self._junk_lines = 0
+        self._timeouts = 0
+        """Calls that timed out in a row (two restart the server)."""
         self.finished = anyio.Event()
         """Set when `run` has returned."""
 
@@ -171,6 +187,11 @@ class MCPConnection:
             self._ready.set()  # the attempt failed or the connection ended: callers see `error`
             await wake.wait()  # stay down until a call asks for a restart
         self._ready.set()
+
+    @property
+    def restarts(self) -> int:
+        """How many times the server was connected again after its first session."""
+        return max(self._sessions - 1, 0)
 
     @property
     def connected(self) -> bool:
@@ -234,6 +255,13 @@ class MCPConnection:
                 with anyio.fail_after(timeout) if timeout else nullcontext():
                     result = await client.call_tool(tool, call.arguments, progress_callback=_progress(on_progress))
             except TimeoutError:
+                self._timeouts += 1
+                if self._timeouts >= 2 and self._client is client:
+                    # One timeout is a slow tool (its late answer is read and dropped); two in a row, a server that
+                    # no longer answers (stuck, or still writing a huge result): restart it for the next call.
+                    logger.warning("MCP server %r: calls keep timing out; restarting it", self.name)
+                    self._timeouts = 0
+                    self._request_restart()
                 raise ToolExecutionError(
                     f"tool {call.name!r} did not answer within {timeout:g} s and was cancelled; "
                     "try a smaller request or try again later"
@@ -262,6 +290,7 @@ class MCPConnection:
                 raise ToolExecutionError(
                     f"call to {call.name!r} on server {self.name!r} failed: {self._redact(_describe(exc))}"
                 ) from None
+            self._timeouts = 0
             return ToolResult(
                 call_id=call.id,
                 name=call.name,
@@ -313,7 +342,16 @@ class MCPConnection:
                 # Otherwise the spawn's FileNotFoundError reads as if the command were missing.
                 raise ToolExecutionError(f"the working directory {c.cwd!r} (field 'cwd') does not exist")
             params = StdioServerParameters(command=c.command, args=list(c.args), env=c.env or None, cwd=c.cwd)
-            return Client(stdio_client(params, errlog=self._errlog or sys.stderr), **common)
+            if sys.platform == "win32":  # pragma: no cover - the SDK's transport knows Windows' Job Objects
+                return Client(stdio_client(params, errlog=self._errlog or sys.stderr), **common)
+            transport = stdio_transport(
+                params,
+                errlog=self._errlog or sys.stderr,
+                redact_line=self._redact,
+                max_message=c.max_message_bytes or MAX_MESSAGE_BYTES,
+                name=c.name,
+            )
+            return Client(transport, **common)
         assert c.url is not None
         if c.transport == "sse":
             return Client(sse_client(c.url, headers=dict(c.headers)), **common)
@@ -425,3 +463,182 @@ def _content_block(block: types.ContentBlock) -> ContentBlock:
                 return ContentBlock(kind="resource", uri=str(res.uri), text=res.text, mime_type=res.mime_type)
             return ContentBlock(kind="resource", uri=str(res.uri), data=res.blob, mime_type=res.mime_type)
     raise ToolExecutionError(f"unsupported content block {type(block).__name__!r}")  # pragma: no cover
+
+
+class _TooLarge:
+    """A message over the size limit, of which only the ends were kept (to find its request id)."""
+
+    def __init__(self, size: int, head: bytes, tail: bytes) -> None:
+        self.size = size
+        self.head = head
+        self.tail = tail
+
+
+class _Lines:
+    """Splits a byte stream into lines in linear time (each chunk is scanned once; a line is joined once),
+    keeping no more than ``limit`` bytes of one line."""
+
+    _ENDS = 512
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._pieces: list[bytes] = []
+        self._size = 0
+        self._head = b""
+        self._tail = b""
+        self._over = False
+
+    def feed(self, chunk: bytes) -> list[bytes | _TooLarge]:
+        lines: list[bytes | _TooLarge] = []
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            self._add(chunk[start:end])
+            lines.append(self._take())
+            start = end + 1
+        if start < len(chunk):
+            self._add(chunk[start:])
+        return lines
+
+    def _add(self, piece: bytes) -> None:
+        self._size += len(piece)
+        if self._over:
+            self._tail = (self._tail + piece[-self._ENDS :])[-self._ENDS :]
+            return
+        self._pieces.append(piece)
+        if self._size > self.limit:
+            self._over = True
+            self._head = b"".join(p[: self._ENDS] for p in self._pieces[:8])[: self._ENDS]
+            self._tail = b"".join(p[-self._ENDS :] for p in self._pieces[-2:])[-self._ENDS :]
+            self._pieces = []
+
+    def _take(self) -> bytes | _TooLarge:
+        line: bytes | _TooLarge = (
+            _TooLarge(self._size, self._head, self._tail) if self._over else b"".join(self._pieces)
+        )
+        self._pieces, self._size, self._over, self._head, self._tail = [], 0, False, b"", b""
+        return line
+
+
+_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
+_BODY_KEYS = re.compile(rb'"(?:result|error|params)"\s*:')
+
+
+def _request_id(message: _TooLarge) -> int | str | None:
+    """The id of a response too large to read, from its first or last bytes (an envelope puts ``id`` before
+    ``result``, as Python servers write it, or after, as TypeScript servers do), or None."""
+    body = _BODY_KEYS.search(message.head)
+    found = _ID.search(message.head, 0, body.start() if body is not None else len(message.head))
+    if found is None:
+        at_end = [m for m in _ID.finditer(message.tail) if not message.tail[m.end() :].strip(b"} \t\r")]
+        found = at_end[-1] if at_end else None
+    if found is None:
+        return None
+    value = json.loads(found.group(1))
+    return value if isinstance(value, (int, str)) else None
+
+
+def _message(line: bytes | _TooLarge, limit: int) -> SessionMessage | Exception:
+    if isinstance(line, _TooLarge):
+        problem = f"the server sent a message of {line.size} bytes; the limit is {limit} (maxMessageBytes)"
+        request = _request_id(line)
+        if request is None:
+            return ValueError(problem)
+        error = types.ErrorData(code=types.INTERNAL_ERROR, message=problem)
+        return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=request, error=error))
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except ValueError as exc:  # a line that is not JSON-RPC: the session reports it (`_on_message`)
+        return exc
+
+
+@asynccontextmanager
+async def stdio_transport(
+    server: StdioServerParameters,
+    *,
+    errlog: TextIO,
+    redact_line: Callable[[str], str] = redact,
+    max_message: int = MAX_MESSAGE_BYTES,
+    name: str = "stdio",
+) -> AsyncGenerator[tuple[Any, Any], None]:
+    """Run a stdio MCP server and yield the SDK's ``(read, write)`` streams for it (see the module docstring).
+
+    Args:
+        server: the command, arguments, environment and working directory.
+        errlog: where the server's stderr goes, each line through ``redact_line`` first.
+        redact_line: hides the server's secrets in a line of its stderr.
+        max_message: the largest message read; a larger one becomes an error response to its request.
+        name: the server's name, for the log.
+    """
+    from mcp.os.posix.utilities import terminate_posix_process_tree
+
+    process = await anyio.open_process(
+        [server.command, *server.args],
+        env=get_default_environment() | (server.env or {}),
+        cwd=server.cwd,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group: stopping it stops whatever it started
+    )
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    assert process.stdout is not None and process.stdin is not None and process.stderr is not None
+    stdout, stdin, stderr = process.stdout, process.stdin, process.stderr
+
+    async def read_stdout() -> None:
+        lines = _Lines(max_message)
+        try:
+            async with read_writer:
+                async for chunk in stdout:
+                    for line in lines.feed(chunk):
+                        if isinstance(line, bytes) and not line.strip():
+                            continue
+                        if isinstance(line, _TooLarge):
+                            logger.warning(
+                                "MCP server %r sent a message of %d bytes, over its limit of %d (maxMessageBytes); "
+                                "the call it answers fails",
+                                name,
+                                line.size,
+                                max_message,
+                            )
+                        await read_writer.send(_message(line, max_message))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError, OSError):
+            pass  # the session or the server is gone; the read stream's end says so
+
+    async def read_stderr() -> None:
+        lines = _Lines(64 * 1024)
+        try:
+            async for chunk in stderr:
+                for line in lines.feed(chunk):
+                    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else "(a very long line)"
+                    errlog.write(redact_line(text) + "\n")
+                    errlog.flush()
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError, ValueError):
+            pass  # the pipe closed, or errlog did (the server is stopping)
+
+    async def write_stdin() -> None:
+        try:
+            async with write_reader:
+                async for message in write_reader:
+                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                    await stdin.send(data.encode("utf-8"))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_writer.aclose()  # the session sees the connection end, not a request hanging forever
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(read_stdout)
+        tg.start_soon(read_stderr)
+        tg.start_soon(write_stdin)
+        try:
+            yield read_stream, write_stream
+        finally:
+            with anyio.CancelScope(shield=True):
+                read_stream.close()
+                write_stream.close()
+                with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    await stdin.aclose()
+                with anyio.move_on_after(2):  # the MCP spec's shutdown: close stdin, wait, then terminate
+                    await process.wait()
+                if process.returncode is None:
+                    await terminate_posix_process_tree(process, 2.0)
+                    with anyio.move_on_after(2):
+                        await process.wait()
+            tg.cancel_scope.cancel()

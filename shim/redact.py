@@ -6,8 +6,11 @@ What is hidden, with the marker ``[REDACTED]``:
 - *known secrets*: values passed in, values registered for the process (`register_secrets`, the scoped
   `secrets_registered` that each MCP connection holds for its config's ``env`` and ``headers``), and the
   values of environment variables whose name says they hold one (``OPENAI_API_KEY``, ``HF_TOKEN``,
-  ``*_SECRET``, ``*_PASSWORD``...). Each is matched raw, JSON-escaped (once and twice), ``repr``-escaped and
-  URL-encoded, so a secret holding ``"``, ``\\`` or a newline is found in a JSON line or a query string too.
+  ``*_SECRET``, ``*_PASSWORD``...). Each is matched raw, JSON-escaped (once and twice), ``repr``-escaped,
+  URL-encoded and base64-encoded (at each of the three alignments inside a longer base64 text), in any letter
+  case, and split across lines (a line break, raw or JSON-escaped, between any two of its characters), so a
+  secret holding ``"``, ``\\`` or a newline is found in a JSON line or a query string too, and a model that
+  repeats it upper-cased, encoded or wrapped does not get it out.
   An ``Authorization``-style value ``Bearer TOKEN`` also hides ``TOKEN`` alone;
 - ``user:password@`` in any ``scheme://`` URL (the scheme and host stay readable);
 - credential-shaped strings nobody named: ``Bearer`` and ``Basic`` credentials, ``sk-...``, GitHub and Slack tokens.
@@ -21,6 +24,7 @@ Importing this module puts `RedactFilter` on shim's loggers (see `install_log_re
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
@@ -105,8 +109,34 @@ def known_secrets(extra: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(v for v in values if len(v) >= MIN_SECRET)
 
 
+_SPLIT_MIN = 8
+"""Secrets shorter than this are not matched split across lines (too many chance matches in prose)."""
+_BREAK = r"(?:\r?\n|(?:\\r)?\\n)?"
+"""What may come between two characters of a secret split across lines: a line break, raw or JSON-escaped."""
+
+
+def _base64_forms(secret: str) -> set[str]:
+    """The base64 text ``secret`` becomes inside a longer base64 text, at each alignment: only the characters
+    that depend on the secret's bytes alone (standard and URL-safe alphabets)."""
+    data = secret.encode("utf-8")
+    forms: set[str] = set()
+    for offset in range(3):
+        encoded = base64.b64encode(b"\0" * offset + data).decode("ascii")
+        start = 4 if offset else 0  # the first group mixes in the bytes before the secret
+        end = 4 * ((offset + len(data)) // 3)  # the last partial group mixes in the bytes after it
+        core = encoded[start:end]
+        if len(core) >= _SPLIT_MIN:
+            forms.update({core, core.replace("+", "-").replace("/", "_")})
+    return forms
+
+
+def _split_pattern(secret: str) -> str:
+    """A regex for ``secret`` with an optional line break between any two characters."""
+    return _BREAK.join(re.escape(c) for c in secret)
+
+
 def _forms(secret: str) -> set[str]:
-    """How ``secret`` can be written: raw, JSON-escaped (once, twice), repr-escaped, URL-encoded."""
+    """How ``secret`` can be written: raw, JSON-escaped (once, twice), repr-escaped, URL-encoded, base64."""
     escaped = json.dumps(secret)[1:-1]
     forms = {
         secret,
@@ -117,6 +147,7 @@ def _forms(secret: str) -> set[str]:
         quote(secret, safe=""),
         quote(secret),
         quote_plus(secret),
+        *_base64_forms(secret),
     }
     return {f for f in forms if len(f) >= MIN_SECRET}
 
@@ -126,9 +157,12 @@ class _Redactor:
 
     def __init__(self, secrets: frozenset[str]) -> None:
         forms = sorted({f for s in secrets for f in _forms(s)}, key=len, reverse=True)
-        literal = "|".join(re.escape(f) for f in forms)
-        self.pattern = re.compile((f"(?:{literal})|" if literal else "") + f"(?i:{_SHAPES})")
-        self.hold = max((len(f) for f in forms), default=1) - 1
+        split = sorted((s for s in secrets if len(s) >= _SPLIT_MIN), key=len, reverse=True)
+        alternatives = [re.escape(f) for f in forms] + [_split_pattern(s) for s in split]
+        literal = "|".join(alternatives)
+        self.pattern = re.compile((f"(?i:{literal})|" if literal else "") + f"(?i:{_SHAPES})")
+        longest = max([len(f) for f in forms] + [5 * len(s) for s in split] or [1])
+        self.hold = longest - 1
         """How many trailing characters could still be the start of a known secret."""
 
     def spans(self, text: str, start: int = 0) -> list[tuple[int, int, int]]:

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import io
 import logging
+import sys
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -11,6 +13,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp_servers import (
+    LAB_SERVER,
     STARTUP_GUARD,
     everything,
     everything_http,
@@ -210,3 +213,52 @@ async def test_a_connection_given_an_in_process_server_lists_and_calls_it_withou
             result = await connection.call(call("shout", text="hi"), "shout")
     assert [t.name for t in tools] == ["shout"]
     assert result.render() == "HI" and result.call_id == "call_0123456789abcdef01234567"
+
+
+async def test_a_result_over_the_servers_message_limit_fails_its_call_and_the_next_call_works() -> None:
+    async with connect(lab(maxMessageBytes=1_000_000)) as connection:
+        with anyio.fail_after(30):
+            with pytest.raises(ToolExecutionError, match="maxMessageBytes"):
+                await connection.call(call("huge", size=3_000_000), "huge")
+            after = await connection.call(call("echo", message="still here"), "echo")
+    assert after.render() == "lab echo: still here"
+
+
+async def test_a_thirty_megabyte_result_is_read_in_linear_time() -> None:
+    # The SDK's reader joined its growing buffer with every 64 KB chunk: 50 MB took over 80 s, and every later
+    # call waited behind it. Read once, it takes about as long as the server needs to write it.
+    size = 15_000_000  # the lab server sends it twice (text and structured content): a 30 MB message
+    async with connect(lab()) as connection:
+        with anyio.fail_after(300):  # a hang guard: the quadratic reader took minutes at this size
+            result = await connection.call(call("huge", size=size), "huge")
+            after = await connection.call(call("echo", message="next"), "echo")
+    assert len(result.content[0].text or "") == size and after.render() == "lab echo: next"
+
+
+async def test_a_servers_stderr_goes_to_the_log_with_its_secrets_hidden() -> None:
+    token = "lab-token-9f8e7d6c5b4a"
+    # The server prints its own environment token on stderr before it starts, as a careless server does.
+    script = (
+        "import os, runpy, sys; print('starting with token', os.environ['LAB_TOKEN'], file=sys.stderr, flush=True); "
+        f"sys.argv = [{str(LAB_SERVER)!r}]; runpy.run_path({str(LAB_SERVER)!r}, run_name='__main__')"
+    )
+    entry = {"command": sys.executable, "args": ["-c", script], "env": {"LAB_TOKEN": token}}
+    (server,) = parse_config({"mcpServers": {"s": entry}}).servers
+    errlog = io.StringIO()
+    async with open_connection(server, ready_timeout=20, errlog=errlog) as connection:
+        with anyio.fail_after(10):
+            await connection.call(call("echo", message="hi"), "echo")
+    written = errlog.getvalue()
+    assert "starting with token [REDACTED]" in written
+    assert token not in written
+
+
+async def test_two_calls_in_a_row_that_time_out_restart_the_server_so_later_calls_work() -> None:
+    async with connect(lab()) as connection:
+        with anyio.fail_after(30):
+            for token in ("first", "second"):
+                with pytest.raises(ToolExecutionError, match="did not answer"):
+                    await connection.call(call("slow", token=token), "slow", timeout=0.5)
+            after = await connection.call(call("echo", message="fresh"), "echo")
+    assert after.render() == "lab echo: fresh"
+    assert connection.restarts >= 1

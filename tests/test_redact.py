@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import logging
@@ -169,3 +170,38 @@ def test_streaming_any_text_in_any_pieces_matches_redacting_it_whole(
     shown = [stream.feed(text[a:b]) for a, b in itertools.pairwise(points)] + [stream.flush()]
     assert "".join(shown) == redact(text, [secret])
     assert all(secret not in piece for piece in shown)
+
+
+TOKEN = "tok-Abc123xyz789QRS"
+"""A token a tool's server holds (in its config's ``env``), which a model may repeat in other shapes."""
+
+
+@pytest.mark.parametrize(
+    ("shape", "written"),
+    [
+        ("upper-cased", f"the key is {TOKEN.upper()}."),
+        ("lower-cased", f"the key is {TOKEN.lower()}."),
+        ("base64", "encoded: " + base64.b64encode(TOKEN.encode()).decode()),
+        ("base64 inside a longer text, offset 1", base64.b64encode(b"x" + TOKEN.encode() + b"yz").decode()),
+        ("base64 inside a longer text, offset 2", base64.b64encode(b"ab" + TOKEN.encode() + b"!").decode()),
+        ("url-safe base64", base64.urlsafe_b64encode(b"\xff\xfe" + TOKEN.encode()).decode()),
+        ("split over two lines", f"key: {TOKEN[:7]}\n{TOKEN[7:]}"),
+        ("split with CRLF", f"key: {TOKEN[:3]}\r\n{TOKEN[3:]}"),
+        ("split in a JSON string", json.dumps({"key": f"{TOKEN[:9]}\n{TOKEN[9:]}"})),
+    ],
+)
+def test_case_base64_and_line_split_variants_of_a_registered_secret_are_hidden(shape: str, written: str) -> None:
+    with secrets_registered([TOKEN]):
+        shown = redact(written)
+    assert MARK in shown, shape
+    leftovers = [TOKEN, TOKEN.upper(), TOKEN.lower(), base64.b64encode(TOKEN.encode()).decode()[4:-4]]
+    assert not any(part in shown for part in leftovers)
+
+
+def test_a_line_split_secret_streamed_in_pieces_never_shows_even_in_part() -> None:
+    text = f"here: {TOKEN[:6]}\n{TOKEN[6:]} done"
+    with secrets_registered([TOKEN]):
+        for size in (1, 3, 7):
+            stream = StreamRedactor()
+            shown = "".join(stream.feed(text[i : i + size]) for i in range(0, len(text), size)) + stream.flush()
+            assert shown == f"here: {MARK} done"

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, TypeAlias
 
 from shim.constrain.gbnf import call_grammar
+from shim.constrain.limits import GrammarUnavailable
 from shim.constrain.schema import CallConstraint
 from shim.errors import ConfigError
 
@@ -65,7 +66,10 @@ def constraint_fields(engine: ConstrainSetting, constraint: CallConstraint) -> d
     """The request body fields that constrain ``constraint``'s calls on ``engine`` (empty for ``off``)."""
     if engine == "llama-server":
         forced = constraint.forced
-        text = call_grammar(constraint, include_opener=True).text
+        try:
+            text = call_grammar(constraint, include_opener=True).text
+        except GrammarUnavailable:  # the llama extra is not installed: serve unconstrained (logged, noted)
+            return {}
         fields: dict[str, Any] = {"grammar": text}
         if not forced:
             fields["grammar_lazy"] = True

@@ -85,6 +85,13 @@ from shim.settings import resolve_settings
     help="Seconds a client has to send its request headers, and again its body.",
 )
 @click.option(
+    "--write-timeout",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Seconds a client may leave a response unread before its connection is closed and its generation stopped.",
+)
+@click.option(
     "--max-connections",
     type=click.IntRange(min=1),
     help="Most client connections open at once (per worker); more are closed at once. "
@@ -113,6 +120,12 @@ from shim.settings import resolve_settings
     "--constrain", type=click.Choice(["auto", "on", "off"]), help="Calls under a grammar: auto (default), on, off."
 )
 @click.option(
+    "--insecure",
+    is_flag=True,
+    help="Start even though --cors '*' or --allowed-host '*' without --api-key lets any web page run the "
+    "MCP tools of --config.",
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
@@ -129,11 +142,13 @@ def serve(
     max_body: int,
     max_messages: int,
     request_timeout: float,
+    write_timeout: float,
     max_connections: int | None,
     workers: int,
     state: str | None,
     any_model: str | None,
     constrain: str | None,
+    insecure: bool,
     log_level: str,
 ) -> None:
     """Serve models as an OpenAI-, Anthropic- and Ollama-compatible provider with tool calling.
@@ -172,6 +187,7 @@ def serve(
                 any_model=any_model,
                 state=state,
                 profiles=_profile_table(profiles, settings.profile),
+                insecure=insecure,
                 loop=LoopSettings(
                     dialect=settings.dialect,
                     max_turns=settings.max_turns,
@@ -193,7 +209,11 @@ def serve(
             )
         logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
         limits = partial(
-            uvicorn_config, request_timeout=request_timeout, max_connections=max_connections, log_level=log_level
+            uvicorn_config,
+            request_timeout=request_timeout,
+            write_timeout=write_timeout,
+            max_connections=max_connections,
+            log_level=log_level,
         )
         if work_dir is None:
             serve_socket(limits(app), sock)

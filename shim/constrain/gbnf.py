@@ -20,11 +20,11 @@ same tools with every request).
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass
 from typing import Any
 
+from shim.constrain.limits import GrammarUnavailable, check_grammar_bounds, converter_module
 from shim.constrain.schema import CallConstraint, call_schema
 from shim.types import ToolSpec
 
@@ -71,6 +71,8 @@ _cache: dict[tuple[str, bool, bool], CallGrammar] = {}
 
 def _build(constraint: CallConstraint, all_loose: bool, include_opener: bool) -> CallGrammar:
     tools = constraint.tools
+    for tool in tools:  # before the converter, which writes every repetition out in full
+        check_grammar_bounds(tool.input_schema, f"the parameters of tool {tool.name!r}")
     loose = frozenset(t.name for t in tools) if all_loose else frozenset(t.name for t in tools if not _converts(t))
     body = _convert(call_schema(tools, loose=loose), "shimbody")
     opener, closer = _literal(constraint.trigger), _literal(constraint.closer)
@@ -89,10 +91,15 @@ def _build(constraint: CallConstraint, all_loose: bool, include_opener: bool) ->
 
 def schema_grammar(schema: dict[str, Any]) -> str | None:
     """A grammar for one JSON value matching ``schema`` (structured output), or None when the converter
-    cannot express it."""
+    cannot express it or is not installed.
+
+    Raises:
+        ConfigError: the schema's grammar would be too large (`shim.constrain.limits`).
+    """
+    check_grammar_bounds(schema, "the schema")
     try:
         return _convert(schema, "")
-    except _CONVERTER_ERRORS:
+    except (*_CONVERTER_ERRORS, GrammarUnavailable):
         return None
 
 
@@ -108,7 +115,7 @@ def _converts(tool: ToolSpec) -> bool:
 
 
 def _convert(schema: dict[str, Any], name: str) -> str:
-    grammar: Any = importlib.import_module("llama_cpp.llama_grammar")
+    grammar: Any = converter_module()  # GrammarUnavailable without the llama extra
     converter = grammar.SchemaConverter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
     # The converter resolves and annotates $refs in place: give it a copy.
     resolved = converter.resolve_refs(json.loads(json.dumps(schema)), "input")

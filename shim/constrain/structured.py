@@ -27,11 +27,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias, cast
 
-from shim.validation import schema_check, schema_problem
+from shim.validation import nesting_depth, schema_check, schema_problem
 
 __all__ = [
     "ANY_JSON_GBNF",
     "HEADER",
+    "MAX_ANSWER_DEPTH",
     "MAX_RETRIES",
     "StructuredMethod",
     "StructuredOutput",
@@ -46,6 +47,8 @@ StructuredMethod: TypeAlias = Literal["grammar", "format", "response_format", "p
 HEADER = b"x-shim-structured-output"
 MAX_RETRIES = 2
 """Answers that fail the schema sent back to the model before the last one stands."""
+MAX_ANSWER_DEPTH = 128
+"""Deepest nesting an answer may have: json and jsonschema recurse per level (a RecursionError near 1,000)."""
 
 ANY_JSON_GBNF = r"""root ::= object
 value ::= object | array | string | number | ("true" | "false" | "null") ws
@@ -97,6 +100,8 @@ class StructuredOutput:
 
     def check(self, text: str) -> tuple[Any, str | None]:
         """Parse ``text`` leniently and validate it: ``(value, None)``, or ``(None, what is wrong)``."""
+        if nesting_depth(text.encode("utf-8", "surrogatepass")) > MAX_ANSWER_DEPTH:
+            return None, f"the answer nests arrays/objects more than {MAX_ANSWER_DEPTH} levels deep"
         value = _find_json(text)
         if value is _MISSING:
             return None, "the answer is not JSON"
@@ -190,12 +195,12 @@ def _find_json(text: str) -> Any:
     stripped = text.strip()
     try:
         return json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):  # too deep is refused by the caller; kept so it is never a 500
         pass
     for start in (i for i, c in enumerate(stripped) if c in "{["):
         try:
             value, _ = decoder.raw_decode(stripped, start)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         return value
     return _MISSING

@@ -149,12 +149,15 @@ def _join(parts: Iterable[str], sep: str = "\n\n") -> str:
 
 
 def _merge(turns: list[_Turn]) -> list[Message]:
-    merged: list[_Turn] = []
+    # Runs of one role are gathered and joined once: joining as they come copies the text so far each time,
+    # which made 10,000 user messages of 1 KB take 5 s.
+    merged: list[tuple[str, list[str], list[Image]]] = []
     for role, text, images in turns:
         if not text.strip():
             continue
         if merged and merged[-1][0] == role:
-            merged[-1] = (role, f"{merged[-1][1]}\n\n{text}", merged[-1][2] + images)
+            merged[-1][1].append(text)
+            merged[-1][2].extend(images)
         else:
-            merged.append((role, text, images))
-    return [Message(role=role, content=text, images=images) for role, text, images in merged]
+            merged.append((role, [text], list(images)))
+    return [Message(role=role, content="\n\n".join(texts), images=tuple(images)) for role, texts, images in merged]

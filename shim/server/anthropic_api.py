@@ -40,7 +40,7 @@ from starlette.responses import JSONResponse, Response
 from shim.constrain.structured import structured_header
 from shim.prompting import render_messages
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, constraint_header
-from shim.server.http import RequestError, Watched, read_json, write_collected, write_stream
+from shim.server.http import RequestError, Watched, off_loop, read_json, write_collected, write_stream
 from shim.server.models import ServerState
 from shim.server.sse import sse
 from shim.server.surfaces import error_body as surface_error_body
@@ -67,7 +67,7 @@ async def messages(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
         body = await read_json(request, limit=state.max_body)
-        call = to_chat(validate(MessagesRequest, body))
+        call = await off_loop(lambda: to_chat(validate(MessagesRequest, body)))
         entry = state.models.get(call.chat.model)
     except RequestError as exc:
         return anthropic_error(exc)
@@ -98,7 +98,7 @@ async def count_tokens(request: Request) -> Response:
         body = await read_json(request, limit=state.max_body)
         if isinstance(body, dict):
             body.setdefault("max_tokens", 1)  # count_tokens takes no max_tokens  # pyright: ignore[reportUnknownMemberType]
-        chat = to_chat(validate(MessagesRequest, body)).chat
+        chat = (await off_loop(lambda: to_chat(validate(MessagesRequest, body)))).chat
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return anthropic_error(exc)

@@ -45,14 +45,21 @@ from shim.errors import ConfigError
 from shim.redact import register_secrets
 from shim.server import anthropic_api, ollama_api, openai_api, responses_api
 from shim.server.chat import LoopSettings
-from shim.server.guard import Guard, GuardSettings
+from shim.server.guard import Guard, GuardSettings, install_resource_log_limit
 from shim.server.http import json_bytes
 from shim.server.metrics import CountedTools, Metrics, health, metrics
 from shim.server.models import ModelRegistry, ServerState
 from shim.server.store import open_store
 from shim.server.surfaces import RequestError, error_body, surface_of
 
-__all__ = ["APP_ENV", "ServerSettings", "app_environment", "app_from_environment", "create_app"]
+__all__ = [
+    "APP_ENV",
+    "ServerSettings",
+    "app_environment",
+    "app_from_environment",
+    "check_exposure",
+    "create_app",
+]
 
 APP_ENV = "SHIM_SERVE_APP"
 """The environment variable that carries the app's settings (JSON) to worker processes."""
@@ -85,6 +92,8 @@ class ServerSettings:
     loop: LoopSettings = field(default_factory=LoopSettings)
     profiles: Mapping[str, str] = field(default_factory=dict[str, str])
     """Model name (``*``: every model) -> profile name, overriding detection (``--profile [ALIAS=]NAME``)."""
+    insecure: bool = False
+    """Start even when any web page could run the server's tools (``--insecure``; see `check_exposure`)."""
 
 
 def create_app(
@@ -103,9 +112,12 @@ def create_app(
         settings: auth, CORS, limits and loop settings.
 
     Raises:
-        ConfigError: no models, a bad backend spec, a bad config file, or a bad ``state`` or ``any_model``.
+        ConfigError: no models, a bad backend spec, a bad config file, a bad ``state`` or ``any_model``, or
+            tools any web page could run (`check_exposure`).
     """
     settings = settings or ServerSettings()
+    check_exposure(settings, runs_tools=config is not None or tools is not None)
+    install_resource_log_limit()
     if settings.api_key:
         register_secrets([settings.api_key])  # the key never reaches a log, trace or error text
     mcp_config = None
@@ -178,6 +190,31 @@ def create_app(
     )
     app.state.shim = state
     return app
+
+
+def check_exposure(settings: ServerSettings, *, runs_tools: bool) -> None:
+    """Refuse settings under which any web page may run the server's tools and read the reply.
+
+    ``--cors '*'`` lets every origin read the replies, and ``--allowed-host '*'`` lets a DNS-rebinding page
+    call the server as if same-origin; without an API key such a page needs nothing else. Pass-through mode
+    runs no tools, so only MCP-executing mode is refused (unless ``insecure``).
+
+    Raises:
+        ConfigError: such settings, naming the flags and what would make them safe.
+    """
+    if not runs_tools or settings.api_key or settings.insecure:
+        return
+    flags = [
+        f
+        for f, values in (("--cors '*'", settings.cors_origins), ("--allowed-host '*'", settings.allowed_hosts))
+        if "*" in values
+    ]
+    if flags:
+        raise ConfigError(
+            f"{' and '.join(flags)} without --api-key would let any web page run this server's MCP tools and "
+            "read their results; add --api-key KEY, name the origins and hosts instead of '*', or pass "
+            "--insecure to start anyway"
+        )
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -22,9 +22,11 @@ Errors come in the shape of the surface the path belongs to (`shim.server.http.s
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import logging
 import socket
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,7 +41,9 @@ __all__ = [
     "BodyTimeout",
     "Guard",
     "GuardSettings",
+    "ResourceLogLimit",
     "host_allowed",
+    "install_resource_log_limit",
     "json_media_type",
     "log_event",
     "origin_allowed",
@@ -155,12 +159,22 @@ def json_media_type(value: bytes) -> bool:
 
 
 def _split_host(host: str) -> str:
-    """``name[:port]`` / ``[v6]:port`` -> the name, lowercased, without a trailing dot."""
+    """``name[:port]`` / ``[v6]:port`` -> the name, lowercased, without a trailing dot.
+
+    A port that is not all digits leaves the value whole, so ``127.0.0.1:80.evil.example`` is not taken for
+    ``127.0.0.1`` (it then matches no allowed name)."""
     host = host.strip().lower()
     if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
+        end = host.find("]")
+        port = host[end + 1 :] if end >= 0 else ""
+        if end < 0 or (port and not (port.startswith(":") and port[1:].isdigit() and port[1:].isascii())):
+            return host
+        return host[1:end]
     if host.count(":") == 1:
-        host = host.split(":", 1)[0]
+        name, port = host.split(":", 1)
+        if port and not (port.isdigit() and port.isascii()):
+            return host
+        host = name
     return host.rstrip(".")
 
 
@@ -224,6 +238,13 @@ _counts: dict[str, int] = {}
 
 def log_event(kind: str, message: str, every: float = 60.0) -> None:
     """One log line per kind of event per minute, with how many were not logged, never a line per request."""
+    with _lock:
+        line = _count_event(kind, message, every)
+    if line is not None:
+        logger.warning("%s", line, extra={"shim_event": True})
+
+
+def _count_event(kind: str, message: str, every: float) -> str | None:
     now = time.monotonic()
     _counts[kind] = _counts.get(kind, 0) + 1
     last = _last_logged.get(kind)
@@ -232,4 +253,40 @@ def log_event(kind: str, message: str, every: float = 60.0) -> None:
     more = _counts[kind] - 1
     _counts[kind] = 0
     _last_logged[kind] = now
-    logger.warning("%s%s", message, f" (and {more} more like it in the last minute)" if more else "")
+    return message + (f" (and {more} more like it in the last minute)" if more else "")
+
+
+_lock = threading.Lock()
+_RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+_RESOURCE_LOGGERS = ("asyncio", "uvicorn", "uvicorn.error", "shim", "shim.server")
+
+
+class ResourceLogLimit(logging.Filter):
+    """Turns the tracebacks logged when the process runs out of file descriptors (or socket buffers) into one
+    line per event class per minute (`log_event`): at the limit, every accept and every connection upstream
+    fails, and a traceback each would bury the log (2,139 in 20 s)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "shim_event", False):
+            return True
+        exc = record.exc_info[1] if record.exc_info else None
+        while exc is not None and not (isinstance(exc, OSError) and exc.errno in _RESOURCE_ERRNOS):
+            exc = exc.__cause__ or exc.__context__
+        if exc is None:
+            return True
+        assert isinstance(exc, OSError)
+        kind = f"{record.name}:{type(exc).__name__}:{exc.errno}"
+        first = record.getMessage().split("\n", 1)[0]  # asyncio appends the socket's repr on a line of its own
+        log_event(kind, f"{first}: {exc.strerror or exc} (file descriptors: see `ulimit -n`)")
+        return False
+
+
+_RESOURCE_FILTER = ResourceLogLimit()
+
+
+def install_resource_log_limit() -> None:
+    """Put `ResourceLogLimit` on the loggers that report failed accepts and requests (idempotent)."""
+    for name in _RESOURCE_LOGGERS:
+        named = logging.getLogger(name)
+        if _RESOURCE_FILTER not in named.filters:
+            named.addFilter(_RESOURCE_FILTER)

@@ -19,8 +19,7 @@ import json
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
-from itertools import accumulate
-from typing import Any, Protocol, TypeGuard
+from typing import Any, Protocol, TypeGuard, TypeVar
 
 import anyio
 import anyio.lowlevel
@@ -29,9 +28,12 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.types import Message, Receive, Scope, Send
 
 from shim.errors import BackendConnectionError, BackendError, BackendResponseError, ConfigError, ShimError
+from shim.notices import collect_notices
+from shim.redact import StreamRedactor, redact, redact_data
 from shim.server import metrics
-from shim.server.chat import CallOut, Output
+from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.surfaces import RequestError, Surface, error_body, surface_of
+from shim.validation import nesting_depth
 
 __all__ = [
     "MAX_DEPTH",
@@ -44,7 +46,9 @@ __all__ = [
     "is_obj",
     "json_bytes",
     "nesting_depth",
+    "off_loop",
     "read_json",
+    "redacted",
     "send_error",
     "send_json",
     "surface_of",
@@ -60,6 +64,10 @@ MAX_DEPTH = 128
 """Deepest nesting of arrays and objects a request body may have (real requests stay under ~20)."""
 THREAD_THRESHOLD = 256 * 1024
 """Bodies larger than this are decoded on a worker thread, not on the event loop."""
+MAX_STREAM_BUFFER = 1024 * 1024
+"""Bytes of encoded output one stream may hold that its client has not taken yet (more: the engine waits)."""
+CHECKPOINT_EVERY = 64
+"""Outputs produced between two yields to the event loop, whether or not the engine ever waits."""
 MESSAGE_KEYS = ("messages", "input")
 """Top-level fields holding a request's conversation (chat surfaces; the Responses API's ``input``)."""
 
@@ -139,23 +147,6 @@ def _decode(body: bytes, max_messages: int | None) -> Any:
     return data
 
 
-_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
-_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
-
-
-def nesting_depth(body: bytes) -> int:
-    """How deep a JSON text nests arrays and objects, counted in C-speed passes over the bytes (no recursion,
-    no per-value Python work). Exact for valid JSON; for invalid JSON any number (json.loads rejects it next).
-    """
-    # Inside strings, backslashes only start escapes, read left to right: drop escaped backslashes, then
-    # escaped quotes, and every quote left delimits a string; the text outside strings is every other piece.
-    if b"\\" in body:
-        body = body.replace(b"\\\\", b"").replace(b'\\"', b"")
-    outside = b"".join(body.split(b'"')[::2])
-    steps = outside.translate(_STEPS, _NOT_BRACKETS)  # [ { -> +1, ] } -> -1, everything else dropped
-    return max(accumulate(memoryview(steps).cast("b")), default=0)
-
-
 def _too_deep() -> str:
     return f"the request body nests arrays/objects more than {MAX_DEPTH} levels deep; flatten it"
 
@@ -163,6 +154,15 @@ def _too_deep() -> str:
 def _too_large(size: int | None, limit: int) -> str:
     what = f"{size} bytes" if size is not None else "more than that"
     return f"the request body is {what}; this server takes at most {limit} bytes (raise it with --max-request-bytes)"
+
+
+T = TypeVar("T")
+
+
+async def off_loop(work: Callable[[], T]) -> T:
+    """Run a request's CPU-heavy work (reading its tools and messages: meta-schema checks, rendering) on a worker
+    thread, so that other clients are answered meanwhile (a tool with 20,000 properties takes seconds)."""
+    return await anyio.to_thread.run_sync(work)
 
 
 def is_obj(value: object) -> TypeGuard[dict[str, Any]]:
@@ -256,10 +256,13 @@ async def write_stream(
     iterated, and closed, in one task of its own: engines hold task-bound locks across a generation.
     """
     started = False
+    notes = collect_notices()  # set before the producer starts, so the engine's notices reach this list
     writes, pending = anyio.create_memory_object_stream[bytes](max_buffer_size=256)
     failures: list[Exception] = []
+    room = _Room(MAX_STREAM_BUFFER)
 
     async def produce() -> None:
+        produced = 0
         async with writes, aclosing(outputs):
             try:
                 begin = encoder.begin()
@@ -267,11 +270,15 @@ async def write_stream(
                     if isinstance(output, CallOut):
                         metrics.count_tool_call("client")
                     data = b"".join([*begin, *encoder.encode(output)])
+                    await room.take(len(data))  # the client reads slowly: stop reading the engine meanwhile
                     try:
                         writes.send_nowait(data)
                     except anyio.WouldBlock:  # the client reads slowly: wait for room
                         await writes.send(data)
-                    if begin:  # the first output: let the writer send it now, however fast the rest comes
+                    produced += 1
+                    if begin or produced % CHECKPOINT_EVERY == 0:
+                        # The first output goes out now, however fast the rest comes; and an engine that never
+                        # waits (a replay) must still let other clients, and a disconnect, be served.
                         begin = []
                         await anyio.lowlevel.checkpoint()
                 await writes.send(b"".join(encoder.end()))
@@ -298,11 +305,14 @@ async def write_stream(
                                 (b"cache-control", b"no-cache"),
                                 (b"x-accel-buffering", b"no"),  # proxies (nginx) must not hold the stream back
                                 *headers,
+                                *_notes_header(notes),
                             ],
                         }
                     )
                     started = True
-                await send({"type": "http.response.body", "body": b"".join(parts), "more_body": True})
+                body = b"".join(parts)
+                await send({"type": "http.response.body", "body": body, "more_body": True})
+                room.give(len(body))
         if failures:
             raise failures[0]
         if not started:
@@ -318,6 +328,24 @@ async def write_stream(
         await _fail(send, encoder, RequestError(500, f"shim serve failed: {exc!r}", kind="server_error"), started)
         return
     await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+class _Room:
+    """Bytes a stream may hold between its engine and its client; the producer waits while they are used up."""
+
+    def __init__(self, size: int) -> None:
+        self.free = self._size = size
+        self._freed = anyio.Event()
+
+    async def take(self, size: int) -> None:
+        while self.free < size and self.free < self._size:  # one piece larger than all may pass alone
+            await self._freed.wait()
+        self.free -= size
+
+    def give(self, size: int) -> None:
+        self.free += size
+        self._freed.set()
+        self._freed = anyio.Event()
 
 
 async def _fail(send: Send, encoder: Encoder, error: RequestError, started: bool) -> None:
@@ -337,9 +365,14 @@ async def write_collected(
     headers: list[tuple[bytes, bytes]],
 ) -> None:
     """Collect ``outputs`` and answer with one JSON body (``build``), or an error body."""
+    notes = collect_notices()
     try:
+        collected: list[Output] = []
         async with aclosing(outputs):
-            collected = [output async for output in outputs]
+            async for output in outputs:
+                collected.append(output)
+                if len(collected) % CHECKPOINT_EVERY == 0:  # see write_stream: a disconnect must get through
+                    await anyio.lowlevel.checkpoint()
         for output in collected:
             if isinstance(output, CallOut):
                 metrics.count_tool_call("client")
@@ -356,4 +389,55 @@ async def write_collected(
         error = RequestError(500, f"shim serve failed: {exc!r}", kind="server_error")
         await send_json(send, error.status, encoder.error_body(error))
         return
-    await send_json(send, 200, data, headers)
+    await send_json(send, 200, data, [*headers, *_notes_header(notes)])
+
+
+def _notes_header(notes: dict[str, list[str]]) -> list[tuple[bytes, bytes]]:
+    """The request's notices (`shim.notices`) as headers: ``x-shim-constrain``, ``x-shim-state``."""
+    return [(name.encode("ascii"), "; ".join(texts).encode("ascii", "replace")) for name, texts in notes.items()]
+
+
+async def redacted(outputs: AsyncGenerator[Output, None]) -> AsyncGenerator[Output, None]:
+    """``outputs`` with every known secret hidden (`shim.redact`), for MCP-executing mode: a model may repeat
+    a token from a tool result the server ran, and the client is not the one who configured that server.
+
+    Text and reasoning stream through a `StreamRedactor` each (a secret split over chunks is still caught;
+    text that could be a secret's start is held until it cannot); a call's arguments are redacted whole.
+    """
+    text, reasoning = StreamRedactor(), StreamRedactor()
+
+    def flush() -> list[Output]:
+        held: list[Output] = []
+        if rest := text.flush():
+            held.append(TextOut(text=rest))
+        if rest := reasoning.flush():
+            held.append(ReasoningOut(text=rest))
+        return held
+
+    async with aclosing(outputs):
+        async for output in outputs:
+            if isinstance(output, TextOut):
+                if shown := text.feed(output.text):
+                    yield TextOut(text=shown)
+                continue
+            if isinstance(output, ReasoningOut):
+                if shown := reasoning.feed(output.text):
+                    yield ReasoningOut(text=shown)
+                continue
+            for held in flush():
+                yield held
+            if isinstance(output, CallOut):
+                arguments = redact(output.arguments_json)
+                if arguments != output.arguments_json:
+                    output = CallOut(
+                        index=output.index,
+                        id=output.id,
+                        name=output.name,
+                        fragments=(arguments,),
+                        arguments=redact_data(output.arguments),
+                    )
+            yield output
+            if isinstance(output, FinishOut):
+                return
+        for held in flush():
+            yield held

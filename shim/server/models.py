@@ -35,7 +35,7 @@ from shim.backends.base import Backend
 from shim.errors import ConfigError
 from shim.profiles import ModelProfile, detect_profile, get_profile
 from shim.server.chat import ChatRequest, LoopSettings, Output, run_chat
-from shim.server.http import RequestError
+from shim.server.http import RequestError, redacted
 from shim.server.store import MemoryRounds, RoundStore
 
 __all__ = ["ModelEntry", "ModelRegistry", "ServerState", "parse_model_option"]
@@ -249,4 +249,7 @@ class ServerState:
         """The loop for one request of any surface: ``entry``'s model under its profile, with the server's tools,
         loop settings and saved rounds (`shim.server.chat.run_chat`; nothing runs until it is iterated)."""
         profile = await self.models.profile(entry)
-        return run_chat(entry.backend, chat, tools=self.tools, settings=self.loop, rounds=self.rounds, profile=profile)
+        outputs = run_chat(
+            entry.backend, chat, tools=self.tools, settings=self.loop, rounds=self.rounds, profile=profile
+        )
+        return outputs if self.tools is None else redacted(outputs)  # tool results may hold the servers' secrets

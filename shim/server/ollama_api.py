@@ -25,7 +25,16 @@ from starlette.responses import JSONResponse, Response
 from shim.__about__ import __version__
 from shim.constrain.structured import structured_header
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, constraint_header
-from shim.server.http import RequestError, Watched, is_obj, json_bytes, read_json, write_collected, write_stream
+from shim.server.http import (
+    RequestError,
+    Watched,
+    is_obj,
+    json_bytes,
+    off_loop,
+    read_json,
+    write_collected,
+    write_stream,
+)
 from shim.server.models import ModelEntry, ServerState
 from shim.server.surfaces import error_body as surface_error_body
 from shim.server.wire import validate
@@ -59,9 +68,9 @@ async def _respond(request: Request, *, generate: bool) -> Response | Watched:
     try:
         body = await read_json(request, limit=state.max_body)
         if generate:
-            chat_request, stream, extras = generate_request(validate(GenerateRequest, body))
+            chat_request, stream, extras = await off_loop(lambda: generate_request(validate(GenerateRequest, body)))
         else:
-            chat_request, stream, extras = chat_request_of(validate(OllamaChatRequest, body))
+            chat_request, stream, extras = await off_loop(lambda: chat_request_of(validate(OllamaChatRequest, body)))
         entry = state.models.get(chat_request.model)
     except RequestError as exc:
         return ollama_error(exc)

@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 
 from shim.constrain.structured import structured_header
 from shim.server.chat import ChatRequest, Output, constraint_header
-from shim.server.http import RequestError, Watched, read_json, write_collected, write_stream
+from shim.server.http import RequestError, Watched, off_loop, read_json, write_collected, write_stream
 from shim.server.models import ServerState
 from shim.server.sse import DONE, ChunkEncoder, completion_body, error_body, sse
 from shim.server.wire import validate
@@ -31,7 +31,7 @@ async def chat_completions(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
         body = await read_json(request, limit=state.max_body)
-        chat, stream, include_usage, ignored = parse_request(body)
+        chat, stream, include_usage, ignored = await off_loop(partial(parse_request, body))
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return openai_error(exc)

@@ -29,7 +29,15 @@ from starlette.responses import JSONResponse, Response
 
 from shim.constrain.structured import structured_header
 from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut, constraint_header
-from shim.server.http import RequestError, Watched, is_obj, read_json, write_collected, write_stream
+from shim.server.http import (
+    RequestError,
+    Watched,
+    is_obj,
+    off_loop,
+    read_json,
+    write_collected,
+    write_stream,
+)
 from shim.server.models import ServerState
 from shim.server.sse import error_body, sse
 from shim.server.wire import validate
@@ -42,8 +50,8 @@ async def responses(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
         body = await read_json(request, limit=state.max_body)
-        wire = validate(ResponsesRequest, body)
-        call = to_chat(wire)
+        wire = await off_loop(partial(validate, ResponsesRequest, body))
+        call = await off_loop(partial(to_chat, wire))
         chat = call.chat
         entry = state.models.get(chat.model)
     except RequestError as exc:

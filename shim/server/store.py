@@ -28,6 +28,7 @@ from typing import Any, Protocol
 import anyio.to_thread
 
 from shim.errors import ConfigError
+from shim.notices import notice
 from shim.types import ToolCall
 
 __all__ = ["MemoryRounds", "RedisRounds", "RoundStore", "SqliteRounds", "open_store"]
@@ -139,9 +140,16 @@ class SqliteRounds:
 
 
 class RedisRounds:
-    """In Redis, shared by every host; entries expire after ``ttl`` seconds."""
+    """In Redis, shared by every host; entries expire after ``ttl`` seconds.
+
+    A Redis restart leaves each worker's pooled connections stale, and the first command on one fails: every
+    command is tried once more (on a fresh connection) before it counts as failed. A round that still cannot
+    be saved or read is not dropped in silence: the response says so in ``x-shim-state`` (else the client
+    would not know that the model will not see, and may repeat, the tool calls it already made).
+    """
 
     PREFIX = "shim:rounds:"
+    HEADER = "x-shim-state"
 
     def __init__(self, url: str, ttl: int = 24 * 3600) -> None:
         try:
@@ -154,20 +162,29 @@ class RedisRounds:
         self._errors = RedisError
         self._ttl = ttl
 
+    async def _twice(self, command: Callable[[], Awaitable[Any]]) -> Any:
+        try:
+            return await command()
+        except self._errors:  # a stale pooled connection (Redis restarted): the retry takes a fresh one
+            return await command()
+
     async def save(self, calls: Sequence[ToolCall], messages: Messages) -> None:
         if _worth_saving(messages):
             key = self.PREFIX + _key([c.id for c in calls])
+            data = json.dumps(messages, ensure_ascii=False)
             try:
-                await self._redis.set(key, json.dumps(messages, ensure_ascii=False), ex=self._ttl)
-            except self._errors as exc:  # the answer still goes out; its follow-up lacks the internal rounds
+                await self._twice(lambda: self._redis.set(key, data, ex=self._ttl))
+            except self._errors as exc:  # the answer still goes out, saying its rounds were not kept
                 logger.warning("could not save tool rounds to Redis: %s", exc)
+                notice(self.HEADER, "not-saved; the tool rounds run for this answer could not be kept in Redis")
 
     async def restore(self, messages: Messages) -> Messages:
         async def get(key: str) -> Messages | None:
             try:
-                data = await self._redis.get(self.PREFIX + key)
+                data = await self._twice(lambda: self._redis.get(self.PREFIX + key))
             except self._errors as exc:
                 logger.warning("could not read tool rounds from Redis: %s", exc)
+                notice(self.HEADER, "not-restored; the saved tool rounds could not be read from Redis")
                 return None
             return json.loads(data) if data is not None else None
 

@@ -10,6 +10,11 @@ What uvicorn leaves open, and what is added here:
   descriptors until ``accept()`` fails, the loop spins and logs a traceback per attempt. Connections above
   ``max_connections`` (by default below the descriptor limit, `default_max_connections`) are closed at once.
 
+- A client that stops reading a response fills the socket's buffer, and uvicorn then waits for room forever,
+  holding the request, its generation upstream and everything buffered. A connection whose writes stay
+  paused for ``write_timeout`` seconds is aborted: the app sees the disconnect, and `shim.server.http.Watched`
+  cancels the generation.
+
 Each kind of event is logged once a minute with a count, never one traceback per connection.
 """
 
@@ -50,6 +55,7 @@ class ShimConfig(uvicorn.Config):
 
     request_timeout: float = 15.0
     max_connections: int = 1024
+    write_timeout: float = 30.0
 
 
 class GuardedH11Protocol(H11Protocol):
@@ -59,7 +65,9 @@ class GuardedH11Protocol(H11Protocol):
         super().__init__(config, *args, **kwargs)
         self._timeout = getattr(config, "request_timeout", 15.0)
         self._cap = getattr(config, "max_connections", 1024)
+        self._write_timeout = getattr(config, "write_timeout", 30.0)
         self._header_timer: asyncio.TimerHandle | None = None
+        self._write_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -87,7 +95,33 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_header_timer()
+        self._stop_write_timer()
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._write_timer is None:
+            self._write_timer = self.loop.call_later(self._write_timeout, self._write_timed_out)
+
+    def resume_writing(self) -> None:
+        self._stop_write_timer()
+        super().resume_writing()
+
+    def _stop_write_timer(self) -> None:
+        if self._write_timer is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
+
+    def _write_timed_out(self) -> None:
+        self._write_timer = None
+        if self.transport.is_closing() and self.transport.get_write_buffer_size() == 0:
+            return
+        log_event(
+            "write_timeout",
+            f"closed a connection whose client read nothing for {self._write_timeout:g} s (--write-timeout); "
+            "its generation was cancelled",
+        )
+        self.transport.abort()  # close() would wait for the buffer to drain, which it never will
 
     def _waiting_for_headers(self) -> bool:
         cycle: Any = self.cycle  # None until the first request's headers arrive (uvicorn's annotation says otherwise)
@@ -118,6 +152,7 @@ def uvicorn_config(
     *,
     request_timeout: float = 15.0,
     max_connections: int | None = None,
+    write_timeout: float = 30.0,
     log_level: str = "info",
     workers: int = 1,
     factory: bool = False,
@@ -141,6 +176,7 @@ def uvicorn_config(
     )
     config.request_timeout = request_timeout
     config.max_connections = max_connections or default_max_connections()
+    config.write_timeout = write_timeout
     return config
 
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from shim.prompting import ToolChoice
 from shim.server.http import RequestError, is_obj
 from shim.server.wire import MAX_SCHEMA_DEPTH, check_depth
 from shim.types import ToolSpec, tool_specs
-from shim.validation import schema_problem
+from shim.validation import SizedCache, schema_problem
 
 __all__ = ["choose_tools", "parse_tools", "split_hosted"]
 
@@ -81,16 +80,24 @@ def parse_tools(value: Sequence[Any] | None, *, where: str = "tools") -> list[To
     return specs
 
 
-@lru_cache(maxsize=1024)
 def _schema_problem(schema: str) -> str | None:
-    """What is wrong with a schema (JSON text), or None; cached, as clients send the same tools every time
-    and checking against the meta-schema is the slowest part of reading a request."""
+    """What is wrong with a schema (JSON text), or None; cached (bounded in bytes), as clients send the same
+    tools every time and checking against the meta-schema is the slowest part of reading a request."""
+    known = _problems.get(schema)
+    if known is not None:
+        return known or None
     parameters = json.loads(schema)
     try:
         check_depth(parameters)
+        problem = schema_problem(parameters)
     except (ValueError, RecursionError) as exc:
-        return str(exc) or "it is nested too deeply"
-    return schema_problem(parameters)
+        problem = str(exc) or "it is nested too deeply"
+    _problems.put(schema, problem or "")
+    return problem
+
+
+_problems: SizedCache[str, str] = SizedCache(32 * 1024 * 1024)
+"""Schema text -> its problem ("" for none)."""
 
 
 def choose_tools(

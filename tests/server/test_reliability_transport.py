@@ -1,0 +1,110 @@
+"""The transport under ``shim serve`` holds up against clients that stop reading and against running out of file
+descriptors (issue 25, items 5 and 10): real servers on 127.0.0.1, raw sockets, and ``shim serve`` itself run
+under a low descriptor limit."""
+
+from __future__ import annotations
+
+import resource
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+
+from shim.server import create_app
+from shim.server.transport import uvicorn_config
+from tests.server._helpers import Endless
+
+pytestmark = pytest.mark.anyio
+
+SHIM = Path(sys.executable).parent / "shim"
+
+
+@asynccontextmanager
+async def serving_with_write_timeout(app: Starlette, write_timeout: float) -> AsyncIterator[str]:
+    """The app under the transport ``shim serve`` runs, with a short write timeout."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    server = uvicorn.Server(uvicorn_config(app, write_timeout=write_timeout, log_level="warning"))
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(server.serve, [sock])
+            try:
+                yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+            finally:
+                server.should_exit = True
+    finally:
+        sock.close()
+
+
+async def test_a_stream_whose_client_stops_reading_is_cancelled_upstream_and_its_connection_closed() -> None:
+    model = Endless()
+    app = create_app({"m": model})
+    async with serving_with_write_timeout(app, write_timeout=1) as url:
+        port = int(url.rsplit(":", 1)[1])
+        reader = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fills at once: the client reads nothing
+        reader.connect(("127.0.0.1", port))
+        try:
+            body = b'{"model": "m", "stream": true, "messages": [{"role": "user", "content": "talk"}]}'
+            head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            reader.sendall(head.encode() + body)
+            with anyio.fail_after(30):  # the write timeout is 1 s; the bound only keeps a broken server from hanging CI
+                await model.closed.wait()  # the generation was cancelled: nothing more is produced for nobody
+            async with httpx.AsyncClient() as http:
+                with anyio.fail_after(10):
+                    health = await http.get(f"{url}/health")
+        finally:
+            reader.close()
+    assert health.status_code == 200
+
+
+def _low_descriptor_limit() -> None:  # runs in the child before exec
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (60, hard))
+
+
+def test_at_the_descriptor_limit_each_event_class_is_logged_once_not_a_traceback_per_attempt(tmp_path: Path) -> None:
+    recording = tmp_path / "reply.txt"
+    recording.write_text("ok", encoding="utf-8")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [str(SHIM), "serve", "-m", f"replay:{recording}", "--port", str(port), "--max-connections", "1000"]
+    server = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_low_descriptor_limit
+    )
+    held: list[socket.socket] = []
+    try:
+        assert server.stdout is not None and server.stderr is not None
+        server.stdout.readline()  # the banner: the socket listens
+        for _ in range(120):  # more than 60 descriptors' worth of idle connections: accept() starts failing
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock.sendall(b"GET /hea")
+            held.append(sock)
+        lines: list[str] = []
+        while not any("Too many open files" in line for line in lines):
+            line = server.stderr.readline()  # bounded: the accept loop fails at once and says so
+            assert line, "shim serve exited before it reported the descriptor limit"
+            lines.append(line)
+        for _ in range(30):  # and keeps failing while these wait in the backlog
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            held.append(sock)
+    finally:
+        for sock in held:
+            sock.close()
+        server.terminate()
+        _, rest = server.communicate(timeout=30)
+    lines += rest.splitlines()
+    about_descriptors = [line for line in lines if "Too many open files" in line or "out of system resource" in line]
+    assert 1 <= len(about_descriptors) <= 2, about_descriptors[:5]
+    assert not any(line.startswith("Traceback") for line in lines)
