@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1] / "shim"
 FLOORS: tuple[tuple[str, ...], ...] = (
     # 0. Data and leaf services: what everything else is made of. `ids` is the one source of call ids (the parser,
     #    the Ollama backend and the server all draw from it); `choice` reduces a tool choice's forms to one;
-    #    `config` reads the MCP config file; `trace` writes JSONL through `redact`; `resources` finds the packaged
+    #    `config` reads the MCP config file; `trace` writes JSONL through `redact`; `notices` carries what a lower layer changed to the response headers; `resources` finds the packaged
     #    data files.
     (
         "shim.__about__",
@@ -34,6 +34,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "shim.choice",
         "shim.config",
         "shim.trace",
+        "shim.notices",
     ),
     # 1. Text for the model: the prompt, and the constraint (grammar) that keeps its calls well formed.
     ("shim.prompting", "shim.constrain"),
