@@ -79,7 +79,7 @@ _npm_failure: str | None = None
 def install_node_servers() -> str | None:
     """Run ``npm ci`` in the repository when server-everything is missing and node and npm are installed.
 
-    Once per machine: a file lock keeps concurrent runs (two checkouts' sessions, xdist workers) from
+    Once per checkout: a file lock keeps concurrent runs of it (two sessions, xdist workers) from
     installing over each other, and whoever waited finds the launcher there. ``--prefer-offline`` takes
     packages from npm's cache when it has them, so a second checkout installs without the network.
 
