@@ -75,6 +75,7 @@ CONFIGS: dict[str, ShimConfig | None] = {
     "shim-small": ShimConfig(template="function_call_small.j2"),
     "shim-small-required": ShimConfig(template="function_call_small.j2", tool_choice="required"),
     "shim-decide": ShimConfig(decide=True),
+    "shim-required-other-example": ShimConfig(template="function_call_other_example.j2", tool_choice="required"),
     **dict.fromkeys(ANCHORS),
 }
 """Configurations by name; None marks an anchor (`shim.bench.anchors`)."""
