@@ -19,7 +19,7 @@ from shim.events import (
     ToolCallEnd,
     ToolCallStart,
 )
-from shim.parsing.dialects import Dialect, register_dialect
+from shim.parsing.readers import Dialect, register_dialect
 from shim.parsing.ids import IdGenerator
 from shim.parsing.stream import StreamParser, parse_text
 from shim.prompting import render_messages, render_system_prompt
