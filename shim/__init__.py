@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         ToolCallEnd,
         ToolCallStart,
     )
-    from shim.parsing.dialects import Dialect, register_dialect
+    from shim.parsing.readers import Dialect, register_dialect
     from shim.parsing.ids import IdGenerator
     from shim.parsing.stream import StreamParser, parse_text
     from shim.prompting import render_messages, render_system_prompt
@@ -80,8 +80,8 @@ _HOMES: dict[str, str] = {
         ],
         "shim.events",
     ),
-    "Dialect": "shim.parsing.dialects",
-    "register_dialect": "shim.parsing.dialects",
+    "Dialect": "shim.parsing.readers",
+    "register_dialect": "shim.parsing.readers",
     "IdGenerator": "shim.parsing.ids",
     "StreamParser": "shim.parsing.stream",
     "parse_text": "shim.parsing.stream",

@@ -23,20 +23,26 @@ from shim.bench.mutations import Call
 from shim.resources import data_dir
 
 __all__ = [
+    "NEGATIVE",
     "PROVENANCE_TYPES",
     "decoys_dir",
     "families",
     "load_decoys",
+    "load_hunts",
     "load_real",
     "real_dir",
     "validate_real",
 ]
 
-PROVENANCE_TYPES = ("peer_test", "model_output", "bfcl_result")
+PROVENANCE_TYPES = ("peer_test", "model_output", "bfcl_result", "document")
 """``peer_test``: a string from another project's parser tests; ``model_output``: a user pasted what the model
-printed (an issue thread); ``bfcl_result``: a raw prompt-mode result file of the Berkeley leaderboard."""
+printed (an issue thread); ``bfcl_result``: a raw prompt-mode result file of the Berkeley leaderboard;
+``document``: an engine's or a model's documentation (an output it quotes, or prose that shows calls)."""
 
 _DECOY_TOOLS_KEY = "tools"
+
+NEGATIVE = "negative"
+"""The real track's folder of outputs and prompts that show or discuss calls without making one."""
 
 
 def real_dir() -> Path:
@@ -110,6 +116,14 @@ def validate_real(meta: Any, text: str, *, family: str) -> list[str]:
                 problems.append(f"call {c['name']!r} is not among the offered tools")
     if not isinstance(m.get("visible"), str):
         problems.append("visible must be a string")
+    if family == NEGATIVE and (m.get("calls") or m.get("visible") != text):
+        problems.append("a negative case makes no call and keeps every character visible")
+    if "hunt" in m:
+        first = m.get("first_look")
+        if not isinstance(first, dict) or not all(
+            isinstance(cast("dict[str, Any]", first).get(k), bool) for k in ("exact_calls", "all_checks")
+        ):
+            problems.append("a case from a hunt needs first_look {exact_calls, all_checks} recorded before any change")
     if m.get("sha256") != hashlib.sha256(text.encode("utf-8")).hexdigest():
         problems.append("sha256 does not match the text: the quoted output was changed")
     return problems
@@ -149,6 +163,27 @@ def load_real(folder: Path | None = None) -> list[Case]:
             )
         )
     return cases
+
+
+def load_hunts(folder: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Per real case id: the hunt that added it and its first-look score (cases added before hunts were
+    recorded have none).
+
+    The first look is what the parser read *before* any change made for that hunt's sources, recorded once
+    in the sidecar (``first_look``: ``exact_calls``, ``all_checks``): the honest measure of how well it reads
+    outputs it has never seen. It cannot be recomputed later, so it is data, not a result.
+    """
+    folder = folder or real_dir()
+    hunts: dict[str, dict[str, Any]] = {}
+    for sidecar in sorted(folder.glob("*/*.json")):
+        meta = json.loads(sidecar.read_text(encoding="utf-8"))
+        if isinstance(meta, dict) and "hunt" in meta:
+            m = cast("dict[str, Any]", meta)
+            hunts[f"real:{sidecar.parent.name}/{sidecar.stem}"] = {
+                "hunt": m["hunt"],
+                "first_look": m.get("first_look"),
+            }
+    return hunts
 
 
 def load_decoys(folder: Path | None = None) -> list[Case]:

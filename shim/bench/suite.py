@@ -13,7 +13,7 @@ from typing import Any, Literal
 from shim.bench.adapters import PARSER_NAMES, ParserSpec, parser_specs
 from shim.bench.chunkers import Chunker, fixed, make_chunkers, token_like, whole
 from shim.bench.corpus import Case, load_corpus
-from shim.bench.real import load_decoys, load_real
+from shim.bench.real import load_decoys, load_hunts, load_real
 from shim.bench.report import build_results
 from shim.bench.runner import ThroughputConfig, run_accuracy, run_throughput
 from shim.bench.tracks import build_decoy_track, build_real_track, write_all
@@ -138,7 +138,9 @@ def run_bench(options: BenchOptions, progress: Progress | None = None) -> tuple[
     results["tracks"] = {}
     if real:
         real_cells = run_accuracy(real, specs, chunkers, cell_limit_s=limit, on_case=step)
-        results["tracks"]["real"] = build_real_track(cases=real, specs=specs, chunkers=chunkers, cells=real_cells)
+        results["tracks"]["real"] = build_real_track(
+            cases=real, specs=specs, chunkers=chunkers, cells=real_cells, hunts=load_hunts()
+        )
     if decoys:
         decoy_cells = run_accuracy(decoys, specs, d_chunkers, cell_limit_s=limit * 3, on_case=step)
         results["tracks"]["decoy"] = build_decoy_track(cases=decoys, specs=specs, cells=decoy_cells)

@@ -1,11 +1,22 @@
 """Normalise the many shapes models give a call to ``(name, arguments)``, and resolve names to known tools.
 
-Accepted shapes: ``{"name", "arguments"}`` with ``arguments`` spelled ``parameters`` / ``args`` / ``input`` /
-``tool_input`` / ``params``; ``{"function": {...}}`` and ``{"type": "function", "function": {...}}``;
-``{"tool": NAME, ...flat arguments}``; JSON-RPC ``{"method", "params"}`` (including MCP's own
-``{"method": "tools/call", "params": {"name", "arguments"}}``); ``arguments`` as a JSON-encoded string;
-a missing ``arguments`` meaning ``{}``. A list of calls may come bare (``[{…}, {…}]``) or in the envelope of an
-OpenAI-style assistant message (``{"tool_calls": [{…}]}``), which models copy from the API they were tuned on.
+Every family's body goes through here, so a family reader says only where a call starts and ends and how
+its arguments are spelled. Accepted shapes:
+
+- ``{"name", "arguments"}`` with the name spelled ``tool_name`` / ``function_name`` / ``tool`` / ``function`` /
+  ``method`` / ``action`` and the arguments ``parameters`` / ``args`` / ``input`` / ``tool_input`` / ``params`` /
+  ``argument`` / ``action_input`` / ``kwargs``; arguments as an object or a JSON-encoded string; none meaning ``{}``;
+- the call one or more levels down under a wrapper key (``function``, ``tool``, ``tool_call``, ``call``,
+  ``function_call``), to a bounded depth: ``{"type": "function", "function": {…}}``, DeepChat's
+  ``{"function_call": {"name": …, "arguments": …}}``;
+- ``{"tool": NAME, ...flat arguments}``; JSON-RPC ``{"method", "params"}`` (MCP's own ``tools/call`` too);
+- the tool's name as the only key, with offered tools as evidence: ``{"get_weather": {"city": "Paris"}}`` (Apertus);
+- a list of calls, bare (``[{…}, {…}]``) or in an OpenAI-style message envelope (``{"tool_calls": [{…}]}``).
+
+Names resolve against the offered tools exactly first, then by safe normalisation (case; ``-``, ``_``, ``.``
+and spaces alike; a namespace prefix such as ``functions.``; a built-in's ``NAME.call``), only where one tool
+fits. Arguments that are one wrapper parameter the schema does not have (``{"arguments": {…}}``,
+``{"input": "{…}"}``) are unwrapped (`call_arguments`).
 """
 
 from __future__ import annotations
@@ -14,13 +25,21 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+import regex
+
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, WRAPPER_KEYS
 from shim.types import ToolSpec, tool_specs
 
-__all__ = ["CallShape", "ShapeError", "ToolIndex", "call_items", "to_call"]
+__all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "to_call"]
 
-_META_KEYS = frozenset({"type", "id", "call_id", "jsonrpc"})
+_META_KEYS = frozenset({"type", "id", "call_id", "tool_call_id", "jsonrpc"})
+_NAME_KEYS = (*NAME_KEYS, "action")  # `action` last: a flat call may have an argument of that name
+_ARG_KEYS = (*ARG_KEYS, "action_input", "kwargs")
+_WRAPPERS = (*WRAPPER_KEYS, "function_call")
+_MAX_DEPTH = 4
+"""How many wrapper levels a call may sit under (``{"tool_call": {"function": {…}}}`` is two)."""
+_ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input"})
 _ENVELOPE_KEYS = ("tool_calls", "function_calls")
 _ENVELOPE_META = frozenset({"role", "content", "type", "id"})
 
@@ -37,8 +56,12 @@ class CallShape:
     """True when every key is a name, arguments or metadata key: what untagged JSON must look like to count."""
 
 
-def to_call(obj: Any) -> CallShape:
+def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _depth: int = 0) -> CallShape:
     """Read a parsed JSON value as one call.
+
+    ``tools`` (the offered tools) lets a call keyed by its tool's name count and, with ``unwrap``, arguments
+    nested in one wrapper parameter be unwrapped; a reader that already streamed the arguments as written
+    passes ``unwrap=False`` (the chunks must add up to the final arguments).
 
     Raises:
         ShapeError: no tool name, or arguments that are not an object.
@@ -47,17 +70,21 @@ def to_call(obj: Any) -> CallShape:
         raise ShapeError(f"a call must be a JSON object, not {type(obj).__name__}")
     data = cast("dict[str, Any]", obj)
     if data.get("method") == "tools/call" and isinstance(data.get("params"), dict):
-        return to_call(data["params"])
-    for key in WRAPPER_KEYS:
-        inner = data.get(key)
-        if isinstance(inner, dict) and any(k in inner for k in ("name", *ARG_KEYS)):
-            shape = to_call({**{k: v for k, v in data.items() if k != key}, **inner})
-            return shape
-    name_key = next((k for k in NAME_KEYS if isinstance(data.get(k), str) and data[k].strip()), None)
+        return to_call(data["params"], tools, unwrap=unwrap, _depth=_depth + 1)
+    if _depth < _MAX_DEPTH:
+        for key in _WRAPPERS:
+            inner = data.get(key)
+            if isinstance(inner, dict) and any(k in inner for k in ("name", *_NAME_KEYS, *_ARG_KEYS, *_WRAPPERS)):
+                rest = {k: v for k, v in data.items() if k != key}
+                return to_call({**rest, **cast("dict[str, Any]", inner)}, tools, unwrap=unwrap, _depth=_depth + 1)
+    name_key = next((k for k in _NAME_KEYS if isinstance(data.get(k), str) and data[k].strip()), None)
     if name_key is None:
+        keyed = _keyed_by_name(data, tools)
+        if keyed is not None:
+            return keyed
         raise ShapeError('the call has no tool name: write {"name": "<tool name>", "arguments": {...}}')
     name = str(data[name_key]).strip()
-    args_key = next((k for k in ARG_KEYS if k in data), None)
+    args_key = next((k for k in _ARG_KEYS if k in data), None)
     rest = {k: v for k, v in data.items() if k != name_key and k not in _META_KEYS}
     if args_key is None:
         # {"tool": NAME, "city": "Paris"}: the other keys are the arguments.
@@ -73,7 +100,40 @@ def to_call(obj: Any) -> CallShape:
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
         raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {type(raw_args).__name__}")
     extra = set(rest) - {args_key}
-    return CallShape(name, cast("dict[str, Any]", raw_args), canonical=not extra)
+    arguments = cast("dict[str, Any]", raw_args)
+    if tools is not None and unwrap:
+        arguments = call_arguments(tools, name, arguments)
+    return CallShape(name, arguments, canonical=not extra)
+
+
+def _keyed_by_name(data: dict[str, Any], tools: ToolIndex | None) -> CallShape | None:
+    """``{"get_weather": {"city": "Paris"}}``: one key, an offered tool's name, over an object (Apertus)."""
+    if tools is None or len(data) != 1:
+        return None
+    ((key, value),) = data.items()
+    if not isinstance(value, dict) or not tools.is_known(key):
+        return None
+    return CallShape(key, call_arguments(tools, key, cast("dict[str, Any]", value)), canonical=True)
+
+
+def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments, unwrapped when the whole object was written as one wrapper parameter the tool's schema
+    does not have (``{"arguments": {"city": "Paris"}}``, ``{"input": "{\"city\": \"Paris\"}"}``) and the inner
+    object's keys are all the schema's: a model that nests its arguments once more than asked."""
+    if len(arguments) != 1:
+        return arguments
+    ((key, value),) = arguments.items()
+    properties = tools.properties(name)
+    if key not in _ARG_WRAPPERS or properties is None or key in properties:
+        return arguments
+    if isinstance(value, str):
+        try:
+            value = lenient_json.loads(value)
+        except lenient_json.LenientJSONError:
+            return arguments
+    if not isinstance(value, dict) or not set(cast("dict[str, Any]", value)) <= set(properties):
+        return arguments
+    return cast("dict[str, Any]", value)
 
 
 def call_items(value: Any) -> list[Any]:
@@ -94,6 +154,14 @@ def call_items(value: Any) -> list[Any]:
     return [value]
 
 
+_SEPARATORS = regex.compile(r"[-_. ]+")
+
+
+def _loose(name: str) -> str:
+    """A name with case and separators folded: ``Get-Weather``, ``get.weather`` and ``get_weather`` alike."""
+    return _SEPARATORS.sub("_", name.strip().casefold()).strip("_")
+
+
 class ToolIndex:
     """The tools a parser knows: names, aliases (title, description) and input schemas."""
 
@@ -108,12 +176,17 @@ class ToolIndex:
             for alias in (spec.title, spec.description):
                 if alias and alias.strip():
                     self._aliases.setdefault(alias.strip().casefold(), spec.name)
+        self._loose: dict[str, list[str]] = {}
+        for spec in self.specs.values():
+            self._loose.setdefault(_loose(spec.name), []).append(spec.name)
 
     def __bool__(self) -> bool:
         return bool(self.specs)
 
     def resolve(self, name: str) -> str:
-        """The known tool ``name`` means (exact, any case, ``functions.X``, a title or description), else ``name``."""
+        """The known tool ``name`` means, else ``name``: exact first, then any case, a title or description,
+        a namespace prefix (``functions.X``, ``server/X``), ``-``/``_``/``.``/spaces alike, and a built-in's
+        ``X.call``; a loose spelling counts only when exactly one offered tool fits it."""
         name = name.strip()
         if name in self.specs:
             return name
@@ -121,7 +194,18 @@ class ToolIndex:
             found = self._aliases.get(candidate.casefold())
             if found is not None:
                 return found
+        stem = name[: -len(".call")] if name.casefold().endswith(".call") else name
+        for candidate in (stem, stem.rsplit(".", 1)[-1], stem.rsplit("/", 1)[-1], stem.split(".", 1)[-1]):
+            fits = self._loose.get(_loose(candidate), ())
+            if len(fits) == 1:
+                return fits[0]
         return name
+
+    def properties(self, tool: str) -> dict[str, Any] | None:
+        """The ``properties`` of a tool's input schema; None when the tool or its properties are unknown."""
+        spec = self.specs.get(tool)
+        props: Any = spec.input_schema.get("properties") if spec is not None else None
+        return cast("dict[str, Any]", props) if isinstance(props, dict) and props else None
 
     def is_known(self, name: str) -> bool:
         return self.resolve(name) in self.specs

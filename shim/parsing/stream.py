@@ -16,9 +16,11 @@ How a stream is read: in text, the parser looks for the opener of a row of the f
 (`shim.parsing.readers.DEFAULT_DIALECTS`) at every character that can start one; at the start of a
 message, with known tools, also for an untagged form (a JSON value, a pythonic call list). An opener hands
 the stream to that family's `Reader`, which reads the body and says who reads on: itself, the next phase of
-the block (after the body: closers, more calls), or text again. The active reader *is* the state. This
-module owns what every family shares: the carry-over of split markers, the raw accounting, ids, events,
-runs of text, and the message a model gets back when its call cannot be used.
+the block (after the body: closers, more calls), or text again. The parser's state is a `TagState` (in
+text, opener seen, inside a body, body done) that the loop dispatches on and ``StreamParser.state`` exposes;
+readers move it through the context (starting, ending or failing a call, streaming reasoning). This module
+owns what every family shares: the carry-over of split markers, the raw accounting, ids, events, runs of
+text, and the message a model gets back when its call cannot be used.
 """
 
 from __future__ import annotations
@@ -34,14 +36,16 @@ from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.parsing.ids import IdGenerator
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
-from shim.parsing.readers.base import first_chars
+from shim.parsing.readers.prose import Quoted, presents
 from shim.parsing.shapes import ToolIndex
-from shim.parsing.tags import PARTIAL, Markers
+from shim.parsing.tags import PARTIAL, Markers, TagState, first_chars
 from shim.types import ToolSpec
 
 __all__ = ["StreamParser", "parse_text"]
 
 _WS = regex.compile(r"[ \t\r\n]+")
+_TAIL = 160
+"""How much of the latest visible text the rule for prose looks at before an opener."""
 
 ToolsArg = Iterable[str | Mapping[str, Any] | ToolSpec] | ToolIndex | None
 
@@ -101,6 +105,7 @@ class StreamParser:
         quick = self.markers.opener_chars + "".join(sorted(firsts))
         self._quick = re.compile(f"[{re.escape(quick)}]" if quick else r"(?!)")  # `re`: faster for one class
         self._reader: Reader | None = None  # None: in text
+        self._state = TagState.NONE
         self._dialect: Dialect | None = None  # the call block's row, for the retry message; None when untagged
         self._raw: list[str] = []  # consumed input not yet carried by an event
         self._call_id: str | None = None
@@ -113,6 +118,7 @@ class StreamParser:
         self._span_kind: type[TextDelta] | type[ReasoningDelta] | None = None  # the run being collected
         self._span_text: list[str] = []
         self._span_raw: list[str] = []
+        self._recent: list[str] = []  # the latest visible text, for the rule for prose (`presents`)
         if in_reasoning:
             row = next((d for d in rows if d.kind == "reasoning"), None)
             if row is not None:
@@ -121,8 +127,15 @@ class StreamParser:
                 nothing = regex.compile("").match("")
                 assert nothing is not None
                 self._reader = reader_for(row)(self, Block(row), nothing)
+                self._state = TagState.INSIDE
 
     # -- public -------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> TagState:
+        """Where the parser is relative to a block (`TagState`): in text, after an opener, inside a body, or
+        after a body."""
+        return self._state
 
     def feed(self, chunk: str) -> list[Event]:
         """Consume a chunk; return the events it completes.
@@ -133,6 +146,7 @@ class StreamParser:
         if self._closed:
             raise ParserClosedError("this StreamParser is closed; create a new one for the next stream")
         if self._reader is None and not self._carry and not self._at_start and not self._quick.search(chunk):
+            self._remember(chunk)
             return [TextDelta(text=chunk, raw=chunk)] if chunk else []  # the fast path: prose, nothing to look at
         text = self._carry + chunk
         self._carry = ""
@@ -154,12 +168,16 @@ class StreamParser:
         self._closed = True
         text, self._carry = self._carry, ""
         self._run(text, final=True)
-        if self._carry:  # only a split escape inside an unfinished string can remain
-            self._raw.append(self._carry)
-            self._carry = ""
-        if self._reader is not None:
-            self._reader.finish(truncated)
-            self._reader = None
+        while True:
+            if self._carry:  # only a split escape inside an unfinished string can remain
+                self._raw.append(self._carry)
+                self._carry = ""
+            reader, self._reader = self._reader, None
+            if reader is None:
+                break
+            self._state = TagState.NONE
+            reader.finish(truncated)  # may read held-back text again (`reread`), leaving a new reader
+        self._state = TagState.NONE
         if self._raw:  # nothing may be dropped
             self._text("", self.take_raw())
         return self._flush_out()
@@ -171,7 +189,7 @@ class StreamParser:
         while pos < end:
             before = (pos, self._reader)
             reader = self._reader
-            if reader is None:
+            if self._state is TagState.NONE or reader is None:
                 pos = self._in_text(text, pos, final)
             else:
                 pos, after = reader.feed(text, pos, final)
@@ -179,8 +197,10 @@ class StreamParser:
                     self._carry = text[pos:]
                     return
                 self._reader = after
-                if after is None and self._reasoning_block and not self._shown:
-                    self._at_start = True  # the message begins after its reasoning (`<think>…</think>[{…}]`)
+                if after is None:
+                    self._state = TagState.NONE
+                    if self._reasoning_block and not self._shown:
+                        self._at_start = True  # the message begins after its reasoning (`<think>…</think>[{…}]`)
             stalls = stalls + 1 if (pos, self._reader) == before else 0
             if stalls > 2:  # every step consumes input or changes reader; this would be a parser bug
                 raise AssertionError(f"StreamParser made no progress in {self._reader!r} at {text[pos : pos + 20]!r}")
@@ -232,9 +252,14 @@ class StreamParser:
 
     def _open(self, row: Dialect, match: regex.Match[str]) -> int:
         self._raw.append(match.group())
+        if row.kind in ("call", "untagged") and self._recent and presents(self._tail()):
+            self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
+            self._reader = Quoted(self, row)
+            return match.end()
         if row.kind == "call":
             self._dialect = row
-        self._reasoning_block = row.kind == "reasoning"
+        self._reasoning_block = row.kind in ("reasoning", "markup")  # the message has not begun after either
+        self._state = TagState.START
         self._reader = reader_for(row)(self, Block(None if row.kind == "untagged" else row), match)
         return match.end()
 
@@ -245,6 +270,8 @@ class StreamParser:
         return self._call_id is not None
 
     def consume(self, piece: str) -> None:
+        if self._state is TagState.START:
+            self._state = TagState.INSIDE  # the reader took input past the opener: the body has begun
         self._raw.append(piece)
 
     def take_raw(self, extra: str = "") -> str:
@@ -256,6 +283,8 @@ class StreamParser:
         self._text(text, raw)
 
     def reasoning(self, text: str, raw: str) -> None:
+        if self._state is TagState.START:
+            self._state = TagState.INSIDE
         self._extend_span(ReasoningDelta, text, raw)
 
     def markup(self, marker: str) -> None:
@@ -268,6 +297,11 @@ class StreamParser:
     def revert(self) -> None:
         self._text(self.take_raw())
 
+    def reread(self, text: str) -> None:
+        self._reader, self._state = None, TagState.NONE
+        self._reasoning_block = False
+        self._run(text, final=True)
+
     def skip_ws(self, text: str, pos: int) -> int:
         ws = _WS.match(text, pos)
         if ws is None:
@@ -276,6 +310,7 @@ class StreamParser:
         return ws.end()
 
     def start_call(self, name: str) -> None:
+        self._state = TagState.INSIDE
         self._call_id = self._ids()
         self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))
 
@@ -292,11 +327,13 @@ class StreamParser:
         name = self.tools.resolve(name)
         self._emit(ToolCallEnd(id=self._call_id, name=name, arguments=arguments, raw=self.take_raw()))
         self._call_id = None
+        self._state = TagState.END
 
     def fail_call(self, problem: str, extra_raw: str = "") -> None:
         message = self._retry_message(problem)
         self._emit(ParseIssue(id=self._call_id, message=message, raw=self.take_raw(extra_raw)))
         self._call_id = None
+        self._state = TagState.END
 
     def _retry_message(self, problem: str) -> str:
         dialect = self._dialect
@@ -328,7 +365,19 @@ class StreamParser:
     def _text(self, text: str, raw: str | None = None) -> None:
         if not self._shown and text.strip():
             self._shown = True
+        if text:
+            self._remember(text)
         self._extend_span(TextDelta, text, text if raw is None else raw)
+
+    def _remember(self, text: str) -> None:
+        # Appending is all the fast path can afford per chunk; the tail is joined only when an opener needs it.
+        recent = self._recent
+        recent.append(text)
+        if len(recent) > 64:
+            self._recent = [self._tail()]
+
+    def _tail(self) -> str:
+        return "".join(piece[-_TAIL:] for piece in self._recent)[-_TAIL:]
 
     def _extend_span(self, kind: type[TextDelta] | type[ReasoningDelta], text: str, raw: str) -> None:
         # One event per run of text (or reasoning) within a feed, built once from its pieces: merging into

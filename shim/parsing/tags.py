@@ -4,6 +4,9 @@ Markers (opening and closing tags of every dialect) are `regex` patterns matched
 match that runs off the end of the buffer means "this could still be a marker", so the parser keeps those
 few characters for the next chunk instead of emitting them as text. ``<functionality>`` or ``a < b``
 fail the match at their first wrong character and are released at once.
+
+This module knows rows only by the `MarkerRow` protocol (what matching needs of them), so the reader protocol
+(`shim.parsing.readers.base`, whose `Dialect` is such a row) builds on it and nothing here imports back.
 """
 
 from __future__ import annotations
@@ -11,17 +14,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal, TypeAlias
+from typing import Generic, Literal, Protocol, TypeAlias, TypeVar
 
 import regex
 
-from shim.parsing.readers.base import Dialect, first_chars
-
-__all__ = ["PARTIAL", "MarkerMatch", "Markers", "TagState"]
+__all__ = ["PARTIAL", "MarkerMatch", "MarkerRow", "Markers", "TagState", "first_chars"]
 
 
 class TagState(Enum):
-    """Where the parser is relative to a block."""
+    """Where the parser is relative to a block: the state `StreamParser` dispatches on (``StreamParser.state``).
+
+    Readers report the transitions through the parser's context: an opener matched (``START``), a call
+    started or reasoning streamed (``INSIDE``), a call ended or failed (``END``), and the block over (``NONE``).
+    """
 
     NONE = "none"
     """In visible text."""
@@ -31,6 +36,38 @@ class TagState(Enum):
     """Inside a body: JSON, XML-style parameters, reasoning, or a failed block being skipped."""
     END = "end"
     """A body is complete; waiting for a closing marker, another call of the same block, or text."""
+
+
+class MarkerRow(Protocol):
+    """What marker matching needs of a row of the family table (`shim.parsing.readers.base.Dialect`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def open(self) -> str: ...
+    @property
+    def close(self) -> str | None: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def start(self) -> str: ...
+    @property
+    def inside(self) -> tuple[str, ...]: ...
+    @property
+    def first(self) -> str | None: ...
+    def compiled_open(self) -> regex.Pattern[str]: ...
+    def compiled_close(self) -> regex.Pattern[str] | None: ...
+
+
+R = TypeVar("R", bound=MarkerRow)
+
+
+def first_chars(row: MarkerRow) -> str:
+    """Where the text scanner must stop to look for this row's opener."""
+    if row.first is not None:
+        return row.first
+    pattern = regex.sub(r"^(?:\((?:\?:|\?P<\w+>)?)+", "", row.open)  # leading groups: `(?:<a>|<b>)`
+    return pattern[1] if pattern.startswith("\\") else pattern[0]
 
 
 class _Partial(Enum):
@@ -44,12 +81,25 @@ MarkerKind: TypeAlias = Literal["open", "close", "fence"]
 
 
 @dataclass(frozen=True)
-class MarkerMatch:
+class MarkerMatch(Generic[R]):
     """A marker found at a position: what it is, whose it is, and the regex match (its text and end)."""
 
     kind: MarkerKind
-    dialect: Dialect | None
+    dialect: R | None
     match: regex.Match[str]
+
+
+_Candidate: TypeAlias = tuple[MarkerKind, R | None, regex.Pattern[str]]
+
+
+def _first_of(pattern: str) -> str | None:
+    """The character a pattern's match must begin with, when it is a plain literal (None: any)."""
+    body = regex.sub(r"^(?:\((?:\?:|\?P<\w+>)?)+", "", pattern)
+    if not body:
+        return None
+    if body[0] == "\\":
+        return body[1] if len(body) > 1 and not body[1].isalnum() else None
+    return None if body[0] in "[(.^$|?*+{" else body[0]
 
 
 def _anonymous(pattern: str) -> str:
@@ -59,10 +109,10 @@ def _anonymous(pattern: str) -> str:
 _WORD = regex.compile(r"[A-Za-z]{3,}")
 
 
-class Markers:
+class Markers(Generic[R]):
     """Every marker of a set of dialects, compiled once per parser."""
 
-    def __init__(self, dialects: Sequence[Dialect]) -> None:
+    def __init__(self, dialects: Sequence[R]) -> None:
         anywhere = [d for d in dialects if d.start == "marker"]
         self.call_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "call"]
         fences = [d for d in dialects if d.kind == "untagged" and d.start == "marker"]
@@ -70,11 +120,15 @@ class Markers:
         """Openers of untagged blocks that may appear anywhere (a ```json fence): only with known tools."""
         self.fence_closers = [(d, c) for d in fences if (c := d.compiled_close())]
         self.reasoning_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "reasoning"]
+        self.markup_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "markup"]
+        self.prose_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "prose"]
         self.call_closers = [(d, c) for d in dialects if d.kind == "call" and (c := d.compiled_close())]
         call_patterns = [d.close for d in dialects if d.kind == "call" and d.close] + [
             _anonymous(d.open) for d in anywhere if d.kind == "call"
         ]
         self._any_call_marker = regex.compile("|".join(f"(?:{p})" for p in call_patterns), regex.IGNORECASE)
+        openers = [_anonymous(d.open) for d in anywhere if d.kind == "call"]
+        self._any_call_opener = regex.compile("|".join(f"(?:{p})" for p in openers) or r"(?!)", regex.IGNORECASE)
         self.opener_chars = "".join(sorted({c for d in anywhere if d.kind != "untagged" for c in first_chars(d)}))
         """First characters of every opener: where the text scanner must stop and look."""
         self.fence_chars = "".join(sorted({c for d in fences for c in first_chars(d)}))
@@ -84,7 +138,8 @@ class Markers:
         )
         """Where the text scanner stops for untagged openers: a literal leading word (``commentary``) where the
         pattern has one, so prose is not stopped at every ``c``; else the first characters."""
-        self.inner: dict[str, list[tuple[Dialect, regex.Pattern[str]]]] = {}
+        self._by_char: dict[tuple[bool, bool, bool, str], list[_Candidate[R]]] = {}
+        self.inner: dict[str, list[tuple[R, regex.Pattern[str]]]] = {}
         """Per wrapper row name: the rows whose forms its blocks may hold, with their openers."""
         for d in dialects:
             for wrapper in d.inside:
@@ -92,17 +147,12 @@ class Markers:
 
     def match(
         self, text: str, pos: int, final: bool, *, opens: bool = True, closes: bool = False, fences: bool = False
-    ) -> MarkerMatch | _Partial | None:
+    ) -> MarkerMatch[R] | _Partial | None:
         """Match a marker at ``pos``: a full match, `PARTIAL` (could still be one), or None."""
+        if pos >= len(text):
+            return None if final else PARTIAL
         partial = False
-        candidates: list[tuple[MarkerKind, Dialect | None, regex.Pattern[str]]] = []
-        if closes:
-            candidates.extend(("close", d, p) for d, p in self.call_closers)
-        if opens:
-            candidates.extend(("open", d, p) for d, p in self.call_openers + self.reasoning_openers)
-        if fences:
-            candidates.extend(("fence", d, p) for d, p in (self.fence_closers if closes else self.fence_openers))
-        for kind, dialect, pattern in candidates:
+        for kind, dialect, pattern in self._candidates(opens, closes, fences, text[pos]):
             found = pattern.match(text, pos, partial=not final)
             if found is None:
                 continue
@@ -112,6 +162,35 @@ class Markers:
             # An earlier candidate that may still match wins once it does: wait for it, whatever the chunking.
             return PARTIAL if partial else MarkerMatch(kind, dialect, found)
         return PARTIAL if partial else None
+
+    def _candidates(self, opens: bool, closes: bool, fences: bool, char: str) -> list[_Candidate[R]]:
+        """The markers that may match where ``char`` is, in table order (built once per flags and character:
+        a stop in prose tries the few markers that can begin there, not the whole table)."""
+        key = (opens, closes, fences, char)
+        cached = self._by_char.get(key)
+        if cached is not None:
+            return cached
+        groups: list[tuple[MarkerKind, list[tuple[R, regex.Pattern[str]]], bool]] = []  # bool: a closer's rows
+        if closes:
+            groups.append(("close", self.call_closers, True))
+        if opens:
+            groups.append(("open", self.call_openers + self.reasoning_openers + self.markup_openers, False))
+            groups.append(("open", self.prose_openers, False))
+        if fences:
+            groups.append(("fence", self.fence_closers, True) if closes else ("fence", self.fence_openers, False))
+        lower = char.lower()
+        result: list[_Candidate[R]] = []
+        for kind, rows, closer in groups:
+            for d, p in rows:
+                can = _first_of(d.close or "") if closer else first_chars(d)
+                if can is None or lower in can.lower():
+                    result.append((kind, d, p))
+        self._by_char[key] = result
+        return result
+
+    def search_call_opener(self, text: str, pos: int, end: int, final: bool) -> regex.Match[str] | None:
+        """Find the next call opener in ``text[pos:end]`` (a partial one at the very end unless ``final``)."""
+        return self._any_call_opener.search(text, pos, end, partial=not final and end >= len(text))
 
     def search_call_marker(self, text: str, pos: int, final: bool) -> regex.Match[str] | None:
         """Find the next call opener or closer (used to skip past a block that failed to parse)."""

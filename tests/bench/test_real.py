@@ -9,7 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from shim.bench.real import PROVENANCE_TYPES, decoys_dir, load_decoys, load_real, real_dir, validate_real
+from shim.bench.real import (
+    NEGATIVE,
+    PROVENANCE_TYPES,
+    decoys_dir,
+    load_decoys,
+    load_hunts,
+    load_real,
+    real_dir,
+    validate_real,
+)
 
 REAL = real_dir()
 SIDECARS = sorted(REAL.glob("*/*.json"))
@@ -60,6 +69,29 @@ def test_metadata_problems_are_each_named() -> None:
     assert any("url" in p for p in problems)
     assert any("'g' is not among the offered tools" in p for p in problems)
     assert any("sha256" in p for p in problems)
+
+
+def test_a_negative_case_that_calls_or_hides_text_is_refused() -> None:
+    meta = {"family": NEGATIVE, "provenance": {"type": "document", "source": "a/b:c.md"}, "tools": [{"name": "f"}]}
+    meta |= {"calls": [], "visible": "other", "sha256": hashlib.sha256(b"x").hexdigest()}
+    assert any("keeps every character" in p for p in validate_real(meta, "x", family=NEGATIVE))
+    assert validate_real(meta | {"visible": "x"}, "x", family=NEGATIVE) == []
+
+
+def test_a_case_from_a_hunt_must_record_its_first_look() -> None:
+    meta = {"family": "glm", "provenance": {"type": "peer_test", "source": "a/b:c"}, "tools": [{"name": "f"}]}
+    meta |= {"calls": [], "visible": "x", "sha256": hashlib.sha256(b"x").hexdigest(), "hunt": "h"}
+    assert any("first_look" in p for p in validate_real(meta, "x", family="glm"))
+    ok = meta | {"first_look": {"exact_calls": False, "all_checks": False}}
+    assert validate_real(ok, "x", family="glm") == []
+
+
+def test_every_hunt_has_at_least_two_new_sources_worth_of_outputs_with_first_looks() -> None:
+    hunts = load_hunts()
+    by_hunt = Counter(h["hunt"] for h in hunts.values())
+    assert len(by_hunt) >= 2 and sum(by_hunt.values()) >= 60
+    assert all(isinstance(h["first_look"]["exact_calls"], bool) for h in hunts.values())
+    assert any(c.category == NEGATIVE and not c.calls and c.visible == c.text for c in load_real())
 
 
 def test_model_outputs_keep_the_url_of_their_thread() -> None:

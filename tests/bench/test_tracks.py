@@ -8,10 +8,17 @@ from pathlib import Path
 from shim.bench.adapters import parser_specs
 from shim.bench.chunkers import make_chunkers
 from shim.bench.corpus import Case
-from shim.bench.real import load_decoys, load_real
+from shim.bench.real import load_decoys, load_hunts, load_real
 from shim.bench.runner import run_accuracy
 from shim.bench.suite import BenchOptions, run_bench
-from shim.bench.tracks import build_decoy_track, build_real_track, family_table, render_decoy_md, render_real_md
+from shim.bench.tracks import (
+    build_decoy_track,
+    build_real_track,
+    family_table,
+    hunt_table,
+    render_decoy_md,
+    render_real_md,
+)
 
 WHOLE = make_chunkers(quick=True)[:1]
 
@@ -42,6 +49,22 @@ def test_a_real_output_is_read_with_the_tools_its_source_offered() -> None:
     track = build_real_track(cases=[case], specs=specs, chunkers=WHOLE, cells=run_accuracy([case], specs, WHOLE))
     assert {t["name"] for t in case.tools or ()} == {"get_temperature", "get_conditions"}
     assert track["summary"]["shim"]["precision"] == 1.0  # `search` is not offered: no call is read
+
+
+def test_the_real_track_puts_each_hunt_s_first_look_beside_its_score_now() -> None:
+    hunts = load_hunts()
+    cases = [c for c in load_real() if c.id in hunts][:6]
+    specs = [parser_specs()["shim"]]
+    track = build_real_track(
+        cases=cases, specs=specs, chunkers=WHOLE, cells=run_accuracy(cases, specs, WHOLE), hunts=hunts
+    )
+    total = track["hunts"]["total"]
+    assert list(track["hunts"])[-1] == "total" and total["outputs"] == len(cases)
+    first = sum(bool(hunts[c.id]["first_look"]["exact_calls"]) for c in cases)
+    assert total["first_exact"] == first and 0 <= total["exact"] <= len(cases)
+    rows = hunt_table(track)
+    assert rows[-1][0] == "**running total**" and rows[-1][2] == f"{first}/{len(cases)}"
+    assert "### Generalisation" in render_real_md(track)
 
 
 def test_the_decoy_track_counts_calls_errors_and_changed_text() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing import dialects as legacy
 from shim.parsing.readers import DEFAULT_DIALECTS, MORE, Block, Context, Dialect, Next, register_dialect
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.tagged_json import TaggedStart
@@ -86,7 +85,6 @@ def test_register_dialect_adds_a_row_for_parsers_created_afterwards_and_replaces
         register_dialect(ACT)
         register_dialect(ACT)
         assert [d.name for d in DEFAULT_DIALECTS].count("act") == 1
-        assert legacy.DEFAULT_DIALECTS is DEFAULT_DIALECTS and legacy.register_dialect is register_dialect
         result = parse_everywhere('<act name="jump">h=2</act>', every_split=False)
         assert [c["name"] for c in result["calls"]] == ["jump"]
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shim.parsing.shapes import ShapeError, ToolIndex, call_items, to_call
+from shim.parsing.shapes import ShapeError, ToolIndex, call_arguments, call_items, to_call
 
 
 @pytest.mark.parametrize(
@@ -96,3 +96,81 @@ def test_parameter_types_come_from_the_input_schema() -> None:
 )
 def test_call_items_unwraps_lists_and_bare_message_envelopes_only(value: object, items: list[object]) -> None:
     assert call_items(value) == items
+
+
+@pytest.mark.parametrize(
+    ("obj", "name", "arguments"),
+    [
+        # DeepChat nests the call under "function_call" (inside <function_call>).
+        ({"function_call": {"name": "a", "arguments": {"x": 1}}}, "a", {"x": 1}),
+        # Two wrapper levels, with the arguments as a JSON string.
+        ({"tool_call": {"function": {"name": "a", "arguments": '{"x": 1}'}}}, "a", {"x": 1}),
+        ({"type": "function", "id": "c1", "function": {"name": "a", "parameters": {"x": 1}}}, "a", {"x": 1}),
+        # LangChain's agent blob; Command R's list items.
+        ({"action": "a", "action_input": {"x": 1}}, "a", {"x": 1}),
+        ({"tool_call_id": "0", "tool_name": "a", "parameters": {"x": 1}}, "a", {"x": 1}),
+        ({"name": "a", "kwargs": {"x": 1}}, "a", {"x": 1}),
+    ],
+)
+def test_wrapper_keys_and_key_synonyms_real_models_use_are_read(obj: dict, name: str, arguments: dict) -> None:
+    shape = to_call(obj)
+    assert (shape.name, shape.arguments) == (name, arguments)
+
+
+def test_wrappers_are_unwrapped_to_a_bounded_depth_only() -> None:
+    deep: dict = {"name": "a", "arguments": {}}
+    for _ in range(10):
+        deep = {"function": deep}
+    with pytest.raises(ShapeError):
+        to_call(deep)
+
+
+def test_a_call_keyed_by_its_tool_s_name_counts_only_for_an_offered_tool() -> None:
+    tools = ToolIndex([{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {}}}}])
+    shape = to_call({"get_weather": {"city": "Paris"}}, tools)
+    assert (shape.name, shape.arguments) == ("get_weather", {"city": "Paris"})
+    with pytest.raises(ShapeError):
+        to_call({"get_weather": {"city": "Paris"}})  # no tools: no evidence
+    with pytest.raises(ShapeError):
+        to_call({"translate": {"text": "hi"}}, tools)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"arguments": {"city": "Paris"}}, {"city": "Paris"}),
+        ({"input": '{"city": "Paris"}'}, {"city": "Paris"}),
+        ({"input": {"town": "Paris"}}, {"input": {"town": "Paris"}}),  # not the schema's keys: kept
+        ({"city": "Paris"}, {"city": "Paris"}),
+        ({"arguments": "Paris"}, {"arguments": "Paris"}),
+    ],
+)
+def test_arguments_written_in_one_wrapper_parameter_the_schema_lacks_are_unwrapped(
+    arguments: dict, expected: dict
+) -> None:
+    tools = ToolIndex([{"name": "w", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}])
+    assert call_arguments(tools, "w", arguments) == expected
+    wrapped = ToolIndex([{"name": "w", "inputSchema": {"type": "object", "properties": {"input": {}}}}])
+    assert call_arguments(wrapped, "w", {"input": {"city": "x"}}) == {"input": {"city": "x"}}
+
+
+@pytest.mark.parametrize(
+    ("written", "resolved"),
+    [
+        ("get-weather", "get_weather"),
+        ("Get.Weather", "get_weather"),
+        ("functions.get_weather", "get_weather"),
+        ("default_api.get-weather", "get_weather"),
+        ("brave_search.call", "brave_search"),
+        ("search", "search"),  # not offered: unchanged
+    ],
+)
+def test_names_resolve_exactly_first_then_by_safe_normalisation(written: str, resolved: str) -> None:
+    tools = ToolIndex(["get_weather", "brave_search", "read-file"])
+    assert tools.resolve(written) == resolved
+
+
+def test_a_loose_name_that_fits_two_tools_resolves_to_neither() -> None:
+    tools = ToolIndex(["read_file", "read-file"])
+    assert tools.resolve("read.file") == "read.file"
+    assert tools.resolve("read-file") == "read-file"  # exact first

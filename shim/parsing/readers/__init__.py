@@ -18,6 +18,7 @@ import regex
 from shim.parsing.readers import (
     code_fence,
     deepseek,
+    dsml,
     gemma,
     gemma4,
     glm,
@@ -32,14 +33,17 @@ from shim.parsing.readers import (
     minicpm,
     minimax,
     mistral,
+    name_first,
     olmo,
     orphan_closer,
     phi4,
+    prose,
     pythonic_calls,
     pythonic_list,
     qwen_xml,
     react,
     reasoning,
+    special_tokens,
     tagged_json,
     tool_xml,
     untagged,
@@ -70,9 +74,11 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *deepseek.ROWS,  # DeepSeek V3, V3.1, R1 special tokens
     *glm.ROWS,  # <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call> (inside <tool_call>)
     *minimax.ROWS,  # <invoke name="NAME"><parameter name="K">V</parameter></invoke>, bare or wrapped
+    *dsml.ROWS,  # DeepSeek V3.2/V4: <|DSML|function_calls><|DSML|invoke name=…> (full-width bars)
+    *special_tokens.ROWS,  # <|action_start|><|plugin|>{…}<|action_end|>, <|START_ACTION|>[…], <|tools_prefix|>[…]
     *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}
     *harmony.ROWS,  # gpt-oss: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>
-    *reasoning.ROWS,  # <think>, <thinking>, <reasoning>
+    *reasoning.ROWS,  # <think>, <thinking>, <reasoning>, <|START_THINKING|>
     *langchain_blob.ROWS,  # w-fam2: ```\n{"action": NAME, "action_input": …}``` (LangChain), before the ```json row
     # -- families of issue 15 (w-fam1) --
     *gemma4.ROWS,  # <|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>, FunctionGemma, stripped call:NAME{…}
@@ -86,6 +92,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # -- end w-fam1 --
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
+    *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
@@ -94,12 +101,15 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
+    *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
+    *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""
 
 
-def _default_reader(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
-    """The reader of a row that names none (rows written before readers existed): chosen by ``body``."""
+def _reader_by_body(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
+    """The reader of a row that names none: a user's own row (``shim.Dialect("act", "<act>", "</act>",
+    body="json")``), chosen by its ``body``. Every row of the table names its reader."""
     dialect = block.dialect
     assert dialect is not None
     if dialect.kind == "reasoning":
@@ -112,7 +122,7 @@ def _default_reader(ctx: Context, block: Block, match: regex.Match[str]) -> Read
 
 
 def reader_for(dialect: Dialect) -> ReaderFactory:
-    return dialect.reader or _default_reader
+    return dialect.reader or _reader_by_body
 
 
 def rows_for(dialects: Sequence[Dialect] | None, tools: ToolIndex) -> list[Dialect]:

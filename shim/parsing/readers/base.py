@@ -23,11 +23,23 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 import regex
 
+from shim.parsing.tags import Markers, TagState, first_chars
+
 if TYPE_CHECKING:
     from shim.parsing.shapes import ToolIndex
-    from shim.parsing.tags import Markers
 
-__all__ = ["MORE", "Block", "Context", "Dialect", "Next", "Reader", "ReaderFactory", "first_chars", "match_at"]
+__all__ = [
+    "MORE",
+    "Block",
+    "Context",
+    "Dialect",
+    "Next",
+    "Reader",
+    "ReaderFactory",
+    "TagState",
+    "first_chars",
+    "match_at",
+]
 
 
 class _More(Enum):
@@ -60,7 +72,12 @@ class Context(Protocol):
     def tools(self) -> ToolIndex: ...
 
     @property
-    def markers(self) -> Markers: ...
+    def markers(self) -> Markers[Dialect]: ...
+
+    @property
+    def state(self) -> TagState:
+        """Where the parser is relative to the block; the context methods below move it."""
+        ...
 
     @property
     def call_open(self) -> bool:
@@ -68,7 +85,8 @@ class Context(Protocol):
         ...
 
     def consume(self, piece: str) -> None:
-        """Input read as part of the block: it goes out in the ``raw`` of the block's next event."""
+        """Input read as part of the block: it goes out in the ``raw`` of the block's next event (and the block's
+        body has begun: `TagState.INSIDE`)."""
         ...
 
     def take_raw(self, extra: str = "") -> str: ...
@@ -90,6 +108,11 @@ class Context(Protocol):
         ...
 
     def skip_ws(self, text: str, pos: int) -> int: ...
+
+    def reread(self, text: str) -> None:
+        """At the end of the stream: read ``text`` (held back by the active reader, not consumed) as the
+        message's own, from the text state."""
+        ...
 
     def start_call(self, name: str) -> None: ...
 
@@ -129,8 +152,10 @@ class Dialect:
     """Pattern of the opening marker. A named group ``name`` means the marker itself names the tool."""
     close: str | None
     """Pattern of the closing marker; None when the block simply ends with its body."""
-    kind: Literal["call", "reasoning", "untagged"] = "call"
-    """``untagged``: a lenient form that counts only when tools are known and it names one of them."""
+    kind: Literal["call", "reasoning", "untagged", "markup", "prose"] = "call"
+    """``untagged``: a lenient form that counts only when tools are known and it names one of them;
+    ``markup``: a token of the model's turn structure, never visible text (an orphan ``</think>``);
+    ``prose``: text whose inside is never read for calls (a code fence, an inline code span)."""
     body: Literal["json", "xml", "json_or_xml", "mistral"] = "json_or_xml"
     """For rows without a ``reader``: ``json``: an object or array of calls; ``xml``: ``<parameter=K>V</parameter>``
     (the opener names the tool); ``json_or_xml``: either, JSON or a nested ``<function=NAME>``; ``mistral``:
@@ -156,14 +181,6 @@ class Dialect:
 
     def compiled_close(self) -> regex.Pattern[str] | None:
         return regex.compile(self.close, regex.IGNORECASE) if self.close else None
-
-
-def first_chars(dialect: Dialect) -> str:
-    """Where the text scanner must stop to look for this row's opener."""
-    if dialect.first is not None:
-        return dialect.first
-    pattern = regex.sub(r"^(?:\((?:\?:|\?P<\w+>)?)+", "", dialect.open)  # leading groups: `(?:<a>|<b>)`
-    return pattern[1] if pattern.startswith("\\") else pattern[0]
 
 
 def match_at(pattern: regex.Pattern[str], text: str, pos: int, final: bool) -> regex.Match[str] | _More | None:

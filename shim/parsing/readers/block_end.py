@@ -6,6 +6,10 @@
 - `Closed`: the closer was read; only a duplicated closer is still the block's markup.
 - `Skip`: the body failed; everything up to the next call marker belongs to the failed block, which is
   reported once as a `ParseIssue` carrying all of it.
+- `Markup`: a row of kind ``markup`` matched in text (an orphan ``</think>``): it goes out invisible.
+
+The model's own end-of-turn tokens right after a call (`TURN_END`: ``<|eot_id|>``, ``<|im_end|>``, ``</s>``,
+``<end_of_turn>``, ``<|END_OF_TURN_TOKEN|>``…) belong to the block too: markup, never visible text.
 """
 
 from __future__ import annotations
@@ -15,7 +19,25 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Next
 from shim.parsing.tags import PARTIAL, MarkerMatch
 
-__all__ = ["AfterBody", "Closed", "Revert", "Skip", "damaged_closer", "open_inner"]
+__all__ = ["TURN_END", "AfterBody", "Closed", "Markup", "Revert", "Skip", "damaged_closer", "open_inner", "open_markup"]
+
+TURN_END = regex.compile(
+    r"<\|(?:eot_id|eom_id|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
+    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]",
+    regex.IGNORECASE,
+)
+"""Turn-structure tokens a model writes after its call: markup when they follow a call block."""
+
+
+def _turn_end(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """A turn token at ``pos`` after a call: absorbed as markup (then `Closed` reads on); None: not one."""
+    found = TURN_END.match(text, pos, partial=not final)
+    if found is None:
+        return None
+    if found.partial:
+        return pos, MORE
+    ctx.markup(found.group())
+    return found.end(), Closed(ctx)
 
 
 def open_inner(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
@@ -103,6 +125,9 @@ class AfterBody:
             if damaged is not None:  # `</function_calls>` for `</function_call>`, `</tool_call` cut at the end
                 ctx.markup(damaged.group())
                 return damaged.end(), Closed(ctx)
+            turn = _turn_end(ctx, text, pos, final) if char != "`" else None
+            if turn is not None:  # `{…}<|eot_id|>`: the model's end of turn
+                return turn
         ctx.markup_as_text()  # the block simply ends: its closer is optional
         return pos, None
 
@@ -126,6 +151,9 @@ class Closed:
             if found is not None:
                 ctx.markup(found.match.group())
                 return found.match.end(), self
+            turn = _turn_end(ctx, text, pos, final)
+            if turn is not None:
+                return turn
         ctx.markup_as_text()
         return pos, None
 
@@ -156,6 +184,24 @@ class Skip:
 
     def finish(self, truncated: bool) -> None:
         self.ctx.fail_call(self.error)
+
+
+class Markup:
+    """A ``markup`` row's token was read in text: it ends invisibly, and text goes on."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        self.ctx.markup("")
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.markup("")
+
+
+def open_markup(ctx: Context, block: Block, match: regex.Match[str]) -> Markup:
+    return Markup(ctx)
 
 
 class Revert:

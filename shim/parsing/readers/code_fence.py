@@ -1,8 +1,9 @@
 """A Markdown code fence of a programming language: code shown in prose, never a call.
 
 Inside ```` ```python ```` … ```` ``` ```` a line ``get_weather(city='Lima')`` is an example, not a call, and
-so is a JSON object or a pythonic list: the lenient, untagged forms must not read it. The row is untagged
-(it matters only when tools are offered, which is when those forms are on). Fences whose language says
+so is a JSON object, a pythonic list or a tagged call: nothing in it is read. The row is of kind ``prose``
+(one of the core's rules for prose, `shim.parsing.readers.prose`): it applies whether tools are offered or
+not. Fences whose language says
 "call" (``json``, ``tool_code``, ``tool_call``, ``function_call``) and markup fences that may quote a tagged
 call (``xml``, ``html``) are not this row's; a fence with no language is not either (LangChain's blob).
 """
@@ -48,4 +49,4 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> CodeFence:
     return CodeFence(ctx)
 
 
-ROWS = [Dialect("code_fence", OPEN, None, kind="untagged", first="`", reader=_open)]
+ROWS = [Dialect("code_fence", OPEN, None, kind="prose", first="`", reader=_open)]

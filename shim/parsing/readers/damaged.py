@@ -79,7 +79,7 @@ class RepairedBody:
         try:
             value: Any = lenient_json.loads(repaired("".join(self.body)))
             if self.name is None:
-                shape = to_call(value)
+                shape = to_call(value, self.ctx.tools)
             elif isinstance(value, dict):
                 shape = CallShape(self.name, value, canonical=True)  # pyright: ignore[reportUnknownArgumentType]
             else:

@@ -110,7 +110,7 @@ class JsonBody:
                 arguments: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
                 shape = CallShape(self.name, arguments, canonical=True)
             else:
-                shape = to_call(value)
+                shape = to_call(value, self.ctx.tools, unwrap=not self.scanner.streamed)
         except ShapeError as exc:
             self.ctx.fail_call(str(exc))
         else:

@@ -1,4 +1,5 @@
-"""Mistral: ``[TOOL_CALLS][{…}, …]`` or, with newer tokenizers, ``[TOOL_CALLS]NAME[ARGS]{…}``. No closing marker."""
+"""Mistral: ``[TOOL_CALLS][{…}, …]`` or, with newer tokenizers, ``[TOOL_CALLS]NAME[ARGS]{…}`` (also written
+without ``[ARGS]``: ``[TOOL_CALLS]NAME{…}``). No closing marker."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from shim.parsing.readers.tagged_json import TaggedStart
 
 __all__ = ["ROWS", "MistralStart"]
 
-_NAME_ARGS = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})\[ARGS\]")
+_NAME_ARGS = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})(?:\[ARGS\]|[ \t]{0,4}(?=\{))")
 
 
 class MistralStart(TaggedStart):

@@ -1,6 +1,7 @@
 """Tagged JSON calls: ``<function_call>{…}</function_call>`` (shim's own), Hermes ``<tool_call>``, and more.
 
-The rows: ``<function_call>``, ``<tool_call>``, ``<functioncall>``, ``<tool>``, ``<tool-use>`` / ``<tool_use>``.
+The rows: ``<function_call>``, ``<tool_call>``, ``<functioncall>``, ``<tool>``, ``<tool-use>`` / ``<tool_use>``,
+``<tool_calls>`` (Apriel), ``<TOOLCALL>`` (Nemotron Nano 2).
 
 After the opener a body must begin: ``{`` (a call), ``[`` (a list of calls), a ```` ```json ```` fence or
 the word ``json`` before it, or a nested Qwen3-Coder ``<function=NAME>``. Anything else means the tag was
@@ -126,4 +127,7 @@ ROWS = [
     Dialect("tool", *tag("tool"), reader=_open),
     # Llama 3 on Groq (its failed_generation): <tool-use>{"tool_calls": [...]}</tool-use>.
     Dialect("tool_use", *tag("tool[-_]use"), reader=_open),
+    # Apriel 1.5 / 1.6: <tool_calls>[{…}]</tool_calls>; Nemotron Nano 2: <TOOLCALL>[{…}]</TOOLCALL>.
+    Dialect("tool_calls", *tag("tool_calls"), reader=_open),
+    Dialect("toolcall", *tag("toolcall"), reader=_open),
 ]

@@ -1,0 +1,87 @@
+# ruff: noqa: RUF001, RUF002  (the full-width bars are DeepSeek's real tokens)
+"""DeepSeek V3.2 / V4 "DSML" markup: XML-style calls whose every tag carries the ``｜DSML｜`` namespace.
+
+    <｜DSML｜function_calls>            (V4: <｜DSML｜tool_calls>)
+    <｜DSML｜invoke name="get_time">
+    <｜DSML｜parameter name="city" string="true">Tokyo</｜DSML｜parameter>
+    </｜DSML｜invoke>
+    </｜DSML｜function_calls>
+
+Leniencies: ASCII ``|`` for the full-width bars; the ``string`` attribute left out; a wrapper or an invoke
+whose end tag is missing. Values are typed by the tool's schema, as DeepSeek's engines end up doing whatever
+``string`` says: a parameter whose type is not string is read as JSON, anything else stays text. Arguments are
+sent in one piece when the call ends, after the shape rules (`shim.parsing.shapes.call_arguments`) had their say, so a
+call that wrote its whole arguments object as one ``arguments`` parameter streams the unwrapped object.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.tagged_json import TaggedStart, tag
+from shim.parsing.readers.xml_args import PairForm, XmlPairs
+from shim.parsing.shapes import call_arguments
+
+__all__ = ["ROWS"]
+
+_NS = r"(?:｜|\|)[ \t]{0,2}DSML[ \t]{0,2}(?:｜|\|)"
+_NAME = r'"(?P<{group}>[^"\n>]{{1,128}})"'
+_STRING = r'(?:[ \t]+string[ \t]*=[ \t]*"(?:true|false)")?'
+
+FORM = PairForm(
+    key=regex.compile(rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_NAME.format(group='key')}{_STRING}[ \t]*>", regex.I),
+    value_end=regex.compile(rf"(?P<close></{_NS}parameter[ \t]*>)|<{_NS}parameter[ \t]|</{_NS}invoke[ \t]*>", regex.I),
+    call_end=regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE),
+    expected='<｜DSML｜parameter name="KEY" string="true">VALUE</｜DSML｜parameter> or </｜DSML｜invoke>',
+)
+EXAMPLE = (
+    '<｜DSML｜function_calls><｜DSML｜invoke name="NAME"><｜DSML｜parameter name="KEY" string="true">VALUE'
+    "</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>"
+)
+
+
+class DsmlInvoke(XmlPairs):
+    """One ``invoke``: its parameters are gathered, then shaped and sent as one arguments chunk."""
+
+    def _end_pair(self) -> None:
+        assert self.key is not None
+        raw = "".join(self.value)
+        value: Any = raw
+        if self.ctx.tools.property_type(self.name, self.key) not in (None, "string", "str"):
+            try:
+                value = lenient_json.loads(raw.strip())
+            except lenient_json.LenientJSONError:
+                value = raw
+        self.arguments[self.key] = value
+        self.key = None
+
+    def _end_call(self) -> None:
+        arguments = call_arguments(self.ctx.tools, self.name, self.arguments)
+        self.ctx.chunk(json.dumps(arguments, ensure_ascii=False))
+        self.ctx.end_call(self.name, arguments, streamed=True)
+
+
+def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
+    return DsmlInvoke(ctx, block, match.group("name"), FORM)
+
+
+def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
+    return TaggedStart(ctx, block)  # the invokes are declared inside it
+
+
+ROWS = [
+    Dialect("dsml_calls", *tag(rf"{_NS}(?:function_calls|tool_calls)"), reader=_wrapper, example=EXAMPLE),
+    Dialect(
+        "dsml_invoke",
+        rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_NAME.format(group='name')}[ \t]*>",
+        rf"</{_NS}invoke[ \t]*>",
+        inside=("dsml_calls",),
+        reader=_invoke,
+        example=EXAMPLE,
+    ),
+]

@@ -1,0 +1,99 @@
+"""One rule for prose, applied by the core to every family: a call shown, quoted or presented is text.
+
+- A Markdown fence of a programming language (```` ```python ````…) holds code shown in prose: everything in
+  it is text, tags included (`shim.parsing.readers.code_fence`, a ``prose`` row: on whether tools are offered
+  or not).
+- An inline code span (`` `<tool_call>…</tool_call>` ``, `` `<think>` ``) names markup, it does not write it:
+  text up to its closing backtick on the same line (`InlineCode`). A backtick with no partner on its line
+  (``it`s``) opens no span: the text after it is read as usual.
+- A block that opens on a quoted line (``> …``) or right after words that present an example (``for
+  example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``) is shown, not made: the core hands it to
+  `Quoted`, which passes it through as text up to the row's closer (or, for a row with none, the paragraph's
+  end). `presents` decides from the visible text just before the opener.
+
+A call of a tool that was not offered is text in every untagged form already: those rows need offered tools.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+
+__all__ = ["ROWS", "InlineCode", "Quoted", "presents"]
+
+_SPAN_LIMIT = 240
+"""An inline code span longer than this is no span (a stray backtick): the hold-back stays bounded."""
+_SPAN_END = regex.compile(r"[`\n]")
+
+_CUE = regex.compile(
+    r"(?:\bfor (?:example|instance)|\be\.g\.|\bsuch as|\bthe (?:\w+ )?format (?:is|looks like)"
+    r"|\bin (?:this|the following) (?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
+    r"|\blike (?:this|so)|\blooks like)"
+    r"[^.!?\n]{0,24}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",
+    regex.IGNORECASE,
+)
+_QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
+_PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
+
+
+def presents(before: str) -> bool:
+    """The text just before an opener quotes it (a ``>`` line) or presents it as an example."""
+    return _QUOTED_LINE.search(before) is not None or _CUE.search(before) is not None
+
+
+class Quoted:
+    """A block shown in prose: its opener and all up to its closer (or the paragraph's end) stay text."""
+
+    def __init__(self, ctx: Context, dialect: Dialect) -> None:
+        self.ctx = ctx
+        self.end = dialect.compiled_close() or _PARAGRAPH_END
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        found = self.end.search(text, pos, partial=not final)
+        if found is None or (found.partial and found.start() >= len(text)):
+            ctx.consume(text[pos:])
+            ctx.revert()
+            return len(text), self
+        ctx.consume(text[pos : found.start()])
+        if found.partial:
+            ctx.revert()
+            return found.start(), MORE
+        ctx.consume(found.group())
+        ctx.revert()
+        return found.end(), None
+
+    def finish(self, truncated: bool) -> None:
+        del truncated
+        self.ctx.revert()
+
+
+class InlineCode:
+    """After a backtick: text up to the closing backtick on the same line, or, if there is none, nothing."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        found = _SPAN_END.search(text, pos, min(len(text), pos + _SPAN_LIMIT))
+        if found is not None and found.group() == "`":
+            self.ctx.consume(text[pos : found.end()])
+            self.ctx.revert()
+            return found.end(), None
+        if found is None and not final and len(text) - pos < _SPAN_LIMIT:
+            return pos, MORE  # the span may still close in the next chunk
+        self.ctx.revert()  # no partner on this line: only the backtick was text
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        del truncated
+        self.ctx.revert()
+
+
+def _inline(ctx: Context, block: Block, match: regex.Match[str]) -> InlineCode:
+    del block, match
+    return InlineCode(ctx)
+
+
+ROWS = [Dialect("inline_code", r"`(?=[^`\n])", None, kind="prose", first="`", reader=_inline)]

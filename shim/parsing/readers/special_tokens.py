@@ -1,0 +1,53 @@
+"""JSON calls between a model's own special tokens: the body is a call object or a list of them, read by
+`TaggedStart` and the shape rules; only the markers differ.
+
+- InternLM 2 / 2.5, Intern-S1: ``<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>``
+- Command R7B: ``<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": {…}}]<|END_ACTION|>``
+  (its ``<|START_THINKING|>`` is a reasoning row, its ``<|START_RESPONSE|>`` / ``<|END_RESPONSE|>`` markup)
+- Apertus: ``<|tools_prefix|>[{"NAME": {…arguments…}}]<|tools_suffix|>`` (a call keyed by its tool's name)
+- Nemotron Nano 2 ``<TOOLCALL>[…]</TOOLCALL>``, Apriel ``<tool_calls>[…]</tool_calls>``: in `tagged_json`.
+
+Newlines or spaces between two tokens of one marker (``<|action_start|>\\n<|plugin|>``) are layout.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.block_end import open_markup
+from shim.parsing.readers.tagged_json import TaggedStart
+
+__all__ = ["ROWS"]
+
+_GAP = r"[ \t\r\n]{0,4}"
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
+    return TaggedStart(ctx, block)
+
+
+ROWS = [
+    Dialect(
+        "internlm_action",
+        rf"<\|action_start\|>{_GAP}<\|plugin\|>",
+        r"<\|action_end\|>",
+        reader=_open,
+        example='<|action_start|><|plugin|>{"name": "NAME", "parameters": {...}}<|action_end|>',
+    ),
+    Dialect(
+        "command_action",
+        r"<\|START_ACTION\|>",
+        r"<\|END_ACTION\|>",
+        reader=_open,
+        example='<|START_ACTION|>[{"tool_name": "NAME", "parameters": {...}}]<|END_ACTION|>',
+    ),
+    Dialect(
+        "apertus_tools",
+        r"<\|tools_prefix\|>",
+        r"<\|tools_suffix\|>",
+        reader=_open,
+        example='<|tools_prefix|>[{"NAME": {...}}]<|tools_suffix|>',
+    ),
+    Dialect("command_response", r"<\|START_RESPONSE\|>|<\|END_RESPONSE\|>", None, kind="markup", reader=open_markup),
+]

@@ -1,0 +1,72 @@
+# ruff: noqa: RUF001  (the full-width bars are DeepSeek's real tokens)
+"""DeepSeek V3.2 / V4 DSML calls (`shim.parsing.readers.dsml`), at every split point."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+LLAMA_CPP = "ggml-org/llama.cpp:tests/test-chat.cpp@0042e2079d3428ba7af410df553202aa7fdf8d7a"
+VLLM = "vllm-project/vllm:tests/tool_parsers/test_deepseekv32_tool_parser.py@00816550e740a13736f7ef9921097d51a3f01ede"
+
+CASES = [
+    Real(  # V3.2: string="false" value typed by the schema
+        LLAMA_CPP,
+        '<｜DSML｜function_calls>\n<｜DSML｜invoke name="special_function">\n'
+        '<｜DSML｜parameter name="arg1" string="false">1</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+        [("special_function", {"arg1": 1})],
+        tools=[tool("special_function", arg1="integer")],
+    ),
+    Real(  # V4: the block is named tool_calls; two invokes; text before
+        LLAMA_CPP,
+        "Checking both.\n\n<｜DSML｜tool_calls>\n"
+        '<｜DSML｜invoke name="get_time">\n<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>\n'
+        '</｜DSML｜invoke>\n<｜DSML｜invoke name="get_weather">\n'
+        '<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>',
+        [("get_time", {"city": "Paris"}), ("get_weather", {"city": "Paris"})],
+        visible="Checking both.",
+    ),
+    Real(  # a parameter that holds the whole arguments object, which the schema does not have: unwrapped
+        VLLM,
+        '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="arguments" '
+        'string="false">{"location":"Beijing"}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+        [("get_weather", {"location": "Beijing"})],
+        tools=[tool("get_weather", location="string")],
+    ),
+    Real(  # variant: ASCII bars, no string attribute, the invoke's end tag left out before the wrapper closes
+        "written: the leniencies of the DSML reader",
+        '<|DSML|function_calls><|DSML|invoke name="get_time"><|DSML|parameter name="city">Oslo</|DSML|parameter>'
+        "</|DSML|function_calls> Done.",
+        [("get_time", {"city": "Oslo"})],
+        visible="Done.",
+    ),
+    Real(  # variant: no parameters
+        VLLM,
+        '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_time">\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+        [("get_time", {})],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.text[:40])
+def test_a_dsml_call_is_read_at_every_split_point(case: Real) -> None:
+    check(case)
+
+
+def test_a_dsml_call_after_reasoning_the_template_opened_is_read_with_the_reasoning_apart() -> None:
+    case = Real(
+        LLAMA_CPP,
+        'Let me check the time</think>\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_time">\n'
+        '<｜DSML｜parameter name="city" string="true">Tokyo</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+        [("get_time", {"city": "Tokyo"})],
+        in_reasoning=True,
+        reasoning="Let me check the time",
+    )
+    check(case)
+
+
+def test_a_dsml_tag_named_in_prose_stays_text() -> None:
+    case = Real("written", "The <｜DSML｜function_calls> block wraps the calls.", [], visible="")
+    result = check(case, visible=False)
+    assert result["text"] == case.text

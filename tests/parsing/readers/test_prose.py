@@ -1,0 +1,58 @@
+"""The rule for prose (`shim.parsing.readers.prose`), applied by the core to every family: a call shown in a
+code fence, an inline code span, a quoted line or a passage that presents an example is text; each variant at
+every split point, with the tools named offered (the strictest case)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.chunking import parse_everywhere
+
+TOOLS = ["get_weather", "special_function"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Code fences of a programming language, whatever form the call inside takes.
+        'Run this:\n```python\nprint("<tool_call>{\\"name\\": \\"get_weather\\", \\"arguments\\": {}}</tool_call>")\n```\n',
+        '```bash\ncurl -d \'<function=get_weather>{"city": "x"}</function>\' localhost\n```',
+        # Inline code spans name markup.
+        'Wrap each call in `<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>` tags.',
+        "Thinking tags: using `<think>...</think>` tags containing JSON arrays",
+        "Use `[TOOL_CALLS]` or `<tool_call>...</tool_call>` tags.",
+        # A quoted line.
+        'The model answered:\n> <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n',
+        # Passages that present an example.
+        'For example: <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
+        'The format is <function_call>{"name": "special_function", "arguments": {"arg1": 1}}</function_call>.',
+        'Write calls like this:\n\n[TOOL_CALLS][{"name": "get_weather", "arguments": {}}]\n\nThen wait.',
+        'Tools such as {"name": "get_weather", "arguments": {"city": "Lima"}} are JSON objects.',
+        'e.g. <|python_tag|>get_weather.call(city="Oslo")<|eom_id|> for a built-in.',
+    ],
+)
+def test_a_call_shown_in_prose_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # A stray backtick opens no span: the call after it on the same line is read.
+        ('It`s sunny? <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "It`s sunny? "),
+        # The example passage ended (a sentence, a paragraph) before the call.
+        (
+            'For example, Paris.\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "For example, Paris.\n\n",
+        ),
+        ('Like this one. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "Like this one. "),
+        # Code before the call is closed.
+        ('Use `f()`. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "Use `f()`. "),
+    ],
+)
+def test_a_call_after_prose_that_ended_is_still_a_call(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    assert result["text"] == visible

@@ -1,0 +1,40 @@
+"""Tokens of the model's turn structure around a call are markup, never visible text (still in ``raw``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call><|im_end|>', ""),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call>\n<end_of_turn>', ""),
+        ('{"name": "f", "parameters": {}}<|eot_id|>', ""),
+        ('[TOOL_CALLS][{"name": "f", "arguments": {}}]</s>', ""),
+        ('<|python_tag|>{"name": "f", "parameters": {}}<|eom_id|><|eot_id|>', ""),
+        ('Sure. <function_call>{"name": "f", "arguments": {}}</function_call><|END_OF_TURN_TOKEN|>', "Sure."),
+    ],
+)
+def test_an_end_of_turn_token_after_a_call_is_markup(text: str, visible: str) -> None:
+    check(Real("written: end-of-turn tokens models print after a call", text, [("f", {})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('</think><tool_call>{"name": "f", "arguments": {}}</tool_call>', ""),
+        ('\n</think>\n\n<tool_call>{"name": "f", "arguments": {}}</tool_call>', ""),
+        ('Plan made.</think>Calling now. {"name": "f", "arguments": {}}', "Plan made.Calling now."),
+    ],
+)
+def test_an_orphan_reasoning_closer_is_markup(text: str, visible: str) -> None:
+    check(Real("written: a template opened <think> in the prompt", text, [("f", {})], visible=visible))
+
+
+@pytest.mark.parametrize("text", ["Use <s>strike</s> for deleted text.", "Type <|im_end|> to end a turn."])
+def test_a_turn_token_in_prose_with_no_call_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text))
+    assert result["text"] == text
