@@ -30,7 +30,7 @@ if TYPE_CHECKING:
         ToolCallStart,
     )
     from shim.parsing.readers import Dialect, register_dialect
-    from shim.parsing.ids import IdGenerator
+    from shim.ids import IdGenerator
     from shim.parsing.stream import StreamParser, parse_text
     from shim.prompting import render_messages, render_system_prompt
     from shim.types import Message, ToolCall, ToolResult, ToolSpec
@@ -82,7 +82,7 @@ _HOMES: dict[str, str] = {
     ),
     "Dialect": "shim.parsing.readers",
     "register_dialect": "shim.parsing.readers",
-    "IdGenerator": "shim.parsing.ids",
+    "IdGenerator": "shim.ids",
     "StreamParser": "shim.parsing.stream",
     "parse_text": "shim.parsing.stream",
     "render_messages": "shim.prompting",

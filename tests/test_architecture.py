@@ -63,9 +63,6 @@ helpers every backend shares. Every other module of ``shim/backends`` is one eng
 tests and benchmarks construct it, nothing in shim but ``replay`` does)."""
 MAY_NAME_BACKENDS = ("shim.backends", "shim.cli")
 
-PENDING_CYCLES = [["shim.parsing.readers.base", "shim.parsing.tags"]]
-"""Cycles whose fix is under way elsewhere (the parser's TagState work moves what both modules share); the test
-fails once one is gone, so that it is struck from here."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +201,7 @@ def test_every_module_of_shim_is_on_a_floor() -> None:
 
 
 def test_the_import_graph_has_no_cycle_even_counting_imports_inside_functions() -> None:
-    assert cycles(EDGES) == PENDING_CYCLES
+    assert cycles(EDGES) == []
 
 
 def test_no_module_imports_a_module_on_a_higher_floor() -> None:
