@@ -29,8 +29,8 @@ if TYPE_CHECKING:
         ToolCallEnd,
         ToolCallStart,
     )
-    from shim.parsing.readers import Dialect, register_dialect
     from shim.ids import IdGenerator
+    from shim.parsing.readers import Dialect, register_dialect
     from shim.parsing.stream import StreamParser, parse_text
     from shim.prompting import render_messages, render_system_prompt
     from shim.types import Message, ToolCall, ToolResult, ToolSpec

@@ -64,7 +64,6 @@ tests and benchmarks construct it, nothing in shim but ``replay`` does)."""
 MAY_NAME_BACKENDS = ("shim.backends", "shim.cli")
 
 
-
 @dataclass(frozen=True)
 class Edge:
     source: str
