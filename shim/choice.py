@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 __all__ = ["NormalizedChoice", "ToolChoice", "normalize_tool_choice"]
 
@@ -46,9 +46,10 @@ def normalize_tool_choice(
     if choice is None:
         return "auto", None
     if isinstance(choice, Mapping):
-        kind = choice.get("type")
-        function = choice.get("function")
-        name = function.get("name") if isinstance(function, Mapping) else choice.get("name")
+        fields = cast("Mapping[str, Any]", choice)
+        kind = fields.get("type")
+        function = fields.get("function")
+        name = cast("Mapping[str, Any]", function).get("name") if isinstance(function, Mapping) else fields.get("name")
         if isinstance(name, str) and kind in (None, "function", "tool"):
             choice = {"name": name}
         elif isinstance(kind, str):

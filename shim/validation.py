@@ -29,13 +29,13 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import regex
 from jsonschema.exceptions import SchemaError, UnknownType
 from jsonschema.exceptions import ValidationError as _JsonschemaError
 from jsonschema.protocols import Validator
-from jsonschema.validators import extend, validator_for
+from jsonschema.validators import extend, validator_for  # pyright: ignore[reportUnknownVariableType]  # untyped in jsonschema
 from referencing.exceptions import Unresolvable
 
 __all__ = [
@@ -297,11 +297,11 @@ def _additional_properties(
     original: Any,
 ) -> Callable[[Any, Any, Any, Any], Iterable[_JsonschemaError]]:
     def check(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterable[_JsonschemaError]:
-        patterns = schema.get("patternProperties") if isinstance(schema, Mapping) else None
+        patterns = cast("Mapping[str, Any]", schema).get("patternProperties") if isinstance(schema, Mapping) else None
         if not patterns or not isinstance(patterns, Mapping) or not validator.is_type(instance, "object"):
             yield from original(validator, extra, instance, schema)
             return
-        properties: Any = schema.get("properties", {})
+        properties: Any = cast("Mapping[str, Any]", schema).get("properties", {})
         joined = "|".join(str(p) for p in patterns)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
         extras: list[str] = []
         for key in instance:
@@ -331,4 +331,4 @@ def _safe_class(cls: Any) -> Any:
     original = cls.VALIDATORS.get("additionalProperties")
     if original is not None:
         keywords["additionalProperties"] = _additional_properties(original)
-    return extend(cls, keywords)
+    return extend(cls, keywords)  # pyright: ignore[reportUnknownVariableType]  # untyped in jsonschema

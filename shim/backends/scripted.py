@@ -135,7 +135,7 @@ def read_turn(reply: Reply, where: str, chunk_size: int | None) -> Turn:
         return Turn(_split(reply, chunk_size))
     if not isinstance(reply, Mapping):
         return _items_turn(where, list(reply), "stop")
-    data = cast("Mapping[str, Any]", reply)
+    data = reply
     finish = data.get("finish_reason", "stop")
     if finish not in ("stop", "length"):
         raise ConfigError(f"{where}: 'finish_reason' must be 'stop' or 'length'; got {finish!r}")

@@ -240,7 +240,7 @@ async def llama_generic(backend: Backend, question: Question, *, max_tokens: int
     )
     seconds = time.perf_counter() - start
     usage = result.usage
-    common = {
+    common: dict[str, Any] = {
         "raw": text,
         "prompt_tokens": usage.prompt_tokens if usage else None,
         "completion_tokens": usage.completion_tokens if usage else None,

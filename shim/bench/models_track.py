@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from shim.agent import Agent
 from shim.backends import get_backend
@@ -184,12 +184,12 @@ async def shim_attempt(backend: Backend, question: Question, config: ShimConfig,
             raw.append(event.raw)
         elif isinstance(event, TurnEnd):
             usage, finish = event.usage, event.finish_reason
-        elif hasattr(event, "raw") and isinstance(getattr(event, "raw", None), str):
-            raw.append(event.raw)  # text and reasoning keep their raw text too
+        elif hasattr(event, "raw") and isinstance(text := getattr(event, "raw", None), str):
+            raw.append(text)  # text and reasoning keep their raw text too
     seconds = time.perf_counter() - start
     completion = usage.completion_tokens if usage else None
     if completion is None and _embedded(backend):  # stopped early on purpose: the engine sent no count
-        llm: Any = await backend.model()  # type: ignore[attr-defined]
+        llm: Any = cast(Any, await backend.model())  # type: ignore[attr-defined]
         completion = len(llm.tokenize("".join(raw).encode("utf-8"), add_bos=False, special=True))
     return Attempt(
         raw="".join(raw),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -36,7 +37,9 @@ def _depth(value: Any) -> int:
         deepest = max(deepest, depth)
         if depth > _MAX_DEPTH:
             break
-        children: Any = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        children = cast(
+            "Iterable[Any]", item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
         stack.extend((child, depth + 1) for child in children)  # pyright: ignore[reportUnknownVariableType]
     return deepest
 

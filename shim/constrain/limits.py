@@ -18,7 +18,7 @@ import importlib
 import logging
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from shim.errors import ConfigError, ShimError
 from shim.notices import notice
@@ -106,7 +106,7 @@ def check_grammar_bounds(schema: Any, where: str) -> None:
             )
         for key, value in data.items():
             if isinstance(value, (Mapping, list)):
-                stack.append((value, f"{path}.{key}"))
+                stack.append((cast(Any, value), f"{path}.{key}"))
 
 
 _TOKEN = re.compile(r"\\.|\[(?:\\.|[^\]\\])*\]|\{(\d*)(?:,(\d*))?\}|[()|]|[*+?]|.", re.S)

@@ -151,7 +151,7 @@ def _join(parts: Iterable[str], sep: str = "\n\n") -> str:
 def _merge(turns: list[_Turn]) -> list[Message]:
     # Runs of one role are gathered and joined once: joining as they come copies the text so far each time,
     # which made 10,000 user messages of 1 KB take 5 s.
-    merged: list[tuple[str, list[str], list[Image]]] = []
+    merged: list[tuple[Role, list[str], list[Image]]] = []
     for role, text, images in turns:
         if not text.strip():
             continue

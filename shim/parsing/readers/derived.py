@@ -271,7 +271,7 @@ class DerivedBlock:
         if status is not Status.DONE:
             if not final:
                 raise _NeedMore
-            if not scanner.completable:
+            if not scanner.completable():
                 raise _Bad("the JSON ends before it is complete")
             end = len(text)
         try:

@@ -8,7 +8,7 @@ error in its own body shape. Unknown fields are allowed everywhere: clients send
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, TypeAlias, TypeVar
+from typing import Annotated, Any, TypeAlias, TypeVar, cast
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
@@ -36,7 +36,7 @@ MAX_SCHEMA_DEPTH = 32
 
 def _tool_choice_shape(value: Any) -> Any:
     if value is None or isinstance(value, (str, Mapping)):
-        return value
+        return cast("str | Mapping[str, Any] | None", value)
     raise ValueError("must be 'auto', 'none', 'required' or an object such as {'type': 'function', ...}")
 
 
