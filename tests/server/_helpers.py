@@ -22,6 +22,7 @@ from shim.backends.base import Backend, BackendStream, BaseBackend, Completion, 
 from shim.backends.model_info import ModelInfo
 from shim.backends.scripted import ScriptedBackend
 from shim.errors import BackendError
+from shim.server.transport import uvicorn_config
 from shim.types import Message
 
 WEATHER = {
@@ -161,3 +162,23 @@ class Crashing(BaseBackend):
 
     async def model_info(self) -> None:
         return None  # a fake says nothing about a model: the profile comes from its name
+
+
+@asynccontextmanager
+async def serving_transport(app: Starlette, **config: Any) -> AsyncIterator[str]:
+    """Like `serving`, under the transport ``shim serve`` runs (`shim.server.transport.uvicorn_config`), with
+    ``config`` as its keywords (timeouts, the connection cap)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    server = uvicorn.Server(uvicorn_config(app, log_level="warning", **config))
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(server.serve, [sock])
+            try:
+                yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+            finally:
+                server.should_exit = True
+    finally:
+        sock.close()

@@ -13,15 +13,13 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-import uvicorn
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.applications import Starlette
 
 from shim.server import ServerSettings, create_app
 from shim.server.http import MAX_DEPTH, nesting_depth
-from shim.server.transport import uvicorn_config
-from tests.server._helpers import Endless, replay
+from tests.server._helpers import Endless, replay, serving_transport
 
 pytestmark = pytest.mark.anyio
 
@@ -34,21 +32,8 @@ async def serving_guarded(
     app: Starlette, *, timeout: float = 15.0, connections: int | None = None
 ) -> AsyncIterator[str]:
     """Like `tests.server._helpers.serving`, with the transport ``shim serve`` runs (timeouts, connection cap)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    config = uvicorn_config(app, request_timeout=timeout, max_connections=connections, log_level="warning")
-    server = uvicorn.Server(config)
-    try:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(server.serve, [sock])
-            try:
-                yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-            finally:
-                server.should_exit = True
-    finally:
-        sock.close()
+    async with serving_transport(app, request_timeout=timeout, max_connections=connections) as url:
+        yield url
 
 
 async def post(url: str, path: str, **kwargs: Any) -> httpx.Response:

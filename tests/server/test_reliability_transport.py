@@ -8,48 +8,24 @@ import resource
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
 import httpx
 import pytest
-import uvicorn
-from starlette.applications import Starlette
 
 from shim.server import create_app
-from shim.server.transport import uvicorn_config
-from tests.server._helpers import Endless
+from tests.server._helpers import Endless, serving_transport
 
 pytestmark = pytest.mark.anyio
 
 SHIM = Path(sys.executable).parent / "shim"
 
 
-@asynccontextmanager
-async def serving_with_write_timeout(app: Starlette, write_timeout: float) -> AsyncIterator[str]:
-    """The app under the transport ``shim serve`` runs, with a short write timeout."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    server = uvicorn.Server(uvicorn_config(app, write_timeout=write_timeout, log_level="warning"))
-    try:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(server.serve, [sock])
-            try:
-                yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-            finally:
-                server.should_exit = True
-    finally:
-        sock.close()
-
-
 async def test_a_stream_whose_client_stops_reading_is_cancelled_upstream_and_its_connection_closed() -> None:
     model = Endless()
     app = create_app({"m": model})
-    async with serving_with_write_timeout(app, write_timeout=1) as url:
+    async with serving_transport(app, write_timeout=1) as url:
         port = int(url.rsplit(":", 1)[1])
         reader = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fills at once: the client reads nothing
