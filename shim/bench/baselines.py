@@ -26,7 +26,7 @@ import json_repair
 import partial_json_parser  # pyright: ignore[reportMissingTypeStubs]
 from partial_json_parser import Allow  # pyright: ignore[reportMissingTypeStubs]
 
-from shim.parsing.ids import IdGenerator
+from shim.ids import IdGenerator
 
 __all__ = ["HermesPartial", "RegexAccumulate", "RegexRepair"]
 

@@ -34,7 +34,7 @@ import regex
 
 from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
-from shim.parsing.ids import IdGenerator
+from shim.ids import IdGenerator
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.readers.prose import Quoted, presents
 from shim.parsing.shapes import ToolIndex

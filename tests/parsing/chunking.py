@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from shim.events import Event, ParseResult, ToolCallChunk, ToolCallEnd, ToolCallStart
-from shim.parsing.ids import is_call_id
+from shim.ids import is_call_id
 from shim.parsing.stream import StreamParser
 
 

@@ -9,7 +9,7 @@ import pytest
 from shim import IdGenerator, StreamParser
 from shim.errors import ParserClosedError
 from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
-from shim.parsing.ids import is_call_id
+from shim.ids import is_call_id
 from shim.parsing.lenient_json import MAX_DEPTH
 from shim.parsing.readers import Dialect
 from tests.parsing.chunking import check_event_invariants, parse_chunks, parse_everywhere
