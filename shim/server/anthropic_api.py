@@ -39,7 +39,7 @@ from starlette.responses import JSONResponse, Response
 
 from shim.constrain.structured import structured_header
 from shim.prompting import render_messages
-from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, constraint_header
+from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import RequestError, Watched, off_loop, read_json, write_collected, write_stream
 from shim.server.models import ServerState
 from shim.server.sse import sse
@@ -72,9 +72,6 @@ async def messages(request: Request) -> Response | Watched:
     except RequestError as exc:
         return anthropic_error(exc)
     headers = _notes(call) + structured_header(entry.backend, call.chat, server_tools=state.tools is not None)
-    headers += constraint_header(
-        entry.backend, call.chat, mode=state.loop.constrain, server_tools=state.tools is not None
-    )
     outputs = await state.outputs(entry, call.chat)
     encoder = _Events(entry.name, hide_thinking=call.hide_thinking)
     if call.stream:

@@ -21,17 +21,18 @@ one to one and decides nothing itself.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
+
+import anyio.to_thread
 
 from shim.agent import Agent, AgentEnd, AgentEvent, CallRouted, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend
 from shim.constrain.schema import ConstrainMode
-from shim.constrain.turn import HEADER as CONSTRAINT_HEADER
 from shim.constrain.turn import check_mode
 from shim.errors import StreamInterruptedError
 from shim.events import CallFold, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
@@ -51,11 +52,20 @@ __all__ = [
     "Output",
     "ReasoningOut",
     "TextOut",
-    "constraint_header",
+    "off_loop",
     "run_chat",
 ]
 
 logger = logging.getLogger("shim.server")
+
+T = TypeVar("T")
+
+
+async def off_loop(work: Callable[[], T]) -> T:
+    """Run a request's CPU-heavy work (reading its tools and messages: meta-schema checks, rendering, building the
+    parser) on a worker thread, so that other clients are answered meanwhile (a tool with 20,000 properties takes
+    seconds). The surfaces use it for the request's body, and the loop for each turn (`Agent`'s ``offload``)."""
+    return await anyio.to_thread.run_sync(work)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,6 +128,7 @@ async def run_chat(
         external_tools=request.tools,
         tool_choice=request.tool_choice,
         constrain=cast("ConstrainMode", settings.constrain),
+        offload=off_loop,
     )
     forced = request.tool_choice == "required" or isinstance(request.tool_choice, dict)
     reducer = _Reducer(hold=forced)
@@ -267,21 +278,3 @@ def _finish(end: AgentEnd, calls: int) -> Finish:
         # The loop gave up (turn limit, repeated failures): the client gets what was written, as an answer.
         logger.warning("agent loop stopped (%s): %s", end.reason, end.detail)
     return "stop"
-
-
-def constraint_header(
-    backend: Backend, request: ChatRequest, *, mode: str, server_tools: bool
-) -> list[tuple[bytes, bytes]]:
-    """The response header for a request that offers tools: ``grammar`` where the engine constrains every call
-    to the offered tools (forced from the first token for ``tool_choice`` required or named), else ``none``
-    (calls are read from free text, and a forced choice is kept by reminding the model). The same decision
-    `shim.agent_types.constrained_options` makes for each turn."""
-    if not request.tools and not server_tools:
-        return []
-    constrained = (
-        mode != "off"
-        and request.tool_choice != "none"
-        and not request.options.grammar  # the client's own grammar constrains the whole reply instead
-        and backend.can_constrain
-    )
-    return [(CONSTRAINT_HEADER, b"grammar" if constrained else b"none")]

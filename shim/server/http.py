@@ -19,7 +19,7 @@ import json
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
-from typing import Any, Protocol, TypeGuard, TypeVar
+from typing import Any, Protocol, TypeGuard
 
 import anyio
 import anyio.lowlevel
@@ -31,7 +31,7 @@ from shim.errors import BackendConnectionError, BackendError, BackendResponseErr
 from shim.notices import collect_notices
 from shim.redact import StreamRedactor, redact, redact_data
 from shim.server import metrics
-from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
+from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, off_loop
 from shim.server.surfaces import RequestError, Surface, error_body, surface_of
 from shim.validation import nesting_depth
 
@@ -154,15 +154,6 @@ def _too_deep() -> str:
 def _too_large(size: int | None, limit: int) -> str:
     what = f"{size} bytes" if size is not None else "more than that"
     return f"the request body is {what}; this server takes at most {limit} bytes (raise it with --max-request-bytes)"
-
-
-T = TypeVar("T")
-
-
-async def off_loop(work: Callable[[], T]) -> T:
-    """Run a request's CPU-heavy work (reading its tools and messages: meta-schema checks, rendering) on a worker
-    thread, so that other clients are answered meanwhile (a tool with 20,000 properties takes seconds)."""
-    return await anyio.to_thread.run_sync(work)
 
 
 def is_obj(value: object) -> TypeGuard[dict[str, Any]]:

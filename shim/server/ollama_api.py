@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response
 
 from shim.__about__ import __version__
 from shim.constrain.structured import structured_header
-from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, constraint_header
+from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import (
     RequestError,
     Watched,
@@ -78,9 +78,6 @@ async def _respond(request: Request, *, generate: bool) -> Response | Watched:
     outputs = await state.outputs(entry, chat_request)
     encoder = _NDJSON(entry.name, generate=generate, hide_thinking=extras.hide_thinking)
     headers = structured_header(entry.backend, chat_request, server_tools=state.tools is not None)  # format
-    headers += constraint_header(
-        entry.backend, chat_request, mode=state.loop.constrain, server_tools=state.tools is not None
-    )
     if stream:
         return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
     return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))

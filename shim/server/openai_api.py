@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.constrain.structured import structured_header
-from shim.server.chat import ChatRequest, Output, constraint_header
+from shim.server.chat import ChatRequest, Output
 from shim.server.http import RequestError, Watched, off_loop, read_json, write_collected, write_stream
 from shim.server.models import ServerState
 from shim.server.sse import DONE, ChunkEncoder, completion_body, error_body, sse
@@ -37,7 +37,6 @@ async def chat_completions(request: Request) -> Response | Watched:
         return openai_error(exc)
     headers = _ignored_header(ignored)
     headers += structured_header(entry.backend, chat, server_tools=state.tools is not None)  # response_format
-    headers += constraint_header(entry.backend, chat, mode=state.loop.constrain, server_tools=state.tools is not None)
     outputs = await state.outputs(entry, chat)
     encoder = _SSE(ChunkEncoder(entry.name, include_usage=include_usage))
     if stream:

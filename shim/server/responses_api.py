@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.constrain.structured import structured_header
-from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut, constraint_header
+from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import (
     RequestError,
     Watched,
@@ -59,7 +59,6 @@ async def responses(request: Request) -> Response | Watched:
     outputs = await state.outputs(entry, chat)
     encoder = _Events(entry.name, call, wire)
     headers = structured_header(entry.backend, chat, server_tools=state.tools is not None)  # text.format
-    headers += constraint_header(entry.backend, chat, mode=state.loop.constrain, server_tools=state.tools is not None)
     dropped = [k for k in dict.fromkeys(call.dropped_tools) if k.isascii() and k.isprintable() and "," not in k]
     if dropped:
         headers.append((b"x-shim-dropped-tools", ",".join(dropped[:32]).encode()))
