@@ -56,4 +56,3 @@ def test_the_walk_passes_through_the_loop_the_parser_and_the_prompt(walk: dict[s
         "shim.agent -> shim.backends.base ",
     ):
         assert step in steps
-
