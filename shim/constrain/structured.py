@@ -10,9 +10,10 @@ server answers it with the engine's own mechanism where there is one, else with 
 | ``response_format`` | OpenAI-compatible engines | the client's ``response_format``, passed through |
 | ``prompt`` | any other engine, or tools may be called | an instruction in the system message |
 
-Whatever the method, the final answer is parsed leniently (code fences, text around the JSON) and validated
-against the schema; an answer that fails goes back to the model with the problem, at most `MAX_RETRIES`
-times (that loop runs in the server, `shim.server.structured`), and the client receives the JSON text itself.
+Whatever the method, the final answer is read leniently (code fences, text around the JSON: the server reads
+it, with the parser's lenient JSON) and validated against the schema (`StructuredOutput.check`); an answer that
+fails goes back to the model with the problem, at most `MAX_RETRIES` times (that loop runs in the server,
+`shim.server.structured`), and the client receives the JSON text itself.
 When the request offers tools, the engine mechanism would forbid the calls, so the prompt is used and calls pass
 through as usual.
 
@@ -27,12 +28,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias, cast
 
-from shim.validation import nesting_depth, schema_check, schema_problem
+from shim.validation import schema_check, schema_problem
 
 __all__ = [
     "ANY_JSON_GBNF",
     "HEADER",
-    "MAX_ANSWER_DEPTH",
     "MAX_RETRIES",
     "StructuredMethod",
     "StructuredOutput",
@@ -47,8 +47,6 @@ StructuredMethod: TypeAlias = Literal["grammar", "format", "response_format", "p
 HEADER = b"x-shim-structured-output"
 MAX_RETRIES = 2
 """Answers that fail the schema sent back to the model before the last one stands."""
-MAX_ANSWER_DEPTH = 128
-"""Deepest nesting an answer may have: json and jsonschema recurse per level (a RecursionError near 1,000)."""
 
 ANY_JSON_GBNF = r"""root ::= object
 value ::= object | array | string | number | ("true" | "false" | "null") ws
@@ -98,13 +96,8 @@ class StructuredOutput:
             f"no code fences.\nSchema: {json.dumps(self.schema, ensure_ascii=False)}"
         )
 
-    def check(self, text: str) -> tuple[Any, str | None]:
-        """Parse ``text`` leniently and validate it: ``(value, None)``, or ``(None, what is wrong)``."""
-        if nesting_depth(text.encode("utf-8", "surrogatepass")) > MAX_ANSWER_DEPTH:
-            return None, f"the answer nests arrays/objects more than {MAX_ANSWER_DEPTH} levels deep"
-        value = _find_json(text)
-        if value is _MISSING:
-            return None, "the answer is not JSON"
+    def check(self, value: Any) -> tuple[Any, str | None]:
+        """Validate an answer's JSON value: ``(value, None)``, or ``(None, what is wrong)``."""
         if self.schema is None:
             if isinstance(value, dict):
                 return cast("dict[str, Any]", value), None
@@ -184,23 +177,3 @@ def _checked_schema(schema: Any, where: str) -> dict[str, Any]:
     if (problem := schema_problem(data)) is not None:
         raise ValueError(f"{where} is not a valid JSON schema: {problem}")
     return data
-
-
-_MISSING = object()
-
-
-def _find_json(text: str) -> Any:
-    """The first JSON value in ``text`` (inside code fences or prose), or `_MISSING`."""
-    decoder = json.JSONDecoder()
-    stripped = text.strip()
-    try:
-        return json.loads(stripped)
-    except (ValueError, RecursionError):  # too deep is refused by the caller; kept so it is never a 500
-        pass
-    for start in (i for i, c in enumerate(stripped) if c in "{["):
-        try:
-            value, _ = decoder.raw_decode(stripped, start)
-        except (ValueError, RecursionError):
-            continue
-        return value
-    return _MISSING
