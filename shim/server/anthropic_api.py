@@ -29,7 +29,6 @@ engine's tokenizer where the backend has one (a ``count_tokens`` method); otherw
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -38,6 +37,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.constrain.structured import structured_header
+from shim.ids import object_id
 from shim.prompting import render_messages
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import RequestError, Watched, off_loop, read_json, write_collected, write_stream
@@ -114,17 +114,13 @@ def _estimate(prompt: Sequence[Message]) -> int:
     return max(1, sum(len(m.content.encode("utf-8")) + 16 for m in prompt) // 4)
 
 
-def _message_id() -> str:
-    return "msg_" + secrets.token_hex(12)
-
-
 class _Events:
     """One response's `Output` items as Anthropic's SSE events (streaming) or a message (collected)."""
 
     media_type = b"text/event-stream; charset=utf-8"
 
     def __init__(self, model: str, *, hide_thinking: bool = False) -> None:
-        self.id = _message_id()
+        self.id = object_id("msg_")
         self.model = model
         self.hide_thinking = hide_thinking
         self.index = -1

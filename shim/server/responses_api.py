@@ -19,7 +19,6 @@ Hosted tools left out of the prompt are named in ``x-shim-dropped-tools``.
 
 from __future__ import annotations
 
-import secrets
 import time
 from functools import partial
 from typing import Any
@@ -28,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.constrain.structured import structured_header
+from shim.ids import object_id
 from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import (
     RequestError,
@@ -67,17 +67,13 @@ async def responses(request: Request) -> Response | Watched:
     return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
 
 
-def _id(prefix: str) -> str:
-    return f"{prefix}_{secrets.token_hex(12)}"
-
-
 class _Events:
     """`Output` items -> Responses events, keeping the output items for the final response object."""
 
     media_type = b"text/event-stream; charset=utf-8"
 
     def __init__(self, model: str, call: ResponsesCall, wire: ResponsesRequest) -> None:
-        self.id = _id("resp")
+        self.id = object_id("resp_")
         self.created = int(time.time())
         self.model = model
         self.chat: ChatRequest = call.chat
@@ -178,14 +174,14 @@ class _Events:
         index = len(self.items)
         if kind == "reasoning":
             self.open = {
-                "id": _id("rs"),
+                "id": object_id("rs_"),
                 "type": "reasoning",
                 "summary": [],
                 "content": [{"type": "reasoning_text", "text": ""}],
             }
             return [*out, self._event("response.output_item.added", output_index=index, item=_shell(self.open))]
         self.open = {
-            "id": _id("msg"),
+            "id": object_id("msg_"),
             "type": "message",
             "role": "assistant",
             "status": "in_progress",
@@ -219,7 +215,7 @@ class _Events:
                 out = self._close()
                 index = len(self.items)
                 item: dict[str, Any] = {
-                    "id": _id("fc"),
+                    "id": object_id("fc_"),
                     "type": "function_call",
                     "call_id": output.id,
                     "name": output.name,
