@@ -224,3 +224,9 @@ def test_whether_calls_are_constrained_is_decided_by_the_loop_alone() -> None:
         if isinstance(node, ast.Attribute) and node.attr == "can_constrain" and isinstance(node.ctx, ast.Load)
     }
     assert _outside(readers, "shim.backends", "shim.bench", "shim.cli") == {"shim.agent_types"}
+
+
+def test_the_structured_output_method_is_chosen_once_by_the_loop_that_uses_it() -> None:
+    """``x-shim-structured-output`` is the method `shim.server.structured` chose, told through `shim.notices`."""
+    assert callers("structured_method") == {"shim.server.structured"}
+    assert definitions("structured_header") == []

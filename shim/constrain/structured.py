@@ -18,7 +18,8 @@ When the request offers tools, the engine mechanism would forbid the calls, so t
 through as usual.
 
 The response says which method was used in the header ``x-shim-structured-output`` (clients ignore unknown
-headers), e.g. ``x-shim-structured-output: grammar``.
+headers), e.g. ``x-shim-structured-output: grammar``: the server's loop chooses the method and tells the response
+(`shim.notices`), so the header is that choice, never a second one.
 """
 
 from __future__ import annotations
@@ -39,12 +40,12 @@ __all__ = [
     "calls_possible",
     "parse_ollama_format",
     "parse_response_format",
-    "structured_header",
     "structured_method",
 ]
 
 StructuredMethod: TypeAlias = Literal["grammar", "format", "response_format", "prompt"]
-HEADER = b"x-shim-structured-output"
+HEADER = "x-shim-structured-output"
+"""The response header naming the method (told by the loop that chose it, through `shim.notices`)."""
 MAX_RETRIES = 2
 """Answers that fail the schema sent back to the model before the last one stands."""
 
@@ -155,14 +156,6 @@ def structured_method(backend: _Engine, structured: StructuredOutput, *, calls_p
     if calls_possible:
         return "prompt"
     return backend.structured_output or "prompt"
-
-
-def structured_header(backend: _Engine, request: _Request, *, server_tools: bool) -> list[tuple[bytes, bytes]]:
-    """The response header naming the method, for a request with a structured output (else none)."""
-    if request.structured is None:
-        return []
-    method = structured_method(backend, request.structured, calls_possible=calls_possible(request, server_tools))
-    return [(HEADER, method.encode())]
 
 
 def calls_possible(request: _Request, server_tools: bool) -> bool:

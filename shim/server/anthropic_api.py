@@ -30,22 +30,20 @@ engine's tokenizer where the backend has one (a ``count_tokens`` method); otherw
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from shim.constrain.structured import structured_header
 from shim.ids import object_id
 from shim.prompting import render_messages
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
-from shim.server.http import RequestError, Watched, off_loop, read_json, write_collected, write_stream
+from shim.server.http import RequestError, Watched, names_header, off_loop, read_json, respond
 from shim.server.models import ServerState
 from shim.server.sse import sse
 from shim.server.surfaces import error_body as surface_error_body
 from shim.server.wire import validate
-from shim.server.wire.anthropic import THREAD_UNSUPPORTED, MessagesCall, MessagesRequest, to_chat, tool_use_id
+from shim.server.wire.anthropic import THREAD_UNSUPPORTED, MessagesRequest, to_chat, tool_use_id
 from shim.types import Message
 
 __all__ = ["anthropic_error", "count_tokens", "error_body", "messages"]
@@ -71,22 +69,11 @@ async def messages(request: Request) -> Response | Watched:
         entry = state.models.get(call.chat.model)
     except RequestError as exc:
         return anthropic_error(exc)
-    headers = _notes(call) + structured_header(entry.backend, call.chat, server_tools=state.tools is not None)
+    headers = names_header(b"x-shim-ignored-params", call.ignored)
+    headers += names_header(b"x-shim-dropped-tools", call.dropped_tools)
     outputs = await state.outputs(entry, call.chat)
     encoder = _Events(entry.name, hide_thinking=call.hide_thinking)
-    if call.stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
-
-
-def _notes(call: MessagesCall) -> list[tuple[bytes, bytes]]:
-    """Headers naming what the request asked for and does not get (a name that cannot be a header is left out)."""
-    headers: list[tuple[bytes, bytes]] = []
-    for header, names in ((b"x-shim-ignored-params", call.ignored), (b"x-shim-dropped-tools", call.dropped_tools)):
-        shown = [n for n in dict.fromkeys(names) if n.isascii() and n.isprintable() and "," not in n and len(n) <= 64]
-        if shown:
-            headers.append((header, ",".join(shown[:32]).encode()))
-    return headers
+    return respond(outputs, encoder, stream=call.stream, build=encoder.whole, headers=headers)
 
 
 async def count_tokens(request: Request) -> Response:

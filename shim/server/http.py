@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import aclosing
+from functools import partial
 from typing import Any, Protocol, TypeGuard
 
 import anyio
@@ -45,10 +46,12 @@ __all__ = [
     "error_of",
     "is_obj",
     "json_bytes",
+    "names_header",
     "nesting_depth",
     "off_loop",
     "read_json",
     "redacted",
+    "respond",
     "send_error",
     "send_json",
     "surface_of",
@@ -231,6 +234,29 @@ class Encoder(Protocol):
     def error_body(self, error: RequestError) -> Any:
         """The JSON body of an error response (before anything was sent)."""
         ...
+
+
+def names_header(header: bytes, names: Sequence[str]) -> list[tuple[bytes, bytes]]:
+    """``header`` listing ``names`` (what a request asked for and does not get: ignored fields, dropped tools), as
+    far as they can be named in a header: each once, at most 32, none with CR, LF, NUL, a comma or over 64
+    characters; no header when none is left."""
+    shown = [n for n in dict.fromkeys(names) if n.isascii() and n.isprintable() and "," not in n and len(n) <= 64]
+    return [(header, ",".join(shown[:32]).encode())] if shown else []
+
+
+def respond(
+    outputs: AsyncGenerator[Output, None],
+    encoder: Encoder,
+    *,
+    stream: bool,
+    build: Callable[[list[Output]], Any],
+    headers: list[tuple[bytes, bytes]],
+) -> Watched:
+    """The response to one chat request, on any surface: ``outputs`` streamed in ``encoder``'s frames, or collected
+    and ``build`` into one body; cancelled when the client leaves."""
+    if stream:
+        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
+    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=build, headers=headers))
 
 
 async def write_stream(

@@ -16,14 +16,12 @@ import hashlib
 import time
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from functools import partial
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.__about__ import __version__
-from shim.constrain.structured import structured_header
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import (
     RequestError,
@@ -32,8 +30,7 @@ from shim.server.http import (
     json_bytes,
     off_loop,
     read_json,
-    write_collected,
-    write_stream,
+    respond,
 )
 from shim.server.models import ModelEntry, ServerState
 from shim.server.surfaces import error_body as surface_error_body
@@ -77,10 +74,7 @@ async def _respond(request: Request, *, generate: bool) -> Response | Watched:
     chat_request = replace(chat_request, options=engine_options(chat_request.options, extras, entry.backend))
     outputs = await state.outputs(entry, chat_request)
     encoder = _NDJSON(entry.name, generate=generate, hide_thinking=extras.hide_thinking)
-    headers = structured_header(entry.backend, chat_request, server_tools=state.tools is not None)  # format
-    if stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
+    return respond(outputs, encoder, stream=stream, build=encoder.whole, headers=[])
 
 
 class _NDJSON:

@@ -26,17 +26,16 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from shim.constrain.structured import structured_header
 from shim.ids import object_id
 from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import (
     RequestError,
     Watched,
     is_obj,
+    names_header,
     off_loop,
     read_json,
-    write_collected,
-    write_stream,
+    respond,
 )
 from shim.server.models import ServerState
 from shim.server.sse import error_body, sse
@@ -58,13 +57,8 @@ async def responses(request: Request) -> Response | Watched:
         return JSONResponse(error_body(exc), status_code=exc.status)
     outputs = await state.outputs(entry, chat)
     encoder = _Events(entry.name, call, wire)
-    headers = structured_header(entry.backend, chat, server_tools=state.tools is not None)  # text.format
-    dropped = [k for k in dict.fromkeys(call.dropped_tools) if k.isascii() and k.isprintable() and "," not in k]
-    if dropped:
-        headers.append((b"x-shim-dropped-tools", ",".join(dropped[:32]).encode()))
-    if call.stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
+    headers = names_header(b"x-shim-dropped-tools", call.dropped_tools)
+    return respond(outputs, encoder, stream=call.stream, build=encoder.whole, headers=headers)
 
 
 class _Events:

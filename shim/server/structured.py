@@ -13,12 +13,14 @@ from shim.backends.base import Backend, GenerationOptions
 from shim.constrain.gbnf import schema_grammar
 from shim.constrain.structured import (
     ANY_JSON_GBNF,
+    HEADER,
     MAX_RETRIES,
     StructuredMethod,
     StructuredOutput,
     calls_possible,
     structured_method,
 )
+from shim.notices import notice
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
 from shim.server.exchange import CallOut, ChatRequest, FinishOut, Output, TextOut
@@ -42,6 +44,7 @@ async def structured_chat(
     structured = request.structured
     assert structured is not None
     method = structured_method(backend, structured, calls_possible=calls_possible(request, server_tools))
+    notice(HEADER, method)  # the response's x-shim-structured-output: this choice, before any output
     messages = list(request.messages)
     if method == "prompt":
         messages = _with_instruction(messages, structured.instruction())
