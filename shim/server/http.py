@@ -11,6 +11,8 @@ json's C decoder holds the GIL while it runs, so other clients may still pause f
 task that waits for ``http.disconnect`` and cancels the writer when it arrives. Starlette's own
 `StreamingResponse` only notices on the next write under newer ASGI servers, and never for a response that
 is still being computed (non-streaming requests), which would leave the engine generating for nobody.
+`respond` is every surface's reply to a chat request: `write_stream` in the surface's frames, or `write_collected`
+into one body, under a `Watched`.
 """
 
 from __future__ import annotations
