@@ -203,6 +203,22 @@ class Agent:
         self._record("done", reason=end.reason)
         yield end
 
+    async def prompt(self, prompt: str | Sequence[Mapping[str, Any]] = ()) -> list[Message]:
+        """The prompt the next turn would send with ``prompt`` added, as the engine would get it (to count its
+        tokens); the conversation is left as it is. The tool choice is decided as `stream` decides it.
+
+        Raises:
+            ToolChoiceError: the tool choice names a tool no one offers, or asks for a call with no tools.
+        """
+        if isinstance(prompt, str):
+            added = [user_message(prompt)]
+        else:
+            added = await self._offload(partial(chat_messages, prompt))
+        tools = await self._list_tools()
+        decided = TurnChoice.of(self.settings.tool_choice, tools)
+        native = bool(tools) and await self._native_tools()
+        return await self._offload(partial(self._render, tools, native=native, choice=decided, added=added))
+
     async def _loop(self) -> AsyncGenerator[AgentEvent, None]:
         """The turns; the last event is always the `AgentEnd`."""
         limits = self.settings
@@ -374,10 +390,12 @@ class Agent:
         outcome.routes[event.id] = routed
         return [event, routed]
 
-    def _render(self, tools: list[ToolSpec], *, native: bool, choice: TurnChoice) -> list[Message]:
+    def _render(
+        self, tools: list[ToolSpec], *, native: bool, choice: TurnChoice, added: Sequence[ChatMessage] = ()
+    ) -> list[Message]:
         system = self.settings.system
         history = [ChatMessage(role="system", content=(ContentBlock(kind="text", text=system),))] if system else []
-        history += self.conversation
+        history += [*self.conversation, *added]
         shown = [] if native else tools  # native engines get the tools as request fields, not prompt text
         return render_messages(history, shown, dialect=self.dialect, tool_choice=choice.normalized if shown else "none")
 

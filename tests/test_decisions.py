@@ -230,3 +230,9 @@ def test_the_structured_output_method_is_chosen_once_by_the_loop_that_uses_it() 
     """``x-shim-structured-output`` is the method `shim.server.structured` chose, told through `shim.notices`."""
     assert callers("structured_method") == {"shim.server.structured"}
     assert definitions("structured_header") == []
+
+
+def test_the_prompt_a_model_gets_is_rendered_by_the_loop_alone() -> None:
+    """A surface that needs the prompt (Anthropic's count_tokens) asks the loop for it (`Agent.prompt`), so the
+    tool choice is decided by its one owner, against the server's tools too."""
+    assert _outside(callers("render_messages"), "shim.prompting", "shim.cli", "shim.bench") == {"shim.agent"}

@@ -36,8 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.ids import object_id
-from shim.prompting import render_messages
-from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
+from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, prompt_of
 from shim.server.http import RequestError, Watched, names_header, off_loop, read_json, respond
 from shim.server.models import ServerState
 from shim.server.sse import sse
@@ -86,11 +85,11 @@ async def count_tokens(request: Request) -> Response:
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return anthropic_error(exc)
-    dialect = state.loop.dialect or (await state.models.profile(entry)).dialect  # the prompt the model would get
-    try:
-        prompt = render_messages(chat.messages, chat.tools, dialect=dialect, tool_choice=chat.tool_choice)
-    except ValueError as exc:  # a tool choice naming a tool not sent: the wire checks only its shape
-        return anthropic_error(RequestError(400, str(exc), param="tool_choice"))
+    profile = await state.models.profile(entry)
+    try:  # the prompt the model would get: the loop's own, the server's tools offered too
+        prompt = await prompt_of(entry.backend, chat, tools=state.tools, settings=state.loop, profile=profile)
+    except RequestError as exc:
+        return anthropic_error(exc)
     counted = await entry.backend.count_tokens(prompt)
     if counted is not None:
         return JSONResponse({"input_tokens": counted})

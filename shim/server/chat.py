@@ -43,6 +43,7 @@ from shim.server.store import RoundStore
 from shim.server.structured import structured_chat
 from shim.server.surfaces import RequestError
 from shim.tool_choice import ToolChoiceError
+from shim.types import Message
 
 __all__ = [
     "CallOut",
@@ -53,6 +54,7 @@ __all__ = [
     "ReasoningOut",
     "TextOut",
     "off_loop",
+    "prompt_of",
     "run_chat",
 ]
 
@@ -114,22 +116,7 @@ async def run_chat(
     messages = request.messages
     if rounds is not None and tools is not None:
         messages = await rounds.restore(messages)
-    profile = profile or DEFAULT_PROFILE
-    agent = Agent(
-        backend,
-        tools,
-        dialect=settings.dialect,
-        profile=profile,
-        options=profile.options(request.options),
-        max_turns=settings.max_turns,
-        max_retries=settings.max_retries,
-        one_call_per_turn=not request.parallel_tool_calls,
-        ids=IdGenerator(),  # each request its own: ids never depend on another client's stream
-        external_tools=request.tools,
-        tool_choice=request.tool_choice,
-        constrain=cast("ConstrainMode", settings.constrain),
-        offload=off_loop,
-    )
+    agent = _agent(backend, request, tools=tools, settings=settings, profile=profile)
     forced = request.tool_choice == "required" or isinstance(request.tool_choice, dict)
     reducer = _Reducer(hold=forced)
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
@@ -144,6 +131,55 @@ async def run_chat(
                         return
         except ToolChoiceError as exc:  # decided by the loop, against the server's tools too: the client's mistake
             raise RequestError(400, str(exc), param="tool_choice") from None
+
+
+async def prompt_of(
+    backend: Backend,
+    request: ChatRequest,
+    *,
+    tools: ToolSource | None = None,
+    settings: LoopSettings | None = None,
+    profile: ModelProfile | None = None,
+) -> list[Message]:
+    """The prompt the loop's first turn would send for ``request`` (to count its tokens), rendered by the agent
+    that would run it: the server's tools offered too, the tool choice decided as the run decides it.
+
+    Raises:
+        RequestError: 400, a tool choice that no offered tool meets.
+    """
+    agent = _agent(backend, request, tools=tools, settings=settings or LoopSettings(), profile=profile)
+    try:
+        return await agent.prompt(request.messages)
+    except ToolChoiceError as exc:
+        raise RequestError(400, str(exc), param="tool_choice") from None
+
+
+def _agent(
+    backend: Backend,
+    request: ChatRequest,
+    *,
+    tools: ToolSource | None,
+    settings: LoopSettings,
+    profile: ModelProfile | None,
+) -> Agent:
+    """The agent that runs ``request``: the model's profile (None: `DEFAULT_PROFILE`), the client's tools beside
+    the server's, its own id generator, and its heavy steps off the event loop."""
+    profile = profile or DEFAULT_PROFILE
+    return Agent(
+        backend,
+        tools,
+        dialect=settings.dialect,
+        profile=profile,
+        options=profile.options(request.options),
+        max_turns=settings.max_turns,
+        max_retries=settings.max_retries,
+        one_call_per_turn=not request.parallel_tool_calls,
+        ids=IdGenerator(),  # each request its own: ids never depend on another client's stream
+        external_tools=request.tools,
+        tool_choice=request.tool_choice,
+        constrain=cast("ConstrainMode", settings.constrain),
+        offload=off_loop,
+    )
 
 
 class _Reducer:
