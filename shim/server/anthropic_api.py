@@ -37,12 +37,12 @@ from starlette.responses import JSONResponse, Response
 
 from shim.ids import object_id
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, prompt_of
-from shim.server.http import RequestError, Watched, names_header, off_loop, read_json, respond
+from shim.server.http import RequestError, Watched, is_obj, names_header, respond
 from shim.server.models import ServerState
 from shim.server.sse import sse
 from shim.server.surfaces import error_body as surface_error_body
 from shim.server.wire import validate
-from shim.server.wire.anthropic import THREAD_UNSUPPORTED, MessagesRequest, to_chat, tool_use_id
+from shim.server.wire.anthropic import THREAD_UNSUPPORTED, MessagesCall, MessagesRequest, to_chat, tool_use_id
 from shim.types import Message
 
 __all__ = ["anthropic_error", "count_tokens", "error_body", "messages"]
@@ -63,8 +63,7 @@ def anthropic_error(error: RequestError) -> JSONResponse:
 async def messages(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        call = await off_loop(lambda: to_chat(validate(MessagesRequest, body)))
+        call = await state.read(request, _messages_call)
         entry = state.models.get(call.chat.model)
     except RequestError as exc:
         return anthropic_error(exc)
@@ -75,13 +74,20 @@ async def messages(request: Request) -> Response | Watched:
     return respond(outputs, encoder, stream=call.stream, build=encoder.whole, headers=headers)
 
 
+def _messages_call(body: Any) -> MessagesCall:
+    return to_chat(validate(MessagesRequest, body))
+
+
+def _count_call(body: Any) -> MessagesCall:
+    if is_obj(body):
+        body.setdefault("max_tokens", 1)  # count_tokens takes no max_tokens
+    return _messages_call(body)
+
+
 async def count_tokens(request: Request) -> Response:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        if isinstance(body, dict):
-            body.setdefault("max_tokens", 1)  # count_tokens takes no max_tokens  # pyright: ignore[reportUnknownMemberType]
-        chat = (await off_loop(lambda: to_chat(validate(MessagesRequest, body)))).chat
+        chat = (await state.read(request, _count_call)).chat
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return anthropic_error(exc)

@@ -22,20 +22,19 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.__about__ import __version__
-from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
+from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import (
     RequestError,
     Watched,
     is_obj,
     json_bytes,
-    off_loop,
     read_json,
     respond,
 )
 from shim.server.models import ModelEntry, ServerState
 from shim.server.surfaces import error_body as surface_error_body
 from shim.server.wire import validate
-from shim.server.wire.ollama import GenerateRequest, OllamaChatRequest, engine_options, generate_request
+from shim.server.wire.ollama import GenerateRequest, OllamaChatRequest, OllamaExtras, engine_options, generate_request
 from shim.server.wire.ollama import chat_request as chat_request_of
 
 __all__ = ["OLLAMA_VERSION", "chat", "generate", "ps", "show", "tags", "version"]
@@ -60,14 +59,18 @@ async def generate(request: Request) -> Response | Watched:
     return await _respond(request, generate=True)
 
 
+def _read_chat(body: Any) -> tuple[ChatRequest, bool, OllamaExtras]:
+    return chat_request_of(validate(OllamaChatRequest, body))
+
+
+def _read_generate(body: Any) -> tuple[ChatRequest, bool, OllamaExtras]:
+    return generate_request(validate(GenerateRequest, body))
+
+
 async def _respond(request: Request, *, generate: bool) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        if generate:
-            chat_request, stream, extras = await off_loop(lambda: generate_request(validate(GenerateRequest, body)))
-        else:
-            chat_request, stream, extras = await off_loop(lambda: chat_request_of(validate(OllamaChatRequest, body)))
+        chat_request, stream, extras = await state.read(request, _read_generate if generate else _read_chat)
         entry = state.models.get(chat_request.model)
     except RequestError as exc:
         return ollama_error(exc)

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.server.chat import ChatRequest, Output
-from shim.server.http import RequestError, Watched, names_header, off_loop, read_json, respond
+from shim.server.http import RequestError, Watched, names_header, respond
 from shim.server.models import ServerState
 from shim.server.sse import DONE, ChunkEncoder, completion_body, error_body, sse
 from shim.server.wire import validate
@@ -29,8 +29,7 @@ def openai_error(error: RequestError) -> JSONResponse:
 async def chat_completions(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        chat, stream, include_usage, ignored = await off_loop(partial(parse_request, body))
+        chat, stream, include_usage, ignored = await state.read(request, parse_request)
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return openai_error(exc)

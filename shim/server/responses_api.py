@@ -20,7 +20,6 @@ Hosted tools left out of the prompt are named in ``x-shim-dropped-tools``.
 from __future__ import annotations
 
 import time
-from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -33,8 +32,6 @@ from shim.server.http import (
     Watched,
     is_obj,
     names_header,
-    off_loop,
-    read_json,
     respond,
 )
 from shim.server.models import ServerState
@@ -45,12 +42,15 @@ from shim.server.wire.responses import ResponsesCall, ResponsesRequest, to_chat
 __all__ = ["responses"]
 
 
+def _read(body: Any) -> tuple[ResponsesCall, ResponsesRequest]:
+    wire = validate(ResponsesRequest, body)
+    return to_chat(wire), wire
+
+
 async def responses(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        wire = await off_loop(partial(validate, ResponsesRequest, body))
-        call = await off_loop(partial(to_chat, wire))
+        call, wire = await state.read(request, _read)
         chat = call.chat
         entry = state.models.get(chat.model)
     except RequestError as exc:
