@@ -77,6 +77,7 @@ __all__ = [
     "AgentSettings",
     "BaseToolSource",
     "CallRouted",
+    "Offload",
     "ToolResultEvent",
     "ToolSource",
     "TurnEnd",
