@@ -2,7 +2,9 @@
 
 A request goes through the real ASGI app (`shim.server.create_app`, driven with a bare ASGI call: no client
 library's frames) to a scripted model (`shim.backends.scripted.ScriptedBackend`, the reply in one piece) that
-answers with one call of the client's tool. Every Python call is watched with `sys.setprofile`; a call into
+answers with one call of the client's tool. Every Python call is watched with `sys.setprofile` (and
+`threading.setprofile`, so the work the server runs on worker threads, rendering the prompt and building the
+parser, is watched too: a worker thread's stack starts at the work it was handed); a call into
 shim code whose nearest shim caller lies in another module is a *step* from the caller's module to the
 callee's. Calls inside one module, generated dataclass methods and lambdas are not steps, nor are calls into
 floor 0 (data types, errors, ids, redaction, schema checks: leaves that return at once). The floors are those
@@ -12,10 +14,20 @@ of ``tests/test_architecture.py``.
 - ``modules``: the modules the request passed through;
 - ``climbs``: steps that go up a floor (a lower module calling back into a higher one, through a callback or
   an object it was handed);
-- ``entries``: per package, how many other packages step into it (``agent_types`` counts as the agent). The
-  walk is straight when it climbs at most 8 times and no package is entered from more than two.
+- ``entries``: per package, how many other packages step into it (``agent_types`` counts as the agent);
+- ``visits``: per module, from how many packages the walk *visits* it. A visit opens when a call enters the
+  module while none of its frames is running (read from the stack at the call); a call back into a module that
+  is still running (a reader reporting to the parser core that called it, a backend's stream calling a helper
+  of the backend seam that started it) is part of the visit in progress. A loop over chunks or events repeats
+  the same step, so it counts once; and the modules of one package count as one place (five readers sharing
+  one helper module are one visitor, the parser package). ``visits`` 2 means the module is entered afresh from
+  two places in the design, however many chunks pass; ``--walk`` also lists how many *modules* open visits.
 
-    python benchmarks/request_walk.py            # the numbers, the packages entered from more than two
+The walk is straight when it climbs at most 8 times, no module is visited from more than two packages, and no
+package is entered from more than two others. ``tests/test_request_walk.py`` asserts those three bounds (counts
+of the code's structure, not times).
+
+    python benchmarks/request_walk.py            # the numbers, and whatever breaks the bounds
     python benchmarks/request_walk.py --walk     # and every step, in the order first taken, with its count
     python benchmarks/request_walk.py --json
 """
@@ -26,6 +38,7 @@ import argparse
 import importlib.util
 import json
 import sys
+import threading
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -81,6 +94,7 @@ class Walk:
 
     def __init__(self) -> None:
         self.steps: dict[tuple[str, str], int] = {}  # first-seen order, and how often each step was taken
+        self.opens: set[tuple[str, str]] = set()  # the steps that opened a visit (see ``visits``)
 
     def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
         del arg
@@ -95,6 +109,17 @@ class Walk:
         caller = _module(caller_frame)
         if caller is not None and caller != callee:
             self.steps[(caller, callee)] = self.steps.get((caller, callee), 0) + 1
+            if not _running(caller_frame, callee):
+                self.opens.add((caller, callee))
+
+
+def _running(frame: FrameType | None, module: str) -> bool:
+    """Whether a frame of ``module`` is on the stack from ``frame`` down."""
+    while frame is not None:
+        if _module(frame) == module:
+            return True
+        frame = frame.f_back
+    return False
 
 
 async def _request(app: Any) -> tuple[int, bytes]:
@@ -146,27 +171,39 @@ def measure() -> dict[str, Any]:
     app = create_app({"m": ScriptedBackend([REPLY, REPLY], chunk_size=None)})
     anyio.run(_request, app)  # once unwatched: imports and caches are not part of the walk
     walk = Walk()
+    threading.setprofile(walk)  # the worker threads this run starts (each event loop starts its own)
     sys.setprofile(walk)
     try:
         status, body = anyio.run(_request, app)
     finally:
         sys.setprofile(None)
+        threading.setprofile(None)  # type: ignore[arg-type]  # None unsets it, as for sys.setprofile
     answer = json.loads(body)
     assert status == 200 and answer["choices"][0]["finish_reason"] == "tool_calls", (status, body[:300])
     steps = [(a, b) for a, b in walk.steps if FLOORS.floor_of(b) != 0]  # a leaf (floor 0) returns at once
     climbs = [(a, b) for a, b in steps if FLOORS.floor_of(b) > FLOORS.floor_of(a)]
     entered: dict[str, set[str]] = {}
+    visitors: dict[str, set[str]] = {}
     for caller, callee in steps:
         if _package(caller) != _package(callee):
             entered.setdefault(_package(callee), set()).add(_package(caller))
+        if (caller, callee) in walk.opens:
+            visitors.setdefault(callee, set()).add(caller)
+    visits = {m: {_package(c) for c in callers} for m, callers in visitors.items()}
     return {
         "steps": len(steps),
         "modules": len({m for step in steps for m in step}),
         "climbs": len(climbs),
         "most_entries": max(len(c) for c in entered.values()),
+        "most_visits": max(len(c) for c in visits.values()),
         "entered_from_more_than_two": {p: sorted(c) for p, c in entered.items() if len(c) > 2},
+        "visited_from_more_than_two": {m: sorted(c) for m, c in visits.items() if len(c) > 2},
+        "visits": {m: (len(visits[m]), len(visitors[m])) for m in sorted(visits, key=lambda m: (-len(visits[m]), m))},
         "climb_steps": [f"{a} -> {b}" for a, b in climbs],
-        "walk": [f"{a} -> {b} ({walk.steps[a, b]}x)" for a, b in steps],
+        "walk": [
+            f"{a} -> {b} ({walk.steps[a, b]}x){'' if (a, b) in walk.opens else ', back into a running module'}"
+            for a, b in steps
+        ],
     }
 
 
@@ -184,12 +221,15 @@ def main() -> None:
     args = parser.parse_args()
     result = measure()
     if args.json:
-        print(json.dumps({k: v for k, v in result.items() if k != "walk"}, indent=2))
+        print(json.dumps({k: v for k, v in result.items() if k not in ("walk", "visits")}, indent=2))
         return
     print(
         f"steps {result['steps']}, modules {result['modules']}, climbs {result['climbs']}, "
+        f"most packages visiting one module {result['most_visits']}, "
         f"most packages stepping into one package {result['most_entries']}"
     )
+    for module, callers in result["visited_from_more_than_two"].items():
+        print(f"  {module} is visited from {len(callers)} packages: {', '.join(callers)}")
     for package, callers in result["entered_from_more_than_two"].items():
         print(f"  {package} is entered from {len(callers)} packages: {', '.join(callers)}")
     for step in result["climb_steps"]:
@@ -197,6 +237,9 @@ def main() -> None:
     if args.walk:
         for step in result["walk"]:
             print(f"  {step}")
+        print("visits per module (packages, modules):")
+        for module, (packages, modules) in result["visits"].items():
+            print(f"  {module} {packages}, {modules}")
 
 
 if __name__ == "__main__":

@@ -32,20 +32,21 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-import anyio.to_thread
-
 from shim.agent_types import (
     AgentResult,
     AgentSettings,
     BaseToolSource,
+    Offload,
     SettingsArgs,
     ToolSource,
     TurnOutcome,
     constrained_options,
+    in_place,
     item_events,
     response_record,
 )
 from shim.backends.base import Backend, Completion, GenerationOptions, item_record
+from shim.constrain.turn import HEADER as CALL_CONSTRAINT
 from shim.errors import BackendResponseError, StreamInterruptedError
 from shim.events import (
     AgentEnd,
@@ -58,6 +59,7 @@ from shim.events import (
     TurnStart,
 )
 from shim.ids import IdGenerator
+from shim.notices import notice
 from shim.profiles import DEFAULT_PROFILE, ModelProfile
 from shim.prompting import assistant_message, chat_messages, render_messages, tool_message, user_message
 from shim.tool_choice import NO_TOOLS, ExternalTools, TurnChoice
@@ -75,6 +77,7 @@ __all__ = [
     "AgentSettings",
     "BaseToolSource",
     "CallRouted",
+    "Offload",
     "ToolResultEvent",
     "ToolSource",
     "TurnEnd",
@@ -105,6 +108,10 @@ class Agent:
         ids: the call id generator (one per agent by default).
         external_tools: tools the caller runs itself, offered with the source's (an external tool hides a
             source tool of the same name); calling one ends the loop with ``reason="tool_calls"``.
+        offload: how the loop runs its CPU-heavy steps (reading the messages it is given, building each turn's
+            parser, rendering each prompt: seconds for thousands of tools or messages). Default: in place. A
+            server passes one that runs them on a worker thread (`shim.server.chat.off_loop`), so its other
+            clients are answered meanwhile; the CLI has no one else to answer and saves the thread hop.
     """
 
     def __init__(
@@ -120,6 +127,7 @@ class Agent:
         secrets: Sequence[str] = (),
         ids: IdGenerator | None = None,
         external_tools: Sequence[ToolSpec | Mapping[str, Any]] = (),
+        offload: Offload = in_place,
         **overrides: Unpack[SettingsArgs],
     ) -> None:
         self.backend = backend
@@ -134,6 +142,7 @@ class Agent:
         self._options = options
         self._ids = ids or IdGenerator()
         self._native: bool | None = None
+        self._offload = offload
         own_secrets = tools.secrets if tools is not None else ()
         if isinstance(trace, TraceWriter) or trace is None:
             self._trace = trace
@@ -182,8 +191,8 @@ class Agent:
         """
         if isinstance(prompt, str):
             self.conversation.append(user_message(prompt))
-        else:  # on a worker thread: 200,000 content parts take seconds to read
-            self.conversation.extend(await anyio.to_thread.run_sync(chat_messages, prompt))
+        else:  # offloaded: 200,000 content parts take seconds to read
+            self.conversation.extend(await self._offload(partial(chat_messages, prompt)))
         end: AgentEnd | None = None
         async with aclosing(self._loop()) as events:
             async for event in events:
@@ -194,6 +203,22 @@ class Agent:
         assert end is not None  # the loop always ends with one
         self._record("done", reason=end.reason)
         yield end
+
+    async def prompt(self, prompt: str | Sequence[Mapping[str, Any]] = ()) -> list[Message]:
+        """The prompt the next turn would send with ``prompt`` added, as the engine would get it (to count its
+        tokens); the conversation is left as it is. The tool choice is decided as `stream` decides it.
+
+        Raises:
+            ToolChoiceError: the tool choice names a tool no one offers, or asks for a call with no tools.
+        """
+        if isinstance(prompt, str):
+            added = [user_message(prompt)]
+        else:
+            added = await self._offload(partial(chat_messages, prompt))
+        tools = await self._list_tools()
+        decided = TurnChoice.of(self.settings.tool_choice, tools)
+        native = bool(tools) and await self._native_tools()
+        return await self._offload(partial(self._render, tools, native=native, choice=decided, added=added))
 
     async def _loop(self) -> AsyncGenerator[AgentEvent, None]:
         """The turns; the last event is always the `AgentEnd`."""
@@ -212,7 +237,7 @@ class Agent:
             async with aclosing(self._model_turn(turn, tools, outcome, decided)) as events:
                 async for event in events:
                     yield event
-            text = outcome.text
+            text = outcome.fold.text.strip()
             yield TurnEnd(turn=turn, finish_reason=outcome.finish_reason, usage=outcome.usage)
             calls, errors = outcome.fold.calls, outcome.fold.errors
             if outcome.interrupted or (decided.mode == "none" and (calls or errors)) or not (calls or errors):
@@ -276,8 +301,9 @@ class Agent:
         yield AgentEnd(reason="max_turns", text=text, detail=f"stopped after {limits.max_turns} turns")
 
     def _append_turn(self, outcome: TurnOutcome, calls: Sequence[ToolCall]) -> None:
-        """The assistant's turn into the conversation: its text (with failed blocks), and ``calls``."""
-        self.conversation.append(assistant_message(outcome.history_text, calls))
+        """The assistant's turn into the conversation: its visible text, with each failed block as the model wrote
+        it (so it can see what it got wrong), and ``calls`` (good calls are re-rendered from ``tool_calls``)."""
+        self.conversation.append(assistant_message(outcome.fold.history.strip(), calls))
 
     # -- one model turn --------------------------------------------------------------------------------
 
@@ -287,19 +313,24 @@ class Agent:
         options = self._options(turn) if callable(self._options) else self._options
         native = bool(tools) and await self._native_tools()
         # Building the parser (a regex of every tool name) and rendering the prompt take seconds for thousands of
-        # tools or messages: on a worker thread, so a server's other clients are not held up meanwhile.
-        parser = await anyio.to_thread.run_sync(partial(self.profile.parser, tools, ids=self._ids))
+        # tools or messages: offloaded (see ``offload``).
+        parser = await self._offload(partial(self.profile.parser, tools, ids=self._ids))
         items: list[str | dict[str, Any]] = []  # the trace's record of what the engine sent
         completion: Completion | None = None
         for attempt in (1, 2):
-            prompt = await anyio.to_thread.run_sync(partial(self._render, tools, native=native, choice=decided))
+            prompt = await self._offload(partial(self._render, tools, native=native, choice=decided))
             self._record("prompt", turn=turn, native_tools=native, messages=[m.to_dict() for m in prompt])
-            stream = self.backend.stream(prompt, options=self._turn_options(options, tools, native, decided))
+            turn_options = self._turn_options(options, tools, native, decided)
+            if turn == 1 and tools:
+                # The loop's own decision, told to the response being served (a no-op outside `shim serve`).
+                constrained = turn_options is not None and turn_options.constraint is not None
+                notice(CALL_CONSTRAINT, "grammar" if constrained else "none")
+            stream = self.backend.stream(prompt, options=turn_options)
             try:
                 async with stream:
                     async for item in stream:
                         items.append(item_record(item))
-                        for event in item_events(item, parser.feed):
+                        for event in parser.feed(item) if isinstance(item, str) else item_events(item):
                             for taken in self._take(turn, event, outcome, decided):
                                 yield taken
                         if (self.settings.one_call_per_turn and outcome.fold.calls) or outcome.repeated:
@@ -360,10 +391,12 @@ class Agent:
         outcome.routes[event.id] = routed
         return [event, routed]
 
-    def _render(self, tools: list[ToolSpec], *, native: bool, choice: TurnChoice) -> list[Message]:
+    def _render(
+        self, tools: list[ToolSpec], *, native: bool, choice: TurnChoice, added: Sequence[ChatMessage] = ()
+    ) -> list[Message]:
         system = self.settings.system
         history = [ChatMessage(role="system", content=(ContentBlock(kind="text", text=system),))] if system else []
-        history += self.conversation
+        history += [*self.conversation, *added]
         shown = [] if native else tools  # native engines get the tools as request fields, not prompt text
         return render_messages(history, shown, dialect=self.dialect, tool_choice=choice.normalized if shown else "none")
 

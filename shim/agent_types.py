@@ -4,10 +4,10 @@ turn is made of (`TurnOutcome`, `item_events`). Where calls go (`ToolSource`) is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from shim.backends.base import Backend, GenerationOptions, NativeCall, Reasoning, Usage, native_raw_parts
 from shim.constrain.schema import ConstrainMode, build_constraint
@@ -32,13 +32,28 @@ __all__ = [
     "AgentResult",
     "AgentSettings",
     "BaseToolSource",
+    "Offload",
     "SettingsArgs",
     "ToolSource",
     "TurnOutcome",
     "constrained_options",
+    "in_place",
     "item_events",
     "response_record",
 ]
+
+T = TypeVar("T")
+
+
+class Offload(Protocol):
+    """Runs a CPU-heavy step of the loop and returns its result (`Agent`'s ``offload``)."""
+
+    def __call__(self, work: Callable[[], T], /) -> Awaitable[T]: ...
+
+
+async def in_place(work: Callable[[], T]) -> T:
+    """The default `Offload`: the step runs right here, on the caller's thread."""
+    return work()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,26 +121,14 @@ class TurnOutcome:
     repeated: bool = False
     """The model wrote a call it had already made in this reply; generation was stopped there."""
 
-    @property
-    def text(self) -> str:
-        return self.fold.text.strip()
-
-    @property
-    def history_text(self) -> str:
-        """The assistant's text for the conversation: visible text, and failed blocks as the model wrote them
-        (so it can see what it got wrong); good calls are re-rendered from ``tool_calls``."""
-        return self.fold.history.strip()
-
     def refused(self) -> dict[str, str]:
         """Calls refused by the tool choice, by id, with the reason that goes back to the model."""
         return {id_: routed.reason for id_, routed in self.routes.items() if routed.route == "refused"}
 
 
-def item_events(item: str | Reasoning | NativeCall, feed: Callable[[str], list[Event]]) -> list[Event]:
-    """The events of one stream item: text goes through the parser; the engine's own reasoning and calls are
-    events already (their ``raw`` is what the engine sent; see `shim.events`)."""
-    if isinstance(item, str):
-        return feed(item)
+def item_events(item: Reasoning | NativeCall) -> list[Event]:
+    """The events of one typed stream item: the engine's own reasoning and calls are events already (their
+    ``raw`` is what the engine sent; see `shim.events`); text items go through the turn's parser instead."""
     if isinstance(item, Reasoning):
         return [ReasoningDelta(text=item.text, raw=item.text)]
     call = item.call

@@ -3,9 +3,10 @@
 Every parser event carries ``raw``: the exact slice of model output it consumed. Concatenating ``raw`` over
 all events of a text stream, in order, reproduces the stream; nothing is ever dropped. Items the engine sends
 on its own channels (Ollama's ``thinking`` field, its native ``tool_calls``) are not text: their events'
-``raw`` is what the engine sent, as it sent it (the reasoning text; the call as a JSON object
-``{"name": ..., "arguments": ...}`` on its ``ToolCallStart``, with empty ``raw`` on the chunk and end), so
-concatenating ``raw`` over a turn gives the text, with reasoning and native calls where they arrived.
+``raw`` is what the engine sent (the reasoning text; the call as a JSON object ``{"name": ..., "arguments": ...}``
+split over its ``ToolCallStart``, ``ToolCallChunk`` and ``ToolCallEnd``: the head, the arguments, the closing
+brace, `shim.backends.base.native_raw_parts`), so concatenating ``raw`` over a turn gives the text, with
+reasoning and native calls where they arrived.
 ``to_dict()`` forms are a public contract (the CLI prints them; traces store them; tests and benchmarks
 compare them).
 

@@ -1,4 +1,5 @@
-"""Tool-call ids: ``call_`` + 24 lowercase hex digits, unique within a generator.
+"""Ids: tool-call ids (``call_`` + 24 lowercase hex digits, unique within a generator) and the ids of the objects a
+surface answers with (``chatcmpl-…``, ``msg_…``, ``resp_…``): the one source of both.
 
 One generator can be shared by every parser of a conversation so ids never repeat across turns; a seeded
 generator gives reproducible ids for tests and recorded traces.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import random
 import secrets
 
-__all__ = ["IdGenerator", "is_call_id"]
+__all__ = ["IdGenerator", "is_call_id", "object_id"]
 
 _HEX = frozenset("0123456789abcdef")
 
@@ -33,3 +34,9 @@ class IdGenerator:
 def is_call_id(value: str) -> bool:
     """True for ``call_`` followed by exactly 24 lowercase hex digits."""
     return len(value) == 29 and value.startswith("call_") and set(value[5:]) <= _HEX
+
+
+def object_id(prefix: str) -> str:
+    """A new id for a response object: ``prefix`` (with its separator, ``"msg_"``, ``"chatcmpl-"``) and 24 random
+    lowercase hex digits, as the vendors' own ids look."""
+    return prefix + secrets.token_hex(12)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator
+import threading
+from collections.abc import AsyncGenerator, Callable
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,9 @@ from shim.backends.base import BaseBackend, Completion, GenerationOptions, Nativ
 from shim.backends.scripted import ScriptedBackend
 from shim.errors import BackendConnectionError
 from shim.events import ReasoningDelta, StopReason, ToolCallChunk, ToolCallEnd, ToolCallStart
+from shim.ids import IdGenerator
+from shim.parsing.stream import StreamParser, ToolsArg
+from shim.profiles import DEFAULT_PROFILE, ModelProfile
 from shim.types import ContentBlock, Message, ToolCall, ToolResult, ToolSpec
 
 pytestmark = pytest.mark.anyio
@@ -127,3 +132,35 @@ async def test_a_call_repeated_verbatim_in_one_reply_is_dropped_and_ends_the_rep
     ends = [e for e in events if isinstance(e, ToolCallEnd)]
     assert [e.arguments for e in ends] == [{"x": 1}, {"x": 2}]
     assert isinstance(events[-1], AgentEnd) and [c.arguments for c in events[-1].calls] == [{"x": 1}, {"x": 2}]
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Watched(ModelProfile):
+    """The default profile, noting the thread each turn's parser is built on (the profile is the parser's seam)."""
+
+    threads: list[int] = field(default_factory=list[int], compare=False)
+
+    def parser(self, tools: ToolsArg = None, *, ids: IdGenerator | None = None) -> StreamParser:
+        self.threads.append(threading.get_ident())
+        return super().parser(tools, ids=ids)
+
+
+async def test_the_loop_runs_its_heavy_steps_in_place_unless_it_is_given_an_offload() -> None:
+    """The server decides what runs off its event loop (it passes `off_loop`); the CLI's agent hops no thread."""
+    profile = _Watched(**{f.name: getattr(DEFAULT_PROFILE, f.name) for f in fields(DEFAULT_PROFILE)})
+    in_place = Agent(ScriptedBackend([CALL, "done"]), Echo(), profile=profile)
+    assert (await in_place.run([{"role": "user", "content": "go"}])).reason == "answer"
+    assert profile.threads == [threading.get_ident()] * 2  # one parser a turn, on the loop's own thread
+
+    handed: list[str] = []
+
+    async def offload(work: Callable[[], Any]) -> Any:
+        handed.append(getattr(work, "func", work).__name__)
+        return await anyio.to_thread.run_sync(work)
+
+    profile.threads.clear()
+    offloaded = Agent(ScriptedBackend([CALL, "done"]), Echo(), profile=profile, offload=offload)
+    assert (await offloaded.run([{"role": "user", "content": "go"}])).reason == "answer"
+    assert len(profile.threads) == 2 and threading.get_ident() not in profile.threads
+    # The messages it was given, then each turn's parser and prompt.
+    assert handed == ["chat_messages", "parser", "_render", "parser", "_render"]

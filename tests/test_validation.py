@@ -70,4 +70,4 @@ def test_an_external_tool_gets_the_same_message_as_a_routed_tool_for_the_same_fa
 
 def test_structured_output_reports_the_first_fault_in_the_same_path_format() -> None:
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-    assert StructuredOutput(schema=schema).check('{"n": "many"}') == (None, "at '$.n': 'many' is not of type 'integer'")
+    assert StructuredOutput(schema=schema).check({"n": "many"}) == (None, "at '$.n': 'many' is not of type 'integer'")

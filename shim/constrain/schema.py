@@ -104,7 +104,7 @@ def build_constraint(
     Args:
         tools: The offered tools.
         dialect: The prompt dialect (a name, a template path, or a `PromptDialect`).
-        mode: The turn's tool choice, as `shim.prompting.normalize_tool_choice` reduces it.
+        mode: The turn's tool choice, as `shim.tool_choice.TurnChoice` decided it.
         named: The tool a ``named`` choice names.
     """
     if not tools or mode == "none":

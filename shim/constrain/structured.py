@@ -10,14 +10,16 @@ server answers it with the engine's own mechanism where there is one, else with 
 | ``response_format`` | OpenAI-compatible engines | the client's ``response_format``, passed through |
 | ``prompt`` | any other engine, or tools may be called | an instruction in the system message |
 
-Whatever the method, the final answer is parsed leniently (code fences, text around the JSON) and validated
-against the schema; an answer that fails goes back to the model with the problem, at most `MAX_RETRIES`
-times (that loop runs in the server, `shim.server.structured`), and the client receives the JSON text itself.
+Whatever the method, the final answer is read leniently (code fences, text around the JSON: the server reads
+it, with the parser's lenient JSON) and validated against the schema (`StructuredOutput.check`); an answer that
+fails goes back to the model with the problem, at most `MAX_RETRIES` times (that loop runs in the server,
+`shim.server.structured`), and the client receives the JSON text itself.
 When the request offers tools, the engine mechanism would forbid the calls, so the prompt is used and calls pass
 through as usual.
 
 The response says which method was used in the header ``x-shim-structured-output`` (clients ignore unknown
-headers), e.g. ``x-shim-structured-output: grammar``.
+headers), e.g. ``x-shim-structured-output: grammar``: the server's loop chooses the method and tells the response
+(`shim.notices`), so the header is that choice, never a second one.
 """
 
 from __future__ import annotations
@@ -27,28 +29,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias, cast
 
-from shim.validation import nesting_depth, schema_check, schema_problem
+from shim.validation import schema_check, schema_problem
 
 __all__ = [
     "ANY_JSON_GBNF",
     "HEADER",
-    "MAX_ANSWER_DEPTH",
     "MAX_RETRIES",
     "StructuredMethod",
     "StructuredOutput",
     "calls_possible",
     "parse_ollama_format",
     "parse_response_format",
-    "structured_header",
     "structured_method",
 ]
 
 StructuredMethod: TypeAlias = Literal["grammar", "format", "response_format", "prompt"]
-HEADER = b"x-shim-structured-output"
+HEADER = "x-shim-structured-output"
+"""The response header naming the method (told by the loop that chose it, through `shim.notices`)."""
 MAX_RETRIES = 2
 """Answers that fail the schema sent back to the model before the last one stands."""
-MAX_ANSWER_DEPTH = 128
-"""Deepest nesting an answer may have: json and jsonschema recurse per level (a RecursionError near 1,000)."""
 
 ANY_JSON_GBNF = r"""root ::= object
 value ::= object | array | string | number | ("true" | "false" | "null") ws
@@ -98,13 +97,8 @@ class StructuredOutput:
             f"no code fences.\nSchema: {json.dumps(self.schema, ensure_ascii=False)}"
         )
 
-    def check(self, text: str) -> tuple[Any, str | None]:
-        """Parse ``text`` leniently and validate it: ``(value, None)``, or ``(None, what is wrong)``."""
-        if nesting_depth(text.encode("utf-8", "surrogatepass")) > MAX_ANSWER_DEPTH:
-            return None, f"the answer nests arrays/objects more than {MAX_ANSWER_DEPTH} levels deep"
-        value = _find_json(text)
-        if value is _MISSING:
-            return None, "the answer is not JSON"
+    def check(self, value: Any) -> tuple[Any, str | None]:
+        """Validate an answer's JSON value: ``(value, None)``, or ``(None, what is wrong)``."""
         if self.schema is None:
             if isinstance(value, dict):
                 return cast("dict[str, Any]", value), None
@@ -164,14 +158,6 @@ def structured_method(backend: _Engine, structured: StructuredOutput, *, calls_p
     return backend.structured_output or "prompt"
 
 
-def structured_header(backend: _Engine, request: _Request, *, server_tools: bool) -> list[tuple[bytes, bytes]]:
-    """The response header naming the method, for a request with a structured output (else none)."""
-    if request.structured is None:
-        return []
-    method = structured_method(backend, request.structured, calls_possible=calls_possible(request, server_tools))
-    return [(HEADER, method.encode())]
-
-
 def calls_possible(request: _Request, server_tools: bool) -> bool:
     """The model may call a tool on this request: then the engine's mechanism, which forbids calls, is not used."""
     return server_tools or (bool(request.tools) and request.tool_choice != "none")
@@ -184,23 +170,3 @@ def _checked_schema(schema: Any, where: str) -> dict[str, Any]:
     if (problem := schema_problem(data)) is not None:
         raise ValueError(f"{where} is not a valid JSON schema: {problem}")
     return data
-
-
-_MISSING = object()
-
-
-def _find_json(text: str) -> Any:
-    """The first JSON value in ``text`` (inside code fences or prose), or `_MISSING`."""
-    decoder = json.JSONDecoder()
-    stripped = text.strip()
-    try:
-        return json.loads(stripped)
-    except (ValueError, RecursionError):  # too deep is refused by the caller; kept so it is never a 500
-        pass
-    for start in (i for i, c in enumerate(stripped) if c in "{["):
-        try:
-            value, _ = decoder.raw_decode(stripped, start)
-        except (ValueError, RecursionError):
-            continue
-        return value
-    return _MISSING

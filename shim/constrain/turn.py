@@ -16,8 +16,9 @@ from shim.errors import ConfigError
 
 __all__ = ["CONSTRAIN_MODES", "HEADER", "MAX_ENUMERATED", "check_mode", "expressible"]
 
-HEADER = b"x-shim-call-constraint"
-"""The response header saying whether the engine constrained the calls: ``grammar`` or ``none``."""
+HEADER = "x-shim-call-constraint"
+"""The response header saying whether the engine constrained the calls: ``grammar`` or ``none`` (the loop's
+own decision for its first turn, told to the response through `shim.notices`)."""
 
 CONSTRAIN_MODES: tuple[ConstrainMode, ...] = ("auto", "on", "off")
 MAX_ENUMERATED = 1024

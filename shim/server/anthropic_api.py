@@ -29,18 +29,15 @@ engine's tokenizer where the backend has one (a ``count_tokens`` method); otherw
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from shim.constrain.structured import structured_header
-from shim.prompting import render_messages
-from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, constraint_header
-from shim.server.http import RequestError, Watched, off_loop, read_json, write_collected, write_stream
+from shim.ids import object_id
+from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, prompt_of
+from shim.server.http import RequestError, Watched, is_obj, names_header, respond
 from shim.server.models import ServerState
 from shim.server.sse import sse
 from shim.server.surfaces import error_body as surface_error_body
@@ -66,47 +63,39 @@ def anthropic_error(error: RequestError) -> JSONResponse:
 async def messages(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        call = await off_loop(lambda: to_chat(validate(MessagesRequest, body)))
+        call = await state.read(request, _messages_call)
         entry = state.models.get(call.chat.model)
     except RequestError as exc:
         return anthropic_error(exc)
-    headers = _notes(call) + structured_header(entry.backend, call.chat, server_tools=state.tools is not None)
-    headers += constraint_header(
-        entry.backend, call.chat, mode=state.loop.constrain, server_tools=state.tools is not None
-    )
+    headers = names_header(b"x-shim-ignored-params", call.ignored)
+    headers += names_header(b"x-shim-dropped-tools", call.dropped_tools)
     outputs = await state.outputs(entry, call.chat)
     encoder = _Events(entry.name, hide_thinking=call.hide_thinking)
-    if call.stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
+    return respond(outputs, encoder, stream=call.stream, build=encoder.whole, headers=headers)
 
 
-def _notes(call: MessagesCall) -> list[tuple[bytes, bytes]]:
-    """Headers naming what the request asked for and does not get (a name that cannot be a header is left out)."""
-    headers: list[tuple[bytes, bytes]] = []
-    for header, names in ((b"x-shim-ignored-params", call.ignored), (b"x-shim-dropped-tools", call.dropped_tools)):
-        shown = [n for n in dict.fromkeys(names) if n.isascii() and n.isprintable() and "," not in n and len(n) <= 64]
-        if shown:
-            headers.append((header, ",".join(shown[:32]).encode()))
-    return headers
+def _messages_call(body: Any) -> MessagesCall:
+    return to_chat(validate(MessagesRequest, body))
+
+
+def _count_call(body: Any) -> MessagesCall:
+    if is_obj(body):
+        body.setdefault("max_tokens", 1)  # count_tokens takes no max_tokens
+    return _messages_call(body)
 
 
 async def count_tokens(request: Request) -> Response:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        if isinstance(body, dict):
-            body.setdefault("max_tokens", 1)  # count_tokens takes no max_tokens  # pyright: ignore[reportUnknownMemberType]
-        chat = (await off_loop(lambda: to_chat(validate(MessagesRequest, body)))).chat
+        chat = (await state.read(request, _count_call)).chat
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return anthropic_error(exc)
-    dialect = state.loop.dialect or (await state.models.profile(entry)).dialect  # the prompt the model would get
-    try:
-        prompt = render_messages(chat.messages, chat.tools, dialect=dialect, tool_choice=chat.tool_choice)
-    except ValueError as exc:  # a tool choice naming a tool not sent: the wire checks only its shape
-        return anthropic_error(RequestError(400, str(exc), param="tool_choice"))
+    profile = await state.models.profile(entry)
+    try:  # the prompt the model would get: the loop's own, the server's tools offered too
+        prompt = await prompt_of(entry.backend, chat, tools=state.tools, settings=state.loop, profile=profile)
+    except RequestError as exc:
+        return anthropic_error(exc)
     counted = await entry.backend.count_tokens(prompt)
     if counted is not None:
         return JSONResponse({"input_tokens": counted})
@@ -117,17 +106,13 @@ def _estimate(prompt: Sequence[Message]) -> int:
     return max(1, sum(len(m.content.encode("utf-8")) + 16 for m in prompt) // 4)
 
 
-def _message_id() -> str:
-    return "msg_" + secrets.token_hex(12)
-
-
 class _Events:
     """One response's `Output` items as Anthropic's SSE events (streaming) or a message (collected)."""
 
     media_type = b"text/event-stream; charset=utf-8"
 
     def __init__(self, model: str, *, hide_thinking: bool = False) -> None:
-        self.id = _message_id()
+        self.id = object_id("msg_")
         self.model = model
         self.hide_thinking = hide_thinking
         self.index = -1

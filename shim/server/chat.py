@@ -21,17 +21,18 @@ one to one and decides nothing itself.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
+
+import anyio.to_thread
 
 from shim.agent import Agent, AgentEnd, AgentEvent, CallRouted, ToolSource, TurnEnd, TurnStart
 from shim.backends.base import Backend
 from shim.constrain.schema import ConstrainMode
-from shim.constrain.turn import HEADER as CONSTRAINT_HEADER
 from shim.constrain.turn import check_mode
 from shim.errors import StreamInterruptedError
 from shim.events import CallFold, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
@@ -42,6 +43,7 @@ from shim.server.store import RoundStore
 from shim.server.structured import structured_chat
 from shim.server.surfaces import RequestError
 from shim.tool_choice import ToolChoiceError
+from shim.types import Message
 
 __all__ = [
     "CallOut",
@@ -51,11 +53,21 @@ __all__ = [
     "Output",
     "ReasoningOut",
     "TextOut",
-    "constraint_header",
+    "off_loop",
+    "prompt_of",
     "run_chat",
 ]
 
 logger = logging.getLogger("shim.server")
+
+T = TypeVar("T")
+
+
+async def off_loop(work: Callable[[], T]) -> T:
+    """Run a request's CPU-heavy work (reading its tools and messages: meta-schema checks, rendering, building the
+    parser) on a worker thread, so that other clients are answered meanwhile (a tool with 20,000 properties takes
+    seconds). The surfaces use it for the request's body, and the loop for each turn (`Agent`'s ``offload``)."""
+    return await anyio.to_thread.run_sync(work)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,21 +116,7 @@ async def run_chat(
     messages = request.messages
     if rounds is not None and tools is not None:
         messages = await rounds.restore(messages)
-    profile = profile or DEFAULT_PROFILE
-    agent = Agent(
-        backend,
-        tools,
-        dialect=settings.dialect,
-        profile=profile,
-        options=profile.options(request.options),
-        max_turns=settings.max_turns,
-        max_retries=settings.max_retries,
-        one_call_per_turn=not request.parallel_tool_calls,
-        ids=IdGenerator(),  # each request its own: ids never depend on another client's stream
-        external_tools=request.tools,
-        tool_choice=request.tool_choice,
-        constrain=cast("ConstrainMode", settings.constrain),
-    )
+    agent = _agent(backend, request, tools=tools, settings=settings, profile=profile)
     forced = request.tool_choice == "required" or isinstance(request.tool_choice, dict)
     reducer = _Reducer(hold=forced)
     events = cast("AsyncGenerator[AgentEvent, None]", agent.stream(messages))
@@ -133,6 +131,55 @@ async def run_chat(
                         return
         except ToolChoiceError as exc:  # decided by the loop, against the server's tools too: the client's mistake
             raise RequestError(400, str(exc), param="tool_choice") from None
+
+
+async def prompt_of(
+    backend: Backend,
+    request: ChatRequest,
+    *,
+    tools: ToolSource | None = None,
+    settings: LoopSettings | None = None,
+    profile: ModelProfile | None = None,
+) -> list[Message]:
+    """The prompt the loop's first turn would send for ``request`` (to count its tokens), rendered by the agent
+    that would run it: the server's tools offered too, the tool choice decided as the run decides it.
+
+    Raises:
+        RequestError: 400, a tool choice that no offered tool meets.
+    """
+    agent = _agent(backend, request, tools=tools, settings=settings or LoopSettings(), profile=profile)
+    try:
+        return await agent.prompt(request.messages)
+    except ToolChoiceError as exc:
+        raise RequestError(400, str(exc), param="tool_choice") from None
+
+
+def _agent(
+    backend: Backend,
+    request: ChatRequest,
+    *,
+    tools: ToolSource | None,
+    settings: LoopSettings,
+    profile: ModelProfile | None,
+) -> Agent:
+    """The agent that runs ``request``: the model's profile (None: `DEFAULT_PROFILE`), the client's tools beside
+    the server's, its own id generator, and its heavy steps off the event loop."""
+    profile = profile or DEFAULT_PROFILE
+    return Agent(
+        backend,
+        tools,
+        dialect=settings.dialect,
+        profile=profile,
+        options=profile.options(request.options),
+        max_turns=settings.max_turns,
+        max_retries=settings.max_retries,
+        one_call_per_turn=not request.parallel_tool_calls,
+        ids=IdGenerator(),  # each request its own: ids never depend on another client's stream
+        external_tools=request.tools,
+        tool_choice=request.tool_choice,
+        constrain=cast("ConstrainMode", settings.constrain),
+        offload=off_loop,
+    )
 
 
 class _Reducer:
@@ -267,21 +314,3 @@ def _finish(end: AgentEnd, calls: int) -> Finish:
         # The loop gave up (turn limit, repeated failures): the client gets what was written, as an answer.
         logger.warning("agent loop stopped (%s): %s", end.reason, end.detail)
     return "stop"
-
-
-def constraint_header(
-    backend: Backend, request: ChatRequest, *, mode: str, server_tools: bool
-) -> list[tuple[bytes, bytes]]:
-    """The response header for a request that offers tools: ``grammar`` where the engine constrains every call
-    to the offered tools (forced from the first token for ``tool_choice`` required or named), else ``none``
-    (calls are read from free text, and a forced choice is kept by reminding the model). The same decision
-    `shim.agent_types.constrained_options` makes for each turn."""
-    if not request.tools and not server_tools:
-        return []
-    constrained = (
-        mode != "off"
-        and request.tool_choice != "none"
-        and not request.options.grammar  # the client's own grammar constrains the whole reply instead
-        and backend.can_constrain
-    )
-    return [(CONSTRAINT_HEADER, b"grammar" if constrained else b"none")]

@@ -11,15 +11,18 @@ json's C decoder holds the GIL while it runs, so other clients may still pause f
 task that waits for ``http.disconnect`` and cancels the writer when it arrives. Starlette's own
 `StreamingResponse` only notices on the next write under newer ASGI servers, and never for a response that
 is still being computed (non-streaming requests), which would leave the engine generating for nobody.
+`respond` is every surface's reply to a chat request: `write_stream` in the surface's frames, or `write_collected`
+into one body, under a `Watched`.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import aclosing
-from typing import Any, Protocol, TypeGuard, TypeVar
+from functools import partial
+from typing import Any, Protocol, TypeGuard
 
 import anyio
 import anyio.lowlevel
@@ -31,7 +34,7 @@ from shim.errors import BackendConnectionError, BackendError, BackendResponseErr
 from shim.notices import collect_notices
 from shim.redact import StreamRedactor, redact, redact_data
 from shim.server import metrics
-from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
+from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, off_loop
 from shim.server.surfaces import RequestError, Surface, error_body, surface_of
 from shim.validation import nesting_depth
 
@@ -45,10 +48,12 @@ __all__ = [
     "error_of",
     "is_obj",
     "json_bytes",
+    "names_header",
     "nesting_depth",
     "off_loop",
     "read_json",
     "redacted",
+    "respond",
     "send_error",
     "send_json",
     "surface_of",
@@ -156,15 +161,6 @@ def _too_large(size: int | None, limit: int) -> str:
     return f"the request body is {what}; this server takes at most {limit} bytes (raise it with --max-request-bytes)"
 
 
-T = TypeVar("T")
-
-
-async def off_loop(work: Callable[[], T]) -> T:
-    """Run a request's CPU-heavy work (reading its tools and messages: meta-schema checks, rendering) on a worker
-    thread, so that other clients are answered meanwhile (a tool with 20,000 properties takes seconds)."""
-    return await anyio.to_thread.run_sync(work)
-
-
 def is_obj(value: object) -> TypeGuard[dict[str, Any]]:
     """True for a JSON object (``isinstance`` alone narrows to ``dict[Unknown, Unknown]``)."""
     return isinstance(value, dict)
@@ -240,6 +236,29 @@ class Encoder(Protocol):
     def error_body(self, error: RequestError) -> Any:
         """The JSON body of an error response (before anything was sent)."""
         ...
+
+
+def names_header(header: bytes, names: Sequence[str]) -> list[tuple[bytes, bytes]]:
+    """``header`` listing ``names`` (what a request asked for and does not get: ignored fields, dropped tools), as
+    far as they can be named in a header: each once, at most 32, none with CR, LF, NUL, a comma or over 64
+    characters; no header when none is left."""
+    shown = [n for n in dict.fromkeys(names) if n.isascii() and n.isprintable() and "," not in n and len(n) <= 64]
+    return [(header, ",".join(shown[:32]).encode())] if shown else []
+
+
+def respond(
+    outputs: AsyncGenerator[Output, None],
+    encoder: Encoder,
+    *,
+    stream: bool,
+    build: Callable[[list[Output]], Any],
+    headers: list[tuple[bytes, bytes]],
+) -> Watched:
+    """The response to one chat request, on any surface: ``outputs`` streamed in ``encoder``'s frames, or collected
+    and ``build`` into one body; cancelled when the client leaves."""
+    if stream:
+        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
+    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=build, headers=headers))
 
 
 async def write_stream(

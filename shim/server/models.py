@@ -25,22 +25,28 @@ import os
 import stat
 import time
 from collections import OrderedDict
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any, TypeVar
+
+from starlette.requests import Request
 
 from shim.agent import ToolSource
 from shim.backends import get_backend
 from shim.backends.base import Backend
 from shim.errors import ConfigError
 from shim.profiles import ModelProfile, detect_profile, get_profile
-from shim.server.chat import ChatRequest, LoopSettings, Output, run_chat
-from shim.server.http import RequestError, redacted
+from shim.server.chat import ChatRequest, LoopSettings, Output, off_loop, run_chat
+from shim.server.http import RequestError, read_json, redacted
 from shim.server.store import MemoryRounds, RoundStore
 
 __all__ = ["ModelEntry", "ModelRegistry", "ServerState", "parse_model_option"]
 
 logger = logging.getLogger("shim.server")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -244,6 +250,16 @@ class ServerState:
     """Most messages (or ``input`` items) a request may carry."""
     rounds: RoundStore = field(default_factory=MemoryRounds)
     """Internal tool rounds of MCP-executing mode, for the follow-up requests (`shim.server.store`)."""
+
+    async def read(self, request: Request, parse: Callable[[Any], T]) -> T:
+        """A request's body, read within ``max_body`` (`read_json`) and made into the surface's own request by
+        ``parse`` on a worker thread (`off_loop`: checking thousands of tools or messages takes seconds).
+
+        Raises:
+            RequestError: the body is too large or not JSON, or ``parse`` refused it (400, naming the field).
+        """
+        body = await read_json(request, limit=self.max_body)
+        return await off_loop(partial(parse, body))
 
     async def outputs(self, entry: ModelEntry, chat: ChatRequest) -> AsyncGenerator[Output, None]:
         """The loop for one request of any surface: ``entry``'s model under its profile, with the server's tools,

@@ -16,29 +16,25 @@ import hashlib
 import time
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from functools import partial
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from shim.__about__ import __version__
-from shim.constrain.structured import structured_header
-from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut, constraint_header
+from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import (
     RequestError,
     Watched,
     is_obj,
     json_bytes,
-    off_loop,
     read_json,
-    write_collected,
-    write_stream,
+    respond,
 )
 from shim.server.models import ModelEntry, ServerState
 from shim.server.surfaces import error_body as surface_error_body
 from shim.server.wire import validate
-from shim.server.wire.ollama import GenerateRequest, OllamaChatRequest, engine_options, generate_request
+from shim.server.wire.ollama import GenerateRequest, OllamaChatRequest, OllamaExtras, engine_options, generate_request
 from shim.server.wire.ollama import chat_request as chat_request_of
 
 __all__ = ["OLLAMA_VERSION", "chat", "generate", "ps", "show", "tags", "version"]
@@ -63,27 +59,25 @@ async def generate(request: Request) -> Response | Watched:
     return await _respond(request, generate=True)
 
 
+def _read_chat(body: Any) -> tuple[ChatRequest, bool, OllamaExtras]:
+    return chat_request_of(validate(OllamaChatRequest, body))
+
+
+def _read_generate(body: Any) -> tuple[ChatRequest, bool, OllamaExtras]:
+    return generate_request(validate(GenerateRequest, body))
+
+
 async def _respond(request: Request, *, generate: bool) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        if generate:
-            chat_request, stream, extras = await off_loop(lambda: generate_request(validate(GenerateRequest, body)))
-        else:
-            chat_request, stream, extras = await off_loop(lambda: chat_request_of(validate(OllamaChatRequest, body)))
+        chat_request, stream, extras = await state.read(request, _read_generate if generate else _read_chat)
         entry = state.models.get(chat_request.model)
     except RequestError as exc:
         return ollama_error(exc)
     chat_request = replace(chat_request, options=engine_options(chat_request.options, extras, entry.backend))
     outputs = await state.outputs(entry, chat_request)
     encoder = _NDJSON(entry.name, generate=generate, hide_thinking=extras.hide_thinking)
-    headers = structured_header(entry.backend, chat_request, server_tools=state.tools is not None)  # format
-    headers += constraint_header(
-        entry.backend, chat_request, mode=state.loop.constrain, server_tools=state.tools is not None
-    )
-    if stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
+    return respond(outputs, encoder, stream=stream, build=encoder.whole, headers=[])
 
 
 class _NDJSON:

@@ -12,9 +12,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from shim.constrain.structured import structured_header
-from shim.server.chat import ChatRequest, Output, constraint_header
-from shim.server.http import RequestError, Watched, off_loop, read_json, write_collected, write_stream
+from shim.server.chat import ChatRequest, Output
+from shim.server.http import RequestError, Watched, names_header, respond
 from shim.server.models import ServerState
 from shim.server.sse import DONE, ChunkEncoder, completion_body, error_body, sse
 from shim.server.wire import validate
@@ -30,26 +29,14 @@ def openai_error(error: RequestError) -> JSONResponse:
 async def chat_completions(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        chat, stream, include_usage, ignored = await off_loop(partial(parse_request, body))
+        chat, stream, include_usage, ignored = await state.read(request, parse_request)
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return openai_error(exc)
-    headers = _ignored_header(ignored)
-    headers += structured_header(entry.backend, chat, server_tools=state.tools is not None)  # response_format
-    headers += constraint_header(entry.backend, chat, mode=state.loop.constrain, server_tools=state.tools is not None)
     outputs = await state.outputs(entry, chat)
     encoder = _SSE(ChunkEncoder(entry.name, include_usage=include_usage))
-    if stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
-    build = partial(_completion, entry.name)
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=build, headers=headers))
-
-
-def _ignored_header(ignored: list[str]) -> list[tuple[bytes, bytes]]:
-    """The ignored fields, as far as they can be named in a header (a name with CR, LF or NUL cannot)."""
-    names = [n for n in ignored if n.isprintable() and n.isascii() and "," not in n and len(n) <= 64][:32]
-    return [(b"x-shim-ignored-params", ",".join(names).encode())] if names else []
+    headers = names_header(b"x-shim-ignored-params", ignored)
+    return respond(outputs, encoder, stream=stream, build=partial(_completion, entry.name), headers=headers)
 
 
 def _completion(model: str, outputs: list[Output]) -> dict[str, Any]:

@@ -19,24 +19,20 @@ Hosted tools left out of the prompt are named in ``x-shim-dropped-tools``.
 
 from __future__ import annotations
 
-import secrets
 import time
-from functools import partial
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from shim.constrain.structured import structured_header
-from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut, constraint_header
+from shim.ids import object_id
+from shim.server.chat import CallOut, ChatRequest, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import (
     RequestError,
     Watched,
     is_obj,
-    off_loop,
-    read_json,
-    write_collected,
-    write_stream,
+    names_header,
+    respond,
 )
 from shim.server.models import ServerState
 from shim.server.sse import error_body, sse
@@ -46,30 +42,23 @@ from shim.server.wire.responses import ResponsesCall, ResponsesRequest, to_chat
 __all__ = ["responses"]
 
 
+def _read(body: Any) -> tuple[ResponsesCall, ResponsesRequest]:
+    wire = validate(ResponsesRequest, body)
+    return to_chat(wire), wire
+
+
 async def responses(request: Request) -> Response | Watched:
     state: ServerState = request.app.state.shim
     try:
-        body = await read_json(request, limit=state.max_body)
-        wire = await off_loop(partial(validate, ResponsesRequest, body))
-        call = await off_loop(partial(to_chat, wire))
+        call, wire = await state.read(request, _read)
         chat = call.chat
         entry = state.models.get(chat.model)
     except RequestError as exc:
         return JSONResponse(error_body(exc), status_code=exc.status)
     outputs = await state.outputs(entry, chat)
     encoder = _Events(entry.name, call, wire)
-    headers = structured_header(entry.backend, chat, server_tools=state.tools is not None)  # text.format
-    headers += constraint_header(entry.backend, chat, mode=state.loop.constrain, server_tools=state.tools is not None)
-    dropped = [k for k in dict.fromkeys(call.dropped_tools) if k.isascii() and k.isprintable() and "," not in k]
-    if dropped:
-        headers.append((b"x-shim-dropped-tools", ",".join(dropped[:32]).encode()))
-    if call.stream:
-        return Watched(partial(write_stream, outputs=outputs, encoder=encoder, headers=headers))
-    return Watched(partial(write_collected, outputs=outputs, encoder=encoder, build=encoder.whole, headers=headers))
-
-
-def _id(prefix: str) -> str:
-    return f"{prefix}_{secrets.token_hex(12)}"
+    headers = names_header(b"x-shim-dropped-tools", call.dropped_tools)
+    return respond(outputs, encoder, stream=call.stream, build=encoder.whole, headers=headers)
 
 
 class _Events:
@@ -78,7 +67,7 @@ class _Events:
     media_type = b"text/event-stream; charset=utf-8"
 
     def __init__(self, model: str, call: ResponsesCall, wire: ResponsesRequest) -> None:
-        self.id = _id("resp")
+        self.id = object_id("resp_")
         self.created = int(time.time())
         self.model = model
         self.chat: ChatRequest = call.chat
@@ -179,14 +168,14 @@ class _Events:
         index = len(self.items)
         if kind == "reasoning":
             self.open = {
-                "id": _id("rs"),
+                "id": object_id("rs_"),
                 "type": "reasoning",
                 "summary": [],
                 "content": [{"type": "reasoning_text", "text": ""}],
             }
             return [*out, self._event("response.output_item.added", output_index=index, item=_shell(self.open))]
         self.open = {
-            "id": _id("msg"),
+            "id": object_id("msg_"),
             "type": "message",
             "role": "assistant",
             "status": "in_progress",
@@ -220,7 +209,7 @@ class _Events:
                 out = self._close()
                 index = len(self.items)
                 item: dict[str, Any] = {
-                    "id": _id("fc"),
+                    "id": object_id("fc_"),
                     "type": "function_call",
                     "call_id": output.id,
                     "name": output.name,

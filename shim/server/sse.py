@@ -15,10 +15,10 @@ A stream, exactly as OpenAI shapes it::
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import Any
 
+from shim.ids import object_id
 from shim.server.chat import CallOut, FinishOut, Output, ReasoningOut, TextOut
 from shim.server.http import RequestError, json_bytes
 from shim.server.surfaces import error_body as surface_error_body
@@ -36,10 +36,6 @@ def sse(data: Any, *, event: str | None = None) -> bytes:
 DONE = b"data: [DONE]\n\n"
 
 
-def completion_id() -> str:
-    return "chatcmpl-" + secrets.token_hex(12)
-
-
 def error_body(error: RequestError) -> dict[str, Any]:
     """OpenAI's error object: the body of an error response, and the last event of a stream that failed
     after it began (the openai SDK raises ``APIError`` with its message)."""
@@ -50,7 +46,7 @@ class ChunkEncoder:
     """Turns one response's `Output` items into chunk objects; one encoder per stream."""
 
     def __init__(self, model: str, *, include_usage: bool = False) -> None:
-        self.id = completion_id()
+        self.id = object_id("chatcmpl-")
         self.model = model
         self.created = int(time.time())
         self.include_usage = include_usage
@@ -129,7 +125,7 @@ def completion_body(model: str, outputs: list[Output]) -> dict[str, Any]:
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments_json}} for c in calls
         ]
     return {
-        "id": completion_id(),
+        "id": object_id("chatcmpl-"),
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,

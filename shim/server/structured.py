@@ -1,6 +1,6 @@
-"""Structured output run through the chat loop: the answer held back, checked against the schema, and sent back
-to the model with the problem until it passes (`shim.constrain.structured` says what the format is and how
-each engine produces it)."""
+"""Structured output run through the chat loop: the answer held back, read leniently, checked against the schema,
+and sent back to the model with the problem until it passes (`shim.constrain.structured` says what the format is
+and how each engine produces it)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,19 @@ from shim.backends.base import Backend, GenerationOptions
 from shim.constrain.gbnf import schema_grammar
 from shim.constrain.structured import (
     ANY_JSON_GBNF,
+    HEADER,
     MAX_RETRIES,
     StructuredMethod,
     StructuredOutput,
     calls_possible,
     structured_method,
 )
+from shim.notices import notice
+from shim.parsing import lenient_json
+from shim.parsing.json_scan import JsonScanner, Status
 from shim.server.exchange import CallOut, ChatRequest, FinishOut, Output, TextOut
 
-__all__ = ["structured_chat"]
+__all__ = ["read_answer", "structured_chat"]
 
 
 async def structured_chat(
@@ -40,6 +44,7 @@ async def structured_chat(
     structured = request.structured
     assert structured is not None
     method = structured_method(backend, structured, calls_possible=calls_possible(request, server_tools))
+    notice(HEADER, method)  # the response's x-shim-structured-output: this choice, before any output
     messages = list(request.messages)
     if method == "prompt":
         messages = _with_instruction(messages, structured.instruction())
@@ -61,7 +66,7 @@ async def structured_chat(
         prompt_tokens += finish.prompt_tokens
         completion_tokens += finish.completion_tokens
         answer = "".join(text)
-        value, problem = (None, None) if called else structured.check(answer)
+        value, problem = (None, None) if called else read_answer(structured, answer)
         if problem is None or attempt == MAX_RETRIES or finish.reason == "length":
             if not called and answer:
                 yield TextOut(text=json.dumps(value, ensure_ascii=False) if problem is None else answer)
@@ -91,3 +96,32 @@ def _with_instruction(messages: list[dict[str, Any]], instruction: str) -> list[
     if messages and messages[0].get("role") == "system" and isinstance(messages[0].get("content"), str):
         return [{**messages[0], "content": f"{messages[0]['content']}\n\n{instruction}"}, *messages[1:]]
     return [{"role": "system", "content": instruction}, *messages]
+
+
+def read_answer(structured: StructuredOutput, text: str) -> tuple[Any, str | None]:
+    """The answer's JSON value, read leniently and checked: ``(value, None)``, or ``(None, what is wrong)``."""
+    if lenient_json.nesting_depth(text) > lenient_json.MAX_DEPTH:
+        return None, f"the answer nests arrays/objects more than {lenient_json.MAX_DEPTH} levels deep"
+    value = _first_json(text.strip())
+    return (None, "the answer is not JSON") if value is _MISSING else structured.check(value)
+
+
+_MISSING = object()
+
+
+def _first_json(text: str) -> Any:
+    """The whole text as JSON, else the first value that starts at a ``{`` or ``[`` (inside code fences or prose),
+    read by the parser's lenient JSON (`shim.parsing.lenient_json`: single quotes, trailing commas, comments); or
+    `_MISSING`. The value's extent is the parser's string-aware scan, so each candidate is read once."""
+    try:
+        return lenient_json.loads(text)
+    except lenient_json.LenientJSONError:
+        pass
+    for start in (i for i, c in enumerate(text) if c in "{["):
+        end, status = JsonScanner(stop_chars="", capture=False).feed(text, start, final=True)
+        if status is Status.DONE:
+            try:
+                return lenient_json.loads(text[start:end])
+            except lenient_json.LenientJSONError:
+                continue
+    return _MISSING

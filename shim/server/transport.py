@@ -58,6 +58,12 @@ class ShimConfig(uvicorn.Config):
     write_timeout: float = 30.0
 
 
+def _cancelled(timer: asyncio.TimerHandle | None) -> None:
+    """Cancel ``timer``, if there is one; None, for the field that held it."""
+    if timer is not None:
+        timer.cancel()
+
+
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with a header deadline and a connection cap (see the module docstring)."""
 
@@ -108,9 +114,7 @@ class GuardedH11Protocol(H11Protocol):
         super().resume_writing()
 
     def _stop_write_timer(self) -> None:
-        if self._write_timer is not None:
-            self._write_timer.cancel()
-            self._write_timer = None
+        self._write_timer = _cancelled(self._write_timer)
 
     def _write_timed_out(self) -> None:
         self._write_timer = None
@@ -132,9 +136,7 @@ class GuardedH11Protocol(H11Protocol):
         self._header_timer = self.loop.call_later(self._timeout, self._headers_timed_out)
 
     def _stop_header_timer(self) -> None:
-        if self._header_timer is not None:
-            self._header_timer.cancel()
-            self._header_timer = None
+        self._header_timer = _cancelled(self._header_timer)
 
     def _headers_timed_out(self) -> None:
         self._header_timer = None

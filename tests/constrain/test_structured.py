@@ -15,6 +15,7 @@ from openai import AsyncOpenAI
 from shim.backends import get_backend
 from shim.constrain.structured import StructuredOutput, parse_ollama_format, parse_response_format, structured_method
 from shim.server import create_app
+from shim.server.structured import read_answer
 from tests.server._helpers import Recording, replay, serving
 
 pytestmark = pytest.mark.anyio
@@ -70,17 +71,22 @@ def test_ollama_format_is_json_or_a_schema() -> None:
     [
         '{"city": "Seoul", "population": 9400000}',
         'Here it is:\n```json\n{"city": "Seoul", "population": 9400000}\n```',
+        "{'city': 'Seoul', 'population': 9400000,}",  # read as the parser reads a call's arguments
+        'The answer is {"city": "Seoul", "population": 9400000} (source: 2020) {"x": 1}',
+        "Sure! {not json} and then {'city': 'Seoul', 'population': 9400000}",
     ],
 )
-def test_an_answer_is_found_in_fences_or_prose_and_validated(answer: str) -> None:
-    assert StructuredOutput(schema=CITY).check(answer) == ({"city": "Seoul", "population": 9400000}, None)
+def test_an_answer_is_found_in_fences_or_prose_read_leniently_and_validated(answer: str) -> None:
+    assert read_answer(StructuredOutput(schema=CITY), answer) == ({"city": "Seoul", "population": 9400000}, None)
 
 
 def test_an_answer_that_breaks_the_schema_says_where() -> None:
-    value, problem = StructuredOutput(schema=CITY).check('{"city": "Seoul", "population": "many"}')
+    value, problem = read_answer(StructuredOutput(schema=CITY), '{"city": "Seoul", "population": "many"}')
     assert value is None and problem == "at '$.population': 'many' is not of type 'integer'"
-    assert StructuredOutput().check("[1, 2]") == (None, "the answer must be a JSON object")
-    assert StructuredOutput().check("no idea") == (None, "the answer is not JSON")
+    assert read_answer(StructuredOutput(), "[1, 2]") == (None, "the answer must be a JSON object")
+    assert read_answer(StructuredOutput(), "no idea") == (None, "the answer is not JSON")
+    deep = "[" * 990 + "]" * 990
+    assert read_answer(StructuredOutput(), deep) == (None, "the answer nests arrays/objects more than 100 levels deep")
 
 
 def test_engines_use_their_own_mechanism_unless_tools_may_be_called(tiny_gguf: Path, tmp_path: Path) -> None:

@@ -124,3 +124,25 @@ async def test_an_anthropic_tool_choice_naming_a_server_tool_is_run_not_refused(
     assert [b.text for b in reply.content if b.type == "text"] == ["The sum is 5."]
     assert reply.stop_reason == "end_turn"
     assert "<function_result" in model.prompts[1][-1].content  # the server ran the forced call
+
+
+async def test_count_tokens_counts_the_prompt_the_loop_would_send_server_tools_and_a_choice_naming_one_included(
+    router: ToolRouter, tmp_path: Path
+) -> None:
+    """count_tokens used to render the prompt itself, with the client's tools alone: a ``tool_choice`` naming
+    the server's own tool was a 400 there while the same request ran; now the loop renders it, as it would run."""
+    async with (
+        serving(create_app({"m": replay(tmp_path, "unused")}, tools=router)) as url,
+        AsyncAnthropic(base_url=url, api_key="x", max_retries=0) as claude,
+    ):
+        with anyio.fail_after(20):
+            plain = await claude.messages.count_tokens(
+                model="m", messages=[{"role": "user", "content": "Add 2 and 3."}]
+            )
+            forced = await claude.messages.count_tokens(
+                model="m",
+                messages=[{"role": "user", "content": "Add 2 and 3."}],
+                tool_choice={"type": "tool", "name": "add"},
+            )
+    # The server's tools are in the prompt; a choice naming one lists that tool alone, so the count shrinks.
+    assert plain.input_tokens > forced.input_tokens > 20
