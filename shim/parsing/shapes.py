@@ -34,13 +34,20 @@ from shim.types import ToolSpec, tool_specs
 __all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "to_call"]
 
 _META_KEYS = frozenset({"type", "id", "call_id", "tool_call_id", "jsonrpc"})
-_NAME_KEYS = (*NAME_KEYS, "action")  # `action` last: a flat call may have an argument of that name
-_ARG_KEYS = (*ARG_KEYS, "action_input", "kwargs")
+_NAME_KEYS = (*NAME_KEYS, "recipient_name", "toolName", "functionName", "_name", "action")
+"""``action`` last: a flat call may have an argument of that name. ``recipient_name``: OpenAI's
+``multi_tool_use.parallel`` items; ``_name``: TGI's grammar output ``{"function": {"_name": NAME, …flat}}``."""
+_FLAT_NAME_KEYS = frozenset({"_name"})
+"""Name keys whose call writes its arguments flat beside them by design (a canonical call, not a guess)."""
+_ARG_KEYS = (*ARG_KEYS, "action_input", "kwargs", "tool_args", "tool_arguments", "function_arguments")
 _WRAPPERS = (*WRAPPER_KEYS, "function_call")
 _MAX_DEPTH = 4
 """How many wrapper levels a call may sit under (``{"tool_call": {"function": {…}}}`` is two)."""
 _ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input"})
-_ENVELOPE_KEYS = ("tool_calls", "function_calls")
+_ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions")
+_PARALLEL = frozenset({"multi_tool_use.parallel", "parallel"})
+"""OpenAI's built-in fan-out: ``{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": […]}}``
+holds the calls themselves."""
 _ENVELOPE_META = frozenset({"role", "content", "type", "id"})
 
 
@@ -88,7 +95,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     rest = {k: v for k, v in data.items() if k != name_key and k not in _META_KEYS}
     if args_key is None:
         # {"tool": NAME, "city": "Paris"}: the other keys are the arguments.
-        return CallShape(name, rest, canonical=not rest)
+        return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS)
     raw_args: Any = data[args_key]
     if isinstance(raw_args, str):
         try:
@@ -144,14 +151,27 @@ def call_items(value: Any) -> list[Any]:
     ``content``: a message that also says something is not a bare call list, and its text would be lost.
     """
     if isinstance(value, list):
-        return cast("list[Any]", value)
+        return [item for entry in cast("list[Any]", value) for item in _parallel(entry)]
     if isinstance(value, dict):
         data = cast("dict[str, Any]", value)
         key = next((k for k in _ENVELOPE_KEYS if k in data), None)
         if key is not None and set(data) - {key} <= _ENVELOPE_META and data.get("content") in (None, ""):
             inner: Any = data[key]
-            return cast("list[Any]", inner) if isinstance(inner, list) else [inner]
-    return [value]
+            return call_items(inner if isinstance(inner, list) else [inner])
+    return _parallel(value)
+
+
+def _parallel(value: Any) -> list[Any]:
+    """The calls of a ``multi_tool_use.parallel`` call (its ``tool_uses``), else the value itself."""
+    if not isinstance(value, dict):
+        return [value]
+    data = cast("dict[str, Any]", value)
+    name = next((data[k] for k in _NAME_KEYS if isinstance(data.get(k), str)), None)
+    if not isinstance(name, str) or name.strip().removeprefix("functions.") not in _PARALLEL:
+        return [value]
+    args = next((data[k] for k in _ARG_KEYS if isinstance(data.get(k), dict)), None)
+    uses: Any = cast("dict[str, Any]", args).get("tool_uses") if args is not None else None
+    return cast("list[Any]", uses) if isinstance(uses, list) and uses else [value]
 
 
 _SEPARATORS = regex.compile(r"[-_. ]+")

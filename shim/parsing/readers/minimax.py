@@ -48,7 +48,7 @@ ROWS = [
         "invoke",
         rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='name')}[ \t]*>",
         rf"</{_NS}invoke[ \t]*>",
-        inside=("minimax_tool_call", "function_calls"),
+        inside=("minimax_tool_call", "function_calls", "tool_call", "tool_calls"),
         reader=_invoke,
         example=EXAMPLE,
     ),

@@ -25,12 +25,16 @@ __all__ = ["ROWS", "TaggedStart", "tag"]
 
 _WS = r"[ \t]{0,8}"
 _BODY_PREFIX = regex.compile(r"```[A-Za-z_]*[ \t]*\r?\n?|json", regex.IGNORECASE)
-_ENVELOPE = regex.compile(r'\{\s*"(?:tool_calls|function_calls)"\s*:\s*\[', regex.IGNORECASE)
+_ENVELOPE = regex.compile(r'\{\s*"(?:tool_calls|function_calls|tool_uses|calls|functions)"\s*:\s*\[', regex.IGNORECASE)
 
 
-def tag(name: str) -> tuple[str, str]:
-    """Opening and closing patterns of ``<name>…</name>``, with the spaces models put inside the brackets."""
-    return f"<{_WS}{name}{_WS}>", f"<{_WS}/{_WS}{name}{_WS}>"
+def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
+    """Opening and closing patterns of ``<name>…</name>``, with the spaces models put inside the brackets and a
+    family's own prefix before the name, joined by one of ``prefix``'s characters (``<seed:tool_call>``,
+    ``<seed:think>``, ``<minimax:tool_call>``; with ``_``: ``<longcat_tool_call>``). ``""``: no prefix."""
+    # `start_`/`end_` are markers' own words (FunctionGemma's `<start_function_call>`), never a family's prefix.
+    ns = f"(?:(?!start_|end_)[A-Za-z]{{1,16}}[{regex.escape(prefix)}])?" if prefix else ""
+    return f"<{_WS}{ns}{name}{_WS}>", f"<{_WS}/{_WS}{ns}{name}{_WS}>"
 
 
 class TaggedStart:
@@ -120,14 +124,14 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
 
 ROWS = [
     # The format shim's own prompt asks for.
-    Dialect("function_call", *tag("function_call"), reader=_open),
+    Dialect("function_call", *tag("function_call", prefix=":_"), reader=_open),
     # Hermes / Qwen 2.5 / Qwen3.
-    Dialect("tool_call", *tag("tool_call"), reader=_open),
+    Dialect("tool_call", *tag("tool_call", prefix=":_"), reader=_open),
     Dialect("functioncall", *tag("functioncall"), reader=_open),
-    Dialect("tool", *tag("tool"), reader=_open),
+    Dialect("tool", *tag("tool", prefix=""), reader=_open),
     # Llama 3 on Groq (its failed_generation): <tool-use>{"tool_calls": [...]}</tool-use>.
     Dialect("tool_use", *tag("tool[-_]use"), reader=_open),
     # Apriel 1.5 / 1.6: <tool_calls>[{…}]</tool_calls>; Nemotron Nano 2: <TOOLCALL>[{…}]</TOOLCALL>.
-    Dialect("tool_calls", *tag("tool_calls"), reader=_open),
+    Dialect("tool_calls", *tag("tool_calls", prefix=":_"), reader=_open),
     Dialect("toolcall", *tag("toolcall"), reader=_open),
 ]
