@@ -45,6 +45,7 @@ from shim.parsing.readers import (
     reasoning,
     special_tokens,
     tagged_json,
+    tool_fence,
     tool_xml,
     untagged,
 )
@@ -90,6 +91,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *phi4.ROWS,  # functools[{…}] naming known tools
     *gemma.ROWS,  # ```tool_code fence of NAME(k="v") lines, known tools only (before the ```json fence row)
     # -- end w-fam1 --
+    *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written

@@ -77,7 +77,9 @@ class _Matchers:
         self.block_close = _compile(syntax.block_close)
         self.name_close = _compile(syntax.name_close)
         self.param_open = _compile(syntax.param_open)
-        self.param_key_close = _compile(syntax.param_key_close)
+        self.param_key_close = _compile(syntax.param_key_close) or (
+            regex.compile(r"[ \t]*\r?\n") if "\n" in syntax.param_key_close else None
+        )  # a key that ends at its line's end (``BEGIN_ARG: path\n``)
         self.param_close = _compile(syntax.param_close)
         self.param_separator = _compile(syntax.param_separator)
         self.param_quote = _compile(syntax.param_quote)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.json_body import NamedStart
 from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 
@@ -33,8 +34,9 @@ FORM = PairForm(
 EXAMPLE = '<invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke>'
 
 
-def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
-    return XmlPairs(ctx, block, match.group("name"), FORM)
+def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
+    name = match.group("name")
+    return NamedStart(ctx, block, name, lambda: XmlPairs(ctx, block, name, FORM))
 
 
 def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:

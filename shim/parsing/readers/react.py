@@ -1,5 +1,9 @@
 """ReAct, as LangChain's agents prompt for: ``Action: NAME`` then ``Action Input: {…}`` (or a plain string).
 
+The same shape with other labels (a name label, then an input label on the next line) is read the same way:
+Qwen-Agent's ``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, and Functionary v2's ``<|recipient|>NAME`` /
+``<|content|>{…}`` (special tokens, anywhere in the message).
+
 Lenient forms of plain words, so the evidence is strict: ``Action:`` must begin the message or a line, the
 name must be an offered tool (the opener is built from their names) and ``Action Input:`` must follow on the
 next line. The input is a JSON object (the arguments), or a string up to the end of its line: the value of
@@ -24,7 +28,15 @@ __all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arg
 
 _LINE_END = regex.compile(r"\r?\n")
 _BLANKS = regex.compile(r"[ \t]+")
-_HEAD = r"Action[ \t]{0,8}:[ \t]{0,8}(?P<name>%s)[ \t]{0,8}\r?\n[ \t]{0,8}Action[ \t]{0,8}Input[ \t]{0,8}:[ \t]{0,8}"
+_LABELS = [("Action", r"Action[ \t]{0,8}Input"), ("✿FUNCTION✿", "✿ARGS✿")]
+"""Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
+(``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``)."""
+_NAME_LABEL = "|".join(name for name, _ in _LABELS)
+_INPUT_LABEL = "|".join(label for _, label in _LABELS)
+_HEAD = (
+    rf"(?:{_NAME_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}(?P<name>%s)[ \t]{{0,8}}\r?\n"
+    rf"[ \t]{{0,8}}(?:{_INPUT_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}"
+)
 
 
 def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
@@ -143,11 +155,24 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="Aa",
+        first="Aa✿",
         reader=_open_line,
         open_for_tools=_head(""),
     ),
     Dialect(
         "react_line", r"\n", None, kind="untagged", first="\n", reader=_open_line, open_for_tools=_head(r"\n[ \t]{0,8}")
+    ),
+    # Functionary v2: <|recipient|>NAME\n<|content|>{…}; special tokens, but the name must be an offered tool
+    # (``<|recipient|>all`` addresses the user).
+    Dialect(
+        "functionary_v2",
+        r"<\|recipient\|>",
+        None,
+        reader=_open_line,
+        open_for_tools=lambda tools: (
+            None
+            if (names := tool_name_pattern(tools)) is None
+            else rf"<\|recipient\|>[ \t]{{0,4}}(?P<name>{names})[ \t]{{0,4}}\r?\n?[ \t]{{0,4}}<\|content\|>[ \t]{{0,4}}"
+        ),
     ),
 ]

@@ -17,7 +17,7 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
-from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.json_body import JsonBody, NamedStart
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, XmlBody
 from shim.parsing.tags import PARTIAL
 
@@ -122,6 +122,13 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
     return TaggedStart(ctx, block)
 
 
+_NAMED_TAGS = "tool_call|function_call|tool[-_]use|tool"
+
+
+def _named(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
+    return NamedStart(ctx, block, match.group("name"), None)
+
+
 ROWS = [
     # The format shim's own prompt asks for.
     Dialect("function_call", *tag("function_call", prefix=":_"), reader=_open),
@@ -134,4 +141,12 @@ ROWS = [
     # Apriel 1.5 / 1.6: <tool_calls>[{…}]</tool_calls>; Nemotron Nano 2: <TOOLCALL>[{…}]</TOOLCALL>.
     Dialect("tool_calls", *tag("tool_calls", prefix=":_"), reader=_open),
     Dialect("toolcall", *tag("toolcall"), reader=_open),
+    # The tool named in the opener, the arguments as the body: <tool_call name="NAME">{…}</tool_call>.
+    Dialect(
+        "named_tag",
+        rf"<{_WS}(?:{_NAMED_TAGS})[ \t]+name[ \t]*=[ \t]*[\"'](?P<name>[^\"'<>\n]{{1,128}})[\"']{_WS}>",
+        rf"<{_WS}/{_WS}(?:{_NAMED_TAGS}){_WS}>",
+        reader=_named,
+        example='<tool_call name="NAME">{"key": "value"}</tool_call>',
+    ),
 ]
