@@ -98,8 +98,12 @@ def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
         return None
     calls: list[tuple[str, dict[str, Any]]] = []
     for node in tree.body.elts:
-        if not isinstance(node, ast.Call) or node.args:
+        if not isinstance(node, ast.Call):
             return None
+        if node.args:  # `get_weather({"city": "Paris"})`: one object literal as the arguments
+            if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Dict):
+                return None
+            node = ast.Call(func=node.func, args=[], keywords=_dict_keywords(node.args[0]))
         name = ast.unparse(node.func)
         name = names.get(name, name)
         if not isinstance(node.func, (ast.Name, ast.Attribute)):
@@ -115,6 +119,16 @@ def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
             arguments[keyword.arg] = value
         calls.append((name, arguments))
     return calls
+
+
+def _dict_keywords(node: ast.Dict) -> list[ast.keyword]:
+    """An object literal's entries as keyword arguments (keys must be strings)."""
+    keywords: list[ast.keyword] = []
+    for key, value in zip(node.keys, node.values, strict=True):
+        if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+            return [ast.keyword(arg=None, value=value)]  # refused below, like `**kwargs`
+        keywords.append(ast.keyword(arg=key.value, value=value))
+    return keywords
 
 
 def _json_value(value: Any) -> Any:

@@ -28,6 +28,8 @@ __all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arg
 
 _LINE_END = regex.compile(r"\r?\n")
 _BLANKS = regex.compile(r"[ \t]+")
+_NEXT_LINE_OBJECT = regex.compile(r"\r?\n[ \t]*\{")
+"""``Action Input:`` with its JSON object on the next line."""
 _LABELS = [("Action", r"Action[ \t]{0,8}Input"), ("✿FUNCTION✿", "✿ARGS✿")]
 """Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
 (``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``)."""
@@ -87,6 +89,12 @@ class ReactInput:
                 pos = blanks.end()
             if pos >= len(text) and not final:
                 return pos, self
+            below = _NEXT_LINE_OBJECT.match(text, pos, partial=not final)
+            if below is not None and below.partial:
+                return pos, MORE
+            if below is not None:
+                ctx.consume(text[pos : below.end() - 1])
+                pos = below.end() - 1
             if text[pos : pos + 1] == "{":
                 self.scanner = JsonScanner(stop_chars="", capture=False)
         if self.scanner is not None:

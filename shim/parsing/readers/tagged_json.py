@@ -19,6 +19,7 @@ from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
 from shim.parsing.readers.json_body import JsonBody, NamedStart
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, XmlBody
+from shim.parsing.readers.xml_elements import ELEMENT_START, XmlElements
 from shim.parsing.tags import PARTIAL
 
 __all__ = ["ROWS", "TaggedStart", "tag"]
@@ -86,6 +87,12 @@ class TaggedStart:
             if found is not None:  # Qwen3-Coder's XML inside <tool_call>
                 ctx.consume(found.group())
                 return found.end(), XmlBody(ctx, block, found.group("name"))
+        if char == "<" and block.dialect is not None and block.dialect.close:
+            element = ELEMENT_START.match(text, pos, partial=not final)
+            if element is not None and element.partial:
+                return pos, MORE
+            if element is not None:  # <tool_call><name>NAME</name><arguments>…</arguments></tool_call>
+                return pos, XmlElements(ctx, block)
         if char in "<[" and not self.prefix_seen:
             again = ctx.markers.match(text, pos, final)
             if again is PARTIAL:

@@ -1,0 +1,91 @@
+"""A call written as XML elements inside a call tag: the shape keys as element names.
+
+    <tool_call>
+      <name>read_file</name>
+      <arguments><path>a.py</path></arguments>
+    </tool_call>
+
+The elements become an object (an element holding elements is an object, one holding text is its text) and go
+through the same shape rules as a JSON body (`shim.parsing.shapes`): any name key (``name``, ``tool_name``,
+``function``…), any arguments key, arguments as child elements or as JSON text (``<arguments>{…}</arguments>``).
+Text values are typed by the tool's schema, as in the other XML-style families. The block is read whole, up
+to its closer (a tag opener followed by such an element is strong evidence, but the shape is known only then).
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import regex
+
+from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS
+from shim.parsing.readers.base import MORE, Block, Context, Next
+from shim.parsing.readers.block_end import Closed
+from shim.parsing.readers.json_body import CUT_OFF
+from shim.parsing.shapes import ShapeError, to_call
+from shim.parsing.xml_values import typed_value, unlaid
+
+__all__ = ["ELEMENT_START", "XmlElements"]
+
+ELEMENT_START = regex.compile(
+    rf"<[ \t]{{0,4}}(?:{'|'.join(sorted({*NAME_KEYS, *ARG_KEYS}))})[ \t]{{0,4}}>",
+    regex.IGNORECASE,
+)
+"""Where such a body begins: an element named like a shape key."""
+_ELEMENT = regex.compile(r"<(?P<tag>[A-Za-z_][\w.\-]{0,63})[ \t]*>(?P<body>.*?)</[ \t]*(?P=tag)[ \t]*>", regex.DOTALL)
+_CDATA = regex.compile(r"<!\[CDATA\[(?P<text>.*?)\]\]>", regex.DOTALL)
+
+
+def elements(text: str, depth: int = 0) -> Any:
+    """The elements of ``text`` as an object, or its text when it holds none (CDATA taken as written)."""
+    cdata = _CDATA.fullmatch(text.strip())
+    if cdata is not None:
+        return cdata.group("text")
+    found = list(_ELEMENT.finditer(text)) if depth < 16 else []
+    if not found:
+        return unlaid(text)
+    return {m.group("tag"): elements(m.group("body"), depth + 1) for m in found}
+
+
+class XmlElements:
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+        assert block.dialect is not None
+        self.closer = block.dialect.compiled_close()
+        self.body: list[str] = []
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        found = self.closer.search(text, pos, partial=not final) if self.closer is not None else None
+        end = len(text) if found is None else found.start()
+        ctx.consume(text[pos:end])
+        self.body.append(text[pos:end])
+        if found is None:
+            return end, self
+        if found.partial:
+            return end, MORE
+        self._end()
+        ctx.markup(found.group())
+        return found.end(), Closed(ctx)
+
+    def _end(self) -> None:
+        ctx = self.ctx
+        value = elements("".join(self.body))
+        try:
+            shape = to_call(value, ctx.tools)
+        except ShapeError as exc:
+            ctx.fail_call(str(exc))
+            return
+        name = ctx.tools.resolve(shape.name)
+        arguments = {
+            k: typed_value(ctx.tools, name, k, v) if isinstance(v, str) else v
+            for k, v in cast("dict[str, Any]", shape.arguments).items()
+        }
+        ctx.end_call(shape.name, arguments, streamed=False)
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.fail_call(CUT_OFF)
+        else:
+            self._end()  # the closer left out: what came is the call
