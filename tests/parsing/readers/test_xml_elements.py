@@ -1,0 +1,47 @@
+"""Calls written as XML elements inside a call tag (`shim.parsing.readers.xml_elements`): the shape keys as
+element names, the arguments as child elements (typed by the schema) or as JSON text."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+TOOLS = [tool("get_weather", city="string", days="integer")]
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        (
+            '<tool_call>\n<name>get_weather</name>\n<arguments>{"city": "Paris"}</arguments>\n</tool_call>',
+            {"city": "Paris"},
+        ),
+        ("<tool_call><tool_name>get_weather</tool_name><args><city>Paris</city></args></tool_call>", {"city": "Paris"}),
+        (
+            "<function_call>\n  <name>get_weather</name>\n  <parameters>\n    <city>Paris</city>\n    <days>3</days>\n"
+            "  </parameters>\n</function_call>",
+            {"city": "Paris", "days": 3},
+        ),
+        (
+            "<tool_use><name>get_weather</name><input><city><![CDATA[a <b>]]></city></input></tool_use>",
+            {"city": "a <b>"},
+        ),
+        ("<tool_call><name>get_weather</name></tool_call>", {}),
+    ],
+)
+def test_element_calls_are_read_through_the_shape_rules(text: str, arguments: dict) -> None:
+    check(
+        Real(
+            "written: XML-element calls (agent frameworks' XML prompts)",
+            text,
+            [("get_weather", arguments)],
+            tools=TOOLS,
+        )
+    )
+
+
+def test_an_element_call_with_no_name_is_an_error_not_text() -> None:
+    check(
+        Real("written", "<tool_call><arguments><city>Paris</city></arguments></tool_call>", [], tools=TOOLS, errors=1)
+    )
