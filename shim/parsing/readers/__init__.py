@@ -45,6 +45,7 @@ from shim.parsing.readers import (
     reasoning,
     special_tokens,
     tagged_json,
+    token_call,
     tool_fence,
     tool_xml,
     untagged,
@@ -104,6 +105,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
+    *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
     *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""
