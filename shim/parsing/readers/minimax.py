@@ -39,6 +39,16 @@ def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
     return NamedStart(ctx, block, name, lambda: XmlPairs(ctx, block, name, FORM))
 
 
+_NAMED_TAGS = "tool_call|function_call|tool[-_]use|tool"
+_WS = r"[ \t]{0,8}"
+
+
+def _named(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
+    """``<tool_call name="NAME">``: JSON arguments, or parameters as in ``<invoke>`` up to the tag's closer."""
+    name = match.group("name")
+    return NamedStart(ctx, block, name, lambda: XmlPairs(ctx, block, name, FORM))
+
+
 def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
     return TaggedStart(ctx, block)  # JSON calls, or the invoke form declared inside it
 
@@ -53,5 +63,13 @@ ROWS = [
         inside=("minimax_tool_call", "function_calls", "tool_call", "tool_calls"),
         reader=_invoke,
         example=EXAMPLE,
+    ),
+    # The tool named in the opener, the arguments as the body: <tool_call name="NAME">{…}</tool_call>.
+    Dialect(
+        "named_tag",
+        rf"<{_WS}(?:{_NAMED_TAGS})[ \t]+name[ \t]*=[ \t]*[\"'](?P<name>[^\"'<>\n]{{1,128}})[\"']{_WS}>",
+        rf"<{_WS}/{_WS}(?:{_NAMED_TAGS}){_WS}>",
+        reader=_named,
+        example='<tool_call name="NAME">{"key": "value"}</tool_call>',
     ),
 ]

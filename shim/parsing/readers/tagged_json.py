@@ -17,7 +17,8 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
-from shim.parsing.readers.json_body import JsonBody, NamedStart
+from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.pycall import CALL_OPEN, inner_row, open_call
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, XmlBody
 from shim.parsing.readers.xml_elements import ELEMENT_START, XmlElements
 from shim.parsing.tags import PARTIAL
@@ -75,6 +76,10 @@ class TaggedStart:
             ctx.consume(char)
             block.array = False
             return pos + 1, AfterBody(ctx, block)
+        if block.name is None and (char.isalpha() or char == "_"):
+            named = self.named_body(text, pos, final) or _name_first(ctx, block, text, pos, final)
+            if named is not None:
+                return named
         if block.array or block.name is not None:
             return pos, Skip(ctx, "expected a JSON object {...} for each call")
         inner = open_inner(ctx, block, text, pos, final)
@@ -129,11 +134,27 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
     return TaggedStart(ctx, block)
 
 
-_NAMED_TAGS = "tool_call|function_call|tool[-_]use|tool"
+_NAME_THEN_JSON = regex.compile(
+    r"(?!json\b)(?P<name>[A-Za-z_][\w.\-]{0,127})[ \t]{0,4}:?[ \t]{0,4}(?:\r?\n[ \t]{0,8})?(?=\{)"
+)
 
 
-def _named(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
-    return NamedStart(ctx, block, match.group("name"), None)
+def _name_first(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """Any call tag's body may name the tool first: ``NAME(k="v")`` (a Python-style call, also in ``[…]``) or
+    ``NAME`` then its JSON arguments (``get_weather {…}``, ``get_weather:\n{…}``), for an offered tool (tags such as
+    ``<function_calls>`` also wrap code in prose: ``os.remove(path='x')`` there stays text)."""
+    for pattern in (CALL_OPEN, _NAME_THEN_JSON):
+        found = pattern.match(text, pos, partial=not final)
+        if found is not None and (found.partial or (found.end() >= len(text) and not final)):
+            return pos, MORE
+        if found is None or not ctx.tools.is_known(found.group("name")):
+            continue
+        ctx.consume(found.group())
+        if pattern is CALL_OPEN:
+            return found.end(), open_call(True)(ctx, block, found)
+        block.name = found.group("name")
+        return found.end(), JsonBody(ctx, block)
+    return None
 
 
 ROWS = [
@@ -148,12 +169,10 @@ ROWS = [
     # Apriel 1.5 / 1.6: <tool_calls>[{…}]</tool_calls>; Nemotron Nano 2: <TOOLCALL>[{…}]</TOOLCALL>.
     Dialect("tool_calls", *tag("tool_calls", prefix=":_"), reader=_open),
     Dialect("toolcall", *tag("toolcall"), reader=_open),
-    # The tool named in the opener, the arguments as the body: <tool_call name="NAME">{…}</tool_call>.
-    Dialect(
-        "named_tag",
-        rf"<{_WS}(?:{_NAMED_TAGS})[ \t]+name[ \t]*=[ \t]*[\"'](?P<name>[^\"'<>\n]{{1,128}})[\"']{_WS}>",
-        rf"<{_WS}/{_WS}(?:{_NAMED_TAGS}){_WS}>",
-        reader=_named,
-        example='<tool_call name="NAME">{"key": "value"}</tool_call>',
+    # The next Python-style call of a tag's list: <tool_call>[a(x=1), b(y=2)]</tool_call>.
+    inner_row(
+        "tagged_pycall",
+        ("function_call", "tool_call", "functioncall", "tool", "tool_use", "tool_calls", "toolcall", "python_tag"),
+        known_only=True,
     ),
 ]

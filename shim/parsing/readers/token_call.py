@@ -7,13 +7,16 @@ share with different token spellings, read by one rule for offered tools.
 
 A special token is ``<|…|>`` (a word, no spaces or brackets inside); before the name come one to four of them
 (each may be followed by a short id, ``x9``), after it one to three, then the ``{`` of the arguments. Or the
-name carries a namespace and an index (``functions.NAME:0``) with at most one token before the ``{``. Both only
+name carries a namespace and an index (``functions.NAME:0``) with at most one token before the ``{``, where the
+message or a line begins. Both only
 name an offered tool: the tokens are the model's markup, the tool name the evidence. Tokens right after the
 arguments (the call's and the block's end) are markup too. The families with a reader of their own (Kimi,
 DeepSeek, harmony…) match first; this row reads the spellings no table row names.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import regex
 
@@ -62,14 +65,44 @@ def _between_tokens(tools: ToolIndex) -> str | None:
     return rf"(?:{_TOKEN}{_GAP}{_ID}){{1,4}}(?P<name>{names}){_GAP}(?:{_TOKEN}{_GAP}){{1,3}}(?=\{{)"
 
 
-def _namespaced(tools: ToolIndex) -> str | None:
-    names = tool_name_pattern(tools)
-    if names is None:
-        return None
-    return rf"functions\.(?P<name>{names})(?:[ \t]{{0,4}}:[ \t]{{0,4}}\d+)?[ \t]{{0,4}}(?:{_TOKEN})?{_GAP}(?=\{{)"
+def _namespaced(prefix: str) -> Callable[[ToolIndex], str | None]:
+    def build(tools: ToolIndex) -> str | None:
+        names = tool_name_pattern(tools)
+        if names is None:
+            return None
+        index = r"(?:[ \t]{0,4}:[ \t]{0,4}\d+)?"
+        return rf"{prefix}functions\.(?P<name>{names}){index}[ \t]{{0,4}}(?:{_TOKEN})?{_GAP}(?=\{{)"
+
+    return build
+
+
+def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
+    opener = ctx.take_raw()
+    ctx.text(opener[:1])  # the line break before the call stays text
+    ctx.consume(opener[1:])
+    return _open(ctx, block, match)
 
 
 ROWS = [
     Dialect("token_call", "<", None, kind="untagged", first="<", reader=_open, open_for_tools=_between_tokens),
-    Dialect("namespaced_call", "functions", None, kind="untagged", first="f", reader=_open, open_for_tools=_namespaced),
+    # Where the message or a line begins (a stop at every `f` of prose would slow all text down).
+    Dialect(
+        "namespaced_call",
+        "functions",
+        None,
+        kind="untagged",
+        start="message",
+        first="f",
+        reader=_open,
+        open_for_tools=_namespaced(""),
+    ),
+    Dialect(
+        "namespaced_call_line",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_open_line,
+        open_for_tools=_namespaced(r"\n[ \t]{0,8}"),
+    ),
 ]

@@ -80,3 +80,40 @@ def test_a_named_opener_followed_by_prose_stays_text(text: str) -> None:
 )
 def test_several_calls_in_a_tag_meant_for_one_are_all_read(text: str) -> None:
     check(Real("written", text, [W, R]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ('<tool_call>get_weather\n{"city": "Paris"}</tool_call>', [W]),
+        ('<tool_call>get_weather {"city": "Paris"}</tool_call>', [W]),
+        ('<tool_call>get_weather:\n{"city": "Paris"}</tool_call>', [W]),
+        ('<tool_call>get_weather(city="Paris")</tool_call>', [W]),
+        ('<tool_call>[get_weather(city="Paris"), get_weather(city="Rome")]</tool_call>', [W, R]),
+        ('<function_call>get_weather(city="Paris")\nget_weather(city="Rome")</function_call>', [W, R]),
+        ('<|python_tag|>[get_weather(city="Paris")]<|eom_id|>', [W]),
+        ('<tool_call>json\n{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>', [W]),
+    ],
+)
+def test_any_call_tag_takes_a_name_first_or_python_style_body(text: str, calls: list) -> None:
+    check(Real("written: call tags around the other call shapes", text, calls))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['<tool_call name="get_weather"><parameter name="city">Paris</parameter></tool_call>'],
+)
+def test_a_named_tag_also_takes_parameters(text: str) -> None:
+    check(Real("written", text, [W]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wrap each call in <tool_call> tags.",
+        "The <tool_call> tag holds JSON, e.g. nothing else.",
+        "<tool_call> is a tag; get_weather is a tool.",
+    ],
+)
+def test_a_call_tag_in_prose_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))

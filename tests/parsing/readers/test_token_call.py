@@ -22,7 +22,7 @@ W = ("get_weather", {"city": "Paris"})
         ('Checking.\n<|tool|>\nget_weather\n<|arguments|>\n{"city": "Paris"}\n<|end|>', "Checking."),
         ('functions.get_weather:0 {"city": "Paris"}', ""),
         ('functions.get_weather:1<|tool_call_argument_begin|>{"city": "Paris"}', ""),
-        ('Let me look. functions.get_weather {"city": "Paris"}', "Let me look."),
+        ('Let me look.\nfunctions.get_weather {"city": "Paris"}', "Let me look."),
     ],
 )
 def test_a_name_between_special_tokens_or_namespaced_is_a_call(text: str, visible: str) -> None:
@@ -36,6 +36,7 @@ def test_a_name_between_special_tokens_or_namespaced_is_a_call(text: str, visibl
         "Type <|im_end|> to end a turn, then get_weather<|x|> runs.",
         "functions.get_weather is the tool you want",
         'functions.unknown:0 {"a": 1}',
+        'Call functions.get_weather:0 {"city": "Paris"} mid-sentence.',
     ],
 )
 def test_tokens_around_no_offered_tool_or_no_arguments_stay_text(text: str) -> None:
