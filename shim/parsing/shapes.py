@@ -177,9 +177,13 @@ def _parallel(value: Any) -> list[Any]:
 _SEPARATORS = regex.compile(r"[-_. ]+")
 
 
+_CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 def _loose(name: str) -> str:
-    """A name with case and separators folded: ``Get-Weather``, ``get.weather`` and ``get_weather`` alike."""
-    return _SEPARATORS.sub("_", name.strip().casefold()).strip("_")
+    """A name with case and separators folded: ``Get-Weather``, ``get.weather``, ``getWeather`` and
+    ``get_weather`` alike."""
+    return _SEPARATORS.sub("_", _CAMEL.sub("_", name.strip()).casefold()).strip("_")
 
 
 class ToolIndex:
@@ -205,8 +209,9 @@ class ToolIndex:
 
     def resolve(self, name: str) -> str:
         """The known tool ``name`` means, else ``name``: exact first, then any case, a title or description,
-        a namespace prefix (``functions.X``, ``server/X``), ``-``/``_``/``.``/spaces alike, and a built-in's
-        ``X.call``; a loose spelling counts only when exactly one offered tool fits it."""
+        a namespace prefix (``functions.X``, ``server/X``, MCP clients' ``mcp__server__X``), ``-``/``_``/``.``/spaces
+        and camelCase alike, and a built-in's ``X.call``; a loose spelling counts only when exactly one offered tool
+        fits it."""
         name = name.strip()
         if name in self.specs:
             return name
@@ -215,7 +220,8 @@ class ToolIndex:
             if found is not None:
                 return found
         stem = name[: -len(".call")] if name.casefold().endswith(".call") else name
-        for candidate in (stem, stem.rsplit(".", 1)[-1], stem.rsplit("/", 1)[-1], stem.split(".", 1)[-1]):
+        last = (stem.rsplit(".", 1)[-1], stem.rsplit("/", 1)[-1], stem.split(".", 1)[-1], stem.rsplit("__", 1)[-1])
+        for candidate in (stem, *last):
             fits = self._loose.get(_loose(candidate), ())
             if len(fits) == 1:
                 return fits[0]

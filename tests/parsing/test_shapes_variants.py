@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from shim.parsing.shapes import call_items, to_call
+from shim.parsing.shapes import ToolIndex, call_items, to_call
 from tests.parsing.readers.cases import Real, check
 
 W = ("get_weather", {"city": "Paris"})
@@ -81,3 +81,21 @@ def test_untagged_and_tagged_envelopes_are_read_at_every_split(text: str, calls:
 )
 def test_an_envelope_of_no_offered_tool_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("written", "offered"),
+    [
+        ("getWeather", "get_weather"),
+        ("GetWeather", "get_weather"),
+        ("get_weather", "getWeather"),
+        ("mcp__weather__get_weather", "get_weather"),
+        ("default_api.get_weather", "get_weather"),
+    ],
+)
+def test_names_resolve_across_camel_case_and_namespaces_when_one_tool_fits(written: str, offered: str) -> None:
+    assert ToolIndex([offered, "web-search"]).resolve(written) == offered
+
+
+def test_a_loose_name_that_fits_two_tools_is_left_as_written() -> None:
+    assert ToolIndex(["get_weather", "getWeather"]).resolve("GET-WEATHER") == "GET-WEATHER"

@@ -20,7 +20,7 @@ from shim.parsing.readers.damaged import damaged_start
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.pycall import CALL_OPEN, inner_row, open_call
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, XmlBody
-from shim.parsing.readers.xml_elements import ELEMENT_START, XmlElements
+from shim.parsing.readers.xml_elements import ELEMENT_START, KEY_LINE_START, XmlElements
 from shim.parsing.tags import PARTIAL
 
 __all__ = ["ROWS", "TaggedStart", "tag"]
@@ -98,6 +98,12 @@ class TaggedStart:
                 return pos, MORE
             if element is not None:  # <tool_call><name>NAME</name><arguments>…</arguments></tool_call>
                 return pos, XmlElements(ctx, block)
+        if block.dialect is not None and block.dialect.close and block.name is None and char.isalpha():
+            lines = KEY_LINE_START.match(text, pos, partial=not final)
+            if lines is not None and lines.partial:
+                return pos, MORE
+            if lines is not None:  # <tool_call>\nname: NAME\narguments: {…}\n</tool_call>
+                return pos, XmlElements(ctx, block, lines=True)
         if char in "<[" and not self.prefix_seen:
             again = ctx.markers.match(text, pos, final)
             if again is PARTIAL:

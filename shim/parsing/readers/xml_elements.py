@@ -5,6 +5,8 @@
       <arguments><path>a.py</path></arguments>
     </tool_call>
 
+The same keys may come as ``key: value`` lines (``name: get_weather`` / ``arguments: {"city": "Paris"}``).
+
 The elements become an object (an element holding elements is an object, one holding text is its text) and go
 through the same shape rules as a JSON body (`shim.parsing.shapes`): any name key (``name``, ``tool_name``,
 ``function``…), any arguments key, arguments as child elements or as JSON text (``<arguments>{…}</arguments>``).
@@ -18,6 +20,7 @@ from typing import Any, cast
 
 import regex
 
+from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS
 from shim.parsing.readers.base import MORE, Block, Context, Next
 from shim.parsing.readers.block_end import Closed
@@ -32,6 +35,12 @@ ELEMENT_START = regex.compile(
     regex.IGNORECASE,
 )
 """Where such a body begins: an element named like a shape key."""
+KEY_LINE_START = regex.compile(
+    rf"(?:{'|'.join(sorted({*NAME_KEYS}))})[ \t]{{0,4}}:[ \t]{{0,4}}(?=[\w\"'])",
+    regex.IGNORECASE,
+)
+"""The other spelling of such a body: ``name: NAME`` on its line, then ``arguments: {…}`` (YAML-like)."""
+_KEY_LINE = regex.compile(r"^[ \t]*(?P<key>[A-Za-z_][\w\-]{0,63})[ \t]*:[ \t]?(?P<value>.*)$", regex.MULTILINE)
 _ELEMENT = regex.compile(r"<(?P<tag>[A-Za-z_][\w.\-]{0,63})[ \t]*>(?P<body>.*?)</[ \t]*(?P=tag)[ \t]*>", regex.DOTALL)
 _CDATA = regex.compile(r"<!\[CDATA\[(?P<text>.*?)\]\]>", regex.DOTALL)
 
@@ -47,10 +56,36 @@ def elements(text: str, depth: int = 0) -> Any:
     return {m.group("tag"): elements(m.group("body"), depth + 1) for m in found}
 
 
+def key_lines(text: str) -> Any:
+    """``key: value`` lines as an object: a value is JSON where it reads as JSON (lenient), else its text; a key
+    with nothing after it holds the indented ``key: value`` lines below it."""
+    found = list(_KEY_LINE.finditer(text))
+    top = min((len(m.group()) - len(m.group().lstrip()) for m in found), default=0)
+    result: dict[str, Any] = {}
+    for i, m in enumerate(found):
+        if len(m.group()) - len(m.group().lstrip()) != top:
+            continue
+        end = next((n.start() for n in found[i + 1 :] if len(n.group()) - len(n.group().lstrip()) == top), len(text))
+        if m.group("value").strip():  # the value, which may run on over lines (pretty-printed JSON)
+            result[m.group("key")] = _value(text[m.start("value") : end].strip())
+        else:
+            result[m.group("key")] = key_lines(text[m.end() : end]) or None
+    return result
+
+
+def _value(text: str) -> Any:
+    try:
+        return lenient_json.loads(text)
+    except lenient_json.LenientJSONError:
+        return text.strip("\"'")
+
+
 class XmlElements:
-    def __init__(self, ctx: Context, block: Block) -> None:
+    def __init__(self, ctx: Context, block: Block, *, lines: bool = False) -> None:
+        """``lines``: the body is ``key: value`` lines, not elements."""
         self.ctx = ctx
         self.block = block
+        self.parse = key_lines if lines else elements
         assert block.dialect is not None
         self.closer = block.dialect.compiled_close()
         self.body: list[str] = []
@@ -71,7 +106,7 @@ class XmlElements:
 
     def _end(self) -> None:
         ctx = self.ctx
-        value = elements("".join(self.body))
+        value = self.parse("".join(self.body))
         try:
             shape = to_call(value, ctx.tools)
         except ShapeError as exc:

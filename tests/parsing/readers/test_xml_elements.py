@@ -45,3 +45,21 @@ def test_an_element_call_with_no_name_is_an_error_not_text() -> None:
     check(
         Real("written", "<tool_call><arguments><city>Paris</city></arguments></tool_call>", [], tools=TOOLS, errors=1)
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        ('<tool_call>\nname: get_weather\narguments: {"city": "Paris"}\n</tool_call>', {"city": "Paris"}),
+        (
+            "<tool_call>\nname: get_weather\narguments:\n  city: Paris\n  days: 3\n</tool_call>",
+            {"city": "Paris", "days": 3},
+        ),
+        (
+            '<function_call>\ntool_name: "get_weather"\nparameters: {"city": "Paris"}\n</function_call>',
+            {"city": "Paris"},
+        ),
+    ],
+)
+def test_key_value_lines_in_a_call_tag_are_read_through_the_shape_rules(text: str, arguments: dict) -> None:
+    check(Real("written: YAML-like call bodies", text, [("get_weather", arguments)], tools=TOOLS))
