@@ -31,7 +31,7 @@ from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, WRAPPER_KEYS
 from shim.types import ToolSpec, tool_specs
 
-__all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "to_call"]
+__all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "one_parameter", "to_call"]
 
 _META_KEYS = frozenset({"type", "id", "call_id", "tool_call_id", "jsonrpc"})
 _NAME_KEYS = (*NAME_KEYS, "recipient_name", "toolName", "functionName", "_name", "action")
@@ -101,7 +101,11 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
         try:
             raw_args = lenient_json.loads(raw_args) if raw_args.strip() else {}
         except lenient_json.LenientJSONError as exc:
-            raise ShapeError(f"the arguments of {name!r} are a string that is not a JSON object ({exc})") from None
+            # A plain string: the value of the tool's one parameter (smolagents, LangChain), if it has one.
+            one = one_parameter(tools, name, raw_args) if tools is not None else None
+            if one is None:
+                raise ShapeError(f"the arguments of {name!r} are a string that is not a JSON object ({exc})") from None
+            raw_args = one
     if raw_args is None:
         raw_args = {}
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
@@ -121,6 +125,20 @@ def _keyed_by_name(data: dict[str, Any], tools: ToolIndex | None) -> CallShape |
     if not isinstance(value, dict) or not tools.is_known(key):
         return None
     return CallShape(key, call_arguments(tools, key, cast("dict[str, Any]", value)), canonical=True)
+
+
+def one_parameter(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
+    """A string given as a call's whole input, as arguments: the value of the tool's only parameter, or of its only
+    required one (None: the tool is unknown or has no single parameter the string can be)."""
+    spec = tools.specs.get(tools.resolve(name))
+    if spec is None:
+        return None
+    props: Any = spec.input_schema.get("properties") or {}
+    required: Any = spec.input_schema.get("required") or []
+    if not value.strip() and not required:
+        return {}
+    keys = list(props) if len(props) == 1 else list(required) if len(required) == 1 else []  # pyright: ignore[reportUnknownArgumentType]
+    return {str(keys[0]): value} if keys else None
 
 
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -89,3 +89,16 @@ def test_other_label_pairs_and_an_input_on_the_next_line_are_read(text: str) -> 
 def test_label_pairs_of_no_offered_tool_or_no_object_stay_text(text: str) -> None:
     result = parse_everywhere(text, ["get_weather"])
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Action: get_weather\nAction Input: ```json\n{"city": "Paris"}\n```',
+        'Action: get_weather\nAction Input:\n```\n{"city": "Paris"}\n```\nObservation:',
+    ],
+)
+def test_an_action_input_in_a_json_fence_is_read_with_its_fence(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
+    assert "```" not in result["text"]

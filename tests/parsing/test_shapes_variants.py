@@ -99,3 +99,22 @@ def test_names_resolve_across_camel_case_and_namespaces_when_one_tool_fits(writt
 
 def test_a_loose_name_that_fits_two_tools_is_left_as_written() -> None:
     assert ToolIndex(["get_weather", "getWeather"]).resolve("GET-WEATHER") == "GET-WEATHER"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "web-search", "arguments": "x"}',
+        'Action:\n{"name": "web-search", "arguments": "x"}',
+        '<tool_call>{"name": "web-search", "arguments": "x"}</tool_call>',
+    ],
+)
+def test_a_plain_string_as_arguments_is_the_value_of_the_tools_one_parameter(text: str) -> None:
+    tools = [{"name": "web-search", "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}}}]
+    check(Real("written: smolagents-style string arguments", text, [S], tools=tools), visible=False)
+
+
+def test_a_plain_string_for_a_tool_of_several_parameters_is_not_a_call() -> None:
+    tools = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {}, "days": {}}}}]
+    text = '{"name": "get_weather", "arguments": "Paris"}'
+    check(Real("written", text, [], visible=text, tools=tools))

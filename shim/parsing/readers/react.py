@@ -19,17 +19,18 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.shapes import ToolIndex
+from shim.parsing.shapes import ToolIndex, one_parameter
 
 __all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arguments"]
 
 _LINE_END = regex.compile(r"\r?\n")
 _BLANKS = regex.compile(r"[ \t]+")
-_NEXT_LINE_OBJECT = regex.compile(r"\r?\n[ \t]*\{")
-"""``Action Input:`` with its JSON object on the next line."""
+_NEXT_LINE_OBJECT = regex.compile(r"(?:\r?\n[ \t]*)?(?:```(?:json)?[ \t]*\r?\n[ \t]*)?\{")
+"""``Action Input:`` with its JSON object on the next line, or in a ```` ```json ```` fence."""
+_FENCE_END = regex.compile(r"[ \t\r\n]*```")
 _LABELS = [("Action", r"Action[ \t]{0,8}Input"), ("✿FUNCTION✿", "✿ARGS✿")]
 """Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
 (``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``)."""
@@ -43,15 +44,7 @@ _HEAD = (
 
 def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
     """A string input as arguments: the value of the tool's only parameter, or of its only required one."""
-    spec = tools.specs.get(tools.resolve(name))
-    if spec is None:
-        return None
-    props: Any = spec.input_schema.get("properties") or {}
-    required: Any = spec.input_schema.get("required") or []
-    if not value.strip() and not required:
-        return {}
-    keys = list(props) if len(props) == 1 else list(required) if len(required) == 1 else []  # pyright: ignore[reportUnknownArgumentType]
-    return {str(keys[0]): value} if keys else None
+    return one_parameter(tools, name, value)
 
 
 def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] | None:
@@ -79,6 +72,7 @@ class ReactInput:
         self.name = name
         self.scanner: JsonScanner | None = None
         self.body: list[str] = []
+        self.fenced = False  # the object sits in a ```json fence, whose end belongs to the call
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
@@ -93,6 +87,7 @@ class ReactInput:
             if below is not None and below.partial:
                 return pos, MORE
             if below is not None:
+                self.fenced = "`" in below.group()
                 ctx.consume(text[pos : below.end() - 1])
                 pos = below.end() - 1
             if text[pos : pos + 1] == "{":
@@ -106,6 +101,13 @@ class ReactInput:
             if status is not Status.DONE:
                 ctx.revert()
                 return new, None
+            if self.fenced:
+                fence = match_at(_FENCE_END, text, new, final)
+                if fence is MORE:  # the scanner is done: the next feed comes straight back here
+                    return new, MORE
+                if fence is not None:
+                    ctx.consume(fence.group())
+                    new = fence.end()
             return new, self._decide(lenient_loads("".join(self.body)))
         end = _LINE_END.search(text, pos)
         stop = len(text) if end is None else end.start()

@@ -31,10 +31,11 @@ from shim.parsing.xml_values import typed_value, unlaid
 __all__ = ["ELEMENT_START", "XmlElements"]
 
 ELEMENT_START = regex.compile(
-    rf"<[ \t]{{0,4}}(?:{'|'.join(sorted({*NAME_KEYS, *ARG_KEYS}))})[ \t]{{0,4}}>",
+    rf"<[ \t]{{0,4}}(?:{'|'.join(sorted({*NAME_KEYS, *ARG_KEYS, 'invoke'}))})[ \t]{{0,4}}>",
     regex.IGNORECASE,
 )
-"""Where such a body begins: an element named like a shape key."""
+"""Where such a body begins: an element named like a shape key, or a bare ``<invoke>`` holding them (the XML
+format of Anthropic's earlier tool-use prompts: ``<invoke><tool_name>…</tool_name><parameters>…``)."""
 KEY_LINE_START = regex.compile(
     rf"(?:{'|'.join(sorted({*NAME_KEYS}))})[ \t]{{0,4}}:[ \t]{{0,4}}(?=[\w\"'])",
     regex.IGNORECASE,
@@ -53,7 +54,15 @@ def elements(text: str, depth: int = 0) -> Any:
     found = list(_ELEMENT.finditer(text)) if depth < 16 else []
     if not found:
         return unlaid(text)
-    return {m.group("tag"): elements(m.group("body"), depth + 1) for m in found}
+    result: dict[str, Any] = {}
+    for m in found:
+        tag, value = m.group("tag"), elements(m.group("body"), depth + 1)
+        if tag in result:  # a repeated element (several <invoke>): its values in order
+            before = result[tag]
+            result[tag] = [*before, value] if isinstance(before, list) else [before, value]
+        else:
+            result[tag] = value
+    return result
 
 
 def key_lines(text: str) -> Any:
@@ -105,8 +114,14 @@ class XmlElements:
         return found.end(), Closed(ctx)
 
     def _end(self) -> None:
-        ctx = self.ctx
         value = self.parse("".join(self.body))
+        invokes: Any = value.get("invoke") if isinstance(value, dict) and set(value) == {"invoke"} else None
+        items: list[Any] = invokes if isinstance(invokes, list) else [value if invokes is None else invokes]
+        for item in items:
+            self._call(item)
+
+    def _call(self, value: Any) -> None:
+        ctx = self.ctx
         try:
             shape = to_call(value, ctx.tools)
         except ShapeError as exc:

@@ -63,3 +63,13 @@ def test_an_element_call_with_no_name_is_an_error_not_text() -> None:
 )
 def test_key_value_lines_in_a_call_tag_are_read_through_the_shape_rules(text: str, arguments: dict) -> None:
     check(Real("written: YAML-like call bodies", text, [("get_weather", arguments)], tools=TOOLS))
+
+
+def test_bare_invoke_elements_of_the_older_anthropic_format_are_each_a_call() -> None:
+    text = (
+        "<function_calls>\n<invoke>\n<tool_name>get_weather</tool_name>\n<parameters>\n<city>Paris</city>\n"
+        "<days>2</days>\n</parameters>\n</invoke>\n<invoke>\n<tool_name>get_weather</tool_name>\n<parameters>\n"
+        "<city>Rome</city>\n</parameters>\n</invoke>\n</function_calls>"
+    )
+    calls = [("get_weather", {"city": "Paris", "days": 2}), ("get_weather", {"city": "Rome"})]
+    check(Real("written: Claude 2.1's XML tool use, as LiteLLM's prompt factory reads it", text, calls, tools=TOOLS))
