@@ -68,6 +68,7 @@ class Section:
         self.tokens = tokens
         self.phase: Phase = phase
         self.opened = phase != "between"  # a call began in this section (else its opener was prose)
+        self.named = False  # a call's head was read: from here on a broken call is an error, not prose
         self._call_begin, self._head, self._call_end, self._section_end = tokens.compiled()
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
@@ -98,9 +99,13 @@ class Section:
             found = match_at(self._head if self.phase == "head" else _NAME_LINE, text, pos, final)
             if found is MORE:
                 return pos, MORE
+            if found is None and not self.named:  # no call in it yet: the tokens were named in prose
+                ctx.revert()
+                return pos, None
             if found is None:
                 what = "a tool name and its separator token" if self.phase == "head" else "the tool name on its line"
                 return pos, Skip(ctx, f"expected {what}")
+            self.named = True
             ctx.consume(found.group())
             name = self.tokens.name_of(found.group("head").strip()) if self.phase == "head" else found.group("name")
             if name is None:

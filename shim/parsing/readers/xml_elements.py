@@ -109,16 +109,30 @@ class XmlElements:
             return end, self
         if found.partial:
             return end, MORE
-        self._end()
+        if not self._end():
+            ctx.consume(found.group())
+            ctx.revert()
+            return found.end(), None
         ctx.markup(found.group())
         return found.end(), Closed(ctx)
 
-    def _end(self) -> None:
+    def _end(self) -> bool:
+        """Emit the calls; False (nothing emitted) when the body names no offered tool: a weaker form than JSON,
+        so an element body counts only as a call of an offered tool, and otherwise it was text all along."""
         value = self.parse("".join(self.body))
         invokes: Any = value.get("invoke") if isinstance(value, dict) and set(value) == {"invoke"} else None
         items: list[Any] = invokes if isinstance(invokes, list) else [value if invokes is None else invokes]
+        if not all(self._offered(item) for item in items):
+            return False
         for item in items:
             self._call(item)
+        return True
+
+    def _offered(self, value: Any) -> bool:
+        try:
+            return self.ctx.tools.is_known(to_call(value, self.ctx.tools).name)
+        except ShapeError:
+            return True  # a broken call of the form is reported as one
 
     def _call(self, value: Any) -> None:
         ctx = self.ctx
@@ -137,5 +151,5 @@ class XmlElements:
     def finish(self, truncated: bool) -> None:
         if truncated:
             self.ctx.fail_call(CUT_OFF)
-        else:
-            self._end()  # the closer left out: what came is the call
+        elif not self._end():  # the closer left out: what came is the call, if it is one
+            self.ctx.revert()

@@ -37,3 +37,14 @@ def test_two_calls_with_mixed_separators_are_both_read() -> None:
         "<|tool_calls_end|>"
     )
     check(Real("written", text, [W, ("get_weather", {"city": "Rome"})]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The tokens <|tool_call_begin|> and <|tool_call_end|> delimit calls.",
+        "DeepSeek opens a call with <｜tool▁call▁begin｜> and nothing else here.",
+    ],
+)
+def test_call_tokens_named_in_prose_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))

@@ -73,3 +73,14 @@ def test_bare_invoke_elements_of_the_older_anthropic_format_are_each_a_call() ->
     )
     calls = [("get_weather", {"city": "Paris", "days": 2}), ("get_weather", {"city": "Rome"})]
     check(Real("written: Claude 2.1's XML tool use, as LiteLLM's prompt factory reads it", text, calls, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The XML is <tool_call><name>x</name></tool_call> where x is a tool.",
+        "<function_call><name>rm</name><args><path>/</path></args></function_call>",
+    ],
+)
+def test_an_element_body_naming_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
