@@ -14,7 +14,7 @@ import regex
 
 __all__ = ["PYTHONIC_START", "PythonicScanner", "parse_pythonic"]
 
-PYTHONIC_START = regex.compile(r"\[[ \t\r\n]{0,8}[A-Za-z_][A-Za-z0-9_.]{0,127}\(")
+PYTHONIC_START = regex.compile(r"\[[ \t\r\n]{0,8}[A-Za-z_][A-Za-z0-9_.\-]{0,127}\(")
 """How a pythonic call list opens (matched with ``partial=True`` at the start of a message)."""
 
 _STRING_RUNS = {"'": regex.compile(r"[^'\\]+"), '"': regex.compile(r'[^"\\]+')}
@@ -66,8 +66,30 @@ class PythonicScanner:
         return pos
 
 
+_STRING_OR_NAME = regex.compile(
+    r"""(?P<s>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(?<![\w.\-])(?P<n>[A-Za-z_][\w.]*(?:-[\w.]+)+)(?=[ \t]*\()""",
+    regex.DOTALL,
+)
+
+
+def _spell_names(text: str) -> tuple[str, dict[str, str]]:
+    """Tool names Python cannot spell (``web-search(…)``, MCP-style hyphens) as placeholder identifiers, outside
+    strings, so `ast` reads the call; returns the text and the placeholders' real names."""
+    names: dict[str, str] = {}
+
+    def swap(found: regex.Match[str]) -> str:
+        if found.group("n") is None:
+            return found.group()
+        key = f"_shim_name_{len(names)}_"
+        names[key] = found.group("n")
+        return key
+
+    return _STRING_OR_NAME.sub(swap, text) if "-" in text else text, names
+
+
 def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
-    """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that."""
+    """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that (tool names may hold ``-``)."""
+    text, names = _spell_names(text)
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep is not a call either
@@ -76,9 +98,14 @@ def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
         return None
     calls: list[tuple[str, dict[str, Any]]] = []
     for node in tree.body.elts:
-        if not isinstance(node, ast.Call) or node.args:
+        if not isinstance(node, ast.Call):
             return None
+        if node.args:  # `get_weather({"city": "Paris"})`: one object literal as the arguments
+            if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Dict):
+                return None
+            node = ast.Call(func=node.func, args=[], keywords=_dict_keywords(node.args[0]))
         name = ast.unparse(node.func)
+        name = names.get(name, name)
         if not isinstance(node.func, (ast.Name, ast.Attribute)):
             return None
         arguments: dict[str, Any] = {}
@@ -92,6 +119,16 @@ def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
             arguments[keyword.arg] = value
         calls.append((name, arguments))
     return calls
+
+
+def _dict_keywords(node: ast.Dict) -> list[ast.keyword]:
+    """An object literal's entries as keyword arguments (keys must be strings)."""
+    keywords: list[ast.keyword] = []
+    for key, value in zip(node.keys, node.values, strict=True):
+        if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+            return [ast.keyword(arg=None, value=value)]  # refused below, like `**kwargs`
+        keywords.append(ast.keyword(arg=key.value, value=value))
+    return keywords
 
 
 def _json_value(value: Any) -> Any:

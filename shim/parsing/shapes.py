@@ -31,16 +31,23 @@ from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, WRAPPER_KEYS
 from shim.types import ToolSpec, tool_specs
 
-__all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "to_call"]
+__all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "one_parameter", "to_call"]
 
 _META_KEYS = frozenset({"type", "id", "call_id", "tool_call_id", "jsonrpc"})
-_NAME_KEYS = (*NAME_KEYS, "action")  # `action` last: a flat call may have an argument of that name
-_ARG_KEYS = (*ARG_KEYS, "action_input", "kwargs")
+_NAME_KEYS = (*NAME_KEYS, "recipient_name", "toolName", "functionName", "_name", "action")
+"""``action`` last: a flat call may have an argument of that name. ``recipient_name``: OpenAI's
+``multi_tool_use.parallel`` items; ``_name``: TGI's grammar output ``{"function": {"_name": NAME, …flat}}``."""
+_FLAT_NAME_KEYS = frozenset({"_name"})
+"""Name keys whose call writes its arguments flat beside them by design (a canonical call, not a guess)."""
+_ARG_KEYS = (*ARG_KEYS, "action_input", "kwargs", "tool_args", "tool_arguments", "function_arguments")
 _WRAPPERS = (*WRAPPER_KEYS, "function_call")
 _MAX_DEPTH = 4
 """How many wrapper levels a call may sit under (``{"tool_call": {"function": {…}}}`` is two)."""
 _ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input"})
-_ENVELOPE_KEYS = ("tool_calls", "function_calls")
+_ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions")
+_PARALLEL = frozenset({"multi_tool_use.parallel", "parallel"})
+"""OpenAI's built-in fan-out: ``{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": […]}}``
+holds the calls themselves."""
 _ENVELOPE_META = frozenset({"role", "content", "type", "id"})
 
 
@@ -88,13 +95,17 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     rest = {k: v for k, v in data.items() if k != name_key and k not in _META_KEYS}
     if args_key is None:
         # {"tool": NAME, "city": "Paris"}: the other keys are the arguments.
-        return CallShape(name, rest, canonical=not rest)
+        return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS)
     raw_args: Any = data[args_key]
     if isinstance(raw_args, str):
         try:
             raw_args = lenient_json.loads(raw_args) if raw_args.strip() else {}
         except lenient_json.LenientJSONError as exc:
-            raise ShapeError(f"the arguments of {name!r} are a string that is not a JSON object ({exc})") from None
+            # A plain string: the value of the tool's one parameter (smolagents, LangChain), if it has one.
+            one = one_parameter(tools, name, raw_args) if tools is not None else None
+            if one is None:
+                raise ShapeError(f"the arguments of {name!r} are a string that is not a JSON object ({exc})") from None
+            raw_args = one
     if raw_args is None:
         raw_args = {}
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
@@ -114,6 +125,20 @@ def _keyed_by_name(data: dict[str, Any], tools: ToolIndex | None) -> CallShape |
     if not isinstance(value, dict) or not tools.is_known(key):
         return None
     return CallShape(key, call_arguments(tools, key, cast("dict[str, Any]", value)), canonical=True)
+
+
+def one_parameter(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
+    """A string given as a call's whole input, as arguments: the value of the tool's only parameter, or of its only
+    required one (None: the tool is unknown or has no single parameter the string can be)."""
+    spec = tools.specs.get(tools.resolve(name))
+    if spec is None:
+        return None
+    props: Any = spec.input_schema.get("properties") or {}
+    required: Any = spec.input_schema.get("required") or []
+    if not value.strip() and not required:
+        return {}
+    keys = list(props) if len(props) == 1 else list(required) if len(required) == 1 else []  # pyright: ignore[reportUnknownArgumentType]
+    return {str(keys[0]): value} if keys else None
 
 
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -144,22 +169,39 @@ def call_items(value: Any) -> list[Any]:
     ``content``: a message that also says something is not a bare call list, and its text would be lost.
     """
     if isinstance(value, list):
-        return cast("list[Any]", value)
+        return [item for entry in cast("list[Any]", value) for item in _parallel(entry)]
     if isinstance(value, dict):
         data = cast("dict[str, Any]", value)
         key = next((k for k in _ENVELOPE_KEYS if k in data), None)
         if key is not None and set(data) - {key} <= _ENVELOPE_META and data.get("content") in (None, ""):
             inner: Any = data[key]
-            return cast("list[Any]", inner) if isinstance(inner, list) else [inner]
-    return [value]
+            return call_items(inner if isinstance(inner, list) else [inner])
+    return _parallel(value)
+
+
+def _parallel(value: Any) -> list[Any]:
+    """The calls of a ``multi_tool_use.parallel`` call (its ``tool_uses``), else the value itself."""
+    if not isinstance(value, dict):
+        return [value]
+    data = cast("dict[str, Any]", value)
+    name = next((data[k] for k in _NAME_KEYS if isinstance(data.get(k), str)), None)
+    if not isinstance(name, str) or name.strip().removeprefix("functions.") not in _PARALLEL:
+        return [value]
+    args = next((data[k] for k in _ARG_KEYS if isinstance(data.get(k), dict)), None)
+    uses: Any = cast("dict[str, Any]", args).get("tool_uses") if args is not None else None
+    return cast("list[Any]", uses) if isinstance(uses, list) and uses else [value]
 
 
 _SEPARATORS = regex.compile(r"[-_. ]+")
 
 
+_CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 def _loose(name: str) -> str:
-    """A name with case and separators folded: ``Get-Weather``, ``get.weather`` and ``get_weather`` alike."""
-    return _SEPARATORS.sub("_", name.strip().casefold()).strip("_")
+    """A name with case and separators folded: ``Get-Weather``, ``get.weather``, ``getWeather`` and
+    ``get_weather`` alike."""
+    return _SEPARATORS.sub("_", _CAMEL.sub("_", name.strip()).casefold()).strip("_")
 
 
 class ToolIndex:
@@ -185,8 +227,9 @@ class ToolIndex:
 
     def resolve(self, name: str) -> str:
         """The known tool ``name`` means, else ``name``: exact first, then any case, a title or description,
-        a namespace prefix (``functions.X``, ``server/X``), ``-``/``_``/``.``/spaces alike, and a built-in's
-        ``X.call``; a loose spelling counts only when exactly one offered tool fits it."""
+        a namespace prefix (``functions.X``, ``server/X``, MCP clients' ``mcp__server__X``), ``-``/``_``/``.``/spaces
+        and camelCase alike, and a built-in's ``X.call``; a loose spelling counts only when exactly one offered tool
+        fits it."""
         name = name.strip()
         if name in self.specs:
             return name
@@ -195,7 +238,8 @@ class ToolIndex:
             if found is not None:
                 return found
         stem = name[: -len(".call")] if name.casefold().endswith(".call") else name
-        for candidate in (stem, stem.rsplit(".", 1)[-1], stem.rsplit("/", 1)[-1], stem.split(".", 1)[-1]):
+        last = (stem.rsplit(".", 1)[-1], stem.rsplit("/", 1)[-1], stem.split(".", 1)[-1], stem.rsplit("__", 1)[-1])
+        for candidate in (stem, *last):
             fits = self._loose.get(_loose(candidate), ())
             if len(fits) == 1:
                 return fits[0]

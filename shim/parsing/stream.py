@@ -175,8 +175,9 @@ class StreamParser:
             reader, self._reader = self._reader, None
             if reader is None:
                 break
-            self._state = TagState.NONE
-            reader.finish(truncated)  # may read held-back text again (`reread`), leaving a new reader
+            reader.finish(truncated)  # in the reader's state; may read held-back text again (`reread`)
+            if self._reader is None:
+                self._state = TagState.NONE
         self._state = TagState.NONE
         if self._raw:  # nothing may be dropped
             self._text("", self.take_raw())

@@ -142,3 +142,42 @@ def test_arguments_take_json_and_python_literals_and_keywords_python_reserves() 
     }
     with pytest.raises(ValueError, match="keyword argument"):
         parse_arguments("'positional'")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```tool_code\nprint(get_weather(city="Paris"))\n```',
+        '```tool_code\nprint(default_api.get_weather(city="Paris"))\n```',
+        '```tool_code\nprint( get_weather(city="Paris") )\n```',
+        '```tool_code\nget_weather(city="Paris")\n```',
+    ],
+)
+def test_a_tool_code_call_inside_print_is_the_call(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
+    assert result["text"] == ""
+
+
+def test_print_of_two_tool_code_calls_reads_both() -> None:
+    text = '```tool_code\nprint(get_weather(city="Paris"))\nprint(get_weather(city="Rome"))\n```'
+    result = parse_everywhere(text, ["get_weather"])
+    assert [c["arguments"] for c in result["calls"]] == [{"city": "Paris"}, {"city": "Rome"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_code>get_weather(city="Paris")</tool_code>',
+        '<tool_code>\nprint(get_weather(city="Paris"))\n</tool_code>',
+    ],
+)
+def test_tool_code_tags_read_like_the_tool_code_fence(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
+
+
+def test_tool_code_tags_around_an_unoffered_call_stay_text() -> None:
+    text = '<tool_code>os.remove(path="x")</tool_code>'
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == [] and result["text"] == text

@@ -56,3 +56,34 @@ def test_a_bare_call_opening_the_message_or_alone_on_a_line_is_a_call() -> None:
 def test_calls_in_code_or_prose_stay_text_without_an_error(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Call: get_weather(city="Paris")',
+        'Call: get_weather(city="Paris")<bot_end>',
+        'Call: get_weather(city="Paris")\nThought: the weather is needed',
+        'Thought: need weather\nCall: get_weather(city="Paris")',
+        '<<function>>get_weather(city="Paris")',
+        'get_weather(city="Paris")<|eot_id|>',
+    ],
+)
+def test_labelled_calls_and_a_turn_token_after_a_call_are_read(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Call: unknown(x=1)",
+        'For example: Call: get_weather(city="Paris")',
+        'e.g. <<function>>get_weather(city="Paris")',
+        'Use `Call: get_weather(city="Paris")` to call it.',
+        'Call: get_weather(city="Paris") and then wait',
+    ],
+)
+def test_labelled_calls_in_prose_or_of_no_offered_tool_stay_text(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == [] and result["text"] == text

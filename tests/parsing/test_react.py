@@ -60,3 +60,45 @@ def test_a_json_action_input_is_the_arguments_and_what_follows_its_line_stays_te
 def test_react_words_without_the_whole_shape_stay_text_without_an_error(text: str) -> None:
     result = parse_everywhere(text, [SEARCH, WEATHER])
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '✿FUNCTION✿: get_weather\n✿ARGS✿: {"city": "Paris"}',
+        'Let me look.\n✿FUNCTION✿: get_weather\n✿ARGS✿: {"city": "Paris"}\n✿RESULT✿',
+        '<|from|>assistant\n<|recipient|>get_weather\n<|content|>{"city": "Paris"}',
+        '<|recipient|>get_weather<|content|>{"city": "Paris"}',
+        'Thought: I need it.\nAction: get_weather\nAction Input:\n{"city": "Paris"}',
+        'Action: get_weather\nAction Input:\n  {"city": "Paris"}\nObservation:',
+    ],
+)
+def test_other_label_pairs_and_an_input_on_the_next_line_are_read(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '✿FUNCTION✿: unknown\n✿ARGS✿: {"city": "Paris"}',
+        "<|recipient|>all\n<|content|>Hello there",
+        "The format is:\n✿FUNCTION✿: get_weather\n✿ARGS✿: {...}",
+    ],
+)
+def test_label_pairs_of_no_offered_tool_or_no_object_stay_text(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Action: get_weather\nAction Input: ```json\n{"city": "Paris"}\n```',
+        'Action: get_weather\nAction Input:\n```\n{"city": "Paris"}\n```\nObservation:',
+    ],
+)
+def test_an_action_input_in_a_json_fence_is_read_with_its_fence(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
+    assert "```" not in result["text"]

@@ -1,11 +1,14 @@
 """`StreamParser.state` is the parser's `TagState`, moved by every family's reader through the context.
 
-Each family of the real corpus is fed one character at a time: the state starts in text, passes through an
-opener and a body for every call, never reports a finished body before one began, and is back in text after
-``close()``. A block that turns out to be prose goes back to text without ever being inside a body.
+Each family of the real corpus (one output each) is fed one character at a time, with every assignment of the
+state recorded: the walk starts and ends in text, makes only the machine's moves (outside -> opener seen ->
+inside a body -> body done -> outside, or back to text from an opener that was prose), and ``state`` reports
+where the walk is after every feed. A block that turns out to be prose goes back to text without a body.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import pytest
 
@@ -17,24 +20,72 @@ from shim.parsing.tags import TagState
 
 _ONE_PER_FAMILY = {c.category: c for c in load_real() if c.calls and c.category != NEGATIVE}
 
+_MOVES = {
+    (TagState.NONE, TagState.START),  # an opener was seen
+    (TagState.START, TagState.INSIDE),  # its body began
+    (TagState.START, TagState.NONE),  # the opener was prose after all
+    (TagState.INSIDE, TagState.END),  # a call ended or failed
+    (TagState.INSIDE, TagState.NONE),  # a reasoning body closed, or a candidate body was text
+    (TagState.END, TagState.INSIDE),  # the next call of the same block
+    (TagState.END, TagState.NONE),  # the block is over
+}
+"""Every move of the machine; anything else (text straight into a body, an opener straight to a finished
+body, a finished body straight to a new opener) would mean a reader skipped a step."""
+
+
+class _Traced(StreamParser):
+    """The real parser, with every assignment of its state recorded (not only what a feed leaves behind)."""
+
+    @property
+    def _state(self) -> TagState:  # pyright: ignore[reportIncompatibleVariableOverride]
+        return self.__dict__["_traced"]
+
+    @_state.setter
+    def _state(self, value: TagState) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
+        trace: list[TagState] = self.__dict__.setdefault("trace", [])
+        if not trace or trace[-1] is not value:
+            trace.append(value)
+        self.__dict__["_traced"] = value
+
 
 @pytest.mark.parametrize("case", list(_ONE_PER_FAMILY.values()), ids=lambda c: c.category)
-def test_every_family_moves_the_tag_state_through_opener_body_and_end(case: Case) -> None:
-    parser = StreamParser(list(case.tools) if case.tools else None)
+def test_every_family_moves_the_tag_state_outside_opener_inside_done_outside(case: Case) -> None:
+    parser = _Traced(list(case.tools) if case.tools else None)
     assert parser.state is TagState.NONE
-    seen: list[TagState] = []
     calls = 0
     for char in case.text:
-        events = parser.feed(char)
-        calls += sum(isinstance(e, ToolCallEnd) for e in events)
-        if not seen or seen[-1] is not parser.state:
-            seen.append(parser.state)
+        for event in parser.feed(char):
+            if isinstance(event, ToolCallEnd):
+                calls += 1
+        trace: list[TagState] = parser.__dict__["trace"]
+        assert parser.state is trace[-1]  # `StreamParser.state` reports where the machine is
     calls += sum(isinstance(e, ToolCallEnd) for e in parser.close())
-    assert parser.state is TagState.NONE
+    trace = parser.__dict__["trace"]
+    assert parser.state is TagState.NONE and trace[0] is TagState.NONE and trace[-1] is TagState.NONE
     assert calls == len(case.calls)
-    assert TagState.INSIDE in seen or TagState.END in seen  # a body was read
-    first_end = seen.index(TagState.END) if TagState.END in seen else len(seen)
-    assert TagState.INSIDE in seen[:first_end] or TagState.START in seen[:first_end]
+    moves = set(itertools.pairwise(trace))
+    assert moves <= _MOVES, f"moves outside the machine: {moves - _MOVES}"
+    assert trace.count(TagState.END) >= 1  # each call's body was reported done
+    first = trace.index(TagState.END)
+    assert trace[:first].count(TagState.START) >= 1 and TagState.INSIDE in trace[:first]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "f", "arguments": {}}</tool_call>',  # closed
+        '<tool_call>{"name": "f", "arguments": {}',  # cut off: the body fails at close()
+        "<tool_call>\n<function=f>\n<parameter=x>1",  # a value left open at the end
+        '<think>plan <tool_call>{"name": "f", "arguments": {}}',  # a call in a think block never closed
+    ],
+)
+def test_a_block_finished_by_close_ends_in_its_own_state_then_outside(text: str) -> None:
+    parser = _Traced(["f"])
+    parser.feed(text)
+    parser.close()
+    trace: list[TagState] = parser.__dict__["trace"]
+    assert set(itertools.pairwise(trace)) <= _MOVES
+    assert TagState.END in trace and trace[-1] is TagState.NONE
 
 
 def test_a_tag_mentioned_in_prose_returns_to_text_without_a_body() -> None:

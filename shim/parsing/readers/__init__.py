@@ -45,6 +45,8 @@ from shim.parsing.readers import (
     reasoning,
     special_tokens,
     tagged_json,
+    token_call,
+    tool_fence,
     tool_xml,
     untagged,
 )
@@ -90,6 +92,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *phi4.ROWS,  # functools[{…}] naming known tools
     *gemma.ROWS,  # ```tool_code fence of NAME(k="v") lines, known tools only (before the ```json fence row)
     # -- end w-fam1 --
+    *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
@@ -102,6 +105,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
+    *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
     *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""

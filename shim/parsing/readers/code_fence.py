@@ -16,7 +16,7 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 
 __all__ = ["ROWS", "CodeFence"]
 
-_NOT_CODE = r"(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html|text|plaintext|markdown|md)\b"
+_NOT_CODE = r"(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|tool|xml|html|text|plaintext|markdown|md)\b"
 OPEN = rf"```(?!{_NOT_CODE})[A-Za-z][\w+#.\-]{{0,20}}[ \t]*\r?\n"
 
 

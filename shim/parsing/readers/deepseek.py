@@ -18,13 +18,13 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect
-from shim.parsing.readers.sectioned import Section, Tokens
+from shim.parsing.readers.sectioned import SEPARATOR, Section, Tokens, head_name
 
 __all__ = ["ROWS", "TOKENS"]
 
 
 def _token(words: str) -> str:
-    return "<[｜|]" + "▁".join(words.split()) + "[｜|]>"
+    return "<[｜|]" + "[▁_]".join(words.split()) + "[｜|]>"  # `▁` or `_` (engines' tests spell both)
 
 
 CALLS_BEGIN, CALLS_END = _token("tool calls begin"), _token("tool calls end")
@@ -33,10 +33,10 @@ END_OF_SENTENCE = _token("end of sentence")
 
 TOKENS = Tokens(
     call_begin=CALL_BEGIN,
-    separator=_token("tool sep"),
+    separator=SEPARATOR,
     call_end=CALL_END,
     section_end=CALLS_END,
-    name_of=lambda head: None if head.casefold() == "function" else head,
+    name_of=head_name,
 )
 EXAMPLE = (
     "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>"

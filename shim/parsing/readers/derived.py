@@ -15,7 +15,9 @@ matches any run, or none); digits in a marker match any digits (``functions.NAME
 call's end; a call at the next call or the end of the output); arguments are lenient JSON; parameter values
 are typed by `shim.parsing.xml_values.typed_value`.
 
-One call is read at a time: the reader holds the input from a call's opener until the call is complete
+Arguments written as a JSON object stream as they arrive (`shim.parsing.readers.json_body.JsonBody`, once the
+call's name is known), like every tagged family's. Other forms (parameters, pythonic arguments, a JSON string)
+are read one call at a time: the reader holds the input from a call's opener until the call is complete
 (`MORE`), then emits it whole, so events do not depend on how the input was split.
 """
 
@@ -32,7 +34,7 @@ from shim.parsing.call_syntax import CallSyntax, marker_pattern
 from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.pythonic import parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.json_body import CUT_OFF
+from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.shapes import ShapeError, call_items, to_call
 from shim.parsing.xml_values import typed_value, unlaid
 
@@ -77,7 +79,9 @@ class _Matchers:
         self.block_close = _compile(syntax.block_close)
         self.name_close = _compile(syntax.name_close)
         self.param_open = _compile(syntax.param_open)
-        self.param_key_close = _compile(syntax.param_key_close)
+        self.param_key_close = _compile(syntax.param_key_close) or (
+            regex.compile(r"[ \t]*\r?\n") if "\n" in syntax.param_key_close else None
+        )  # a key that ends at its line's end (``BEGIN_ARG: path\n``)
         self.param_close = _compile(syntax.param_close)
         self.param_separator = _compile(syntax.param_separator)
         self.param_quote = _compile(syntax.param_quote)
@@ -117,6 +121,7 @@ class DerivedBlock:
         self.syntax = syntax
         self.m = matchers
         self.in_call = True  # False: between calls (after a call's close)
+        self.after_streamed = False  # a streamed call's arguments just ended: its closer may follow
         self.calls = 0
         # What is known of the call being held, by position from its start, so each retry resumes where the
         # last one stopped: the JSON scanner, and how far a value was searched for its end (linear, not
@@ -130,8 +135,17 @@ class DerivedBlock:
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         while True:
             try:
+                if self.after_streamed:  # the call's own closer, if it wrote one
+                    closed = _at(self.m.call_close, text, pos, final)
+                    self.after_streamed = False
+                    if closed is not None:
+                        self.ctx.markup(text[pos:closed])
+                        pos = closed
                 if self.in_call:
                     self._base = pos
+                    streamed = self._stream(text, pos, final)
+                    if streamed is not None:
+                        return streamed
                     call = self._call(text, pos, final)
                     self._scanners.clear()
                     self._searched.clear()
@@ -214,6 +228,26 @@ class DerivedBlock:
             except ShapeError as exc:
                 raise _Bad(str(exc)) from None
             return self._closed(text, end, final, shape.name, shape.arguments)
+        name, at = self._head(text, pos, final)
+        if self.syntax.arguments == "params":
+            end, arguments = self._params(text, at, final, name)
+        elif self.syntax.arguments == "pythonic":
+            end, arguments = self._pythonic(text, at, final, name)
+        else:
+            start = _WS.match(text, at).end()  # type: ignore[union-attr]  # always matches
+            end, value = self._json(text, start, final)
+            if isinstance(value, str):
+                try:
+                    value = lenient_json.loads(value)
+                except lenient_json.LenientJSONError as exc:
+                    raise _Bad(f"the arguments are a string that is not JSON ({exc})") from None
+            if not isinstance(value, dict):
+                raise _Bad("the arguments must be a JSON object")
+            arguments = cast("dict[str, Any]", value)
+        return self._closed(text, end, final, name, arguments)
+
+    def _head(self, text: str, pos: int, final: bool) -> tuple[str, int]:
+        """A markup call's tool name and where its arguments begin."""
         found = _NAME.match(text, pos, partial=not final)
         if found is None:
             raise _Bad("no tool name after the call's opener")
@@ -232,22 +266,33 @@ class DerivedBlock:
         if self.block.dialect is None and self.calls == 0 and not self.ctx.tools.is_known(name):
             raise _Bad(f"{name!r} is not an offered tool")  # an untagged opener counts only for one
         at = after if after is not None else name_end
-        if self.syntax.arguments == "params":
-            end, arguments = self._params(text, at, final, name)
-        elif self.syntax.arguments == "pythonic":
-            end, arguments = self._pythonic(text, at, final, name)
-        else:
-            start = _WS.match(text, at).end()  # type: ignore[union-attr]  # always matches
-            end, value = self._json(text, start, final)
-            if isinstance(value, str):
-                try:
-                    value = lenient_json.loads(value)
-                except lenient_json.LenientJSONError as exc:
-                    raise _Bad(f"the arguments are a string that is not JSON ({exc})") from None
-            if not isinstance(value, dict):
-                raise _Bad("the arguments must be a JSON object")
-            arguments = cast("dict[str, Any]", value)
-        return self._closed(text, end, final, name, arguments)
+        return name, at
+
+    def _stream(self, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+        """A call whose arguments are a JSON object streams them (`JsonBody`) once its name is known; None: the
+        call is read whole (`_call`): parameters, pythonic arguments, a JSON string, a list."""
+        if self.syntax.arguments != "json" or self.syntax.name_at == "key":
+            return None
+        name: str | None = None
+        at = pos
+        if self.syntax.name_at == "markup":
+            name, at = self._head(text, pos, final)
+        start = _WS.match(text, at).end()  # type: ignore[union-attr]  # always matches
+        if start >= len(text):
+            if final:
+                return None
+            raise _NeedMore
+        if text[start] != "{":
+            return None
+        self.ctx.consume(text[pos:start])
+        self.block.name = name
+        self.in_call = False
+        return start, JsonBody(self.ctx, self.block, then=self._streamed)
+
+    def _streamed(self) -> DerivedBlock:
+        self.calls += 1
+        self.after_streamed = True
+        return self
 
     def _closed(self, text: str, end: int, final: bool, name: str, arguments: dict[str, Any]) -> _Call:
         closed = _at(self.m.call_close, text, end, final)
@@ -280,7 +325,7 @@ class DerivedBlock:
             raise _Bad(str(exc)) from None
 
     def _pythonic(self, text: str, pos: int, final: bool, name: str) -> tuple[int, dict[str, Any]]:
-        end = _paren_end(text, pos - 1 if text[pos - 1 : pos] == "(" else pos, final)
+        end = _group_end(text, pos - 1 if text[pos - 1 : pos] == "(" else pos, final)
         opened = text.rfind("(", 0, pos + 1) if text[pos - 1 : pos] == "(" else pos
         source = f"[{name}{text[opened:end]}]"
         calls = None
@@ -319,7 +364,7 @@ class DerivedBlock:
                 at = after if after is not None else at
                 continue
             if m.param_quote is not None and text[value_start : value_start + 1] in ("{", "["):
-                end = _bracket_end(text, value_start, final, m.param_quote)
+                end = _group_end(text, value_start, final, m.param_quote)
                 arguments[key] = _quoted_value(text[value_start:end], m.param_quote)
                 at = end
                 continue
@@ -427,30 +472,6 @@ def _python_words(source: str) -> str:
     return _JSON_WORDS.sub(lambda m: m.group(1) or words[m.group(2)], source)
 
 
-def _bracket_end(text: str, pos: int, final: bool, quote: regex.Pattern[str]) -> int:
-    """The end of the object or list at ``pos`` whose strings are between ``quote`` markers."""
-    depth, i = 0, pos
-    while i < len(text):
-        q = quote.match(text, i, partial=not final)
-        if q is not None and not q.partial and q.group().strip():
-            close = quote.search(text, q.end(), partial=not final)
-            if close is None or close.partial:
-                break
-            i = close.end()
-            continue
-        c = text[i]
-        if c in "[{":
-            depth += 1
-        elif c in "]}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    if not final:
-        raise _NeedMore
-    raise _Bad("a value's brackets are not closed")
-
-
 _BARE_KEY = regex.compile(r"([{,]\s*)([A-Za-z_][\w.\-]*)(\s*:)")
 
 
@@ -468,19 +489,27 @@ def _quoted_value(source: str, quote: regex.Pattern[str]) -> Any:
         raise _Bad(f"a value is not an object or list ({exc})") from None
 
 
-def _paren_end(text: str, pos: int, final: bool) -> int:
-    """The end of a ``( … )`` group starting at ``pos`` (string- and bracket-aware)."""
-    depth, quote, i = 0, "", pos
+def _group_end(text: str, pos: int, final: bool, quote: regex.Pattern[str] | None = None) -> int:
+    """The end of the bracketed group (``( … )``, ``{ … }``, ``[ … ]``) starting at ``pos``: brackets of every kind
+    nest, and none counts inside a string. Strings are quoted with ``"`` or ``'`` (backslash escapes), or, with
+    ``quote``, between two ``quote`` markers taken literally (Gemma 4's ``<|"|>``)."""
+    depth, i = 0, pos
     while i < len(text):
+        if quote is not None:
+            q = quote.match(text, i, partial=not final)
+            if q is not None and not q.partial and q.group().strip():
+                close = quote.search(text, q.end(), partial=not final)
+                if close is None or close.partial:
+                    break
+                i = close.end()
+                continue
         c = text[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c in "([{":
+        if quote is None and c in "\"'":
+            i = _string_end(text, i)
+            if i < 0:
+                break
+            continue
+        if c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
@@ -489,7 +518,20 @@ def _paren_end(text: str, pos: int, final: bool) -> int:
         i += 1
     if not final:
         raise _NeedMore
-    raise _Bad("the call's parentheses are not closed")
+    raise _Bad("a group's brackets are not closed")
+
+
+def _string_end(text: str, pos: int) -> int:
+    """Just past the string quoted at ``pos`` (backslash escapes), or -1 when the text ends inside it."""
+    mark, i = text[pos], pos + 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+        elif text[i] == mark:
+            return i + 1
+        else:
+            i += 1
+    return -1
 
 
 def _follows(syntax: CallSyntax) -> str:

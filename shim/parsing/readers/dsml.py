@@ -8,8 +8,10 @@
     </｜DSML｜function_calls>
 
 Leniencies: ASCII ``|`` for the full-width bars; the ``string`` attribute left out; a wrapper or an invoke
-whose end tag is missing. Values are typed by the tool's schema, as DeepSeek's engines end up doing whatever
-``string`` says: a parameter whose type is not string is read as JSON, anything else stays text. Arguments are
+whose end tag is missing. The ``string`` attribute decides a value's type, as the template writes it:
+``string="true"`` keeps the text exactly, ``string="false"`` reads it as JSON (text if it is not). Without the
+attribute the tool's schema decides: a parameter whose type is not string is read as JSON, anything else stays
+text. Arguments are
 sent in one piece when the call ends, after the shape rules (`shim.parsing.shapes.call_arguments`) had their say, so a
 call that wrote its whole arguments object as one ``arguments`` parameter streams the unwrapped object.
 """
@@ -31,7 +33,7 @@ __all__ = ["ROWS"]
 
 _NS = r"(?:｜|\|)[ \t]{0,2}DSML[ \t]{0,2}(?:｜|\|)"
 _NAME = r'"(?P<{group}>[^"\n>]{{1,128}})"'
-_STRING = r'(?:[ \t]+string[ \t]*=[ \t]*"(?:true|false)")?'
+_STRING = r'(?:[ \t]+string[ \t]*=[ \t]*"(?P<string>true|false)")?'
 
 FORM = PairForm(
     key=regex.compile(rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_NAME.format(group='key')}{_STRING}[ \t]*>", regex.I),
@@ -52,7 +54,10 @@ class DsmlInvoke(XmlPairs):
         assert self.key is not None
         raw = "".join(self.value)
         value: Any = raw
-        if self.ctx.tools.property_type(self.name, self.key) not in (None, "string", "str"):
+        string = self.attributes.get("string", "").lower()
+        # string="false": the model says the value is JSON (a number, a list…); no attribute: the schema says.
+        schema_typed = self.ctx.tools.property_type(self.name, self.key) not in (None, "string", "str")
+        if string == "false" or (string != "true" and schema_typed):
             try:
                 value = lenient_json.loads(raw.strip())
             except lenient_json.LenientJSONError:

@@ -4,6 +4,7 @@
 get_product_name_by_PID(PID="807ZPKBL9V")
 ```
 
+The same calls between ``<tool_code>`` tags are read alike.
 A code fence is weak evidence (docs show code in fences too), so every call must name an offered tool;
 a JSON call list in the fence is read like an untagged ```` ```json ```` block. Calls are read by
 `shim.parsing.readers.pycall`.
@@ -15,6 +16,7 @@ import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect
 from shim.parsing.readers.pycall import PyStart, inner_row
+from shim.parsing.readers.tagged_json import tag
 
 __all__ = ["ROWS"]
 
@@ -26,5 +28,14 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> PyStart:
     return PyStart(ctx, block, known_only=True)
 
 
+def _open_tag(ctx: Context, block: Block, match: regex.Match[str]) -> PyStart:
+    return PyStart(ctx, block, known_only=True)
+
+
 TOOL_CODE = Dialect("tool_code", r"```tool_code[ \t]*\r?\n", r"```", kind="untagged", reader=_open)
-ROWS = [TOOL_CODE, inner_row("tool_code_call", ("tool_code",), known_only=True)]
+ROWS = [
+    TOOL_CODE,
+    # The same calls between <tool_code> tags, as Gemma 3 writes them when a prompt asks for tags.
+    Dialect("tool_code_tag", *tag("tool_code"), reader=_open_tag),
+    inner_row("tool_code_call", ("tool_code", "tool_code_tag"), known_only=True),
+]

@@ -198,6 +198,13 @@ ROWS = [
     Dialect("function_gemma", r"<start_function_call>", r"<end_function_call>", reader=_tagged),
     Dialect("gemma4_thought", r"<\|channel>thought", r"<channel\|>", kind="reasoning", reader=open_reasoning),
     Dialect(
-        "gemma4_stripped", r"(?=call[ \t]{0,4}:)", None, kind="untagged", start="message", first="cC", reader=_stripped
+        # `call:NAME{`: a brace after the name (`Call: NAME(…)` is NexusRaven's, read by `pythonic_calls`).
+        "gemma4_stripped",
+        r"(?=call[ \t]{0,4}:[ \t]{0,4}[A-Za-z_][\w.\-]{0,127}[ \t]{0,4}\{)",
+        None,
+        kind="untagged",
+        start="message",
+        first="cC",
+        reader=_stripped,
     ),
 ]

@@ -22,14 +22,18 @@ from shim.parsing.readers.xml_args import PairForm, XmlPairs
 
 __all__ = ["FORM", "ROWS"]
 
+_NS = r"(?:[A-Za-z]{1,16}_)?"
+"""A family's prefix on the pair tags: LongCat writes ``<longcat_arg_key>`` inside ``<longcat_tool_call>``."""
+
 FORM = PairForm(
     # After </arg_key>: <arg_value>, or (the opener left out) the value itself. The whitespace is taken
     # possessively and a "<" must begin <arg_value>, so a chunk ending at "</arg_key>\n<" waits for more text
     # instead of starting the value there.
     key=regex.compile(
-        r"<arg_key>[ \t]*(?P<key>[^<\n]{1,200}?)[ \t]*</arg_key>\s*+(?:<arg_value>|(?!<))", regex.IGNORECASE
+        rf"<{_NS}arg_key>[ \t]*(?P<key>[^<\n]{{1,200}}?)[ \t]*</{_NS}arg_key>\s*+(?:<{_NS}arg_value>|(?!<))",
+        regex.IGNORECASE,
     ),
-    value_end=regex.compile(r"(?P<close></arg_value>)|<arg_key>|</tool_call>", regex.IGNORECASE),
+    value_end=regex.compile(rf"(?P<close></{_NS}arg_value>)|<{_NS}arg_key>|</{_NS}tool_call>", regex.IGNORECASE),
     call_end=None,
     expected="<arg_key>KEY</arg_key><arg_value>VALUE</arg_value> or </tool_call>",
 )
@@ -42,7 +46,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
 ROWS = [
     Dialect(
         "glm",
-        r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})(?=\s*<(?:arg_key|/tool_call)>)",
+        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?=\s*<(?:{_NS}arg_key|/[A-Za-z_:]{{0,17}}tool_call)>)",
         None,
         start="inside",
         inside=("tool_call",),

@@ -116,3 +116,33 @@ class JsonBody:
         else:
             self.ctx.end_call(shape.name, shape.arguments, streamed=self.scanner.streamed)
         return after
+
+
+class NamedStart:
+    """After an opener that names the tool (``<invoke name="NAME">``, ``<function name="NAME">``): a ``{`` makes
+    the body the arguments as JSON, whatever form the family writes otherwise (``otherwise``: its own reader of
+    a body that begins with markup, ``<``; None: only JSON may follow). Anything else: the opener was text."""
+
+    def __init__(self, ctx: Context, block: Block, name: str, otherwise: Callable[[], Reader] | None) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.name = name
+        self.otherwise = otherwise
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        pos = self.ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        if text[pos] == "{":
+            self.block.name = self.name
+            return pos, JsonBody(self.ctx, self.block)
+        if self.otherwise is not None and text[pos] == "<":  # the family's own markup
+            return pos, self.otherwise()
+        self.ctx.revert()  # neither: the opener was named in prose (`use the <invoke name="x"> tag`)
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        if self.otherwise is not None and not truncated:
+            self.otherwise().finish(truncated)
+        else:
+            self.ctx.revert()

@@ -12,21 +12,13 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect
-from shim.parsing.readers.sectioned import Section, Tokens
+from shim.parsing.readers.sectioned import SEPARATOR, Section, Tokens, head_name
 
 __all__ = ["ROWS", "TOKENS"]
 
-_INDEX = regex.compile(r"[ \t]*:[ \t]*\d+$")
-
-
-def _name(head: str) -> str:
-    name = _INDEX.sub("", head).strip()
-    return name.removeprefix("functions.") or head
-
-
 SECTION_BEGIN, SECTION_END = r"<\|tool_calls_section_begin\|>", r"<\|tool_calls_section_end\|>"
 CALL_BEGIN, CALL_END = r"<\|tool_call_begin\|>", r"<\|tool_call_end\|>"
-TOKENS = Tokens(CALL_BEGIN, r"<\|tool_call_argument_begin\|>", CALL_END, SECTION_END, _name)
+TOKENS = Tokens(CALL_BEGIN, SEPARATOR, CALL_END, SECTION_END, head_name)
 EXAMPLE = (
     "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>"
     '{"key": "value"}<|tool_call_end|><|tool_calls_section_end|>'

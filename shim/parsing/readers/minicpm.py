@@ -14,7 +14,7 @@ import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
-from shim.parsing.readers.json_body import CUT_OFF
+from shim.parsing.readers.json_body import CUT_OFF, NamedStart
 from shim.parsing.xml_values import typed_value
 
 __all__ = ["ROWS"]
@@ -104,8 +104,9 @@ class MiniCpmBody:
         self.ctx.fail_call(CUT_OFF if truncated else f"the call to {self.name!r} ends before </function>")
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> MiniCpmBody:
-    return MiniCpmBody(ctx, block, match.group("name"))
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
+    name = match.group("name")
+    return NamedStart(ctx, block, name, lambda: MiniCpmBody(ctx, block, name))
 
 
 ROWS = [Dialect("minicpm", _OPEN, _CLOSE, reader=_open)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.json_body import NamedStart
 from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 
@@ -33,8 +34,19 @@ FORM = PairForm(
 EXAMPLE = '<invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke>'
 
 
-def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
-    return XmlPairs(ctx, block, match.group("name"), FORM)
+def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
+    name = match.group("name")
+    return NamedStart(ctx, block, name, lambda: XmlPairs(ctx, block, name, FORM))
+
+
+_NAMED_TAGS = "tool_call|function_call|tool[-_]use|tool"
+_WS = r"[ \t]{0,8}"
+
+
+def _named(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
+    """``<tool_call name="NAME">``: JSON arguments, or parameters as in ``<invoke>`` up to the tag's closer."""
+    name = match.group("name")
+    return NamedStart(ctx, block, name, lambda: XmlPairs(ctx, block, name, FORM))
 
 
 def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
@@ -48,8 +60,16 @@ ROWS = [
         "invoke",
         rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='name')}[ \t]*>",
         rf"</{_NS}invoke[ \t]*>",
-        inside=("minimax_tool_call", "function_calls"),
+        inside=("minimax_tool_call", "function_calls", "tool_call", "tool_calls"),
         reader=_invoke,
         example=EXAMPLE,
+    ),
+    # The tool named in the opener, the arguments as the body: <tool_call name="NAME">{…}</tool_call>.
+    Dialect(
+        "named_tag",
+        rf"<{_WS}(?:{_NAMED_TAGS})[ \t]+name[ \t]*=[ \t]*[\"'](?P<name>[^\"'<>\n]{{1,128}})[\"']{_WS}>",
+        rf"<{_WS}/{_WS}(?:{_NAMED_TAGS}){_WS}>",
+        reader=_named,
+        example='<tool_call name="NAME">{"key": "value"}</tool_call>',
     ),
 ]

@@ -1,5 +1,6 @@
 """Mistral: ``[TOOL_CALLS][{…}, …]`` or, with newer tokenizers, ``[TOOL_CALLS]NAME[ARGS]{…}`` (also written
-without ``[ARGS]``: ``[TOOL_CALLS]NAME{…}``). No closing marker."""
+without ``[ARGS]``: ``[TOOL_CALLS]NAME{…}``, or with a call id: ``[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}``). No
+closing marker."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ from shim.parsing.readers.tagged_json import TaggedStart
 
 __all__ = ["ROWS", "MistralStart"]
 
-_NAME_ARGS = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})(?:\[ARGS\]|[ \t]{0,4}(?=\{))")
+_NAME_ARGS = regex.compile(
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})(?:\[CALL_ID\][ \t]{0,4}[\w\-]{0,64}[ \t]{0,4})?"
+    r"(?:\[ARGS\]|[ \t]{0,4}(?=\{))"
+)
+"""``NAME[ARGS]``, ``NAME{`` or, with Mistral's v11+ tokenizers (Magistral, Devstral), ``NAME[CALL_ID]ID[ARGS]``."""
 
 
 class MistralStart(TaggedStart):

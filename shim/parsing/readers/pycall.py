@@ -22,14 +22,18 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.pythonic import PythonicScanner
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.block_end import AfterBody, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.untagged import UntaggedJson
 
 __all__ = ["CALL_OPEN", "PyCall", "PyStart", "inner_row", "parse_arguments"]
 
-CALL_OPEN = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}\(")
+CALL_OPEN = regex.compile(
+    r"(?P<print>print[ \t]{0,4}\([ \t]{0,4})?(?!print[ \t]{0,4}\()(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}\("
+)
+"""``NAME(``, also inside ``print(…)``: Gemma 3's ```` ```tool_code ```` calls are Python it would run and print."""
+_WRAP_CLOSE = regex.compile(r"[ \t]{0,4}\)")
 _PIECES = regex.compile(r"""'(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?|[()\[\]{}]|,|[^'"()\[\]{},]+""", regex.DOTALL)
 _KEYWORD = regex.compile(r"[ \t\r\n]*(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*=(?!=)(?P<value>.*)", regex.DOTALL)
 _LIST_OF_CALLS = regex.compile(r"\[[ \t\r\n]{0,8}(?=[A-Za-z_])")
@@ -96,21 +100,37 @@ def _value(node: ast.expr, depth: int) -> Any:
 class PyCall:
     """One call after its ``NAME(`` (already consumed); the opener named the tool, so the call starts at once."""
 
-    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+    def __init__(self, ctx: Context, block: Block, name: str, *, wrapped: bool = False) -> None:
         self.ctx = ctx
         self.block = block
         self.name = name
+        self.wrapped = wrapped
+        """The call sits in ``print(…)``: one more ``)`` belongs to it."""
         self.scanner = PythonicScanner()
         self.scanner.depth = 1
         self.body: list[str] = []
         ctx.start_call(name)
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if self.scanner.done:  # only the wrapper's `)` is still to come
+            found = match_at(_WRAP_CLOSE, text, pos, final)
+            if found is MORE:
+                return pos, MORE
+            if found is not None:
+                self.ctx.consume(found.group())
+                pos = found.end()
+            self.wrapped = False
+            return self._end(pos)
         new = self.scanner.feed(text, pos)
         self.ctx.consume(text[pos:new])
         self.body.append(text[pos:new])
         if not self.scanner.done:
             return new, self
+        if self.wrapped:
+            return new, self
+        return self._end(new)
+
+    def _end(self, new: int) -> tuple[int, Next]:
         try:
             arguments = parse_arguments("".join(self.body)[:-1])
         except ValueError as exc:
@@ -120,6 +140,9 @@ class PyCall:
         return new, AfterBody(self.ctx, self.block)
 
     def finish(self, truncated: bool) -> None:
+        if self.scanner.done and not truncated:
+            self._end(0)
+            return
         self.ctx.fail_call(CUT_OFF if truncated else f"the call to {self.name!r} ends before its closing parenthesis")
 
 
@@ -130,7 +153,7 @@ def open_call(known_only: bool) -> Callable[[Context, Block, regex.Match[str]], 
         name = match.group("name")
         if known_only and not ctx.tools.is_known(name):
             return _Revert(ctx)
-        return PyCall(ctx, block, name)
+        return PyCall(ctx, block, name, wrapped=match.groupdict().get("print") is not None)
 
     return factory
 

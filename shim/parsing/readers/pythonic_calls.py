@@ -24,6 +24,8 @@ from shim.parsing.shapes import ToolIndex
 __all__ = ["ROWS", "PythonicCalls"]
 
 _BLANKS = regex.compile(r"[ \t]*")
+_TOKEN = regex.compile(r"<\|?/?[A-Za-z_][\w|]{0,23}\|?>")
+"""A special token (``<bot_end>``, ``<|eot_id|>``, ``</s>``) written right after a call."""
 _GLUED = regex.compile(r"[\w`'\"(\[{<]")  # what may not follow a list in prose
 
 
@@ -59,6 +61,11 @@ class PythonicCalls:
         if after >= len(text) and not final:
             return pos, MORE  # what follows decides: look again with more input
         if self.bare:
+            token = _TOKEN.match(text, after, partial=not final)
+            if token is not None and token.partial:
+                return pos, MORE
+            if token is not None:  # `…)<bot_end>`, `…)<|eot_id|>`: the model's end-of-turn token ends the line
+                after = token.end()
             alone = after >= len(text) or text[after] in "\r\n"
         else:
             alone = pos >= len(text) or _GLUED.match(text, pos) is None
@@ -81,19 +88,27 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
     lead = len(opener) - len(opener.lstrip("\r\n \t"))
     ctx.text(opener[:lead])  # the line break before the call stays text
     ctx.consume(opener[lead:])
-    return PythonicCalls(ctx, block, opener[lead:], bare=True, line=lead > 0)
+    label = match.start("name") - match.start() - lead if "label" in match.groupdict() else 0
+    call = opener[lead + label :]  # after a label (`Call: `, `<<function>>`): the call itself
+    return PythonicCalls(ctx, block, call, bare=True, line=lead > 0 and not label)
 
 
 def _open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
     return PythonicCalls(ctx, block, match.group(), bare=False)
 
 
-def _opener(prefix: str) -> Any:
+def _opener(prefix: str, *, labelled: bool = False) -> Any:
     def build(tools: ToolIndex) -> str | None:
         names = tool_name_pattern(tools)
-        return None if names is None else rf"{prefix}(?P<name>{names})\("
+        label = rf"(?P<label>{_LABEL})[ \t]{{0,4}}" if labelled else ""
+        return None if names is None else rf"{prefix}{label}(?P<name>{names})\("
 
     return build
+
+
+_LABEL = r"Call[ \t]{0,4}:|<<function>>"
+"""Labels models put before a Python-style call: NexusRaven's ``Call: NAME(…)``, Gorilla OpenFunctions'
+``<<function>>NAME(…)``."""
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
@@ -117,6 +132,26 @@ ROWS = [
         first="\n",
         reader=_open_bare,
         open_for_tools=_opener(r"\n"),
+    ),
+    # Call: get_weather(city="Paris") / <<function>>get_weather(…), opening the message or a line.
+    Dialect(
+        "labelled_call",
+        "call",
+        None,
+        kind="untagged",
+        start="message",
+        first="Cc<",
+        reader=_open_bare,
+        open_for_tools=_opener("", labelled=True),
+    ),
+    Dialect(
+        "labelled_call_line",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_open_bare,
+        open_for_tools=_opener(r"\n[ \t]{0,8}", labelled=True),
     ),
     # Here's a call: [get_weather(city='Tokyo')]
     Dialect(

@@ -1,5 +1,9 @@
 """ReAct, as LangChain's agents prompt for: ``Action: NAME`` then ``Action Input: {…}`` (or a plain string).
 
+The same shape with other labels (a name label, then an input label on the next line) is read the same way:
+Qwen-Agent's ``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, and Functionary v2's ``<|recipient|>NAME`` /
+``<|content|>{…}`` (special tokens, anywhere in the message).
+
 Lenient forms of plain words, so the evidence is strict: ``Action:`` must begin the message or a line, the
 name must be an offered tool (the opener is built from their names) and ``Action Input:`` must follow on the
 next line. The input is a JSON object (the arguments), or a string up to the end of its line: the value of
@@ -15,29 +19,32 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.shapes import ToolIndex
+from shim.parsing.shapes import ToolIndex, one_parameter
 
 __all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arguments"]
 
 _LINE_END = regex.compile(r"\r?\n")
 _BLANKS = regex.compile(r"[ \t]+")
-_HEAD = r"Action[ \t]{0,8}:[ \t]{0,8}(?P<name>%s)[ \t]{0,8}\r?\n[ \t]{0,8}Action[ \t]{0,8}Input[ \t]{0,8}:[ \t]{0,8}"
+_NEXT_LINE_OBJECT = regex.compile(r"(?:\r?\n[ \t]*)?(?:```(?:json)?[ \t]*\r?\n[ \t]*)?\{")
+"""``Action Input:`` with its JSON object on the next line, or in a ```` ```json ```` fence."""
+_FENCE_END = regex.compile(r"[ \t\r\n]*```")
+_LABELS = [("Action", r"Action[ \t]{0,8}Input"), ("✿FUNCTION✿", "✿ARGS✿")]
+"""Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
+(``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``)."""
+_NAME_LABEL = "|".join(name for name, _ in _LABELS)
+_INPUT_LABEL = "|".join(label for _, label in _LABELS)
+_HEAD = (
+    rf"(?:{_NAME_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}(?P<name>%s)[ \t]{{0,8}}\r?\n"
+    rf"[ \t]{{0,8}}(?:{_INPUT_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}"
+)
 
 
 def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
     """A string input as arguments: the value of the tool's only parameter, or of its only required one."""
-    spec = tools.specs.get(tools.resolve(name))
-    if spec is None:
-        return None
-    props: Any = spec.input_schema.get("properties") or {}
-    required: Any = spec.input_schema.get("required") or []
-    if not value.strip() and not required:
-        return {}
-    keys = list(props) if len(props) == 1 else list(required) if len(required) == 1 else []  # pyright: ignore[reportUnknownArgumentType]
-    return {str(keys[0]): value} if keys else None
+    return one_parameter(tools, name, value)
 
 
 def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] | None:
@@ -65,6 +72,7 @@ class ReactInput:
         self.name = name
         self.scanner: JsonScanner | None = None
         self.body: list[str] = []
+        self.fenced = False  # the object sits in a ```json fence, whose end belongs to the call
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
@@ -75,6 +83,13 @@ class ReactInput:
                 pos = blanks.end()
             if pos >= len(text) and not final:
                 return pos, self
+            below = _NEXT_LINE_OBJECT.match(text, pos, partial=not final)
+            if below is not None and below.partial:
+                return pos, MORE
+            if below is not None:
+                self.fenced = "`" in below.group()
+                ctx.consume(text[pos : below.end() - 1])
+                pos = below.end() - 1
             if text[pos : pos + 1] == "{":
                 self.scanner = JsonScanner(stop_chars="", capture=False)
         if self.scanner is not None:
@@ -86,6 +101,13 @@ class ReactInput:
             if status is not Status.DONE:
                 ctx.revert()
                 return new, None
+            if self.fenced:
+                fence = match_at(_FENCE_END, text, new, final)
+                if fence is MORE:  # the scanner is done: the next feed comes straight back here
+                    return new, MORE
+                if fence is not None:
+                    ctx.consume(fence.group())
+                    new = fence.end()
             return new, self._decide(lenient_loads("".join(self.body)))
         end = _LINE_END.search(text, pos)
         stop = len(text) if end is None else end.start()
@@ -143,11 +165,24 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="Aa",
+        first="Aa✿",
         reader=_open_line,
         open_for_tools=_head(""),
     ),
     Dialect(
         "react_line", r"\n", None, kind="untagged", first="\n", reader=_open_line, open_for_tools=_head(r"\n[ \t]{0,8}")
+    ),
+    # Functionary v2: <|recipient|>NAME\n<|content|>{…}; special tokens, but the name must be an offered tool
+    # (``<|recipient|>all`` addresses the user).
+    Dialect(
+        "functionary_v2",
+        r"<\|recipient\|>",
+        None,
+        reader=_open_line,
+        open_for_tools=lambda tools: (
+            None
+            if (names := tool_name_pattern(tools)) is None
+            else rf"<\|recipient\|>[ \t]{{0,4}}(?P<name>{names})[ \t]{{0,4}}\r?\n?[ \t]{{0,4}}<\|content\|>[ \t]{{0,4}}"
+        ),
     ),
 ]

@@ -1,4 +1,4 @@
-# ruff: noqa: RUF002  (the full-width bars are DeepSeek's real tokens)
+# ruff: noqa: RUF001, RUF002  (the full-width bars are DeepSeek's real tokens)
 """Calls between special tokens, as DeepSeek and Kimi K2 write them (the token spellings are in their modules).
 
     SECTION_BEGIN ( CALL_BEGIN HEAD SEPARATOR [```json] {ARGUMENTS} [```] CALL_END )* SECTION_END
@@ -20,7 +20,24 @@ from shim.parsing.readers.base import MORE, Block, Context, Next, match_at
 from shim.parsing.readers.block_end import Closed, Skip
 from shim.parsing.readers.json_body import JsonBody
 
-__all__ = ["Section", "Tokens"]
+__all__ = ["SEPARATOR", "Section", "Tokens", "head_name"]
+
+SEPARATOR = r"<[｜|]tool[▁_]sep[｜|]>|<\|tool_call_argument_begin\|>"
+"""Between a call's head and its arguments: DeepSeek's ``<｜tool▁sep｜>`` (also spelled with ASCII bars and
+underscores) and Kimi's ``<|tool_call_argument_begin|>``; either family's calls may use either (engines and
+fine-tunes mix the spellings)."""
+
+_INDEX = regex.compile(r"[ \t]*:[ \t]*\d+$")
+
+
+def head_name(head: str) -> str | None:
+    """The tool a call's head names (``get_weather``, ``functions.get_weather:0``), or None for a type word after
+    which the name follows the separator (DeepSeek V3's ``function``)."""
+    name = _INDEX.sub("", head).strip()
+    if name.casefold() == "function":
+        return None
+    return name.removeprefix("functions.") or head
+
 
 _FENCE_OPEN = regex.compile(r"```[A-Za-z]*[ \t]*\r?\n")
 _FENCE_CLOSE = regex.compile(r"```")
@@ -39,7 +56,8 @@ class Tokens:
     """The tool name in a head, or None when the name follows the separator (a type word such as ``function``)."""
 
     def compiled(self) -> tuple[regex.Pattern[str], ...]:
-        head = rf"[ \t]*(?P<head>[^<>\n]{{1,160}}?)[ \t]*(?:{self.separator})"
+        # Layout between the head and its separator token (a newline before ``<|tool_call_argument_begin|>``).
+        head = rf"[ \t]*(?P<head>[^<>\n]{{1,160}}?)[ \t\r\n]{{0,8}}(?:{self.separator})"
         return tuple(regex.compile(p) for p in (self.call_begin, head, self.call_end, self.section_end))
 
 
@@ -50,6 +68,7 @@ class Section:
         self.tokens = tokens
         self.phase: Phase = phase
         self.opened = phase != "between"  # a call began in this section (else its opener was prose)
+        self.named = False  # a call's head was read: from here on a broken call is an error, not prose
         self._call_begin, self._head, self._call_end, self._section_end = tokens.compiled()
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
@@ -80,9 +99,13 @@ class Section:
             found = match_at(self._head if self.phase == "head" else _NAME_LINE, text, pos, final)
             if found is MORE:
                 return pos, MORE
+            if found is None and not self.named:  # no call in it yet: the tokens were named in prose
+                ctx.revert()
+                return pos, None
             if found is None:
                 what = "a tool name and its separator token" if self.phase == "head" else "the tool name on its line"
                 return pos, Skip(ctx, f"expected {what}")
+            self.named = True
             ctx.consume(found.group())
             name = self.tokens.name_of(found.group("head").strip()) if self.phase == "head" else found.group("name")
             if name is None:

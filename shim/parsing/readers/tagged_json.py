@@ -18,19 +18,25 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
 from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.pycall import CALL_OPEN, inner_row, open_call
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, XmlBody
+from shim.parsing.readers.xml_elements import ELEMENT_START, KEY_LINE_START, XmlElements
 from shim.parsing.tags import PARTIAL
 
 __all__ = ["ROWS", "TaggedStart", "tag"]
 
 _WS = r"[ \t]{0,8}"
 _BODY_PREFIX = regex.compile(r"```[A-Za-z_]*[ \t]*\r?\n?|json", regex.IGNORECASE)
-_ENVELOPE = regex.compile(r'\{\s*"(?:tool_calls|function_calls)"\s*:\s*\[', regex.IGNORECASE)
+_ENVELOPE = regex.compile(r'\{\s*"(?:tool_calls|function_calls|tool_uses|calls|functions)"\s*:\s*\[', regex.IGNORECASE)
 
 
-def tag(name: str) -> tuple[str, str]:
-    """Opening and closing patterns of ``<name>…</name>``, with the spaces models put inside the brackets."""
-    return f"<{_WS}{name}{_WS}>", f"<{_WS}/{_WS}{name}{_WS}>"
+def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
+    """Opening and closing patterns of ``<name>…</name>``, with the spaces models put inside the brackets and a
+    family's own prefix before the name, joined by one of ``prefix``'s characters (``<seed:tool_call>``,
+    ``<seed:think>``, ``<minimax:tool_call>``; with ``_``: ``<longcat_tool_call>``). ``""``: no prefix."""
+    # `start_`/`end_` are markers' own words (FunctionGemma's `<start_function_call>`), never a family's prefix.
+    ns = f"(?:(?!start_|end_)[A-Za-z]{{1,16}}[{regex.escape(prefix)}])?" if prefix else ""
+    return f"<{_WS}{ns}{name}{_WS}>", f"<{_WS}/{_WS}{ns}{name}{_WS}>"
 
 
 class TaggedStart:
@@ -70,6 +76,10 @@ class TaggedStart:
             ctx.consume(char)
             block.array = False
             return pos + 1, AfterBody(ctx, block)
+        if block.name is None and (char.isalpha() or char == "_"):
+            named = self.named_body(text, pos, final) or _name_first(ctx, block, text, pos, final)
+            if named is not None:
+                return named
         if block.array or block.name is not None:
             return pos, Skip(ctx, "expected a JSON object {...} for each call")
         inner = open_inner(ctx, block, text, pos, final)
@@ -82,6 +92,18 @@ class TaggedStart:
             if found is not None:  # Qwen3-Coder's XML inside <tool_call>
                 ctx.consume(found.group())
                 return found.end(), XmlBody(ctx, block, found.group("name"))
+        if char == "<" and block.dialect is not None and block.dialect.close:
+            element = ELEMENT_START.match(text, pos, partial=not final)
+            if element is not None and element.partial:
+                return pos, MORE
+            if element is not None:  # <tool_call><name>NAME</name><arguments>…</arguments></tool_call>
+                return pos, XmlElements(ctx, block)
+        if block.dialect is not None and block.dialect.close and block.name is None and char.isalpha():
+            lines = KEY_LINE_START.match(text, pos, partial=not final)
+            if lines is not None and lines.partial:
+                return pos, MORE
+            if lines is not None:  # <tool_call>\nname: NAME\narguments: {…}\n</tool_call>
+                return pos, XmlElements(ctx, block, lines=True)
         if char in "<[" and not self.prefix_seen:
             again = ctx.markers.match(text, pos, final)
             if again is PARTIAL:
@@ -118,16 +140,45 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
     return TaggedStart(ctx, block)
 
 
+_NAME_THEN_JSON = regex.compile(
+    r"(?!json\b)(?P<name>[A-Za-z_][\w.\-]{0,127})[ \t]{0,4}:?[ \t]{0,4}(?:\r?\n[ \t]{0,8})?(?=\{)"
+)
+
+
+def _name_first(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """Any call tag's body may name the tool first: ``NAME(k="v")`` (a Python-style call, also in ``[…]``) or
+    ``NAME`` then its JSON arguments (``get_weather {…}``, ``get_weather:\n{…}``), for an offered tool (tags such as
+    ``<function_calls>`` also wrap code in prose: ``os.remove(path='x')`` there stays text)."""
+    for pattern in (CALL_OPEN, _NAME_THEN_JSON):
+        found = pattern.match(text, pos, partial=not final)
+        if found is not None and (found.partial or (found.end() >= len(text) and not final)):
+            return pos, MORE
+        if found is None or not ctx.tools.is_known(found.group("name")):
+            continue
+        ctx.consume(found.group())
+        if pattern is CALL_OPEN:
+            return found.end(), open_call(True)(ctx, block, found)
+        block.name = found.group("name")
+        return found.end(), JsonBody(ctx, block)
+    return None
+
+
 ROWS = [
     # The format shim's own prompt asks for.
-    Dialect("function_call", *tag("function_call"), reader=_open),
+    Dialect("function_call", *tag("function_call", prefix=":_"), reader=_open),
     # Hermes / Qwen 2.5 / Qwen3.
-    Dialect("tool_call", *tag("tool_call"), reader=_open),
+    Dialect("tool_call", *tag("tool_call", prefix=":_"), reader=_open),
     Dialect("functioncall", *tag("functioncall"), reader=_open),
-    Dialect("tool", *tag("tool"), reader=_open),
+    Dialect("tool", *tag("tool", prefix=""), reader=_open),
     # Llama 3 on Groq (its failed_generation): <tool-use>{"tool_calls": [...]}</tool-use>.
     Dialect("tool_use", *tag("tool[-_]use"), reader=_open),
     # Apriel 1.5 / 1.6: <tool_calls>[{…}]</tool_calls>; Nemotron Nano 2: <TOOLCALL>[{…}]</TOOLCALL>.
-    Dialect("tool_calls", *tag("tool_calls"), reader=_open),
+    Dialect("tool_calls", *tag("tool_calls", prefix=":_"), reader=_open),
     Dialect("toolcall", *tag("toolcall"), reader=_open),
+    # The next Python-style call of a tag's list: <tool_call>[a(x=1), b(y=2)]</tool_call>.
+    inner_row(
+        "tagged_pycall",
+        ("function_call", "tool_call", "functioncall", "tool", "tool_use", "tool_calls", "toolcall", "python_tag"),
+        known_only=True,
+    ),
 ]

@@ -78,7 +78,7 @@ def calls_of(body: str, ctx: Context) -> list[CallShape]:
     try:
         items = call_items(lenient_json.loads(body))
         for item in items:
-            shape = to_call(item)
+            shape = to_call(item, ctx.tools)  # the tools: `{"get_weather": {…}}`, keyed by an offered name
             if not shape.canonical or not ctx.tools.is_known(shape.name):
                 return []
             shapes.append(shape)

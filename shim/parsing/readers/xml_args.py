@@ -44,6 +44,8 @@ class XmlPairs:
         self.name = ctx.tools.resolve(name)
         self.arguments: dict[str, Any] = {}
         self.key: str | None = None  # inside this pair's value
+        self.attributes: dict[str, str] = {}
+        """The current pair's other named groups of ``form.key`` (DSML's ``string="true"``)."""
         self.value: list[str] = []
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
@@ -74,6 +76,7 @@ class XmlPairs:
                 ctx.consume(found.group())
                 if pattern is form.key:
                     self.key = found.group("key").strip()
+                    self.attributes = {k: v for k, v in found.groupdict().items() if k != "key" and v is not None}
                     self.value = []
                     return found.end(), self
                 self._end_call()

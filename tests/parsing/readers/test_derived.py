@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from shim.events import ToolCallChunk, ToolCallEnd, ToolCallStart
+from shim.parsing.stream import StreamParser
 from shim.profiles import ModelProfile, from_template
 from tests.parsing.chunking import parse_everywhere
 
@@ -99,3 +101,31 @@ def test_a_plain_opener_counts_only_at_the_message_start_and_for_an_offered_tool
     assert calls(read(file, 'search\n{"q": "tea"}')) == [("search", {"q": "tea"})]
     unknown = 'weather\n{"q": "tea"}'
     assert read(file, unknown)["calls"] == [] and read(file, unknown)["text"] == unknown
+
+
+@pytest.mark.parametrize(
+    ("file", "head", "tail"),
+    [
+        (
+            "llama.cpp/upstage-Solar-Open-100B.jinja",
+            "<|tool_calls|><|tool_call:begin|>x<|tool_call:name|>search<|tool_call:args|>",
+            "<|tool_call:end|><|calls|>",
+        ),
+        ("llama.cpp/meetkai-functionary-medium-v3.2.jinja", "search\n", ""),
+        (
+            "llama.cpp/Kimi-K2-Instruct.jinja",
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>",
+            "<|tool_call_end|><|tool_calls_section_end|>",
+        ),
+    ],
+)
+def test_json_arguments_of_a_derived_syntax_stream_before_the_call_ends(file: str, head: str, tail: str) -> None:
+    parser = StreamParser(TOOLS, profile=profile(file))
+    events = parser.feed(head + '{"q": "a long query that is still being written')
+    assert [type(e) for e in events if not hasattr(e, "text")][:2] == [ToolCallStart, ToolCallChunk]
+    assert not any(isinstance(e, ToolCallEnd) for e in events)
+    events += parser.feed('"}' + tail) + parser.close()
+    assert [(e.name, e.arguments) for e in events if isinstance(e, ToolCallEnd)] == [
+        ("search", {"q": "a long query that is still being written"})
+    ]
+    assert calls(read(file, head + '{"q": "a"}' + tail)) == [("search", {"q": "a"})]

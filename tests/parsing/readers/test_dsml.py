@@ -70,3 +70,26 @@ def test_a_dsml_tag_named_in_prose_stays_text() -> None:
     case = Real("written", "The <｜DSML｜function_calls> block wraps the calls.", [], visible="")
     result = check(case, visible=False)
     assert result["text"] == case.text
+
+
+@pytest.mark.parametrize(
+    ("attribute", "value", "expected"),
+    [
+        (' string="true"', "42", "42"),
+        (' string="false"', "42", 42),
+        (' string="false"', "[1, 2]", [1, 2]),
+        (' string="false"', '{"a": true}', {"a": True}),
+        (' string="true"', "[1, 2]", "[1, 2]"),
+        (' string="false"', "not json", "not json"),
+        ("", "42", "42"),  # no attribute, no schema: the text
+    ],
+)
+def test_the_string_attribute_says_whether_a_value_is_text_or_json(
+    attribute: str, value: str, expected: object
+) -> None:
+    text = (
+        '<｜DSML｜function_calls><｜DSML｜invoke name="f">'
+        f'<｜DSML｜parameter name="v"{attribute}>{value}</｜DSML｜parameter>'
+        "</｜DSML｜invoke></｜DSML｜function_calls>"
+    )
+    check(Real("written: DeepSeek V3.2 template's string attribute", text, [("f", {"v": expected})]))

@@ -1,0 +1,155 @@
+"""A call written as XML elements inside a call tag: the shape keys as element names.
+
+    <tool_call>
+      <name>read_file</name>
+      <arguments><path>a.py</path></arguments>
+    </tool_call>
+
+The same keys may come as ``key: value`` lines (``name: get_weather`` / ``arguments: {"city": "Paris"}``).
+
+The elements become an object (an element holding elements is an object, one holding text is its text) and go
+through the same shape rules as a JSON body (`shim.parsing.shapes`): any name key (``name``, ``tool_name``,
+``function``…), any arguments key, arguments as child elements or as JSON text (``<arguments>{…}</arguments>``).
+Text values are typed by the tool's schema, as in the other XML-style families. The block is read whole, up
+to its closer (a tag opener followed by such an element is strong evidence, but the shape is known only then).
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import regex
+
+from shim.parsing import lenient_json
+from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS
+from shim.parsing.readers.base import MORE, Block, Context, Next
+from shim.parsing.readers.block_end import Closed
+from shim.parsing.readers.json_body import CUT_OFF
+from shim.parsing.shapes import ShapeError, to_call
+from shim.parsing.xml_values import typed_value, unlaid
+
+__all__ = ["ELEMENT_START", "XmlElements"]
+
+ELEMENT_START = regex.compile(
+    rf"<[ \t]{{0,4}}(?:{'|'.join(sorted({*NAME_KEYS, *ARG_KEYS, 'invoke'}))})[ \t]{{0,4}}>",
+    regex.IGNORECASE,
+)
+"""Where such a body begins: an element named like a shape key, or a bare ``<invoke>`` holding them (the XML
+format of Anthropic's earlier tool-use prompts: ``<invoke><tool_name>…</tool_name><parameters>…``)."""
+KEY_LINE_START = regex.compile(
+    rf"(?:{'|'.join(sorted({*NAME_KEYS}))})[ \t]{{0,4}}:[ \t]{{0,4}}(?=[\w\"'])",
+    regex.IGNORECASE,
+)
+"""The other spelling of such a body: ``name: NAME`` on its line, then ``arguments: {…}`` (YAML-like)."""
+_KEY_LINE = regex.compile(r"^[ \t]*(?P<key>[A-Za-z_][\w\-]{0,63})[ \t]*:[ \t]?(?P<value>.*)$", regex.MULTILINE)
+_ELEMENT = regex.compile(r"<(?P<tag>[A-Za-z_][\w.\-]{0,63})[ \t]*>(?P<body>.*?)</[ \t]*(?P=tag)[ \t]*>", regex.DOTALL)
+_CDATA = regex.compile(r"<!\[CDATA\[(?P<text>.*?)\]\]>", regex.DOTALL)
+
+
+def elements(text: str, depth: int = 0) -> Any:
+    """The elements of ``text`` as an object, or its text when it holds none (CDATA taken as written)."""
+    cdata = _CDATA.fullmatch(text.strip())
+    if cdata is not None:
+        return cdata.group("text")
+    found = list(_ELEMENT.finditer(text)) if depth < 16 else []
+    if not found:
+        return unlaid(text)
+    result: dict[str, Any] = {}
+    for m in found:
+        tag, value = m.group("tag"), elements(m.group("body"), depth + 1)
+        if tag in result:  # a repeated element (several <invoke>): its values in order
+            before = result[tag]
+            result[tag] = [*before, value] if isinstance(before, list) else [before, value]
+        else:
+            result[tag] = value
+    return result
+
+
+def key_lines(text: str) -> Any:
+    """``key: value`` lines as an object: a value is JSON where it reads as JSON (lenient), else its text; a key
+    with nothing after it holds the indented ``key: value`` lines below it."""
+    found = list(_KEY_LINE.finditer(text))
+    top = min((len(m.group()) - len(m.group().lstrip()) for m in found), default=0)
+    result: dict[str, Any] = {}
+    for i, m in enumerate(found):
+        if len(m.group()) - len(m.group().lstrip()) != top:
+            continue
+        end = next((n.start() for n in found[i + 1 :] if len(n.group()) - len(n.group().lstrip()) == top), len(text))
+        if m.group("value").strip():  # the value, which may run on over lines (pretty-printed JSON)
+            result[m.group("key")] = _value(text[m.start("value") : end].strip())
+        else:
+            result[m.group("key")] = key_lines(text[m.end() : end]) or None
+    return result
+
+
+def _value(text: str) -> Any:
+    try:
+        return lenient_json.loads(text)
+    except lenient_json.LenientJSONError:
+        return text.strip("\"'")
+
+
+class XmlElements:
+    def __init__(self, ctx: Context, block: Block, *, lines: bool = False) -> None:
+        """``lines``: the body is ``key: value`` lines, not elements."""
+        self.ctx = ctx
+        self.block = block
+        self.parse = key_lines if lines else elements
+        assert block.dialect is not None
+        self.closer = block.dialect.compiled_close()
+        self.body: list[str] = []
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        found = self.closer.search(text, pos, partial=not final) if self.closer is not None else None
+        end = len(text) if found is None else found.start()
+        ctx.consume(text[pos:end])
+        self.body.append(text[pos:end])
+        if found is None:
+            return end, self
+        if found.partial:
+            return end, MORE
+        if not self._end():
+            ctx.consume(found.group())
+            ctx.revert()
+            return found.end(), None
+        ctx.markup(found.group())
+        return found.end(), Closed(ctx)
+
+    def _end(self) -> bool:
+        """Emit the calls; False (nothing emitted) when the body names no offered tool: a weaker form than JSON,
+        so an element body counts only as a call of an offered tool, and otherwise it was text all along."""
+        value = self.parse("".join(self.body))
+        invokes: Any = value.get("invoke") if isinstance(value, dict) and set(value) == {"invoke"} else None
+        items: list[Any] = invokes if isinstance(invokes, list) else [value if invokes is None else invokes]
+        if not all(self._offered(item) for item in items):
+            return False
+        for item in items:
+            self._call(item)
+        return True
+
+    def _offered(self, value: Any) -> bool:
+        try:
+            return self.ctx.tools.is_known(to_call(value, self.ctx.tools).name)
+        except ShapeError:
+            return True  # a broken call of the form is reported as one
+
+    def _call(self, value: Any) -> None:
+        ctx = self.ctx
+        try:
+            shape = to_call(value, ctx.tools)
+        except ShapeError as exc:
+            ctx.fail_call(str(exc))
+            return
+        name = ctx.tools.resolve(shape.name)
+        arguments = {
+            k: typed_value(ctx.tools, name, k, v) if isinstance(v, str) else v
+            for k, v in cast("dict[str, Any]", shape.arguments).items()
+        }
+        ctx.end_call(shape.name, arguments, streamed=False)
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.fail_call(CUT_OFF)
+        elif not self._end():  # the closer left out: what came is the call, if it is one
+            self.ctx.revert()

@@ -1,0 +1,119 @@
+"""Call tags (`shim.parsing.readers.tagged_json`): a family's own prefix on the tag (``<seed:tool_call>``,
+``<longcat_tool_call>``), the tool named in the opener (``<tool_call name="NAME">{…}``), and a list of calls or
+several objects in a tag meant for one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+W = ("get_weather", {"city": "Paris"})
+R = ("get_weather", {"city": "Rome"})
+CALL = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"<seed:tool_call>{CALL}</seed:tool_call>",
+        f"<longcat_tool_call>{CALL}</longcat_tool_call>",
+        f"<ns:function_call>{CALL}</ns:function_call>",
+        f"<x_tool_calls>[{CALL}]</x_tool_calls>",
+        "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n</seed:tool_call>",
+        '<acme:tool_call><invoke name="get_weather"><parameter name="city">Paris</parameter></invoke></acme:tool_call>',
+    ],
+)
+def test_a_familys_prefix_on_a_call_tag_is_the_same_tag(text: str) -> None:
+    check(Real("written: Seed-OSS, LongCat and namespaced tags", text, [W]))
+
+
+def test_a_prefixed_reasoning_tag_is_reasoning() -> None:
+    text = f"<seed:think>plan the call</seed:think><seed:tool_call>{CALL}</seed:tool_call>"
+    check(Real("written: Seed-OSS thinks in <seed:think>", text, [W], reasoning="plan the call"))
+
+
+def test_start_and_end_words_are_never_a_prefix() -> None:
+    text = "<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>"
+    check(Real("written: FunctionGemma's markers stay FunctionGemma's", text, [W]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call name="get_weather">{"city": "Paris"}</tool_call>',
+        '<tool_call name=\'get_weather\'>\n{"city": "Paris"}\n</tool_call>',
+        '<function_call name="get_weather">{"city": "Paris"}</function_call>',
+        '<tool_use name="get_weather">{"city": "Paris"}</tool_use>',
+        '<invoke name="get_weather">{"city": "Paris"}</invoke>',
+        '<function name="get_weather">{"city": "Paris"}</function>',
+    ],
+)
+def test_a_tool_named_in_the_opener_takes_json_arguments(text: str) -> None:
+    check(Real("written: the name as an attribute, the arguments as the body", text, [W]))
+
+
+def test_a_named_opener_still_reads_its_familys_own_parameters() -> None:
+    text = '<function name="get_weather"><param name="days">3</param></function>'
+    check(Real("written: MiniCPM", text, [("get_weather", {"days": 3})], tools=[tool("get_weather", days="integer")]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Use the <invoke name="get_weather"> tag.',
+        'Write <tool_call name="get_weather"> then the arguments.',
+        'A <function name="x"> element names a function.',
+    ],
+)
+def test_a_named_opener_followed_by_prose_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'<tool_call>[{CALL}, {{"name": "get_weather", "arguments": {{"city": "Rome"}}}}]</tool_call>',
+        f'<tool_call>\n{CALL}\n{{"name": "get_weather", "arguments": {{"city": "Rome"}}}}\n</tool_call>',
+        f'<tool_calls>{{"tool_calls": [{CALL}, {{"name": "get_weather", "arguments": {{"city": "Rome"}}}}]}}</tool_calls>',
+    ],
+)
+def test_several_calls_in_a_tag_meant_for_one_are_all_read(text: str) -> None:
+    check(Real("written", text, [W, R]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ('<tool_call>get_weather\n{"city": "Paris"}</tool_call>', [W]),
+        ('<tool_call>get_weather {"city": "Paris"}</tool_call>', [W]),
+        ('<tool_call>get_weather:\n{"city": "Paris"}</tool_call>', [W]),
+        ('<tool_call>get_weather(city="Paris")</tool_call>', [W]),
+        ('<tool_call>[get_weather(city="Paris"), get_weather(city="Rome")]</tool_call>', [W, R]),
+        ('<function_call>get_weather(city="Paris")\nget_weather(city="Rome")</function_call>', [W, R]),
+        ('<|python_tag|>[get_weather(city="Paris")]<|eom_id|>', [W]),
+        ('<tool_call>json\n{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>', [W]),
+    ],
+)
+def test_any_call_tag_takes_a_name_first_or_python_style_body(text: str, calls: list) -> None:
+    check(Real("written: call tags around the other call shapes", text, calls))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['<tool_call name="get_weather"><parameter name="city">Paris</parameter></tool_call>'],
+)
+def test_a_named_tag_also_takes_parameters(text: str) -> None:
+    check(Real("written", text, [W]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wrap each call in <tool_call> tags.",
+        "The <tool_call> tag holds JSON, e.g. nothing else.",
+        "<tool_call> is a tag; get_weather is a tool.",
+    ],
+)
+def test_a_call_tag_in_prose_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))

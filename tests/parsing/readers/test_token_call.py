@@ -1,0 +1,43 @@
+"""A tool's name between special tokens, its JSON arguments after (`shim.parsing.readers.token_call`): token
+spellings no family row names, read for offered tools at every split point; anything else stays text."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check
+
+W = ("get_weather", {"city": "Paris"})
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (
+            '<|tool_calls|><|tool_call:begin|>x9<|tool_call:name|>get_weather<|tool_call:args|>{"city": "Paris"}'
+            "<|tool_call:end|><|calls|>",
+            "",
+        ),
+        ('<|call|>get_weather<|args|>{"city": "Paris"}', ""),
+        ('Checking.\n<|tool|>\nget_weather\n<|arguments|>\n{"city": "Paris"}\n<|end|>', "Checking."),
+        ('functions.get_weather:0 {"city": "Paris"}', ""),
+        ('functions.get_weather:1<|tool_call_argument_begin|>{"city": "Paris"}', ""),
+        ('Let me look.\nfunctions.get_weather {"city": "Paris"}', "Let me look."),
+    ],
+)
+def test_a_name_between_special_tokens_or_namespaced_is_a_call(text: str, visible: str) -> None:
+    check(Real("written: token spellings of Solar, stripped Kimi and others", text, [W], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<|call|>unknown_tool<|args|>{"city": "Paris"}',
+        "Type <|im_end|> to end a turn, then get_weather<|x|> runs.",
+        "functions.get_weather is the tool you want",
+        'functions.unknown:0 {"a": 1}',
+        'Call functions.get_weather:0 {"city": "Paris"} mid-sentence.',
+    ],
+)
+def test_tokens_around_no_offered_tool_or_no_arguments_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))

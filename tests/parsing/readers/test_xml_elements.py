@@ -1,0 +1,86 @@
+"""Calls written as XML elements inside a call tag (`shim.parsing.readers.xml_elements`): the shape keys as
+element names, the arguments as child elements (typed by the schema) or as JSON text."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+TOOLS = [tool("get_weather", city="string", days="integer")]
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        (
+            '<tool_call>\n<name>get_weather</name>\n<arguments>{"city": "Paris"}</arguments>\n</tool_call>',
+            {"city": "Paris"},
+        ),
+        ("<tool_call><tool_name>get_weather</tool_name><args><city>Paris</city></args></tool_call>", {"city": "Paris"}),
+        (
+            "<function_call>\n  <name>get_weather</name>\n  <parameters>\n    <city>Paris</city>\n    <days>3</days>\n"
+            "  </parameters>\n</function_call>",
+            {"city": "Paris", "days": 3},
+        ),
+        (
+            "<tool_use><name>get_weather</name><input><city><![CDATA[a <b>]]></city></input></tool_use>",
+            {"city": "a <b>"},
+        ),
+        ("<tool_call><name>get_weather</name></tool_call>", {}),
+    ],
+)
+def test_element_calls_are_read_through_the_shape_rules(text: str, arguments: dict) -> None:
+    check(
+        Real(
+            "written: XML-element calls (agent frameworks' XML prompts)",
+            text,
+            [("get_weather", arguments)],
+            tools=TOOLS,
+        )
+    )
+
+
+def test_an_element_call_with_no_name_is_an_error_not_text() -> None:
+    check(
+        Real("written", "<tool_call><arguments><city>Paris</city></arguments></tool_call>", [], tools=TOOLS, errors=1)
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        ('<tool_call>\nname: get_weather\narguments: {"city": "Paris"}\n</tool_call>', {"city": "Paris"}),
+        (
+            "<tool_call>\nname: get_weather\narguments:\n  city: Paris\n  days: 3\n</tool_call>",
+            {"city": "Paris", "days": 3},
+        ),
+        (
+            '<function_call>\ntool_name: "get_weather"\nparameters: {"city": "Paris"}\n</function_call>',
+            {"city": "Paris"},
+        ),
+    ],
+)
+def test_key_value_lines_in_a_call_tag_are_read_through_the_shape_rules(text: str, arguments: dict) -> None:
+    check(Real("written: YAML-like call bodies", text, [("get_weather", arguments)], tools=TOOLS))
+
+
+def test_bare_invoke_elements_of_the_older_anthropic_format_are_each_a_call() -> None:
+    text = (
+        "<function_calls>\n<invoke>\n<tool_name>get_weather</tool_name>\n<parameters>\n<city>Paris</city>\n"
+        "<days>2</days>\n</parameters>\n</invoke>\n<invoke>\n<tool_name>get_weather</tool_name>\n<parameters>\n"
+        "<city>Rome</city>\n</parameters>\n</invoke>\n</function_calls>"
+    )
+    calls = [("get_weather", {"city": "Paris", "days": 2}), ("get_weather", {"city": "Rome"})]
+    check(Real("written: Claude 2.1's XML tool use, as LiteLLM's prompt factory reads it", text, calls, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The XML is <tool_call><name>x</name></tool_call> where x is a tool.",
+        "<function_call><name>rm</name><args><path>/</path></args></function_call>",
+    ],
+)
+def test_an_element_body_naming_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))

@@ -1,0 +1,120 @@
+"""Key variants and envelopes of `shim.parsing.shapes` read in every family that hands a body to it, at every
+split point: name keys (``recipient_name``, TGI's ``_name``, ``toolName``), argument keys (``tool_args``…),
+list envelopes (``tool_uses``, ``calls``, ``functions``) and OpenAI's ``multi_tool_use.parallel`` fan-out."""
+
+from __future__ import annotations
+
+import pytest
+
+from shim.parsing.shapes import ToolIndex, call_items, to_call
+from tests.parsing.readers.cases import Real, check
+
+W = ("get_weather", {"city": "Paris"})
+S = ("web-search", {"query": "x"})
+TOOLS = ["get_weather", "web-search"]
+
+
+@pytest.mark.parametrize(
+    ("obj", "name", "arguments", "canonical"),
+    [
+        (
+            {"recipient_name": "functions.get_weather", "parameters": {"city": "Paris"}},
+            "functions.get_weather",
+            {"city": "Paris"},
+            True,
+        ),
+        ({"_name": "get_weather", "city": "Paris"}, "get_weather", {"city": "Paris"}, True),
+        ({"function": {"_name": "get_weather", "city": "Paris"}}, "get_weather", {"city": "Paris"}, True),
+        ({"toolName": "get_weather", "args": {"city": "Paris"}}, "get_weather", {"city": "Paris"}, True),
+        ({"functionName": "get_weather", "tool_args": {"city": "Paris"}}, "get_weather", {"city": "Paris"}, True),
+        ({"name": "get_weather", "tool_arguments": '{"city": "Paris"}'}, "get_weather", {"city": "Paris"}, True),
+    ],
+)
+def test_name_and_argument_key_variants_read_as_one_call(
+    obj: dict, name: str, arguments: dict, canonical: bool
+) -> None:
+    shape = to_call(obj)
+    assert (shape.name, shape.arguments, shape.canonical) == (name, arguments, canonical)
+
+
+@pytest.mark.parametrize("key", ["tool_uses", "calls", "functions", "tool_calls", "function_calls"])
+def test_a_list_envelope_holds_its_calls(key: str) -> None:
+    assert call_items({key: [{"name": "a"}, {"name": "b"}]}) == [{"name": "a"}, {"name": "b"}]
+
+
+def test_a_parallel_fan_out_holds_the_calls_it_names() -> None:
+    uses = [{"recipient_name": "functions.a", "parameters": {}}, {"recipient_name": "functions.b", "parameters": {}}]
+    value = {"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": uses}}
+    assert call_items(value) == uses
+    assert call_items([value]) == uses
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ('{"recipient_name": "functions.get_weather", "parameters": {"city": "Paris"}}', [W]),
+        ('{"function": {"_name": "get_weather", "city": "Paris"}}', [W]),
+        ('{"tool_uses": [{"recipient_name": "functions.get_weather", "parameters": {"city": "Paris"}}]}', [W]),
+        (
+            '{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": ['
+            '{"recipient_name": "functions.get_weather", "parameters": {"city": "Paris"}},'
+            '{"recipient_name": "functions.web-search", "parameters": {"query": "x"}}]}}',
+            [W, S],
+        ),
+        ('{"calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}', [W]),
+        ('<tool_call>{"functions": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}</tool_call>', [W]),
+        ('{"get_weather": {"city": "Paris"}}', [W]),
+    ],
+)
+def test_untagged_and_tagged_envelopes_are_read_at_every_split(text: str, calls: list) -> None:
+    check(Real("written: envelopes engines and frameworks print", text, calls, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"tool_uses": [{"recipient_name": "functions.unknown", "parameters": {}}]}',
+        '{"function": {"_name": "notify_error", "error": "no tool fits"}}',
+        '{"calls": [1, 2, 3]}',
+        '{"get_weather": "Paris"}',
+    ],
+)
+def test_an_envelope_of_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("written", "offered"),
+    [
+        ("getWeather", "get_weather"),
+        ("GetWeather", "get_weather"),
+        ("get_weather", "getWeather"),
+        ("mcp__weather__get_weather", "get_weather"),
+        ("default_api.get_weather", "get_weather"),
+    ],
+)
+def test_names_resolve_across_camel_case_and_namespaces_when_one_tool_fits(written: str, offered: str) -> None:
+    assert ToolIndex([offered, "web-search"]).resolve(written) == offered
+
+
+def test_a_loose_name_that_fits_two_tools_is_left_as_written() -> None:
+    assert ToolIndex(["get_weather", "getWeather"]).resolve("GET-WEATHER") == "GET-WEATHER"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "web-search", "arguments": "x"}',
+        'Action:\n{"name": "web-search", "arguments": "x"}',
+        '<tool_call>{"name": "web-search", "arguments": "x"}</tool_call>',
+    ],
+)
+def test_a_plain_string_as_arguments_is_the_value_of_the_tools_one_parameter(text: str) -> None:
+    tools = [{"name": "web-search", "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}}}]
+    check(Real("written: smolagents-style string arguments", text, [S], tools=tools), visible=False)
+
+
+def test_a_plain_string_for_a_tool_of_several_parameters_is_not_a_call() -> None:
+    tools = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {}, "days": {}}}}]
+    text = '{"name": "get_weather", "arguments": "Paris"}'
+    check(Real("written", text, [], visible=text, tools=tools))
