@@ -206,7 +206,9 @@ class Agent:
         for turn in range(1, limits.max_turns + 1):
             yield TurnStart(turn=turn)
             tools = await self._list_tools()
-            decided = TurnChoice.of(choice, tools)
+            decided = TurnChoice.of(choice, tools).when_matched(
+                self.profile.call_when_matched, self.conversation, tools
+            )
             outcome = TurnOutcome()
             # aclosing: a consumer that stops reading mid-turn must stop the engine now, not at garbage collection.
             async with aclosing(self._model_turn(turn, tools, outcome, decided)) as events:
