@@ -128,6 +128,8 @@ class Agent:
         self.external = ExternalTools(tool_specs(external_tools))
         self.profile = profile or DEFAULT_PROFILE
         """The model family's facts: they choose the prompt dialect and build each turn's parser."""
+        if self.profile.one_call_per_turn:  # a family whose second call in a reply is a wrong one
+            self.settings = replace(self.settings, one_call_per_turn=True)
         self.dialect: str | Path = self.profile.dialect if dialect is None else dialect
         self.conversation: list[ChatMessage] = []
         """The conversation, typed, updated as each turn completes; kept when a run is cancelled."""

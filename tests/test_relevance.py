@@ -72,11 +72,11 @@ def test_a_matched_request_makes_an_auto_turn_required_and_nothing_else_changes(
     assert auto.when_matched(MATCH_THRESHOLD, [], [TRIANGLE]) is auto
 
 
-def test_the_small_models_profiles_carry_the_decision_and_other_families_do_not() -> None:
-    assert get_profile("smollm").call_when_matched == MATCH_THRESHOLD
-    assert get_profile("gemma3-270m").call_when_matched == MATCH_THRESHOLD
-    assert get_profile("gemma3").call_when_matched is None
-    assert get_profile("qwen").call_when_matched is None
+def test_the_small_models_profiles_carry_the_decision_and_one_call_per_reply_and_other_families_do_not() -> None:
+    for small in ("smollm", "gemma3-270m"):
+        assert get_profile(small).call_when_matched == MATCH_THRESHOLD and get_profile(small).one_call_per_turn
+    for other in ("gemma3", "qwen", "default"):
+        assert get_profile(other).call_when_matched is None and not get_profile(other).one_call_per_turn
 
 
 @pytest.mark.anyio
@@ -97,3 +97,16 @@ async def test_the_agent_forces_a_call_for_a_small_model_when_the_request_matche
         if end.reason == "tool_calls":
             assert [json.loads(json.dumps(c.arguments)) for c in end.calls] == [{"base": 3, "height": 4}]
     assert results == [("tool_calls", True), ("answer", False)]
+
+
+@pytest.mark.anyio
+async def test_a_small_model_s_reply_ends_at_its_first_call() -> None:
+    first = '<function_call>{"name": "calculate_triangle_area", "arguments": {"base": 3, "height": 4}}</function_call>'
+    second = (
+        '<function_call>{"name": "determine_body_mass_index", "arguments": {"weight": 3, "height": 4}}</function_call>'
+    )
+    backend = ScriptedBackend([f"{first}\n\n{second}"])
+    agent = Agent(backend, None, profile=get_profile("smollm"), external_tools=[TRIANGLE, BMI], max_turns=1)
+    with anyio.fail_after(10):
+        end = [e async for e in agent.stream("The area of the triangle of base 3 and height 4, please.")][-1]
+    assert isinstance(end, AgentEnd) and [c.name for c in end.calls] == ["calculate_triangle_area"]

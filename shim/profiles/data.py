@@ -73,6 +73,9 @@ class ModelProfile:
     """For a model too small to decide when to call: with ``tool_choice`` auto, a user request whose words match
     an offered tool at this score (`shim.relevance`) gets a forced call, any other is the model's to answer.
     None: the model decides (as every model that can does)."""
+    one_call_per_turn: bool = False
+    """The reply ends at its first complete call (`shim.agent.AgentSettings.one_call_per_turn`), whatever the
+    client asked: for a family whose further calls in one reply are repeats or a wrong tool."""
 
     @property
     def rule(self) -> str:
@@ -177,9 +180,11 @@ PROFILES: tuple[ModelProfile, ...] = (
         patterns=(r"smollm2?[-_.: ]?(135|360)m",),
         stop=("<|im_end|>",),
         call_when_matched=MATCH_THRESHOLD,
+        one_call_per_turn=True,
         quirks=(
             "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
             "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance)",
+            "a second call in the same reply repeats the first or calls a wrong tool: the reply ends at its first call",
         ),
     ),
     ModelProfile(
@@ -224,8 +229,10 @@ PROFILES: tuple[ModelProfile, ...] = (
         template_markers=(),
         stop=("<end_of_turn>",),
         call_when_matched=MATCH_THRESHOLD,
+        one_call_per_turn=True,
         quirks=(
             "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",
+            "the reply ends at its first call, as SmolLM2's does",
             "the base (pretrained) model has no chat template and repeats its prompt",
         ),
     ),
