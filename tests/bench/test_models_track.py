@@ -19,7 +19,7 @@ pytest.importorskip("llama_cpp")
 
 from shim.bench import bfcl
 from shim.bench.anchors import generic_schema
-from shim.bench.models_track import CONFIGS, ModelsOptions, Progress, render_models_md, run_models
+from shim.bench.models_track import CONFIGS, DEFAULT_CATEGORIES, ModelsOptions, Progress, render_models_md, run_models
 from shim.constrain.gbnf import schema_grammar
 
 DEMO = Path(__file__).resolve().parents[2] / "shim" / "demo" / "model" / "shim-tiny.gguf"
@@ -101,6 +101,20 @@ def _run(
     return anyio.run(run_models, options, progress), progress
 
 
+def test_a_run_asks_six_kinds_of_question_by_default_on_one_thread() -> None:
+    options = ModelsOptions()
+    assert options.categories == DEFAULT_CATEGORIES
+    assert set(DEFAULT_CATEGORIES) == {
+        "simple_python",
+        "multiple",
+        "parallel",
+        "irrelevance",
+        "live_simple",
+        "live_irrelevance",
+    }
+    assert options.n_threads == 1
+
+
 def test_every_configuration_runs_is_scored_and_kept_and_a_second_run_resumes(tmp_path: Path) -> None:
     configs = tuple(CONFIGS)
     track, progress = _run(tmp_path, configs)
@@ -110,6 +124,8 @@ def test_every_configuration_runs_is_scored_and_kept_and_a_second_run_resumes(tm
         (c, k) for c in configs for k in ("simple_python", "irrelevance")
     }
     assert all({"raw", "valid", "failure", "seconds"} <= set(r) for r in lines)
+    # Question by question, every configuration on each: a run stopped early compares them on the same questions.
+    assert [r["id"] for r in lines] == ["simple_python_0"] * len(configs) + ["irrelevance_0"] * len(configs)
     entry = track["models"][f"llama-cpp:{DEMO}"]
     assert set(entry["configs"]) == set(configs)
     assert entry["configs"]["shim"]["all"]["questions"] == 2
