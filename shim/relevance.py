@@ -1,10 +1,11 @@
 """Whether a request is about one of the offered tools, from the words they share: the call decision for models
 too small to make it.
 
-Measured on BFCL (`shim.bench.models_track`, questions 25 to 74 of six categories, none of which the README's
-table scores): SmolLM2-135M-Instruct's own signals do not tell a question a tool answers from one it does not
-(ROC AUC 0.62 for the chance it gives the call opener, 0.27 for "yes" over "no" asked in words, 0.47 for a
-tool's name over "none"), while the words a request shares with a tool's name and description do (AUC 0.90).
+Measured on BFCL questions the README's table does not score (`shim.bench.models_track`): SmolLM2-135M-Instruct's
+own signals do not tell a question a tool answers from one it does not (60 questions, 25 to 36 of simple,
+multiple, irrelevance, live_simple and live_irrelevance: ROC AUC 0.62 for the chance it gives the call opener,
+0.27 for "yes" over "no" asked in words, 0.47 for a tool's name over "none"), while the words a request shares
+with a tool's name and description do (300 questions, 25 to 74 of those and parallel: AUC 0.90).
 A profile with ``call_when_matched`` (`shim.profiles.ModelProfile`) hands that decision to `request_matches`:
 a matching request gets a forced call (the grammar picks the tool and writes valid arguments; the model fills
 in the values), any other is the model's to answer.
