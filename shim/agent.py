@@ -136,6 +136,8 @@ class Agent:
         self.external = ExternalTools(tool_specs(external_tools))
         self.profile = profile or DEFAULT_PROFILE
         """The model family's facts: they choose the prompt dialect and build each turn's parser."""
+        if self.profile.one_call_per_turn:  # a family whose second call in a reply is a wrong one
+            self.settings = replace(self.settings, one_call_per_turn=True)
         self.dialect: str | Path = self.profile.dialect if dialect is None else dialect
         self.conversation: list[ChatMessage] = []
         """The conversation, typed, updated as each turn completes; kept when a run is cancelled."""
@@ -231,7 +233,9 @@ class Agent:
         for turn in range(1, limits.max_turns + 1):
             yield TurnStart(turn=turn)
             tools = await self._list_tools()
-            decided = TurnChoice.of(choice, tools)
+            decided = TurnChoice.of(choice, tools).when_matched(
+                self.profile.call_when_matched, self.conversation, tools
+            )
             outcome = TurnOutcome()
             # aclosing: a consumer that stops reading mid-turn must stop the engine now, not at garbage collection.
             async with aclosing(self._model_turn(turn, tools, outcome, decided)) as events:

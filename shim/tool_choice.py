@@ -16,7 +16,8 @@ from typing import Literal
 
 from shim.choice import NormalizedChoice, ToolChoice, normalize_tool_choice
 from shim.events import CallRouted
-from shim.types import ToolCall, ToolSpec
+from shim.relevance import request_matches
+from shim.types import ChatMessage, ToolCall, ToolSpec
 from shim.validation import SchemaCheck, arguments_message, schema_check, unknown_tool_message
 
 __all__ = ["NO_TOOLS", "ExternalTools", "ToolChoice", "ToolChoiceError", "TurnChoice", "normalize_tool_choice"]
@@ -86,6 +87,19 @@ class TurnChoice:
                 raise ToolChoiceError("tool_choice 'required' needs at least one tool, and no tools were given")
             return cls(choice, "none", None)
         return cls(choice, mode, named)
+
+    def when_matched(
+        self, threshold: float | None, conversation: Sequence[ChatMessage], tools: Sequence[ToolSpec]
+    ) -> TurnChoice:
+        """For a model too small to decide when to call (a profile's ``call_when_matched``): an ``auto`` turn
+        that answers a user request whose words match one of ``tools`` at ``threshold``
+        (`shim.relevance.request_matches`) must call (``required``); any other turn is unchanged. Only a turn
+        right after the user's message: after tool results the model answers, or calls again, as it likes."""
+        if threshold is None or self.mode != "auto" or not conversation or conversation[-1].role != "user":
+            return self
+        if request_matches(conversation[-1].text(), tools, threshold):
+            return TurnChoice(self.choice, "required", None)
+        return self
 
     @property
     def normalized(self) -> NormalizedChoice:

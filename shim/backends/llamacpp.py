@@ -135,7 +135,7 @@ class LlamaCppBackend(BaseBackend):
             n_gpu_layers: Layers to offload to a GPU when llama-cpp-python was built with one (-1: all).
             chat_format: A llama-cpp-python chat format name (``"chatml"``, ``"llama-2"``...) used when the
                 GGUF has no chat template, or to override it.
-            n_threads: CPU threads; llama-cpp-python's default when None.
+            n_threads: CPU threads, for generation and prompt evaluation both; llama-cpp-python's defaults when None.
 
         Raises:
             ConfigError: the path is not a GGUF file.
@@ -203,6 +203,7 @@ class LlamaCppBackend(BaseBackend):
                     n_ctx=self._n_ctx,
                     n_gpu_layers=self._n_gpu_layers,
                     n_threads=self._n_threads,
+                    n_threads_batch=self._n_threads,  # None: llama-cpp-python's default (every core)
                     verbose=False,
                 )
             except ValueError as exc:  # llama-cpp-python reports every load failure as ValueError

@@ -26,7 +26,7 @@ from shim.agent import Agent
 from shim.backends import get_backend
 from shim.backends.base import Backend, GenerationOptions
 from shim.bench.anchors import ANCHORS, Attempt, bfcl_prompt, chatml_function_calling, llama_generic
-from shim.bench.bfcl import CATEGORIES, FC_MODEL, PROMPT_MODEL, Question, load_questions, openai_tools, score
+from shim.bench.bfcl import FC_MODEL, PROMPT_MODEL, Question, load_questions, openai_tools, score
 from shim.constrain.schema import ConstrainMode
 from shim.errors import ShimError
 from shim.events import ParseIssue, ToolCallEnd, TurnEnd
@@ -37,6 +37,7 @@ from shim.types import ToolSpec
 
 __all__ = [
     "CONFIGS",
+    "DEFAULT_CATEGORIES",
     "DEFAULT_CONFIGS",
     "PACKAGED",
     "ModelsOptions",
@@ -66,6 +67,8 @@ class ShimConfig:
     decide: bool = False
     """Ask the model first, in one constrained token, whether a tool fits (`decide_first`); then force a call
     (``tool_choice`` required) or let it answer (``auto``)."""
+    gate: bool = True
+    """Keep the profile's ``call_when_matched`` (`shim.relevance`); False lets the model decide alone."""
 
 
 CONFIGS: dict[str, ShimConfig | None] = {
@@ -75,12 +78,19 @@ CONFIGS: dict[str, ShimConfig | None] = {
     "shim-small": ShimConfig(template="function_call_small.j2"),
     "shim-small-required": ShimConfig(template="function_call_small.j2", tool_choice="required"),
     "shim-decide": ShimConfig(decide=True),
+    "shim-no-gate": ShimConfig(gate=False),
+    "shim-default-profile": ShimConfig(profile="default"),
     "shim-required-other-example": ShimConfig(template="function_call_other_example.j2", tool_choice="required"),
     **dict.fromkeys(ANCHORS),
 }
 """Configurations by name; None marks an anchor (`shim.bench.anchors`)."""
 
 DEFAULT_CONFIGS = ("shim", "shim-required", *ANCHORS)
+
+DEFAULT_CATEGORIES = ("simple_python", "multiple", "parallel", "irrelevance", "live_simple", "live_irrelevance")
+"""The categories a run asks by default: one of each kind (one call, one of several tools, several calls, no call;
+questions written for BFCL and questions users sent), which at 25 questions each fits in an hour here for one
+small model."""
 
 
 def _smollm2() -> Path:
@@ -130,12 +140,16 @@ class ModelsOptions:
 
     models: Sequence[str] = tuple(PACKAGED)
     configs: Sequence[str] = DEFAULT_CONFIGS
-    categories: Sequence[str] = CATEGORIES
+    categories: Sequence[str] = DEFAULT_CATEGORIES
     limit: int | None = 5
     """Questions per category (BFCL's first ones), or None for all."""
     out: Path = Path("bench-results")
     max_tokens: int = MAX_TOKENS
     n_ctx: int = 8192
+    n_threads: int = 1
+    """llama.cpp threads for an embedded model. One: on a shared CPU, llama.cpp's OpenMP threads spin while
+    waiting for each other, and two threads on two busy cores ran SmolLM2 at 5 generated tokens/s where one
+    runs it at 60 (and evaluates a prompt as fast)."""
 
 
 def _tool_specs(question: Question) -> list[ToolSpec]:
@@ -156,11 +170,12 @@ async def shim_attempt(backend: Backend, question: Question, config: ShimConfig,
     the only judge; a `ParseIssue` (a block that looked like a call and could not be read) makes it malformed.
     """
     detection = await detect_profile(backend, override=config.profile)
+    profile = detection.profile if config.gate else replace(detection.profile, call_when_matched=None)
     dialect = str(data_dir("prompts") / config.template) if config.template else None
     agent = Agent(
         backend,
         None,
-        profile=detection.profile,
+        profile=profile,
         dialect=dialect,
         external_tools=_tool_specs(question),
         options=detection.profile.options(GenerationOptions(temperature=0.0, max_tokens=max_tokens)),
@@ -293,16 +308,22 @@ async def run_models(options: ModelsOptions, progress: Progress | None = None) -
     questions = {c: load_questions(c, options.limit) for c in options.categories}
     models = [resolve_model(m) for m in options.models]
     backends = {
-        label: get_backend(spec, n_ctx=options.n_ctx) if spec.startswith("llama-cpp:") else get_backend(spec)
+        label: get_backend(spec, n_ctx=options.n_ctx, n_threads=options.n_threads)
+        if spec.startswith("llama-cpp:")
+        else get_backend(spec)
         for label, spec in models
     }
+    # Question by question, every configuration on each before the next: a run stopped early (or resumed) has
+    # every configuration scored on the same first questions of every category, a fair table at any point.
+    depth = max((len(q) for q in questions.values()), default=0)
     plan = [
-        (label, config, q)
+        (label, config, questions[c][i])
         for label, _ in models
+        for i in range(depth)
+        for c in options.categories
+        if i < len(questions[c])
         for config in options.configs
         if config in CONFIGS and (CONFIGS[config] is not None or config == "bfcl-prompt" or _embedded(backends[label]))
-        for c in options.categories
-        for q in questions[c]
     ]
     progress.start(len(plan), sum((m, c, q.id) in run.done for m, c, q in plan))
     with path.open("a", encoding="utf-8") as sink:

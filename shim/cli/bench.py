@@ -139,7 +139,15 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
     "-m", "--model", "models", multiple=True, help="models track: a packaged model or a backend spec (repeatable)."
 )
 @click.option("--config", "configs", multiple=True, help="models track: a configuration to run (repeatable).")
-@click.option("--category", "categories", multiple=True, help="models track: a BFCL category (repeatable).")
+@click.option(
+    "--category",
+    "categories",
+    multiple=True,
+    help=(
+        "models track: a BFCL category (repeatable; default: simple_python, multiple, parallel, irrelevance, "
+        "live_simple, live_irrelevance)."
+    ),
+)
 @click.option("--limit", type=int, default=5, show_default=True, help="models track: questions per category.")
 def bench(
     parsers: tuple[str, ...],

@@ -45,7 +45,7 @@ def run_models_track(
     options = mt.ModelsOptions(
         models=tuple(models) or tuple(mt.PACKAGED),
         configs=tuple(configs) or mt.DEFAULT_CONFIGS,
-        categories=tuple(categories) or mt.CATEGORIES,
+        categories=tuple(categories) or mt.DEFAULT_CATEGORIES,
         limit=limit if limit > 0 else None,
         out=out,
     )

@@ -30,6 +30,7 @@ from shim.parsing.call_syntax import CallSyntax
 from shim.parsing.readers import DEFAULT_DIALECTS, Dialect
 from shim.parsing.readers.derived import rows
 from shim.parsing.stream import StreamParser, ToolsArg
+from shim.relevance import MATCH_THRESHOLD
 
 __all__ = ["DEFAULT_PROFILE", "MAX_STOP", "PROFILES", "ModelProfile", "get_profile", "merge_stop"]
 
@@ -67,6 +68,14 @@ class ModelProfile:
     template_markers: tuple[str, ...] = ()
     """Strings whose presence in the model's chat template means this family's call syntax (``[TOOL_CALLS]``);
     the template is evidence only when neither the name nor the family decided (`shim.profiles.detect`)."""
+
+    call_when_matched: float | None = None
+    """For a model too small to decide when to call: with ``tool_choice`` auto, a user request whose words match
+    an offered tool at this score (`shim.relevance`) gets a forced call, any other is the model's to answer.
+    None: the model decides (as every model that can does)."""
+    one_call_per_turn: bool = False
+    """The reply ends at its first complete call (`shim.agent.AgentSettings.one_call_per_turn`), whatever the
+    client asked: for a family whose further calls in one reply are repeats or a wrong tool."""
 
     @property
     def rule(self) -> str:
@@ -165,6 +174,20 @@ PROFILES: tuple[ModelProfile, ...] = (
         ),
     ),
     ModelProfile(
+        name="smollm",
+        dialect="function_call_small",
+        readers=("function_call",),
+        patterns=(r"smollm2?[-_.: ]?(135|360)m",),
+        stop=("<|im_end|>",),
+        call_when_matched=MATCH_THRESHOLD,
+        one_call_per_turn=True,
+        quirks=(
+            "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
+            "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance)",
+            "a second call in the same reply repeats the first or calls a wrong tool: the reply ends at its first call",
+        ),
+    ),
+    ModelProfile(
         name="llama3",
         dialect="tool_call",
         readers=("python_tag", "pythonic", "pythonic_list_inline", "bare_json", "qwen_xml"),
@@ -197,6 +220,21 @@ PROFILES: tuple[ModelProfile, ...] = (
         template_markers=("<|tool_call>",),
         families=("gemma4",),
         quirks=("trained on <|tool_call>call:NAME{…}<tool_call|>; no prompt template of that form yet",),
+    ),
+    ModelProfile(
+        name="gemma3-270m",
+        dialect="function_call_small",
+        readers=("tool_code", "tool_code_call", "pythonic"),
+        patterns=(r"gemma[-_. ]?3[-_.: ]?270m",),
+        template_markers=(),
+        stop=("<end_of_turn>",),
+        call_when_matched=MATCH_THRESHOLD,
+        one_call_per_turn=True,
+        quirks=(
+            "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",
+            "the reply ends at its first call, as SmolLM2's does",
+            "the base (pretrained) model has no chat template and repeats its prompt",
+        ),
     ),
     ModelProfile(
         name="gemma3",

@@ -79,6 +79,14 @@ DIALECTS: dict[str, PromptDialect] = {
         call_close="</function_call>",
         result_tag="function_result",
     ),
+    # shim's own syntax in a short prompt for small models (tools first, an example of a tool not offered).
+    "function_call_small": PromptDialect(
+        name="function_call_small",
+        template="function_call_small.j2",
+        call_open="<function_call>",
+        call_close="</function_call>",
+        result_tag="function_result",
+    ),
     # Hermes / Qwen 2.5: the body sits on its own line and results come back in <tool_response>, as in
     # those models' own chat templates, so the prompt matches what they were trained on.
     "tool_call": PromptDialect(

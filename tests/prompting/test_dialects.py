@@ -44,7 +44,8 @@ def test_a_closing_result_tag_inside_a_result_is_defused() -> None:
 
 def test_an_unknown_dialect_name_lists_the_known_ones() -> None:
     with pytest.raises(
-        ValueError, match=r"unknown dialect 'hermes'; known dialects: function_call, mistral, tool_call"
+        ValueError,
+        match=r"unknown dialect 'hermes'; known dialects: function_call, function_call_small, mistral, tool_call",
     ):
         get_dialect("hermes")
 

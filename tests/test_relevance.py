@@ -1,0 +1,112 @@
+"""The call decision for models too small to make it: a request's words against each tool's name and description,
+the turn choice it forces, and the agent loop that applies it from the model's profile."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+import pytest
+
+from shim.agent import Agent, AgentEnd
+from shim.backends.scripted import ScriptedBackend
+from shim.profiles import get_profile
+from shim.prompting import user_message
+from shim.relevance import MATCH_THRESHOLD, relevance, request_matches
+from shim.tool_choice import TurnChoice
+from shim.types import ChatMessage, ToolSpec
+
+TRIANGLE = ToolSpec(
+    name="calculate_triangle_area",
+    description="Calculate the area of a triangle given its base and height.",
+    input_schema={"type": "object", "properties": {"base": {"type": "integer"}, "height": {"type": "integer"}}},
+)
+BMI = ToolSpec(
+    name="determine_body_mass_index",
+    description="Calculate body mass index given weight and height.",
+    input_schema={"type": "object", "properties": {"weight": {"type": "number"}, "height": {"type": "number"}}},
+)
+WEATHER = ToolSpec(name="getWeatherForecast", description="The weather forecast of a city.", input_schema={})
+
+
+def test_words_of_the_tool_s_name_count_one_and_words_only_in_its_description_count_half() -> None:
+    # "triangle" and "area" are in the name; "base" and "height" only in the description.
+    assert relevance("Find the area of a triangle with a base of 10 and a height of 5.", TRIANGLE) == 3.0
+    # Only "height" is shared with the BMI tool, from its description.
+    assert relevance("Find the area of a triangle with a base of 10 and a height of 5.", BMI) == 0.5
+
+
+def test_camel_case_names_are_split_and_word_forms_agree_by_their_first_letters() -> None:
+    assert relevance("What will the weather be in Paris? I need forecasts.", WEATHER) == 2.0
+    assert relevance("weathers forecasted", WEATHER) == 2.0
+
+
+def test_common_request_words_and_short_words_do_not_count() -> None:
+    assert relevance("Can you please calculate it for me and tell me how", TRIANGLE) == 0.0
+
+
+def test_a_request_matches_when_one_tool_reaches_the_threshold() -> None:
+    request = "Find the area of a triangle with a base of 10 and a height of 5."
+    assert request_matches(request, [BMI, TRIANGLE])
+    assert not request_matches(request, [BMI])
+    assert not request_matches("How do I bake bread?", [TRIANGLE, BMI, WEATHER])
+    assert not request_matches(request, [])
+    assert request_matches("the triangle", [TRIANGLE], threshold=1.0)
+    assert not request_matches("the triangle", [TRIANGLE], threshold=MATCH_THRESHOLD)
+
+
+def test_a_matched_request_makes_an_auto_turn_required_and_nothing_else_changes() -> None:
+    asked = [user_message("What is the area of a triangle of base 3 and height 4?")]
+    auto = TurnChoice.of("auto", [TRIANGLE])
+    assert auto.when_matched(MATCH_THRESHOLD, asked, [TRIANGLE]).mode == "required"
+    assert auto.when_matched(None, asked, [TRIANGLE]) is auto  # a profile without the decision
+    assert auto.when_matched(MATCH_THRESHOLD, [user_message("Tell me a joke.")], [TRIANGLE]) is auto
+    none = TurnChoice.of("none", [TRIANGLE])
+    assert none.when_matched(MATCH_THRESHOLD, asked, [TRIANGLE]) is none  # the caller's choice wins
+    named = TurnChoice.of("calculate_triangle_area", [TRIANGLE])
+    assert named.when_matched(MATCH_THRESHOLD, asked, [TRIANGLE]) is named
+    # After the tool's result the model answers as it likes: only a turn right after the user's message.
+    result = ChatMessage(role="tool", name="calculate_triangle_area", tool_call_id="call_1")
+    assert auto.when_matched(MATCH_THRESHOLD, [*asked, result], [TRIANGLE]) is auto
+    assert auto.when_matched(MATCH_THRESHOLD, [], [TRIANGLE]) is auto
+
+
+def test_the_small_models_profiles_carry_the_decision_and_one_call_per_reply_and_other_families_do_not() -> None:
+    for small in ("smollm", "gemma3-270m"):
+        assert get_profile(small).call_when_matched == MATCH_THRESHOLD and get_profile(small).one_call_per_turn
+    for other in ("gemma3", "qwen", "default"):
+        assert get_profile(other).call_when_matched is None and not get_profile(other).one_call_per_turn
+
+
+@pytest.mark.anyio
+async def test_the_agent_forces_a_call_for_a_small_model_when_the_request_matches_and_lets_it_answer_otherwise() -> (
+    None
+):
+    call = '<function_call>{"name": "calculate_triangle_area", "arguments": {"base": 3, "height": 4}}</function_call>'
+    results: list[tuple[str, Any]] = []
+    for request, reply in (("What is the area of a triangle of base 3 and height 4?", call), ("Hi!", "Hello!")):
+        backend = ScriptedBackend([reply])
+        agent = Agent(backend, None, profile=get_profile("smollm"), external_tools=[TRIANGLE], max_turns=1)
+        with anyio.fail_after(10):
+            events = [e async for e in agent.stream(request)]
+        end = events[-1]
+        assert isinstance(end, AgentEnd)
+        system = backend.requests[0].messages[0].content
+        results.append((end.reason, "Call the tool above that does what the user asks" in system))
+        if end.reason == "tool_calls":
+            assert [json.loads(json.dumps(c.arguments)) for c in end.calls] == [{"base": 3, "height": 4}]
+    assert results == [("tool_calls", True), ("answer", False)]
+
+
+@pytest.mark.anyio
+async def test_a_small_model_s_reply_ends_at_its_first_call() -> None:
+    first = '<function_call>{"name": "calculate_triangle_area", "arguments": {"base": 3, "height": 4}}</function_call>'
+    second = (
+        '<function_call>{"name": "determine_body_mass_index", "arguments": {"weight": 3, "height": 4}}</function_call>'
+    )
+    backend = ScriptedBackend([f"{first}\n\n{second}"])
+    agent = Agent(backend, None, profile=get_profile("smollm"), external_tools=[TRIANGLE, BMI], max_turns=1)
+    with anyio.fail_after(10):
+        end = [e async for e in agent.stream("The area of the triangle of base 3 and height 4, please.")][-1]
+    assert isinstance(end, AgentEnd) and [c.name for c in end.calls] == ["calculate_triangle_area"]
