@@ -119,9 +119,13 @@ class XmlElements:
     def _end(self) -> bool:
         """Emit the calls; False (nothing emitted) when the body names no offered tool: a weaker form than JSON,
         so an element body counts only as a call of an offered tool, and otherwise it was text all along."""
-        value = self.parse("".join(self.body))
-        invokes: Any = value.get("invoke") if isinstance(value, dict) and set(value) == {"invoke"} else None
-        items: list[Any] = invokes if isinstance(invokes, list) else [value if invokes is None else invokes]
+        value: Any = self.parse("".join(self.body))
+        invokes: Any = None
+        if isinstance(value, dict) and set(cast("dict[str, Any]", value)) == {"invoke"}:
+            invokes = cast("dict[str, Any]", value)["invoke"]
+        items: list[Any] = (
+            cast("list[Any]", invokes) if isinstance(invokes, list) else [value if invokes is None else invokes]
+        )
         if not all(self._offered(item) for item in items):
             return False
         for item in items:
@@ -143,8 +147,7 @@ class XmlElements:
             return
         name = ctx.tools.resolve(shape.name)
         arguments = {
-            k: typed_value(ctx.tools, name, k, v) if isinstance(v, str) else v
-            for k, v in cast("dict[str, Any]", shape.arguments).items()
+            k: typed_value(ctx.tools, name, k, v) if isinstance(v, str) else v for k, v in shape.arguments.items()
         }
         ctx.end_call(shape.name, arguments, streamed=False)
 
