@@ -116,7 +116,7 @@ def test_a_missing_tools_file_is_reported() -> None:
 def test_an_unknown_dialect_lists_the_known_ones() -> None:
     code, _, err = run("--tools", str(TOOLS_FILE), "--dialect", "hermes")
     assert code == 2
-    assert "unknown dialect 'hermes'; known dialects: function_call, mistral, tool_call" in err
+    assert "unknown dialect 'hermes'; known dialects: function_call, function_call_small, mistral, tool_call" in err
 
 
 def test_an_unknown_tool_choice_names_the_tools() -> None:

@@ -74,8 +74,8 @@ def _cut_short(profile_of: Callable[[str | None], ModelProfile]) -> tuple[list[s
         profile = profile_of(model)
         cuts = [i for stop in profile.stop if (i := case.text.find(stop)) >= 0]
         tools = list(case.tools) if case.tools else None
-        expected = [(c.name, c.arguments) for c in case.calls]
-        if _calls(profile, case.text[: min(cuts, default=len(case.text))], tools) != expected:
+        whole = _calls(profile, case.text, tools)  # a hunt's output the parser misses is scored elsewhere
+        if _calls(profile, case.text[: min(cuts, default=len(case.text))], tools) != whole:
             failures.append(case.id)
         checked += bool(profile.stop)
     return failures, checked
