@@ -13,8 +13,6 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1] / "shim"
 
 
@@ -182,11 +180,6 @@ def test_server_sent_events_are_framed_by_one_writer() -> None:
 # -- lenient JSON: the parser's reader, read through its entry point ----------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="shim.profiles.template._decode keeps its own json.JSONDecoder().raw_decode fast path: it waits for a "
-    "public 'JSON value at a position' entry point in shim.parsing.lenient_json (the parser's engineer's folder)",
-)
 def test_json_values_in_model_text_are_found_only_by_the_parser_package() -> None:
     decoders = callers("raw_decode") | callers("JSONDecoder")
     assert _outside(decoders, "shim.parsing", "shim.bench") == set()

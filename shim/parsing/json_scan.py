@@ -9,6 +9,9 @@ chunks can be shown live and still concatenate to valid JSON.
 It never rescans: each character is looked at once, with regular expressions taking long runs (string
 bodies, whitespace) in one step. A token cut by a chunk boundary (``tr``, ``\\u00``) is left unconsumed
 and the caller hands it back with the next chunk.
+
+The string and number normalisation lives here and `lenient_json` (the whole-text reader) uses it, so the
+argument chunks streamed always decode to what ``lenient_json.loads`` returns.
 """
 
 from __future__ import annotations
@@ -17,9 +20,19 @@ import json
 import re
 from enum import Enum
 
-from shim.parsing.lenient_json import MAX_DEPTH, normalize_number, normalize_string_unit
+__all__ = [
+    "ARG_KEYS",
+    "MAX_DEPTH",
+    "NAME_KEYS",
+    "WRAPPER_KEYS",
+    "JsonScanner",
+    "Status",
+    "normalize_number",
+    "normalize_string_unit",
+]
 
-__all__ = ["ARG_KEYS", "NAME_KEYS", "WRAPPER_KEYS", "JsonScanner", "Status"]
+MAX_DEPTH = 100
+"""Deepest nesting of brackets read as JSON; deeper input is an error, never a crash (``RecursionError``)."""
 
 NAME_KEYS = ("name", "tool_name", "function_name", "tool", "function", "method")
 """Keys that may hold the tool name at the top level of a call object."""
@@ -27,6 +40,58 @@ ARG_KEYS = ("arguments", "parameters", "args", "input", "tool_input", "params", 
 """Keys that may hold the arguments object."""
 WRAPPER_KEYS = ("function", "tool", "tool_call", "call")
 """Keys whose object value is itself the call (``{"function": {"name": …, "arguments": …}}``)."""
+
+
+_SIMPLE_ESCAPES = frozenset('"\\/bfnrt')
+_CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def _escape_char(char: str) -> str:
+    """JSON-escape one character that may not appear raw in a JSON string."""
+    if char == '"':
+        return '\\"'
+    if char == "\\":
+        return "\\\\"
+    if char in _CONTROL:
+        return _CONTROL[char]
+    if ord(char) < 0x20:
+        return f"\\u{ord(char):04x}"
+    return char
+
+
+def normalize_string_unit(unit: str) -> str:
+    """Turn one unit of a lenient string body into strict JSON string-body text.
+
+    A unit is an escape sequence (``\\n``, ``\\u00e9``, ``\\'``, ``\\d``), or a single character that strict
+    JSON forbids raw (a ``"`` inside a single-quoted string, a control character).
+    """
+    if unit[0] != "\\":
+        return _escape_char(unit)
+    esc = unit[1:]
+    if esc[:1] == "u" and len(esc) == 5:
+        return unit
+    if esc in _SIMPLE_ESCAPES:
+        return unit
+    if esc == "'":
+        return "'"
+    # An unknown escape (\d, \s, \u12): keep the backslash as a literal character, as Python would.
+    return "\\\\" + "".join(_escape_char(c) for c in esc)
+
+
+_STRICT_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
+
+
+def normalize_number(token: str) -> str | None:
+    """Strict JSON text for a lenient number token (``+1``, ``.5``, ``1.``, ``007``), or None if not a number."""
+    if _STRICT_NUMBER.fullmatch(token):
+        return token
+    try:
+        value: int | float = int(token) if re.fullmatch(r"[+-]?\d+", token) else float(token)
+    except ValueError:
+        return None
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    return json.dumps(value)
 
 
 class Status(Enum):

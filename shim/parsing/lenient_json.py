@@ -1,9 +1,12 @@
 """Lenient JSON: strict ``json.loads`` first, the Lark grammar in ``grammars/lenient_json.lark`` when it fails.
 
-The grammar's header lists every leniency. Two things it cannot express live here: closing brackets
-missing at the end of the input (found with the interactive parser's ``accepts()``, so a cut after ``:``
-or inside a string is still an error), and the string/number normalisation that the incremental scanner
-(``json_scan``) shares, so the argument chunks it streams always decode to what this module returns.
+The grammar's header lists every leniency. What it cannot express lives here: closing brackets missing at
+the end of the input (found with the interactive parser's ``accepts()``, so a cut after ``:`` or inside a
+string is still an error). The string/number normalisation is the incremental scanner's (``json_scan``), so
+the argument chunks it streams always decode to what this module returns.
+
+This module is the one entry point for JSON in model text: `loads` for a whole text, `value_at` for the value
+that starts at a position inside a longer text (its extent found by the scanner, so each candidate is read once).
 """
 
 from __future__ import annotations
@@ -16,52 +19,22 @@ from typing import Any
 from lark import Lark, Token, Transformer, v_args  # pyright: ignore[reportUnknownVariableType]
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from shim.parsing.json_scan import MAX_DEPTH, JsonScanner, Status, normalize_number, normalize_string_unit
 from shim.resources import data_dir
 
-__all__ = ["MAX_DEPTH", "LenientJSONError", "loads", "nesting_depth", "normalize_number", "normalize_string_unit"]
-
-MAX_DEPTH = 100
-"""Deepest nesting of brackets read as JSON; deeper input is an error, never a crash (``RecursionError``)."""
+__all__ = [
+    "MAX_DEPTH",
+    "LenientJSONError",
+    "loads",
+    "nesting_depth",
+    "normalize_number",
+    "normalize_string_unit",
+    "value_at",
+]
 
 
 class LenientJSONError(ValueError):
     """The text is not JSON even by the lenient grammar; the message says where and why."""
-
-
-_SIMPLE_ESCAPES = frozenset('"\\/bfnrt')
-_CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-
-
-def _escape_char(char: str) -> str:
-    """JSON-escape one character that may not appear raw in a JSON string."""
-    if char == '"':
-        return '\\"'
-    if char == "\\":
-        return "\\\\"
-    if char in _CONTROL:
-        return _CONTROL[char]
-    if ord(char) < 0x20:
-        return f"\\u{ord(char):04x}"
-    return char
-
-
-def normalize_string_unit(unit: str) -> str:
-    """Turn one unit of a lenient string body into strict JSON string-body text.
-
-    A unit is an escape sequence (``\\n``, ``\\u00e9``, ``\\'``, ``\\d``), or a single character that strict
-    JSON forbids raw (a ``"`` inside a single-quoted string, a control character).
-    """
-    if unit[0] != "\\":
-        return _escape_char(unit)
-    esc = unit[1:]
-    if esc[:1] == "u" and len(esc) == 5:
-        return unit
-    if esc in _SIMPLE_ESCAPES:
-        return unit
-    if esc == "'":
-        return "'"
-    # An unknown escape (\d, \s, \u12): keep the backslash as a literal character, as Python would.
-    return "\\\\" + "".join(_escape_char(c) for c in esc)
 
 
 _UNIT = re.compile(r"\\u[0-9a-fA-F]{4}|\\[\s\S]|[\"\x00-\x1f]")
@@ -75,22 +48,6 @@ def _decode_string(token: str) -> str:
         except ValueError:
             pass
     return json.loads('"' + _UNIT.sub(lambda m: normalize_string_unit(m.group()), body) + '"')
-
-
-_STRICT_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
-
-
-def normalize_number(token: str) -> str | None:
-    """Strict JSON text for a lenient number token (``+1``, ``.5``, ``1.``, ``007``), or None if not a number."""
-    if _STRICT_NUMBER.fullmatch(token):
-        return token
-    try:
-        value: int | float = int(token) if re.fullmatch(r"[+-]?\d+", token) else float(token)
-    except ValueError:
-        return None
-    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-        return None
-    return json.dumps(value)
 
 
 class _ToPython(Transformer[Token, Any]):
@@ -205,6 +162,34 @@ def loads(text: str, *, strict: bool = False) -> Any:
         raise LenientJSONError(f"not valid JSON: {exc}") from None
     except RecursionError:  # the depth check above makes this unreachable; kept so no input can crash
         raise LenientJSONError(f"the JSON is nested more than {MAX_DEPTH} levels deep") from None
+
+
+_STRICT = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\r\n]*")
+
+
+def value_at(text: str, start: int = 0) -> tuple[Any, int] | None:
+    """The JSON value that begins at ``start`` (after any whitespace) and the index just past it, or None.
+
+    Read as `loads` reads (strict JSON first, then ``{'a': 'b'}``, trailing commas, comments), except that
+    missing closers are not added: the value must end within the text. Nested deeper than `MAX_DEPTH` is None.
+    What follows the value is left alone, so a value inside prose, a code fence or a template's rendering is
+    found where it stands.
+    """
+    start = _SPACE.match(text, start).end()  # type: ignore[union-attr]  # `*` always matches
+    try:
+        value, end = _STRICT.raw_decode(text, start)
+    except (ValueError, RecursionError):  # not strict JSON (or nested too deep for the C decoder)
+        pass
+    else:
+        return None if nesting_depth(text[start:end]) > MAX_DEPTH else (value, end)
+    end, status = JsonScanner(stop_chars="", capture=False).feed(text, start, final=True)
+    if status is not Status.DONE:
+        return None
+    try:
+        return loads(text[start:end]), end
+    except LenientJSONError:
+        return None
 
 
 def _position_message(text: str, exc: UnexpectedInput, what: str) -> str:

@@ -28,7 +28,6 @@ from jinja2 import TemplateError
 
 from shim.parsing import lenient_json
 from shim.parsing.call_syntax import CALL_ID, ArgumentsForm, CallSyntax
-from shim.parsing.json_scan import JsonScanner, Status
 from shim.profiles.data import DEFAULT_PROFILE, ModelProfile
 from shim.profiles.jinja import render_chat
 
@@ -339,12 +338,12 @@ def _unit(text: str, name: str, *, after: int = 0) -> _Unit | None:
     between = text[end_name:key]
     brace = between.find("{")
     if brace >= 0:
-        decoded = _decode(text, end_name + brace)
+        decoded = lenient_json.value_at(text, end_name + brace)
         if decoded is not None and isinstance(decoded[0], dict):
             return _Unit(at, decoded[1], name_close=between[:brace], arguments="json")
     quote = between.find('"')
     if quote >= 0:
-        decoded = _decode(text, end_name + quote)
+        decoded = lenient_json.value_at(text, end_name + quote)
         if decoded is not None and isinstance(decoded[0], str) and _KEY_1 in decoded[0]:
             return _Unit(at, decoded[1], name_close=between[:quote], arguments="json_string")
     if between.rstrip().endswith("(") and f"{_KEY_1}=" in text[key : key + len(_KEY_1) + 1]:
@@ -389,29 +388,11 @@ def _params_unit(text: str, at: int, end_name: int, key1: int) -> _Unit | None:
     )
 
 
-def _decode(text: str, start: int) -> tuple[Any, int] | None:
-    """The JSON value at ``start`` and its end; leniently (``{'a': 'b'}``, as ``|string`` prints a dict)."""
-    try:
-        value, end = json.JSONDecoder().raw_decode(text, start)
-    except ValueError:
-        pass
-    else:
-        return value, end
-    scanner = JsonScanner(stop_chars="", capture=False)
-    end, status = scanner.feed(text, start, final=True)
-    if status is not Status.DONE:
-        return None
-    try:
-        return lenient_json.loads(text[start:end]), end
-    except lenient_json.LenientJSONError:
-        return None
-
-
 def _enclosing_object(text: str, at: int, name: str) -> tuple[int, int] | None:
     best: tuple[int, int] | None = None
     start = text.rfind("{", 0, at)
     while start >= 0:
-        decoded = _decode(text, start)
+        decoded = lenient_json.value_at(text, start)
         if decoded is not None and decoded[1] > at and isinstance(decoded[0], dict):
             best = (start, decoded[1])
         start = text.rfind("{", 0, start)

@@ -22,7 +22,6 @@ from shim.constrain.structured import (
 )
 from shim.notices import notice
 from shim.parsing import lenient_json
-from shim.parsing.json_scan import JsonScanner, Status
 from shim.server.exchange import CallOut, ChatRequest, FinishOut, Output, TextOut
 
 __all__ = ["read_answer", "structured_chat"]
@@ -112,16 +111,13 @@ _MISSING = object()
 def _first_json(text: str) -> Any:
     """The whole text as JSON, else the first value that starts at a ``{`` or ``[`` (inside code fences or prose),
     read by the parser's lenient JSON (`shim.parsing.lenient_json`: single quotes, trailing commas, comments); or
-    `_MISSING`. The value's extent is the parser's string-aware scan, so each candidate is read once."""
+    `_MISSING`."""
     try:
         return lenient_json.loads(text)
     except lenient_json.LenientJSONError:
         pass
     for start in (i for i, c in enumerate(text) if c in "{["):
-        end, status = JsonScanner(stop_chars="", capture=False).feed(text, start, final=True)
-        if status is Status.DONE:
-            try:
-                return lenient_json.loads(text[start:end])
-            except lenient_json.LenientJSONError:
-                continue
+        found = lenient_json.value_at(text, start)
+        if found is not None:
+            return found[0]
     return _MISSING

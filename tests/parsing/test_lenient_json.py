@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shim.parsing.lenient_json import LenientJSONError, loads
+from shim.parsing.lenient_json import MAX_DEPTH, LenientJSONError, loads, value_at
 from shim.resources import data_dir
 
 LENIENT = [
@@ -80,3 +80,57 @@ def test_the_grammar_header_lists_every_leniency() -> None:
         "missing closing brackets",
     ):
         assert word in header
+
+
+VALUES_AT = [
+    (
+        "a nested object, trailing prose left alone",
+        '{"a": {"b": [1, {"c": 2}]}} and more',
+        0,
+        {"a": {"b": [1, {"c": 2}]}},
+        27,
+    ),
+    ("braces inside strings do not end the value", '{"a": "}{", "b": \'][\'} x', 0, {"a": "}{", "b": "]["}, 22),
+    ("leading whitespace is skipped", '  \n {"a": 1}', 0, {"a": 1}, 12),
+    ("a value in the middle of prose", "Answer: [1, 2,] done", 8, [1, 2], 15),
+    ("only the first of two values", "[1] [2]", 0, [1], 3),
+    ("a string value", '"s}" rest', 0, "s}", 4),
+    ("a lenient object (as a template prints a dict)", "x={'a': True, b: None}!", 2, {"a": True, "b": None}, 22),
+    ("a comment inside the value", '{"a": 1 /* note */}', 0, {"a": 1}, 19),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "expected", "end"), [case[1:] for case in VALUES_AT], ids=[case[0] for case in VALUES_AT]
+)
+def test_the_value_at_a_position_is_read_with_the_index_just_past_it(
+    text: str, start: int, expected: object, end: int
+) -> None:
+    assert value_at(text, start) == (expected, end)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ('{"a": 1', 0),  # truncated: closers are not added, the value must end in the text
+        ('{"a": "open', 0),  # truncated inside a string
+        ('{"a": tru', 0),  # truncated inside a literal
+        ("hello", 0),  # not JSON
+        ('x {"a": 1}', 0),  # the value starts later, not here
+        ("{'a' 1}", 0),  # a missing colon
+        ("", 0),
+        ("   ", 0),
+        ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), 0),  # strict but nested too deep
+    ],
+)
+def test_no_value_at_a_position_where_no_complete_json_value_starts(text: str, start: int) -> None:
+    assert value_at(text, start) is None
+
+
+def test_the_value_at_a_position_is_what_loads_reads_from_its_extent() -> None:
+    text = "Here: {'city': 'Paris', days: [1, 2,], // why\n 'ok': True} -- end"
+    found = value_at(text, text.index("{"))
+    assert found is not None
+    value, end = found
+    assert text[end:] == " -- end"
+    assert value == loads(text[text.index("{") : end])

@@ -15,10 +15,8 @@ section is the end-of-sequence token, absorbed as markup.
 
 from __future__ import annotations
 
-import regex
-
-from shim.parsing.readers.base import Block, Context, Dialect
-from shim.parsing.readers.sectioned import SEPARATOR, Section, Tokens, head_name
+from shim.parsing.readers.base import Dialect
+from shim.parsing.readers.sectioned import SEPARATOR, Tokens, head_name, section_reader
 
 __all__ = ["ROWS", "TOKENS"]
 
@@ -44,16 +42,8 @@ EXAMPLE = (
 )
 
 
-def _section(ctx: Context, block: Block, match: regex.Match[str]) -> Section:
-    return Section(ctx, block, TOKENS)
-
-
-def _call(ctx: Context, block: Block, match: regex.Match[str]) -> Section:
-    return Section(ctx, block, TOKENS, "head")
-
-
 ROWS = [
-    Dialect("deepseek", CALLS_BEGIN, f"{CALLS_END}|{END_OF_SENTENCE}", reader=_section, example=EXAMPLE),
+    Dialect("deepseek", CALLS_BEGIN, f"{CALLS_END}|{END_OF_SENTENCE}", reader=section_reader(TOKENS), example=EXAMPLE),
     # A call whose section opener was left out.
-    Dialect("deepseek_call", CALL_BEGIN, CALL_END, reader=_call, example=EXAMPLE),
+    Dialect("deepseek_call", CALL_BEGIN, CALL_END, reader=section_reader(TOKENS, "head"), example=EXAMPLE),
 ]

@@ -9,10 +9,8 @@
 
 from __future__ import annotations
 
-import regex
-
-from shim.parsing.readers.base import Block, Context, Dialect
-from shim.parsing.readers.sectioned import SEPARATOR, Section, Tokens, head_name
+from shim.parsing.readers.base import Dialect
+from shim.parsing.readers.sectioned import SEPARATOR, Tokens, head_name, section_reader
 
 __all__ = ["ROWS", "TOKENS"]
 
@@ -25,15 +23,7 @@ EXAMPLE = (
 )
 
 
-def _section(ctx: Context, block: Block, match: regex.Match[str]) -> Section:
-    return Section(ctx, block, TOKENS)
-
-
-def _call(ctx: Context, block: Block, match: regex.Match[str]) -> Section:
-    return Section(ctx, block, TOKENS, "head")
-
-
 ROWS = [
-    Dialect("kimi_k2", SECTION_BEGIN, SECTION_END, reader=_section, example=EXAMPLE),
-    Dialect("kimi_k2_call", CALL_BEGIN, CALL_END, reader=_call, example=EXAMPLE),
+    Dialect("kimi_k2", SECTION_BEGIN, SECTION_END, reader=section_reader(TOKENS), example=EXAMPLE),
+    Dialect("kimi_k2_call", CALL_BEGIN, CALL_END, reader=section_reader(TOKENS, "head"), example=EXAMPLE),
 ]

@@ -12,10 +12,11 @@ from typing import Any, cast
 
 import regex
 
-from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.json_scan import Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.react import input_arguments, lenient_loads
+from shim.parsing.readers.untagged import JsonCandidate
 
 __all__ = ["ROWS", "ActionBlob"]
 
@@ -29,17 +30,13 @@ class ActionBlob:
         self.ctx = ctx
         self.block = block
         block.fence = True
-        self.scanner = JsonScanner(stop_chars="", capture=False)
-        self.scanner.feed(opener, 0)
-        self.body = [opener]
+        self.json = JsonCandidate(ctx, opener)
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        new, status = self.scanner.feed(text, pos, final=final)
-        self.ctx.consume(text[pos:new])
-        self.body.append(text[pos:new])
-        if status is Status.MORE:
-            return new, MORE
-        value: Any = lenient_loads("".join(self.body)) if status is Status.DONE else None
+        new, status = self.json.scan(text, pos, final)
+        if status is not Status.DONE:
+            return new, (MORE if status is Status.MORE else None)
+        value: Any = lenient_loads(self.json.text())
         blob: dict[str, Any] = cast("dict[str, Any]", value) if isinstance(value, dict) else {}
         if blob and set(blob) <= {"action", "action_input"}:
             name = blob.get("action")

@@ -6,19 +6,13 @@ read too. With the tokens stripped by the engine, the bare list is the untagged 
 
 from __future__ import annotations
 
-import regex
-
-from shim.parsing.readers.base import Block, Context, Dialect
-from shim.parsing.readers.pycall import PyStart, inner_row
+from shim.parsing.readers.base import Dialect
+from shim.parsing.readers.pycall import inner_row, open_list
 
 __all__ = ["ROWS"]
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> PyStart:
-    return PyStart(ctx, block)
-
-
 ROWS = [
-    Dialect("lfm2", r"<\|tool_call_start\|>", r"<\|tool_call_end\|>", reader=_open),
+    Dialect("lfm2", r"<\|tool_call_start\|>", r"<\|tool_call_end\|>", reader=open_list),
     inner_row("lfm2_call", ("lfm2",)),
 ]

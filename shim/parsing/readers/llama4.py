@@ -5,19 +5,13 @@ A pythonic call list (or JSON) between special tokens, read by `shim.parsing.rea
 
 from __future__ import annotations
 
-import regex
-
-from shim.parsing.readers.base import Block, Context, Dialect
-from shim.parsing.readers.pycall import PyStart, inner_row
+from shim.parsing.readers.base import Dialect
+from shim.parsing.readers.pycall import inner_row, open_list
 
 __all__ = ["ROWS"]
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> PyStart:
-    return PyStart(ctx, block)
-
-
 ROWS = [
-    Dialect("llama4_python", r"<\|python_start\|>", r"<\|python_end\|>", reader=_open),
+    Dialect("llama4_python", r"<\|python_start\|>", r"<\|python_end\|>", reader=open_list),
     inner_row("llama4_call", ("llama4_python",)),
 ]

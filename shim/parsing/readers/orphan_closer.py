@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.json_scan import Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import Closed
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import calls_of
+from shim.parsing.readers.untagged import JsonCandidate, calls_of
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, MarkerMatch
 
@@ -27,22 +27,15 @@ class OrphanClosed:
 
     def __init__(self, ctx: Context, block: Block, opener: str) -> None:
         self.ctx = ctx
-        self.scanner = JsonScanner(stop_chars="", capture=False)
-        self.scanner.feed(opener, 0)
-        self.body = [opener]
+        self.json = JsonCandidate(ctx, opener)
         self.done = False
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
         if not self.done:
-            new, status = self.scanner.feed(text, pos, final=final)
-            ctx.consume(text[pos:new])
-            self.body.append(text[pos:new])
-            if status is Status.MORE:
-                return new, MORE
+            new, status = self.json.scan(text, pos, final)
             if status is not Status.DONE:
-                ctx.revert()
-                return new, None
+                return new, (MORE if status is Status.MORE else None)
             self.done, pos = True, new
         at = pos
         while at < len(text) and text[at] in " \t\r\n":
@@ -50,7 +43,7 @@ class OrphanClosed:
         closer = ctx.markers.match(text, at, final, opens=False, closes=True) if at < len(text) else None
         if closer is PARTIAL or (at >= len(text) and not final):
             return pos, MORE
-        shapes = calls_of("".join(self.body), ctx) if isinstance(closer, MarkerMatch) else []
+        shapes = calls_of(self.json.text(), ctx) if isinstance(closer, MarkerMatch) else []
         if not shapes or not isinstance(closer, MarkerMatch):
             ctx.revert()
             return pos, None

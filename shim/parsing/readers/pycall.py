@@ -23,11 +23,11 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.pythonic import PythonicScanner
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
-from shim.parsing.readers.block_end import AfterBody, Skip
+from shim.parsing.readers.block_end import AfterBody, Revert, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.untagged import UntaggedJson
 
-__all__ = ["CALL_OPEN", "PyCall", "PyStart", "inner_row", "parse_arguments"]
+__all__ = ["CALL_OPEN", "PyCall", "PyStart", "inner_row", "open_list", "parse_arguments"]
 
 CALL_OPEN = regex.compile(
     r"(?P<print>print[ \t]{0,4}\([ \t]{0,4})?(?!print[ \t]{0,4}\()(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}\("
@@ -152,22 +152,10 @@ def open_call(known_only: bool) -> Callable[[Context, Block, regex.Match[str]], 
     def factory(ctx: Context, block: Block, match: regex.Match[str]) -> Any:
         name = match.group("name")
         if known_only and not ctx.tools.is_known(name):
-            return _Revert(ctx)
+            return Revert(ctx)
         return PyCall(ctx, block, name, wrapped=match.groupdict().get("print") is not None)
 
     return factory
-
-
-class _Revert:
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        self.ctx.revert()
-        return pos, None
-
-    def finish(self, truncated: bool) -> None:
-        self.ctx.revert()
 
 
 def inner_row(name: str, wrappers: tuple[str, ...], *, known_only: bool = False) -> Dialect:
@@ -214,3 +202,8 @@ class PyStart:
 
     def finish(self, truncated: bool) -> None:
         self.ctx.revert()
+
+
+def open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PyStart:
+    """The reader of a block between special tokens that holds a pythonic call list (LFM2, Llama 4)."""
+    return PyStart(ctx, block)

@@ -18,10 +18,11 @@ from typing import Any
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.json_scan import Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.tool_xml import tool_name_pattern
+from shim.parsing.readers.untagged import JsonCandidate
 from shim.parsing.shapes import ToolIndex, one_parameter
 
 __all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arguments"]
@@ -70,13 +71,13 @@ class ReactInput:
     def __init__(self, ctx: Context, block: Block, name: str) -> None:
         self.ctx = ctx
         self.name = name
-        self.scanner: JsonScanner | None = None
-        self.body: list[str] = []
+        self.json: JsonCandidate | None = None
+        self.body: list[str] = []  # the string input, to the end of the line
         self.fenced = False  # the object sits in a ```json fence, whose end belongs to the call
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
-        if self.scanner is None and not self.body:
+        if self.json is None and not self.body:
             blanks = _BLANKS.match(text, pos)
             if blanks is not None:
                 ctx.consume(blanks.group())
@@ -91,16 +92,11 @@ class ReactInput:
                 ctx.consume(text[pos : below.end() - 1])
                 pos = below.end() - 1
             if text[pos : pos + 1] == "{":
-                self.scanner = JsonScanner(stop_chars="", capture=False)
-        if self.scanner is not None:
-            new, status = self.scanner.feed(text, pos, final=final)
-            ctx.consume(text[pos:new])
-            self.body.append(text[pos:new])
-            if status is Status.MORE:
-                return new, MORE
+                self.json = JsonCandidate(ctx)
+        if self.json is not None:
+            new, status = self.json.scan(text, pos, final)
             if status is not Status.DONE:
-                ctx.revert()
-                return new, None
+                return new, (MORE if status is Status.MORE else None)
             if self.fenced:
                 fence = match_at(_FENCE_END, text, new, final)
                 if fence is MORE:  # the scanner is done: the next feed comes straight back here
@@ -108,7 +104,7 @@ class ReactInput:
                 if fence is not None:
                     ctx.consume(fence.group())
                     new = fence.end()
-            return new, self._decide(lenient_loads("".join(self.body)))
+            return new, self._decide(lenient_loads(self.json.text()))
         end = _LINE_END.search(text, pos)
         stop = len(text) if end is None else end.start()
         ctx.consume(text[pos:stop])
@@ -128,7 +124,7 @@ class ReactInput:
     def finish(self, truncated: bool) -> None:
         if truncated:
             self.ctx.fail_call(CUT_OFF)
-        elif self.scanner is None:
+        elif self.json is None:
             self._decide("".join(self.body).strip().strip('"'))
         else:
             self.ctx.revert()

@@ -16,11 +16,11 @@ from typing import Literal
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Next, match_at
+from shim.parsing.readers.base import MORE, Block, Context, Next, ReaderFactory, match_at
 from shim.parsing.readers.block_end import Closed, Skip
 from shim.parsing.readers.json_body import JsonBody
 
-__all__ = ["SEPARATOR", "Section", "Tokens", "head_name"]
+__all__ = ["SEPARATOR", "Section", "Tokens", "head_name", "section_reader"]
 
 SEPARATOR = r"<[｜|]tool[▁_]sep[｜|]>|<\|tool_call_argument_begin\|>"
 """Between a call's head and its arguments: DeepSeek's ``<｜tool▁sep｜>`` (also spelled with ASCII bars and
@@ -59,6 +59,15 @@ class Tokens:
         # Layout between the head and its separator token (a newline before ``<|tool_call_argument_begin|>``).
         head = rf"[ \t]*(?P<head>[^<>\n]{{1,160}}?)[ \t\r\n]{{0,8}}(?:{self.separator})"
         return tuple(regex.compile(p) for p in (self.call_begin, head, self.call_end, self.section_end))
+
+
+def section_reader(tokens: Tokens, phase: Phase = "between") -> ReaderFactory:
+    """A row's reader: a whole section (``between``), or a call whose section opener was left out (``head``)."""
+
+    def factory(ctx: Context, block: Block, match: regex.Match[str]) -> Section:
+        return Section(ctx, block, tokens, phase)
+
+    return factory
 
 
 class Section:

@@ -15,9 +15,34 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
 
-__all__ = ["BARE", "FENCE", "UntaggedJson", "calls_of"]
+__all__ = ["BARE", "FENCE", "JsonCandidate", "UntaggedJson", "calls_of"]
 
 FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n"
+
+
+class JsonCandidate:
+    """A JSON value read as a possible call: its text is consumed as it is scanned, so a revert gives it all back
+    as text, and kept in `body` to be decoded once it is complete."""
+
+    def __init__(self, ctx: Context, opener: str = "") -> None:
+        self.ctx = ctx
+        self.scanner = JsonScanner(stop_chars="", capture=False)
+        self.scanner.feed(opener, 0)
+        self.body = [opener] if opener else []
+
+    def scan(self, text: str, pos: int, final: bool) -> tuple[int, Status]:
+        """Scan on from ``pos``: `Status.MORE`, `Status.DONE` (the value is whole), or an error, already reverted
+        (not JSON: the characters from the returned position on are read as text again)."""
+        new, status = self.scanner.feed(text, pos, final=final)
+        if new > pos:
+            self.ctx.consume(text[pos:new])
+            self.body.append(text[pos:new])
+        if status is not Status.MORE and status is not Status.DONE:
+            self.ctx.revert()
+        return new, status
+
+    def text(self) -> str:
+        return "".join(self.body)
 
 
 class UntaggedJson:
@@ -27,22 +52,15 @@ class UntaggedJson:
         self.ctx = ctx
         self.block = block
         block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
-        self.scanner = JsonScanner(stop_chars="", capture=False)
-        self.body: list[str] = []
+        self.json = JsonCandidate(ctx)
         self.complete = False
         """The value is whole; what follows it is still to be seen."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         if not self.complete:
-            new, status = self.scanner.feed(text, pos, final=final)
-            if new > pos:
-                self.ctx.consume(text[pos:new])
-                self.body.append(text[pos:new])
-            if status is Status.MORE:
-                return new, MORE
+            new, status = self.json.scan(text, pos, final)
             if status is not Status.DONE:
-                self.ctx.revert()  # not JSON: the characters from `new` on are read as text again
-                return new, None
+                return new, (MORE if status is Status.MORE else None)
             self.complete = True
             pos = new
         # What follows decides: JSON glued to a backtick is inline code (`{"name": …}` in docs), so text.
@@ -54,7 +72,7 @@ class UntaggedJson:
         return pos, self._classify("")
 
     def _classify(self, added: str) -> Next:
-        shapes = calls_of("".join(self.body) + added, self.ctx)
+        shapes = calls_of(self.json.text() + added, self.ctx)
         if not shapes:
             self.ctx.revert()
             return None
@@ -65,8 +83,8 @@ class UntaggedJson:
     def finish(self, truncated: bool) -> None:
         if self.complete and not truncated:
             self._classify("")
-        elif not truncated and self.scanner.completable():
-            self._classify(self.scanner.closers())
+        elif not truncated and self.json.scanner.completable():
+            self._classify(self.json.scanner.closers())
         else:
             self.ctx.revert()
 
