@@ -6,9 +6,9 @@ With the tool's schema, the schema decides: a ``string`` parameter keeps its tex
 literal of that type (``True``, ``['a', 'b']``: what templates print with ``{{ value }}``), else keep the text.
 A parameter whose schema admits null (a type list or an ``anyOf`` / ``oneOf`` with ``null``) reads the text
 ``null`` as null. Without a schema (an unknown tool or parameter, or a type union), the same rule for every
-family: the value is its text (``5`` is ``"5"``), as the engines' own parsers of these formats keep it (vLLM's Qwen3-Coder and
-MiniMax parsers, Ollama's GLM parser): nothing is guessed that the model did not write. Every XML family reader
-and the template-derived reader call `typed_value`.
+family: the value is its text (``5`` is ``"5"``), as the engines' own parsers of these formats keep it (vLLM's
+Qwen3-Coder and MiniMax parsers, Ollama's GLM parser): nothing is guessed that the model did not write. Every XML
+family reader and the template-derived reader call `typed_value`.
 """
 
 from __future__ import annotations
