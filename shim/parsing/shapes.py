@@ -267,3 +267,22 @@ class ToolIndex:
             kinds = [k for k in cast("list[Any]", kind) if k != "null"]
             kind = kinds[0] if len(kinds) == 1 else None
         return kind if isinstance(kind, str) else None
+
+    def admits_null(self, tool: str, parameter: str) -> bool:
+        """The parameter's schema admits JSON null: ``"type": "null"``, a type list with ``"null"``, or an
+        ``anyOf`` / ``oneOf`` branch of type null."""
+        spec = self.specs.get(tool)
+        prop = spec.input_schema.get("properties", {}).get(parameter) if spec is not None else None
+        if not isinstance(prop, dict):
+            return False
+        schema = cast("dict[str, Any]", prop)
+        branches: list[Any] = [schema]
+        for key in ("anyOf", "oneOf"):
+            union = schema.get(key)
+            if isinstance(union, list):
+                branches += cast("list[Any]", union)
+        for branch in branches:
+            kind = cast("dict[str, Any]", branch).get("type") if isinstance(branch, dict) else None
+            if kind == "null" or (isinstance(kind, list) and "null" in kind):
+                return True
+        return False

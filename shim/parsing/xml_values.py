@@ -4,10 +4,11 @@
 With the tool's schema, the schema decides: a ``string`` parameter keeps its text exactly; ``integer``,
 ``number``, ``boolean``, ``null``, ``object`` and ``array`` read the text as (lenient) JSON, else as a Python
 literal of that type (``True``, ``['a', 'b']``: what templates print with ``{{ value }}``), else keep the text.
-Without a schema (an unknown tool or parameter, or a type union), the same rule for every family: the value is
-its text (``5`` is ``"5"``), as the engines' own parsers of these formats keep it (vLLM's Qwen3-Coder and
-MiniMax parsers, Ollama's GLM parser): nothing is guessed that the model did not write. Every XML family reader
-and the template-derived reader call `typed_value`.
+A parameter whose schema admits null (a type list or an ``anyOf`` / ``oneOf`` with ``null``) reads the text
+``null`` as null. Without a schema (an unknown tool or parameter, or a type union), the same rule for every
+family: the value is its text (``5`` is ``"5"``), as the engines' own parsers of these formats keep it (vLLM's
+Qwen3-Coder and MiniMax parsers, Ollama's GLM parser): nothing is guessed that the model did not write. Every XML
+family reader and the template-derived reader call `typed_value`.
 """
 
 from __future__ import annotations
@@ -39,10 +40,13 @@ def unlaid(raw: str) -> str:
 
 def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
     """The value of parameter ``key`` of ``tool`` written as ``raw`` text (see the module docstring)."""
-    kind = tools.property_type(tools.resolve(tool), key)
+    name = tools.resolve(tool)
+    kind = tools.property_type(name, key)
+    text = raw.strip()
+    if text == "null" and tools.admits_null(name, key):
+        return None  # the model wrote JSON null where the schema admits it (`"anyOf": [{"type": "null"}, …]`)
     if kind == "string":
         return raw
-    text = raw.strip()
     if kind is None:
         return raw
     if kind == "null" and text in ("null", "None", ""):

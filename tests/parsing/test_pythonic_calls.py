@@ -87,3 +87,26 @@ def test_labelled_calls_and_a_turn_token_after_a_call_are_read(text: str) -> Non
 def test_labelled_calls_in_prose_or_of_no_offered_tool_stay_text(text: str) -> None:
     result = parse_everywhere(text, ["get_weather"])
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ("[get_weather(city='Paris', days=2)]<|eot_id|>", ""),
+        ('[get_weather(city="Paris", days=2), search(query="x")]<|eot|>', ""),
+        ("Checking: [get_weather(city='Paris', days=2)]\n<|eom_id|>", "Checking: "),
+        ("[get_weather(city='Paris', days=2)]</s>", ""),
+    ],
+)
+def test_a_call_list_followed_by_an_end_of_turn_token_is_read_and_the_token_is_markup(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result)[0] == ("get_weather", {"city": "Paris", "days": 2})
+    assert result["text"].strip() == visible.strip()
+
+
+@pytest.mark.parametrize(
+    "text", ["Use [get_weather(city='Paris')]<b>now</b>.", "See [get_weather(city='Paris')]<br> above."]
+)
+def test_a_call_list_glued_to_other_markup_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert result["calls"] == [] and result["text"] == text

@@ -102,3 +102,57 @@ def test_an_action_input_in_a_json_fence_is_read_with_its_fence(text: str) -> No
     result = parse_everywhere(text, ["get_weather"])
     assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
     assert "```" not in result["text"]
+
+
+ADD = {"name": "加法", "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}}}}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ('Thought: weather.\n\nAction: get_weather\n\n\n\nAction Input: {"city": "Oslo"}\n', "get_weather"),
+        ('Action: get_weather\n\nAction Input: {"city": "Oslo"}', "get_weather"),
+        ('Action: get_weather (looks up the weather)\nAction Input: {"city": "Oslo"}', "get_weather"),
+        ('Thought: t\nAction: 加法\n\nAction Input: {"city": "Oslo"}', "加法"),
+        ('Action: 加法 (两数相加)\r\nAction Input: {"city": "Oslo"}', "加法"),
+    ],
+)
+def test_blank_lines_a_described_name_and_names_in_any_script_are_read(text: str, name: str) -> None:
+    result = parse_everywhere(text, [WEATHER, ADD])
+    assert _calls(result) == [(name, {"city": "Oslo"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Action: get_weather\n\nThe input would be\nAction Input: {"city": "Oslo"}',  # a line of prose between
+        "Action: 加法 (两数相加) is the tool to use.",
+        'Action: lookup (a tool)\n\nAction Input: {"city": "Oslo"}',  # not an offered tool
+    ],
+)
+def test_a_name_line_without_its_input_label_next_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [WEATHER, ADD])
+    assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('Action:\n{\n  "tool_name": "get_weather",\n  "tool_arguments": {"city": "Oslo"}\n}', ""),
+        ('Action: {"name": "get_weather", "arguments": {"city": "Oslo"}}\nThat gets it.', "That gets it."),
+        ('Thought: go.\nAction:\n\n{"action": "get_weather", "action_input": {"city": "Oslo"}}', "Thought: go."),
+    ],
+)
+def test_an_action_label_before_a_json_call_is_the_calls_markup(text: str, visible: str) -> None:
+    result = parse_everywhere(text, [WEATHER])
+    assert _calls(result) == [("get_weather", {"city": "Oslo"})]
+    assert result["text"].split() == visible.split()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['Action:\n{"verb": "read", "object": "book"}', 'Action: {"name": "lookup", "arguments": {}} is an example.'],
+)
+def test_an_action_label_before_json_that_is_no_offered_call_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [WEATHER])
+    assert result["calls"] == [] and result["text"] == text

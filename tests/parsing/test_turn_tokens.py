@@ -16,6 +16,10 @@ from tests.parsing.readers.cases import Real, check
         ('[TOOL_CALLS][{"name": "f", "arguments": {}}]</s>', ""),
         ('<|python_tag|>{"name": "f", "parameters": {}}<|eom_id|><|eot_id|>', ""),
         ('Sure. <function_call>{"name": "f", "arguments": {}}</function_call><|END_OF_TURN_TOKEN|>', "Sure."),
+        ("<function=f>{}</function><|eot|>", ""),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call><|eom|>', ""),
+        ("<|tool_call>call:f{}<tool_call|><|tool_response>", ""),
+        ('Ok. <tool_call>{"name": "f", "arguments": {}}</tool_call>\n<|tool_response>', "Ok."),
     ],
 )
 def test_an_end_of_turn_token_after_a_call_is_markup(text: str, visible: str) -> None:
@@ -34,7 +38,10 @@ def test_an_orphan_reasoning_closer_is_markup(text: str, visible: str) -> None:
     check(Real("written: a template opened <think> in the prompt", text, [("f", {})], visible=visible))
 
 
-@pytest.mark.parametrize("text", ["Use <s>strike</s> for deleted text.", "Type <|im_end|> to end a turn."])
+@pytest.mark.parametrize(
+    "text",
+    ["Use <s>strike</s> for deleted text.", "Type <|im_end|> to end a turn.", "Llama 4 ends with <|eot|>."],
+)
 def test_a_turn_token_in_prose_with_no_call_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text))
     assert result["text"] == text

@@ -115,3 +115,34 @@ def test_python_spellings_count_where_the_schema_asks_for_that_type() -> None:
     assert typed_value(tools, "probe", "array", "['a', 'b']") == ["a", "b"]
     assert typed_value(tools, "probe", "integer", "true") == "true"  # not an integer: the text stays
     assert typed_value(tools, "probe", "loose", "[1]") == "[1]"  # no schema: the text as written
+
+
+NULLABLE = {
+    "name": "probe",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "any_of": {"anyOf": [{"type": "null"}, {"type": "string"}]},
+            "one_of": {"oneOf": [{"type": "integer"}, {"type": "null"}]},
+            "listed": {"type": ["string", "null"]},
+            "string": {"type": "string"},
+            "loose": {},
+        },
+    },
+}
+
+
+def test_null_is_null_in_every_family_where_the_schema_admits_null_and_text_where_it_does_not() -> None:
+    for family, (render, _) in FAMILIES.items():
+        if family.startswith("derived"):
+            continue  # its profile carries the probe tool of the main table
+        for key in ("any_of", "one_of", "listed"):
+            parser = StreamParser([NULLABLE])
+            source = render(key, "null")
+            events = parser.feed(source) + parser.close()
+            assert [e.arguments for e in events if isinstance(e, ToolCallEnd)] == [{key: None}], (family, key)
+    tools = ToolIndex([NULLABLE])
+    assert typed_value(tools, "probe", "string", "null") == "null"
+    assert typed_value(tools, "probe", "loose", "null") == "null"
+    assert typed_value(tools, "probe", "any_of", "nullable") == "nullable"
+    assert typed_value(tools, "probe", "any_of", " null ") is None

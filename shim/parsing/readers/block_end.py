@@ -22,8 +22,8 @@ from shim.parsing.tags import PARTIAL, MarkerMatch
 __all__ = ["TURN_END", "AfterBody", "Closed", "Markup", "Revert", "Skip", "damaged_closer", "open_inner", "open_markup"]
 
 TURN_END = regex.compile(
-    r"<\|(?:eot_id|eom_id|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
-    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]",
+    r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
+    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]|<\|tool_response>",
     regex.IGNORECASE,
 )
 """Turn-structure tokens a model writes after its call: markup when they follow a call block."""

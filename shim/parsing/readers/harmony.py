@@ -7,7 +7,15 @@
 A message with a recipient is a call (its JSON arguments stream); the ``analysis`` channel is reasoning;
 any other message is visible text. Header tokens are markup. (Token spellings: openai/harmony, vLLM
 ``openai_tool_parser.py``, Ollama ``harmony/harmonyparser.go``.) Engines that strip special tokens leave
-``commentary to=functions.NAME json{…}``: read only when NAME is an offered tool.
+``commentary to=functions.NAME json{…}``: read only when NAME is an offered tool; so is such a stripped header
+as the body of a call tag (``<tool_call>assistant to=functions.NAME json\n{…}</tool_call>``).
+
+Models built on the same message structure address a message by recipient alone (ATEM / Glimmer,
+``<|start|>assistant to=self<|message|>…<|eom|>``): ``to=self`` is reasoning, ``to=user`` (or ``all``) text for
+the user, read as written, and a message to a tool, or to no one, whose body is a tagged call form
+(``<atem:function_calls>…``) hands that form to the family that reads it. The output may begin inside such a
+header (the template wrote ``<|start|>assistant``): `` to=NAME<|message|>`` or ``<|message|>`` where the message
+begins. ``<|eom|>`` and ``<|eot|>`` end a message as ``<|end|>`` does.
 """
 
 from __future__ import annotations
@@ -18,11 +26,12 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reade
 from shim.parsing.readers.block_end import Revert
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.reasoning import ReasoningBody
+from shim.parsing.tags import PARTIAL
 
 __all__ = ["ROWS"]
 
 _MESSAGE = regex.compile(r"<\|message\|>")
-_END = regex.compile(r"<\|end\|>|<\|call\|>|<\|return\|>")
+_END = regex.compile(r"<\|end\|>|<\|call\|>|<\|return\|>|<\|eom\|>|<\|eot\|>")
 _RECIPIENT = regex.compile(r"\bto=(?:functions\.)?(?P<name>[^\s<]{1,128})")
 _CHANNEL = regex.compile(r"<\|channel\|>[ \t]*(?P<channel>\w+)")
 _MAX_HEADER = 512
@@ -58,25 +67,83 @@ class Header:
         return found.end(), self._body("".join(self.header))
 
     def _body(self, header: str) -> Reader:
-        ctx = self.ctx
-        recipient = _RECIPIENT.search(header)
-        if recipient is not None:
-            ctx.start_call(recipient.group("name"))
-            self.block.name = recipient.group("name")
-            return JsonBody(ctx, self.block)
-        channel = _CHANNEL.search(header)
-        if channel is not None and channel.group("channel").casefold() == "analysis":
-            ctx.reasoning("", ctx.take_raw())
-            return ReasoningBody(ctx, _END)
-        ctx.markup("")
-        return ReasoningBody(ctx, _END, visible=True)
+        return message_body(self.ctx, self.block, header)
 
     def finish(self, truncated: bool) -> None:
         self.ctx.revert()
 
 
+_SELF = frozenset({"self"})
+_USER = frozenset({"user", "all"})
+
+
+def message_body(ctx: Context, block: Block, header: str) -> Reader:
+    """The reader of a message's body, from its header: a call, reasoning, or text."""
+    recipient = _RECIPIENT.search(header)
+    name = recipient.group("name") if recipient is not None else None
+    if name is not None and not ctx.tools.is_known(name) and name.casefold() in _SELF | _USER:
+        if name.casefold() in _SELF:
+            ctx.reasoning("", ctx.take_raw())
+            return ReasoningBody(ctx, _END)
+        ctx.markup("")
+        return ReasoningBody(ctx, _END, visible=True)
+    channel = _CHANNEL.search(header)
+    if name is None and channel is not None and channel.group("channel").casefold() == "analysis":
+        ctx.reasoning("", ctx.take_raw())
+        return ReasoningBody(ctx, _END)
+    return _Lead(ctx, block, name)
+
+
+class _Lead:
+    """The first characters of a message's body: ``{`` begins a call's JSON arguments (with a recipient); an
+    opener of a tagged call form hands the body to that form's family (the header is markup); anything
+    else is the message's content (text)."""
+
+    def __init__(self, ctx: Context, block: Block, name: str | None) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.name = name
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        lead = pos
+        while lead < len(text) and text[lead] in " \t\r\n":
+            lead += 1
+        if lead >= len(text) and not final:
+            return pos, MORE
+        char = text[lead] if lead < len(text) else ""
+        if char == "{" and self.name is not None:
+            ctx.start_call(self.name)
+            self.block.name = self.name
+            return pos, JsonBody(ctx, self.block)
+        if char == "<":
+            found = ctx.markers.match(text, lead, final)
+            if found is PARTIAL:
+                return pos, MORE
+            if found is not None and found.dialect.kind == "call":
+                ctx.markup("")
+                return pos, None
+        if self.name is not None:  # a recipient but no arguments: as before, a call whose body fails
+            ctx.start_call(self.name)
+            self.block.name = self.name
+            return pos, JsonBody(ctx, self.block)
+        ctx.markup("")
+        return pos, ReasoningBody(ctx, _END, visible=True)
+
+    def finish(self, truncated: bool) -> None:
+        if self.name is not None:
+            self.ctx.revert()
+        else:
+            self.ctx.markup("")
+
+
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Header:
     return Header(ctx, block, match.group())
+
+
+def _headless(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
+    """The output begins inside a message header the template opened: the header is markup."""
+    return message_body(ctx, block, match.group())
 
 
 def _stripped(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
@@ -90,6 +157,27 @@ def _stripped(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
 
 ROWS = [
     Dialect("harmony", r"<\|start\|>|<\|channel\|>", _END.pattern, reader=_open, example=EXAMPLE),
+    Dialect(
+        "harmony_headless",
+        r"(?:to=[^\s<]{1,128}[ \t]{0,8})?(?:<\|constrain\|>\w{1,16}[ \t]{0,8})?<\|message\|>",
+        _END.pattern,
+        kind="untagged",  # where the message begins, with offered tools (a header is no prose's first word)
+        start="message",
+        first="t<",
+        reader=_headless,
+        example=EXAMPLE,
+    ),
+    Dialect(
+        "recipient_in_tag",
+        r"(?:assistant[ \t]+|commentary[ \t]+)?to=(?:functions\.)?(?P<name>[^\s<>{}]{1,128})"
+        r"[ \t]*(?:json)?[ \t]*\r?\n?(?=[ \t]*\{)",
+        None,
+        start="inside",
+        inside=("tool_call", "tool_calls", "function_call"),
+        first="act",
+        reader=_stripped,
+        example=EXAMPLE,
+    ),
     Dialect(
         "harmony_stripped",
         r"commentary[ \t]+to=(?:functions\.)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]*(?:json)?[ \t]*(?=\{)",

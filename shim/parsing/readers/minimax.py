@@ -8,7 +8,8 @@
 
 Inside ``<minimax:tool_call>`` (MiniMax M2: vLLM ``minimax_m2_tool_parser.py``), inside ``<function_calls>``
 (the Claude-style prompt format), or bare (mlx-lm's MiniMax tests). The names may carry a namespace
-prefix (``<invoke>``). Several invokes share one wrapper.
+prefix (``<invoke>``). Several invokes share one wrapper. A parameter tag may carry attributes after its name
+(``<parameter name="k" string="true">``, DeepSeek V3.2's DSML shape written without its markers).
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ __all__ = ["FORM", "ROWS"]
 
 _NS = r"(?:[A-Za-z_]{1,16}:)?"
 _QUOTED = r"""["'](?P<{group}>[^"'\n>]{{1,128}})["']"""
+_ATTRS = r"""(?:[ \t]+[\w:-]{1,32}[ \t]*=[ \t]*["'][^"'\n<>]{0,64}["']){0,4}"""
+"""Further attributes after the name (DeepSeek V3.2 writes ``string="true"``): the schema types the value."""
 
 FORM = PairForm(
-    key=regex.compile(rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='key')}[ \t]*>", regex.IGNORECASE),
+    key=regex.compile(rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='key')}{_ATTRS}[ \t]*>", regex.I),
     value_end=regex.compile(rf"(?P<close></{_NS}parameter[ \t]*>)|<{_NS}parameter[ \t]|</{_NS}invoke[ \t]*>", regex.I),
     call_end=regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE),
     expected='<parameter name="KEY">VALUE</parameter> or </invoke>',

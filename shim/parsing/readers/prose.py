@@ -30,7 +30,7 @@ _CUE = regex.compile(
     r"(?:\bfor (?:example|instance)|\be\.g\.|\bsuch as|\bthe (?:\w+ )?format (?:is|looks like)"
     r"|\bin (?:this|the following) (?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
     r"|\blike (?:this|so)|\blooks like)"
-    r"[^.!?\n]{0,24}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",
+    r"[^.!?\n]{0,48}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",
     regex.IGNORECASE,
 )
 _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")

@@ -7,7 +7,8 @@ A bare call counts where it opens the message or an unindented line (there with 
 evaluated) and nothing but blanks after it on its line: ``print(get_weather(…))``,
 ``x = get_weather(…)`` or ``get_weather(…).json()`` stay text. A list after text counts when every item is
 such a call and it is not glued to what follows (a backtick, a ``(`` of a Markdown link, a word): inline
-code stays text. The list that opens a message is `pythonic_list`'s.
+code stays text; the model's end-of-turn token right after it (``<|eot_id|>``, ``<|eot|>``) is markup. The
+list that opens a message is `pythonic_list`'s.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import regex
 
 from shim.parsing.pythonic import PythonicScanner, parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import TURN_END, Closed
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
@@ -68,12 +70,17 @@ class PythonicCalls:
                 after = token.end()
             alone = after >= len(text) or text[after] in "\r\n"
         else:
-            alone = pos >= len(text) or _GLUED.match(text, pos) is None
+            turn = TURN_END.match(text, pos, partial=not final)
+            if turn is not None and turn.partial:
+                return pos, MORE
+            alone = pos >= len(text) or turn is not None or _GLUED.match(text, pos) is None
         if not alone:
             self.ctx.revert()
             return pos, None
         for name, arguments in self.calls:
             self.ctx.end_call(name, arguments, streamed=False)
+        if not self.bare:
+            return pos, Closed(self.ctx)  # `[…]<|eot_id|>`: the model's end-of-turn token is markup
         return pos, None
 
     def finish(self, truncated: bool) -> None:

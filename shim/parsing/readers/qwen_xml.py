@@ -25,7 +25,7 @@ __all__ = ["FUNCTION_OPEN", "ROWS", "XmlBody"]
 # ``<function=NAME>``; Llama 3.x also writes ``<function=NAME={…}`` (an ``=`` where ``>`` belongs) before a JSON body.
 FUNCTION_OPEN = regex.compile(r"<function=(?P<name>[^>\n=]{1,128})(?:>|=(?=[ \t]*\{))", regex.IGNORECASE)
 _WS = regex.compile(r"[ \t\r\n]+")
-_NAME = regex.compile(r"[A-Za-z_][\w.\-:]{0,127}")
+_NAME = regex.compile(r"[^\W\d][\w.\-:]{0,127}")  # an identifier, in any script (`获取天气`)
 _PARAM_OPEN = regex.compile(r"<parameter=(?P<key>[^>\n]{1,128})>", regex.IGNORECASE)
 _PARAM_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}parameter[ \t]{0,8}>"
 _FUNC_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}function[ \t]{0,8}>"

@@ -22,7 +22,7 @@ from shim.parsing.json_scan import Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCandidate
+from shim.parsing.readers.untagged import JsonCandidate, UntaggedJson
 from shim.parsing.shapes import ToolIndex, one_parameter
 
 __all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arguments"]
@@ -38,9 +38,17 @@ _LABELS = [("Action", r"Action[ \t]{0,8}Input"), ("✿FUNCTION✿", "✿ARGS✿"
 _NAME_LABEL = "|".join(name for name, _ in _LABELS)
 _INPUT_LABEL = "|".join(label for _, label in _LABELS)
 _HEAD = (
-    rf"(?:{_NAME_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}(?P<name>%s)[ \t]{{0,8}}\r?\n"
-    rf"[ \t]{{0,8}}(?:{_INPUT_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}"
+    rf"(?:{_NAME_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}(?P<name>%s)(?:[ \t]{{1,8}}\([^()\r\n]{{0,160}}\))?[ \t]{{0,8}}"
+    rf"(?:\r?\n[ \t]{{0,8}}){{1,6}}(?:{_INPUT_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}"
 )
+"""The name line (the name may be followed by a description in parentheses: ``Action: add (add two numbers)``),
+then, after up to five blank lines, the input label."""
+
+
+def _names(tools: ToolIndex) -> str | None:
+    """Every offered name written without blanks (any script: ``加法``), longest first, as one alternation."""
+    names = sorted((n for n in tools.specs if n and not any(c.isspace() for c in n)), key=len, reverse=True)
+    return "|".join(regex.escape(n) for n in names) or None
 
 
 def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
@@ -147,13 +155,26 @@ def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInpu
 
 def _head(prefix: str) -> Any:
     def build(tools: ToolIndex) -> str | None:
-        names = tool_name_pattern(tools)
+        names = _names(tools)
         return None if names is None else prefix + _HEAD % names
 
     return build
 
 
+def _open_labelled_json(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
+    return UntaggedJson(ctx, block)  # the label is the call's markup if the value is a call, else text again
+
+
 ROWS = [
+    # Action:\n{"tool_name": …, "tool_arguments": …}: a JSON call after an `Action:` label (smolagents' JSON
+    # agents); counts only as an untagged call does (a call shape naming an offered tool).
+    Dialect(
+        "action_json",
+        r"Action[ \t]{0,8}:[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}(?=[\{\[])",
+        None,
+        kind="untagged",
+        reader=_open_labelled_json,
+    ),
     # Action: NAME \n Action Input: … opening the message or a line; NAME an offered tool.
     Dialect(
         "react",
@@ -161,7 +182,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="Aa✿",
+        first="Aa✿",  # the name line's label
         reader=_open_line,
         open_for_tools=_head(""),
     ),

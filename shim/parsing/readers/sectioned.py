@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002  (the full-width bars are DeepSeek's real tokens)
+# ruff: noqa: RUF001, RUF002, RUF003  (the full-width bars are DeepSeek's real tokens)
 """Calls between special tokens, as DeepSeek and Kimi K2 write them (the token spellings are in their modules).
 
     SECTION_BEGIN ( CALL_BEGIN HEAD SEPARATOR [```json] {ARGUMENTS} [```] CALL_END )* SECTION_END
@@ -6,6 +6,10 @@
 ``HEAD`` names the tool (``get_weather``, Kimi's ``functions.get_weather:0``), or is a type word after which
 the name follows the separator on its own line (DeepSeek V3/R1: ``function<｜tool▁sep｜>get_weather``). The
 arguments stream as they arrive (`JsonBody`). A missing ``CALL_END`` or ``SECTION_END`` is tolerated.
+
+In place of ``HEAD SEPARATOR {ARGUMENTS}`` a call may hold any tagged form whose opener names its tool
+(Step 3 writes ``<steptml:invoke name="NAME">…</steptml:invoke>`` between these tokens): that form's reader
+reads it, and the section reads on after it. A separator token between two calls is layout.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from typing import Literal
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Next, ReaderFactory, match_at
-from shim.parsing.readers.block_end import Closed, Skip
+from shim.parsing.readers.base import MORE, Block, Context, Next, Reader, ReaderFactory, match_at
+from shim.parsing.readers.block_end import AfterBody, Closed, Skip
 from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.tags import PARTIAL
 
 __all__ = ["SEPARATOR", "Section", "Tokens", "head_name", "section_reader"]
 
@@ -56,8 +61,8 @@ class Tokens:
     """The tool name in a head, or None when the name follows the separator (a type word such as ``function``)."""
 
     def compiled(self) -> tuple[regex.Pattern[str], ...]:
-        # Layout between the head and its separator token (a newline before ``<|tool_call_argument_begin|>``).
-        head = rf"[ \t]*(?P<head>[^<>\n]{{1,160}}?)[ \t\r\n]{{0,8}}(?:{self.separator})"
+        # Layout around the head: a newline after the call token, or before ``<|tool_call_argument_begin|>``.
+        head = rf"[ \t\r\n]{{0,8}}(?P<head>[^<>\n]{{1,160}}?)[ \t\r\n]{{0,8}}(?:{self.separator})"
         return tuple(regex.compile(p) for p in (self.call_begin, head, self.call_end, self.section_end))
 
 
@@ -70,6 +75,28 @@ def section_reader(tokens: Tokens, phase: Phase = "between") -> ReaderFactory:
     return factory
 
 
+class _Inner:
+    """A named tagged form read inside a section: its own reader reads it; once its body is over (where it
+    would read what follows the block), the section reads on instead."""
+
+    def __init__(self, reader: Reader, section: Section) -> None:
+        self.reader = reader
+        self.section = section
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        pos, nxt = self.reader.feed(text, pos, final)
+        if isinstance(nxt, AfterBody):
+            self.section.phase = "after"
+            return pos, self.section
+        if nxt is MORE or nxt is None:
+            return pos, nxt
+        self.reader = nxt
+        return pos, self
+
+    def finish(self, truncated: bool) -> None:
+        self.reader.finish(truncated)
+
+
 class Section:
     def __init__(self, ctx: Context, block: Block, tokens: Tokens, phase: Phase = "between") -> None:
         self.ctx = ctx
@@ -79,6 +106,21 @@ class Section:
         self.opened = phase != "between"  # a call began in this section (else its opener was prose)
         self.named = False  # a call's head was read: from here on a broken call is an error, not prose
         self._call_begin, self._head, self._call_end, self._section_end = tokens.compiled()
+        self._separator = regex.compile(tokens.separator)
+
+    def _inner(self, text: str, pos: int, lead: int, final: bool) -> tuple[int, Next] | None:
+        """A tagged call form whose opener names its tool at ``lead`` (after layout from ``pos``), in place of
+        the head (None: not one)."""
+        found = self.ctx.markers.match(text, lead, final)
+        if found is PARTIAL:
+            return pos, MORE
+        if found is None or found.dialect.kind != "call" or found.dialect.reader is None:
+            return None
+        if "name" not in found.dialect.compiled_open().groupindex:
+            return None
+        self.named = True
+        self.ctx.consume(text[pos : found.match.end()])
+        return found.match.end(), _Inner(found.dialect.reader(self.ctx, self.block, found.match), self)
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
@@ -87,6 +129,13 @@ class Section:
             if pos >= len(text):
                 return pos, self
         if self.phase == "between":
+            if self.named:  # a separator token between two calls (Step 3's `…<｜tool_call_end｜><｜tool_sep｜>…`)
+                found = match_at(self._separator, text, pos, final)
+                if found is MORE:
+                    return pos, MORE
+                if found is not None:
+                    ctx.markup(found.group())
+                    return found.end(), self
             for pattern, then in ((self._call_begin, "head"), (self._section_end, "closed")):
                 found = match_at(pattern, text, pos, final)
                 if found is MORE:
@@ -104,6 +153,15 @@ class Section:
             else:
                 ctx.revert()  # the section opener mentioned in prose
             return pos, None
+        if self.phase == "head":
+            lead = pos
+            while lead < len(text) and text[lead] in " \t\r\n":
+                lead += 1
+            if lead >= len(text) and not final:
+                return pos, MORE
+            inner = self._inner(text, pos, lead, final) if lead < len(text) and text[lead] == "<" else None
+            if inner is not None:
+                return inner
         if self.phase in ("head", "name"):
             found = match_at(self._head if self.phase == "head" else _NAME_LINE, text, pos, final)
             if found is MORE:

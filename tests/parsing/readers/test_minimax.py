@@ -85,3 +85,28 @@ def test_an_invoke_cut_inside_a_value_is_an_error_not_a_call() -> None:
 def test_a_missing_invoke_closer_is_tolerated_before_the_wrapper_closer() -> None:
     text = '<minimax:tool_call><invoke name="get_weather"><parameter name="city">Paris</parameter></minimax:tool_call>'
     check(Real("variant", text, [("get_weather", {"city": "Paris"})]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<function_calls>\n<invoke name="cron">\n<parameter name="action" string="true">list</parameter>\n</invoke>\n'
+        "</function_calls>",
+        '<invoke name="cron"><parameter name="action" type="string" required="true">list</parameter></invoke>',
+        "<minimax:tool_call><invoke name='cron'><parameter name='action' string='true'>list</parameter></invoke>"
+        "</minimax:tool_call>",
+    ],
+)
+def test_a_parameter_tag_with_attributes_after_its_name_is_read(text: str) -> None:
+    check(Real("written: DeepSeek V3.2's invoke shape without DSML markers", text, [("cron", {"action": "list"})]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Mark strings with <parameter name="k" string="true"> inside an invoke.',
+        'The tag <invoke name="cron"> takes <parameter name="a" type="int"> children.',
+    ],
+)
+def test_a_parameter_tag_with_attributes_named_in_prose_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["cron"]))

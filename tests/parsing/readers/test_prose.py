@@ -29,6 +29,9 @@ TOOLS = ["get_weather", "special_function"]
         'Write calls like this:\n\n[TOOL_CALLS][{"name": "get_weather", "arguments": {}}]\n\nThen wait.',
         'Tools such as {"name": "get_weather", "arguments": {"city": "Lima"}} are JSON objects.',
         'e.g. <|python_tag|>get_weather.call(city="Oslo")<|eom_id|> for a built-in.',
+        # A cue followed by a short qualifier before the colon.
+        'Reply in the following format with no prefix or suffix:\n\n<function=get_weather>{"city": "x"}</function>',
+        'For example, when the user asks about Paris:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
     ],
 )
 def test_a_call_shown_in_prose_is_text(text: str) -> None:
@@ -48,6 +51,11 @@ def test_a_call_shown_in_prose_is_text(text: str) -> None:
             "For example, Paris.\n\n",
         ),
         ('Like this one. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "Like this one. "),
+        (
+            "For example, the forecast. Checking it now with the tool, one moment:\n"
+            '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "For example, the forecast. Checking it now with the tool, one moment:\n",
+        ),
         # Code before the call is closed.
         ('Use `f()`. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "Use `f()`. "),
     ],

@@ -80,3 +80,24 @@ def test_a_call_that_writes_no_parameter_closers_ends_each_value_at_the_next_tag
 def test_an_open_last_value_is_an_error_without_evidence_the_call_writes_no_closers(text: str) -> None:
     result = check(Real("variant", text, [], errors=1, tools=FILE_TOOLS), visible=False)
     assert "inside a parameter value" in result["errors"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "key"),
+    [
+        ("<function=获取天气>\n<parameter=城市>\n北京\n</parameter>\n</function>", "获取天气", "城市"),
+        ("Voilà.\n<function=météo>\n<parameter=ville>\nParis\n</parameter>\n</function>", "météo", "ville"),
+        ("<function=погода><parameter=город>Москва</parameter></function>", "погода", "город"),
+    ],
+)
+def test_a_bare_call_whose_names_are_written_in_any_script_is_read(text: str, name: str, key: str) -> None:
+    value = text.split(f"<parameter={key}>")[1].split("</parameter>")[0].strip()
+    visible = "Voilà." if text.startswith("Voilà") else ""
+    check(Real("written: tool and parameter names in other scripts", text, [(name, {key: value})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text", ["Write <function=1st> before.\n<parameter=a>\nx\n</parameter>", "Use <function=天 气> here."]
+)
+def test_a_bare_opener_whose_name_is_no_identifier_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=[tool("获取天气", city="string")]))
