@@ -120,7 +120,7 @@ class _Lead:
             found = ctx.markers.match(text, lead, final)
             if found is PARTIAL:
                 return pos, MORE
-            if found is not None and found.dialect.kind == "call":
+            if found is not None and found.dialect is not None and found.dialect.kind == "call":
                 ctx.markup("")
                 return pos, None
         if self.name is not None:  # a recipient but no arguments: as before, a call whose body fails

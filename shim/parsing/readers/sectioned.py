@@ -114,13 +114,14 @@ class Section:
         found = self.ctx.markers.match(text, lead, final)
         if found is PARTIAL:
             return pos, MORE
-        if found is None or found.dialect.kind != "call" or found.dialect.reader is None:
+        dialect = None if found is None else found.dialect
+        if found is None or dialect is None or dialect.kind != "call" or dialect.reader is None:
             return None
-        if "name" not in found.dialect.compiled_open().groupindex:
+        if "name" not in dialect.compiled_open().groupindex:
             return None
         self.named = True
         self.ctx.consume(text[pos : found.match.end()])
-        return found.match.end(), _Inner(found.dialect.reader(self.ctx, self.block, found.match), self)
+        return found.match.end(), _Inner(dialect.reader(self.ctx, self.block, found.match), self)
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
