@@ -27,8 +27,7 @@ from typing import Any
 from shim.bench.chunkers import Chunker, make_chunkers
 from shim.bench.corpus import Case
 from shim.bench.metrics import CellScore
-from shim.bench.mutations import Call
-from shim.bench.real import _mcp_tool, validate_real  # pyright: ignore[reportPrivateUsage]
+from shim.bench.real import real_case, validate_real
 from shim.bench.report import failure_entry
 from shim.bench.runner import run_accuracy
 from shim.bench.suite import select_parsers
@@ -109,19 +108,7 @@ def load_incoming(incoming: Path, real: Path) -> list[Staged]:
         if mine:
             problems += [f"{rel}: {p}" for p in mine]
             continue
-        prov = meta["provenance"]
-        case = Case(
-            id=f"real:{rel}",
-            category=family,
-            operator=txt.stem,
-            source="real",
-            text=text,
-            calls=[Call(name=c["name"], arguments=c["arguments"]) for c in meta["calls"]],
-            visible=meta["visible"],
-            errors=None,
-            note=f"{prov['type']}: {prov.get('url') or prov['source']}",
-            tools=tuple(_mcp_tool(t) for t in meta["tools"]),
-        )
+        case = real_case(meta, text, family=family, name=txt.stem)
         staged.append(Staged(case=case, text_path=txt, sidecar=sidecar, meta=meta))
     orphans = sorted(j for j in incoming.glob("*/*.json") if not j.with_suffix(".txt").is_file())
     problems += [f"{j.parent.name}/{j.stem}: a sidecar without its text" for j in orphans]

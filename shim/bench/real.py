@@ -30,6 +30,7 @@ __all__ = [
     "load_decoys",
     "load_hunts",
     "load_real",
+    "real_case",
     "real_dir",
     "validate_real",
 ]
@@ -147,22 +148,25 @@ def load_real(folder: Path | None = None) -> list[Case]:
         problems = validate_real(meta, text, family=family)
         if problems:
             raise ValueError(f"real output {family}/{txt.stem}: " + "; ".join(problems))
-        prov = meta["provenance"]
-        cases.append(
-            Case(
-                id=f"real:{family}/{txt.stem}",
-                category=family,
-                operator=txt.stem,
-                source="real",
-                text=text,
-                calls=[Call(name=c["name"], arguments=c["arguments"]) for c in meta["calls"]],
-                visible=meta["visible"],
-                errors=None,  # a parser may report the repairs it made; only calls and text are scored
-                note=f"{prov['type']}: {prov.get('url') or prov['source']}",
-                tools=tuple(_mcp_tool(t) for t in meta["tools"]),
-            )
-        )
+        cases.append(real_case(meta, text, family=family, name=txt.stem))
     return cases
+
+
+def real_case(meta: dict[str, Any], text: str, *, family: str, name: str) -> Case:
+    """The scored case of one validated real output (its sidecar ``meta`` and its exact ``text``)."""
+    prov = meta["provenance"]
+    return Case(
+        id=f"real:{family}/{name}",
+        category=family,
+        operator=name,
+        source="real",
+        text=text,
+        calls=[Call(name=c["name"], arguments=c["arguments"]) for c in meta["calls"]],
+        visible=meta["visible"],
+        errors=None,  # a parser may report the repairs it made; only calls and text are scored
+        note=f"{prov['type']}: {prov.get('url') or prov['source']}",
+        tools=tuple(_mcp_tool(t) for t in meta["tools"]),
+    )
 
 
 def load_hunts(folder: Path | None = None) -> dict[str, dict[str, Any]]:
