@@ -23,11 +23,14 @@ from shim.bench.corpus import Case
 from shim.bench.metrics import CellScore, summarize
 
 __all__ = [
+    "bar_groups",
     "build_results",
     "category_table",
     "failure_entry",
     "md_table",
+    "pct",
     "render_markdown",
+    "summary_cells",
     "write_charts",
     "write_outputs",
 ]
@@ -158,12 +161,30 @@ def _bar(results: dict[str, Any]) -> dict[str, Any] | None:
 # --- rendering ------------------------------------------------------------------------------------------
 
 
-def _pct(value: float | None) -> str:
+def pct(value: float | None) -> str:
+    """A share as the reports print it (``n/a`` where nothing was scored)."""
     return "n/a" if value is None else f"{value * 100:.1f}%"
 
 
+_COUNTS = frozenset({"text_lost", "tag_leak", "crashes", "timeouts"})
+
+
+def summary_cells(summary: dict[str, Any], keys: list[str]) -> list[str]:
+    """The cells of one parser's summary, in the order of ``keys``: shares as percentages, counts as numbers."""
+    return [str(summary[k]) if k in _COUNTS else pct(summary[k]) for k in keys]
+
+
+def bar_groups(ax: Any, groups: list[str], series: dict[str, list[float]], *, rotation: int = 0) -> None:
+    """One bar per series within each group, side by side, with the groups' names under them."""
+    width = 0.8 / max(1, len(series))
+    for i, (name, values) in enumerate(series.items()):
+        ax.bar([x + i * width for x in range(len(groups))], values, width, label=name)
+    ticks = [x + width * (len(series) - 1) / 2 for x in range(len(groups))]
+    ax.set_xticks(ticks, groups, rotation=rotation, ha="right" if rotation else "center")
+
+
 def _two(summary: dict[str, Any], first: str, second: str) -> str:
-    return f"{_pct(summary[first])} / {_pct(summary[second])}"
+    return f"{pct(summary[first])} / {pct(summary[second])}"
 
 
 def category_table(results: dict[str, Any]) -> list[list[str]]:
@@ -172,8 +193,8 @@ def category_table(results: dict[str, Any]) -> list[list[str]]:
     rows = [["category", "cases", *parsers]]
     for cat in results["categories"]:
         cases = results["by_category"][parsers[0]][cat]["cases"] if parsers else 0
-        rows.append([cat, str(cases), *(_pct(results["by_category"][p][cat]["exact"]) for p in parsers)])
-    rows.append(["**all**", str(results["meta"]["cases"]), *(_pct(results["summary"][p]["exact"]) for p in parsers)])
+        rows.append([cat, str(cases), *(pct(results["by_category"][p][cat]["exact"]) for p in parsers)])
+    rows.append(["**all**", str(results["meta"]["cases"]), *(pct(results["summary"][p]["exact"]) for p in parsers)])
     return rows
 
 
@@ -203,24 +224,9 @@ def _overall_rows(results: dict[str, Any]) -> list[list[str]]:
             "all checks",
         ]
     ]
+    keys = ["exact", "precision", "recall", "text_ok", "text_lost", "tag_leak", "invariant", "raw_ok", "errors_ok"]
     for name, s in results["summary"].items():
-        rows.append(
-            [
-                name,
-                _pct(s["exact"]),
-                _pct(s["precision"]),
-                _pct(s["recall"]),
-                _pct(s["text_ok"]),
-                str(s["text_lost"]),
-                str(s["tag_leak"]),
-                _pct(s["invariant"]),
-                _pct(s["raw_ok"]),
-                _pct(s["errors_ok"]),
-                str(s["crashes"]),
-                str(s["timeouts"]),
-                _pct(s["passed"]),
-            ]
-        )
+        rows.append([name, *summary_cells(s, [*keys, "crashes", "timeouts", "passed"])])
     return rows
 
 
@@ -345,14 +351,10 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    parsers = list(results["parsers"])
     cats = list(results["categories"])
-    width = 0.8 / max(1, len(parsers))
     fig, ax = plt.subplots(figsize=(max(8, len(cats) * 0.9), 4.5))
-    for i, name in enumerate(parsers):
-        values = [(results["by_category"][name][c]["exact"] or 0.0) * 100 for c in cats]
-        ax.bar([x + i * width for x in range(len(cats))], values, width, label=name)
-    ax.set_xticks([x + width * (len(parsers) - 1) / 2 for x in range(len(cats))], cats, rotation=30, ha="right")
+    series = {p: [(results["by_category"][p][c]["exact"] or 0.0) * 100 for c in cats] for p in results["parsers"]}
+    bar_groups(ax, cats, series, rotation=30)
     ax.set_ylabel("exact-match calls (% of case x chunker cells)")
     ax.set_ylim(0, 105)
     ax.set_title(f"Tool calls read exactly, by failure category ({run_label(results['meta'])})", fontsize="medium")
@@ -368,12 +370,8 @@ def write_charts(results: dict[str, Any], out: Path) -> list[Path]:
     workloads = list(next(iter(tp.values())).keys())
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.4))
     fig.suptitle(run_label(results["meta"]), fontsize="medium")
-    for i, name in enumerate(tp):
-        xs = [x + i * width for x in range(len(workloads))]
-        left.bar(xs, [tp[name][w]["large"]["mb_per_s"] for w in workloads], width, label=name)
-        right.bar(xs, [tp[name][w]["scaling"] for w in workloads], width, label=name)
-    for ax in (left, right):
-        ax.set_xticks([x + width * (len(tp) - 1) / 2 for x in range(len(workloads))], workloads)
+    bar_groups(left, workloads, {name: [tp[name][w]["large"]["mb_per_s"] for w in workloads] for name in tp})
+    bar_groups(right, workloads, {name: [tp[name][w]["scaling"] for w in workloads] for name in tp})
     left.set_yscale("log")
     left.set_ylabel("MB/s at 10x size (log)")
     left.set_title("Throughput")

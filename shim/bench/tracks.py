@@ -19,7 +19,7 @@ from shim.bench.adapters import ParserSpec
 from shim.bench.chunkers import Chunker
 from shim.bench.corpus import Case
 from shim.bench.metrics import CellScore, summarize
-from shim.bench.report import failure_entry, md_table
+from shim.bench.report import bar_groups, failure_entry, md_table, pct
 
 __all__ = [
     "build_decoy_track",
@@ -35,10 +35,6 @@ __all__ = [
 
 _FAILURE_LIMIT = 300
 _BASELINE_FAILURE_LIMIT = 10
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
 
 
 def _grouped(cells: Sequence[CellScore]) -> dict[str, list[CellScore]]:
@@ -178,8 +174,8 @@ def family_table(track: dict[str, Any]) -> list[list[str]]:
     parsers = list(track["summary"])
     rows = [["family", "outputs", *parsers]]
     for family, n in track["families"].items():
-        rows.append([family, str(n), *(_pct(track["by_family"][p][family]["exact"]) for p in parsers)])
-    rows.append(["**all**", str(track["cases"]), *(_pct(track["summary"][p]["exact"]) for p in parsers)])
+        rows.append([family, str(n), *(pct(track["by_family"][p][family]["exact"]) for p in parsers)])
+    rows.append(["**all**", str(track["cases"]), *(pct(track["summary"][p]["exact"]) for p in parsers)])
     return rows
 
 
@@ -192,13 +188,13 @@ def render_real_md(track: dict[str, Any]) -> str:
         checks.append(
             [
                 name,
-                _pct(s["exact"]),
-                _pct(s["text_ok"]),
+                pct(s["exact"]),
+                pct(s["text_ok"]),
                 str(s["text_lost"]),
                 str(s["tag_leak"]),
-                _pct(s["invariant"]),
-                _pct(s["raw_ok"]),
-                f"{_pct(s['passed'])} ({track['cases_passed'][name]}/{track['cases']} outputs)",
+                pct(s["invariant"]),
+                pct(s["raw_ok"]),
+                f"{pct(s['passed'])} ({track['cases_passed'][name]}/{track['cases']} outputs)",
             ]
         )
     parts = [
@@ -284,14 +280,10 @@ def write_real_chart(track: dict[str, Any], out: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    parsers = list(track["summary"])
     fams = list(track["families"])
-    width = 0.8 / max(1, len(parsers))
     fig, ax = plt.subplots(figsize=(max(8, len(fams) * 0.6), 4.5))
-    for i, name in enumerate(parsers):
-        values = [(track["by_family"][name][f]["exact"] or 0.0) * 100 for f in fams]
-        ax.bar([x + i * width for x in range(len(fams))], values, width, label=name)
-    ax.set_xticks([x + width * (len(parsers) - 1) / 2 for x in range(len(fams))], fams, rotation=40, ha="right")
+    series = {p: [(track["by_family"][p][f]["exact"] or 0.0) * 100 for f in fams] for p in track["summary"]}
+    bar_groups(ax, fams, series, rotation=40)
     ax.set_ylabel("exact-match calls (% of cells)")
     ax.set_ylim(0, 105)
     ax.set_title("Real model outputs read exactly, by dialect family")

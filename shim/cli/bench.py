@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from shim.bench.adapters import PARSER_NAMES
-from shim.bench.report import category_table, run_label
+from shim.bench.report import category_table, run_label, summary_cells
 from shim.bench.suite import TRACKS, BenchOptions, Track, run_bench
 from shim.bench.suite import Progress as BenchProgress
 from shim.bench.tracks import decoy_table, family_table
@@ -29,10 +29,6 @@ class _RichProgress(BenchProgress):
 
     def step(self, label: str) -> None:
         self._bar.update(self._task, advance=1, description=label[:48])
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
 
 
 def _rows_table(title: str, rows: list[list[str]]) -> Table:
@@ -69,18 +65,8 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
     for name in ("parser", "exact", "prec.", "recall", "text ok", "lost", "leak", "invariant", "raw", "crash"):
         checks.add_column(name, justify="left" if name == "parser" else "right")
     for name, s in results["summary"].items():
-        checks.add_row(
-            name,
-            _pct(s["exact"]),
-            _pct(s["precision"]),
-            _pct(s["recall"]),
-            _pct(s["text_ok"]),
-            str(s["text_lost"]),
-            str(s["tag_leak"]),
-            _pct(s["invariant"]),
-            _pct(s["raw_ok"]),
-            str(s["crashes"]),
-        )
+        keys = ["exact", "precision", "recall", "text_ok", "text_lost", "tag_leak", "invariant", "raw_ok", "crashes"]
+        checks.add_row(name, *summary_cells(s, keys))
     console.print(checks)
 
     if results["throughput"]:
