@@ -36,7 +36,7 @@ from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.ids import IdGenerator
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
-from shim.parsing.readers.prose import Quoted, presents
+from shim.parsing.readers.prose import PRESENTED_ONLY, Quoted, presents
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, Markers, TagState, first_chars
 from shim.types import ToolSpec
@@ -256,6 +256,9 @@ class StreamParser:
         if row.kind in ("call", "untagged") and self._recent and presents(self._tail()):
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
             self._reader = Quoted(self, row)
+            return match.end()
+        if row.name in PRESENTED_ONLY and row.kind == "prose" and not (self._recent and presents(self._tail())):
+            self._text(self.take_raw())  # not presented: only the opener is text, its content is read as usual
             return match.end()
         if row.kind == "call":
             self._dialect = row

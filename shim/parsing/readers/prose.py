@@ -10,6 +10,12 @@
   example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``) is shown, not made: the core hands it to
   `Quoted`, which passes it through as text up to the row's closer (or, for a row with none, the paragraph's
   end). `presents` decides from the visible text just before the opener.
+- So is a call on a line labelled as an example (``Correct:``, ``INCORRECT:``, ``Bad example:``, ``Example
+  output:``): documentation contrasting right and wrong calls shows both.
+- A fence of plain text (```` ```text ````, ``plaintext``, ``txt``, ``console``) that the prose just before it
+  presents (``should look like the following:``) shows what a model printed, a transcript: it is text up to
+  its closing fence, whatever it holds (``shown_fence``). Unpresented, only its opener is text and its content
+  is read as usual.
 
 A call of a tool that was not offered is text in every untagged form already: those rows need offered tools.
 """
@@ -19,8 +25,9 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.code_fence import CodeFence
 
-__all__ = ["ROWS", "InlineCode", "Quoted", "presents"]
+__all__ = ["PRESENTED_ONLY", "ROWS", "InlineCode", "Quoted", "presents"]
 
 _SPAN_LIMIT = 240
 """An inline code span longer than this is no span (a stray backtick): the hold-back stays bounded."""
@@ -29,8 +36,13 @@ _SPAN_END = regex.compile(r"[`\n]")
 _CUE = regex.compile(
     r"(?:\bfor (?:example|instance)|\be\.g\.|\bsuch as|\bthe (?:\w+ )?format (?:is|looks like)"
     r"|\bin (?:this|the following) (?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
-    r"|\blike (?:this|so)|\blooks like)"
+    r"|\blike (?:this|so)|\b(?:looks?|be) like)"
     r"[^.!?\n]{0,48}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",
+    regex.IGNORECASE,
+)
+_LABEL = regex.compile(
+    r"(?:^|\n)[ \t]*(?:[-*]|\d{1,2}[.)])?[ \t]*(?:(?:in)?correct|wrong|bad|good|(?:in)?valid|example|sample)"
+    r"(?:[ \t]+\w+){0,2}[ \t]*:[ \t]*(?:\r?\n[ \t]*)?$",
     regex.IGNORECASE,
 )
 _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
@@ -39,7 +51,7 @@ _PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
 
 def presents(before: str) -> bool:
     """The text just before an opener quotes it (a ``>`` line) or presents it as an example."""
-    return _QUOTED_LINE.search(before) is not None or _CUE.search(before) is not None
+    return any(rule.search(before) is not None for rule in (_QUOTED_LINE, _CUE, _LABEL))
 
 
 class Quoted:
@@ -96,4 +108,17 @@ def _inline(ctx: Context, block: Block, match: regex.Match[str]) -> InlineCode:
     return InlineCode(ctx)
 
 
-ROWS = [Dialect("inline_code", r"`(?=[^`\n])", None, kind="prose", first="`", reader=_inline)]
+def _shown(ctx: Context, block: Block, match: regex.Match[str]) -> CodeFence:
+    del block, match
+    return CodeFence(ctx)
+
+
+PRESENTED_ONLY = frozenset({"shown_fence"})
+"""Prose rows that hold only where the text before them presents them (`presents`); else the opener is text."""
+
+ROWS = [
+    Dialect(
+        "shown_fence", r"```(?:text|plaintext|txt|console)[ \t]*\r?\n", None, kind="prose", first="`", reader=_shown
+    ),
+    Dialect("inline_code", r"`(?=[^`\n])", None, kind="prose", first="`", reader=_inline),
+]

@@ -64,3 +64,54 @@ def test_a_call_after_prose_that_ended_is_still_a_call(text: str, visible: str) 
     result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
     assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A plain-text fence presented as what a model printed: a transcript, with role headers of several turns.
+        "The rendered prompt should look like the following:\n\n```text\n<|im_start|>user\nWeather in Rome?<|im_end|>\n"
+        '<|im_start|>assistant\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>'
+        "<|im_end|>\n```\n",
+        'A session looks like this:\r\n\r\n```plaintext\r\nuser: hi\r\nassistant: [get_weather(city="Oslo")]\r\n```',
+        "The output will be like the following:\n```console\nassistant:\n"
+        '{"name": "special_function", "arguments": {"arg1": 2}}\n```\nThat is all.',
+        'For example:\n```txt\n<function=get_weather>{"city": "Lima"}</function>\n```',
+        # Lines labelled as examples of right and wrong calls.
+        'Examples:\nCORRECT: [get_weather(city="Oslo"), special_function(arg1=1)] <- both listed\n'
+        'INCORRECT: get_weather(city="Oslo")\n',
+        'Bad example: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n',
+        '- valid call:\n  {"name": "get_weather", "arguments": {"city": "Lima"}}\n',
+        '1. Incorrect: [TOOL_CALLS][{"name": "get_weather", "arguments": {}}]\n',
+    ],
+)
+def test_a_presented_transcript_or_a_labelled_example_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # A model that writes its call in a call fence, or after prose, or in Gemma's tool_code fence.
+        ('```json\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n```', ""),
+        ('```tool_call\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n```', ""),
+        ('I will check.\n```tool_code\nget_weather(city="Rome")\n```', "I will check.\n"),
+        ('Checking the weather now.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', None),
+        # An output that begins with the assistant header its template opened: a real call, not a transcript.
+        ('<|im_start|>assistant\n<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>', None),
+        # A plain-text fence nothing presents: only its opener is text, the call in it is read.
+        ('```text\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n```', None),
+        # A label that is not an example's ("Correct, ...") leaves the call a call.
+        ('Correct, checking it: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', None),
+    ],
+)
+def test_a_call_a_model_writes_in_a_call_fence_or_after_a_header_is_still_a_call(
+    text: str, visible: str | None
+) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    assert result["errors"] == []
+    if visible is not None:
+        assert result["text"] == visible
