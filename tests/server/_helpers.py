@@ -68,21 +68,27 @@ async def serving(app: Starlette) -> AsyncIterator[str]:
     The socket listens before uvicorn starts, so clients may connect at once (the kernel queues them until
     the app's startup, MCP servers included, is done): no readiness polling.
     """
+    config = uvicorn.Config(
+        app, log_level="warning", log_config=None, lifespan="on", ws="none", timeout_graceful_shutdown=5
+    )
+    async with _listening(config) as url:
+        yield url
+
+
+@asynccontextmanager
+async def _listening(config: uvicorn.Config) -> AsyncIterator[str]:
+    """Run a uvicorn server of ``config`` on a loopback socket that listens before it starts."""
     # IPPROTO_TCP: asyncio turns Nagle off only for sockets that say they are TCP (else +40 ms per response).
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        app, log_level="warning", log_config=None, lifespan="on", ws="none", timeout_graceful_shutdown=5
-    )
     server = uvicorn.Server(config)
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(server.serve, [sock])
             try:
-                yield f"http://127.0.0.1:{port}"
+                yield f"http://127.0.0.1:{sock.getsockname()[1]}"
             finally:
                 server.should_exit = True
     finally:
@@ -168,17 +174,5 @@ class Crashing(BaseBackend):
 async def serving_transport(app: Starlette, **config: Any) -> AsyncIterator[str]:
     """Like `serving`, under the transport ``shim serve`` runs (`shim.server.transport.uvicorn_config`), with
     ``config`` as its keywords (timeouts, the connection cap)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    server = uvicorn.Server(uvicorn_config(app, log_level="warning", **config))
-    try:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(server.serve, [sock])
-            try:
-                yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-            finally:
-                server.should_exit = True
-    finally:
-        sock.close()
+    async with _listening(uvicorn_config(app, log_level="warning", **config)) as url:
+        yield url
