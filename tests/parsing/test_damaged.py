@@ -62,3 +62,17 @@ def test_a_closer_with_other_damage_stays_visible_and_a_broken_repaired_body_is_
     assert (_calls(result), result["text"]) == ([CALL], "</tool_callx>")
     broken = parse_everywhere('<tool_call>{{"name": "get_weather", "arguments": {{"city": </tool_call>', TOOLS)
     assert broken["calls"] == [] and len(broken["errors"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "city"),
+    [
+        (r"a\$b", "a$b"),  # Command R+ writing a template literal's dollar (ai-sdk-tool-call-middleware's fixture)
+        (r"\`x\`", "`x`"),
+        (r"C:\dir\$x", r"C:\dir$x"),  # a letter escape keeps its backslash, the punctuation one reads as itself
+    ],
+)
+def test_a_punctuation_escape_json_lacks_reads_as_the_character_in_every_chunking(body: str, city: str) -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "' + body + '"}}</tool_call>'
+    result = parse_everywhere(text, TOOLS)
+    assert (_calls(result), result["errors"], result["text"]) == ([("get_weather", {"city": city})], [], "")
