@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.parsing.readers.cases import Real, check
+from tests.parsing.readers.cases import Real, check, tool
 
 # Quoted from the peer tests named in each case (corpus: benchmarks/real).
 CASES = [
@@ -135,3 +135,17 @@ def test_a_special_token_in_a_name_that_names_no_offered_tool_keeps_the_name_as_
 def test_an_invoke_with_a_special_token_in_its_name_quoted_in_prose_stays_text() -> None:
     text = 'Never write `<invoke name="read<|message|>">`: the token does not belong in a name.'
     check(Real("variant", text, [], visible=text, tools=["read"]))
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("    if x:\n        return 1\n", "    if x:\n        return 1\n"),  # vLLM's Step-3 test: kept verbatim
+        ("\tindented\n", "\tindented\n"),
+        ("\n    if x:\n        return 1\n", "    if x:\n        return 1"),  # layout newlines each side
+        ("plain\n", "plain"),
+    ],
+)
+def test_a_value_that_opens_with_indentation_keeps_its_final_newline(value: str, expected: str) -> None:
+    text = f'<invoke name="edit"><parameter name="old">{value}</parameter></invoke>'
+    check(Real("variant", text, [("edit", {"old": expected})], tools=[tool("edit", old="string")]))
