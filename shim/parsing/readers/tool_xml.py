@@ -6,6 +6,12 @@ whitespace may sit between the children, and a child must be a parameter the too
 declaring none is called only as ``<TOOL></TOOL>``), once. Anything else goes back out as text, unchanged,
 with no error; so does a block the stream ends inside. Values are text, typed by the schema (``true`` for a
 boolean, ``["a"]`` or a Python literal ``['a']`` for an array); a ``<![CDATA[…]]>`` value is its content.
+
+The body may instead be YAML-like lines, as models prompted for tool-name XML sometimes write it (Mistral
+Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
+</write_file>``. The body must begin with ``KEY:`` for a parameter the schema declares; each line beginning
+with another declared parameter's ``KEY:`` starts the next value, so a value runs over every other line
+unchanged (``Note: …`` inside it is not a key). A one-line value in matching quotes is the text inside them.
 """
 
 from __future__ import annotations
@@ -45,10 +51,36 @@ class ToolXml:
         self.key: str | None = None
         self.value_end: regex.Pattern[str] | None = None
         self.value: list[str] = []
+        self.lines: list[str] | None = None  # a YAML-like body, up to the closing tag
+        self.indent = ""  # the blanks before the first key on its line: every key line has them
+        self.line_key = (
+            regex.compile(
+                rf"(?P<key>{'|'.join(regex.escape(p) for p in sorted(self.params, key=len, reverse=True))})"
+                r"[ \t]{0,8}:(?=[ \t\r\n])"
+            )
+            if self.params
+            else None
+        )
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx, n = self.ctx, len(text)
         while pos < n:
+            if self.lines is not None:  # a YAML-like body: up to the tool's closing tag
+                found = self.close.search(text, pos, partial=not final)
+                stop = n if found is None else found.start()
+                ctx.consume(text[pos:stop])
+                self.lines.append(text[pos:stop])
+                if found is None:
+                    return n, self
+                if found.partial:
+                    return found.start(), MORE
+                ctx.consume(found.group())
+                arguments = self._line_arguments("".join(self.lines))
+                if arguments is None:
+                    ctx.revert()
+                else:
+                    ctx.end_call(self.name, arguments, streamed=False)
+                return found.end(), None
             if self.value_end is not None:  # inside a value: up to its closing tag
                 found = self.value_end.search(text, pos, partial=not final)
                 if found is None:
@@ -65,7 +97,9 @@ class ToolXml:
                 continue
             ws = _WS.match(text, pos)
             if ws is not None:
-                ctx.consume(ws.group())
+                blank = ws.group()
+                self.indent = blank.rsplit("\n", 1)[-1] if "\n" in blank else self.indent + blank
+                ctx.consume(blank)
                 pos = ws.end()
                 continue
             close = self.close.match(text, pos, partial=not final)
@@ -78,6 +112,13 @@ class ToolXml:
             child = _CHILD.match(text, pos, partial=not final)
             if child is not None and child.partial:
                 return pos, MORE
+            if child is None and not self.arguments and self.line_key is not None:
+                key = self.line_key.match(text, pos, partial=not final)
+                if key is not None and key.partial:
+                    return pos, MORE
+                if key is not None:
+                    self.lines = []
+                    continue
             if child is None or not self._accepts(child.group("key")):
                 ctx.revert()  # not this tool's parameters: prose or markup that looks like it
                 return pos, None
@@ -87,6 +128,36 @@ class ToolXml:
             self.value = []
             pos = child.end()
         return pos, self
+
+    def _line_arguments(self, body: str) -> dict[str, Any] | None:
+        """The arguments of a YAML-like body: each declared ``KEY:`` at a line's start begins a value."""
+        assert self.line_key is not None
+        arguments: dict[str, Any] = {}
+        key: str | None = None
+        value: list[str] = []
+        for number, line in enumerate(body.splitlines(keepends=True)):
+            indented = number == 0 or line.startswith(self.indent)
+            found = self.line_key.match(line, 0 if number == 0 else len(self.indent)) if indented else None
+            if found is not None and found.group("key") not in arguments and found.group("key") != key:
+                if key is not None:
+                    arguments[key] = self._line_value(key, value)
+                key, value = found.group("key"), [line[found.end() :].lstrip(" \t")]
+            elif key is None:
+                return None
+            else:
+                value.append(line)
+        if key is not None:
+            arguments[key] = self._line_value(key, value)
+        return arguments
+
+    def _line_value(self, key: str, lines: list[str]) -> Any:
+        raw = "".join(lines)
+        raw = raw[:-1] if raw.endswith("\n") else raw
+        raw = raw[:-1] if raw.endswith("\r") else raw
+        quoted = raw.strip()
+        if len(quoted) >= 2 and quoted[0] == quoted[-1] and quoted[0] in "\"'" and "\n" not in quoted:
+            raw = quoted[1:-1]
+        return typed_value(self.ctx.tools, self.name, key, raw)
 
     def _accepts(self, key: str) -> bool:
         return key not in self.arguments and key in self.params
