@@ -12,10 +12,16 @@ Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\nconte
 </write_file>``. The body must begin with ``KEY:`` for a parameter the schema declares; each line beginning
 with another declared parameter's ``KEY:`` starts the next value, so a value runs over every other line
 unchanged (``Note: …`` inside it is not a key). A one-line value in matching quotes is the text inside them.
+
+The opener's brackets may be lost too (Devstral Medium, quoted by the same tests): a line holding only an
+offered tool's name, at the message's or a line's start, followed by that tool's declared parameter tags, is
+the call; it ends with ``</NAME>`` if written, else where its tags stop (the next line is no parameter tag, or
+the output ends).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import regex
@@ -39,9 +45,11 @@ def _closer(name: str) -> regex.Pattern[str]:
 class ToolXml:
     """The children of ``<TOOL>…</TOOL>``; the call is decided at the closing tag."""
 
-    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+    def __init__(self, ctx: Context, block: Block, name: str, *, bare: bool = False) -> None:
         self.ctx = ctx
         self.block = block
+        self.bare = bare
+        """The opener was the name alone on its line: the call may end where its parameter tags stop."""
         self.name = ctx.tools.resolve(name)
         self.close = _closer(name)
         spec = ctx.tools.specs.get(self.name)
@@ -53,6 +61,11 @@ class ToolXml:
         self.value: list[str] = []
         self.lines: list[str] | None = None  # a YAML-like body, up to the closing tag
         self.indent = ""  # the blanks before the first key on its line: every key line has them
+        keys = "|".join(regex.escape(p) for p in sorted(self.params, key=len, reverse=True))
+        self.continues = regex.compile(
+            rf"[ \t\r\n]*(?:<(?:{keys})[ \t]{{0,8}}>|{self.close.pattern})" if keys else self.close.pattern,
+            regex.IGNORECASE,
+        )
         self.line_key = (
             regex.compile(
                 rf"(?P<key>{'|'.join(regex.escape(p) for p in sorted(self.params, key=len, reverse=True))})"
@@ -65,6 +78,13 @@ class ToolXml:
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx, n = self.ctx, len(text)
         while pos < n:
+            if self.bare and self.arguments and self.value_end is None:
+                more = self.continues.match(text, pos, partial=not final)
+                if more is not None and more.partial:
+                    return pos, MORE
+                if more is None:  # its tags stop: the call ends here, what follows is read afresh
+                    ctx.end_call(self.name, self.arguments, streamed=False)
+                    return pos, None
             if self.lines is not None:  # a YAML-like body: up to the tool's closing tag
                 found = self.close.search(text, pos, partial=not final)
                 stop = n if found is None else found.start()
@@ -112,7 +132,7 @@ class ToolXml:
             child = _CHILD.match(text, pos, partial=not final)
             if child is not None and child.partial:
                 return pos, MORE
-            if child is None and not self.arguments and self.line_key is not None:
+            if child is None and not self.arguments and self.line_key is not None and not self.bare:
                 key = self.line_key.match(text, pos, partial=not final)
                 if key is not None and key.partial:
                     return pos, MORE
@@ -176,11 +196,27 @@ class ToolXml:
         self.value_end = None
 
     def finish(self, truncated: bool) -> None:
+        if self.bare and self.arguments and self.value_end is None and not truncated:
+            self.ctx.end_call(self.name, self.arguments, streamed=False)  # its tags ran to the output's end
+            return
         self.ctx.revert()  # no closing tag: not a call we can trust
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml:
     return ToolXml(ctx, block, match.group("name"))
+
+
+def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml:
+    return ToolXml(ctx, block, match.group("name"), bare=True)
+
+
+def _bare_opener(prefix: str) -> Callable[[ToolIndex], str | None]:
+    def build(tools: ToolIndex) -> str | None:
+        names = tool_name_pattern(tools)
+        tag = r"(?=[ \t]{0,8}<[A-Za-z_][\w.\-]{0,63}[ \t]{0,8}>)"
+        return None if names is None else rf"{prefix}(?P<name>{names})[ \t]{{0,8}}\r?\n{tag}"
+
+    return build
 
 
 def tool_name_pattern(tools: ToolIndex) -> str | None:
@@ -196,5 +232,25 @@ def _opener(tools: ToolIndex) -> str | None:
 
 ROWS = [
     # <read_file><path>a.py</path></read_file>: only for offered tools, only their parameters as children.
-    Dialect("tool_name_xml", r"<", None, kind="untagged", first="<", reader=_open, open_for_tools=_opener)
+    Dialect("tool_name_xml", r"<", None, kind="untagged", first="<", reader=_open, open_for_tools=_opener),
+    # The same with the opener's brackets lost: the name alone on its line, its parameter tags below.
+    Dialect(
+        "tool_name_line_xml",
+        "name",
+        None,
+        kind="untagged",
+        start="message",
+        first="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_",
+        reader=_open_bare,
+        open_for_tools=_bare_opener(""),
+    ),
+    Dialect(
+        "tool_name_line_xml_after",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_open_bare,
+        open_for_tools=_bare_opener(r"\n[ \t]{0,8}"),
+    ),
 ]
