@@ -76,3 +76,44 @@ def test_a_punctuation_escape_json_lacks_reads_as_the_character_in_every_chunkin
     text = '<tool_call>{"name": "get_weather", "arguments": {"city": "' + body + '"}}</tool_call>'
     result = parse_everywhere(text, TOOLS)
     assert (_calls(result), result["errors"], result["text"]) == ([("get_weather", {"city": city})], [], "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Laguna, quoted by ollama/ollama's TestLagunaParserIgnoresDuplicatedNestedToolCall (benchmarks/real/laguna)
+        '<tool_call>get_weather\n{"city":"Paris"}\n<tool_call>get_weather\n{"city":"Paris"}</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+        '<tool_call>{"name": "get_weather",\n "arguments": {"city": "Paris"}}</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}<tool_call>'
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+    ],
+)
+def test_an_unclosed_call_written_again_under_a_second_opener_is_one_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (_calls(result), result["errors"], result["text"].strip()) == ([CALL], [], "")
+
+
+@pytest.mark.parametrize(
+    ("text", "cities"),
+    [
+        (  # a different call under the second opener: two calls
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>',
+            ["Paris", "Rome"],
+        ),
+        (  # the first call closed: the same call made again is a second call
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
+            ["Paris", "Paris"],
+        ),
+        (  # a prefix of the same call, then more: two calls
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}</tool_call>',
+            ["Paris", "Paris"],
+        ),
+    ],
+)
+def test_a_second_opener_that_does_not_repeat_an_unclosed_call_is_another_call(text: str, cities: list[str]) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [c["arguments"]["city"] for c in result["calls"]] == cities

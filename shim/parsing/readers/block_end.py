@@ -2,7 +2,9 @@
 
 - `AfterBody`: a body is complete and its `ToolCallEnd` is out. A closing marker, stray brackets, commas
   between calls or a closing fence are absorbed; ``{`` starts another call of the same block (when the
-  family says so); a new opener or anything else ends the block (the closer is optional).
+  family says so); a new opener or anything else ends the block (the closer is optional). The block's own
+  opener followed by the very call just read (whitespace aside), before the block closed, is the call
+  written twice (Laguna, in Ollama's parser tests: one call): markup, and the block goes on to its closer.
 - `Closed`: the closer was read; only a duplicated closer is still the block's markup.
 - `Skip`: the body failed; everything up to the next call marker belongs to the failed block, which is
   reported once as a `ParseIssue` carrying all of it.
@@ -75,6 +77,24 @@ def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[rege
     return (found if any(close.fullmatch(f"</{t}>") for t in fixed) else None), False
 
 
+def _repeated(previous: str, text: str, pos: int, final: bool) -> int | Next:
+    """Where the text at ``pos`` stops repeating ``previous`` in full (whitespace aside); `MORE`: it may still;
+    None: it does not."""
+    i, j = 0, pos
+    while True:
+        while i < len(previous) and previous[i].isspace():
+            i += 1
+        if i >= len(previous):
+            return j if previous.strip() else None
+        while j < len(text) and text[j].isspace():
+            j += 1
+        if j >= len(text):
+            return None if final else MORE
+        if text[j] != previous[i]:
+            return None
+        i, j = i + 1, j + 1
+
+
 class AfterBody:
     def __init__(self, ctx: Context, block: Block) -> None:
         self.ctx = ctx
@@ -113,6 +133,12 @@ class AfterBody:
                 return pos, MORE
             if found is not None:
                 if found.kind == "open":
+                    again = _repeated(ctx.last_call_raw, text, pos, final) if found.dialect is block.dialect else None
+                    if again is MORE:
+                        return pos, MORE
+                    if isinstance(again, int):  # the same call written again under a second opener
+                        ctx.markup(text[pos:again])
+                        return again, self
                     ctx.markup_as_text()
                     return pos, None
                 ctx.markup(found.match.group())
