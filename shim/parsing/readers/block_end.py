@@ -11,7 +11,8 @@
 - `Markup`: a row of kind ``markup`` matched in text (an orphan ``</think>``): it goes out invisible.
 
 The model's own end-of-turn tokens right after a call (`TURN_END`: ``<|eot_id|>``, ``<|im_end|>``, ``</s>``,
-``<end_of_turn>``, ``<|END_OF_TURN_TOKEN|>``…) belong to the block too: markup, never visible text.
+``<end_of_turn>``, ``<|END_OF_TURN_TOKEN|>``…, and any closing special token such as ``<|/tool_call|>``) belong to
+the block too: markup, never visible text.
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ __all__ = ["TURN_END", "AfterBody", "Closed", "Markup", "Revert", "Skip", "damag
 
 TURN_END = regex.compile(
     r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
-    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]|<\|tool_response>",
+    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]|<\|tool_response>"
+    r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}_end\|>",
     regex.IGNORECASE,
 )
-"""Turn-structure tokens a model writes after its call: markup when they follow a call block."""
+"""Turn-structure tokens a model writes after its call: markup when they follow a call block. Besides the named
+ones, any closing special token (``<|/tool_call|>``, ``<|tool_calls_end|>``): a closer of the model's own
+vocabulary, which no visible text is written with."""
 
 
 def _turn_end(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
