@@ -117,3 +117,29 @@ def test_an_unclosed_call_written_again_under_a_second_opener_is_one_call(text: 
 def test_a_second_opener_that_does_not_repeat_an_unclosed_call_is_another_call(text: str, cities: list[str]) -> None:
     result = parse_everywhere(text, TOOLS)
     assert [c["arguments"]["city"] for c in result["calls"]] == cities
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ByteDance Seed 2.0 Lite, quoted by ai-sdk-tool-call-middleware (benchmarks/real/damaged): cut to `</tool`
+        '<tool_call>\n[{"name": "get_weather", "arguments": {"city": "Paris"}}]\n</tool',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_c',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}\n</too',
+    ],
+)
+def test_a_closer_cut_off_by_the_end_of_the_output_is_markup(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (_calls(result), result["errors"], result["text"].strip()) == ([CALL], [], "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call> see </to',  # after text
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</b',  # not the closer's beginning
+    ],
+)
+def test_a_tail_that_is_no_beginning_of_the_blocks_closer_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [CALL] and result["text"].strip().endswith(text[-3:].strip())

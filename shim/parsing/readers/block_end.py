@@ -66,9 +66,15 @@ _CLOSER_LIKE = regex.compile(r"<[ \t]{0,8}/[ \t]{0,8}(?P<tag>[\w:.|-]{1,64})[ \t
 
 def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
     """The block's closer misspelled by one trailing ``s`` (``</tool_calls>`` for ``</tool_call>``, or the
-    other way), or cut before its ``>`` at the very end of the stream: ``(match, False)``; ``(None, True)``
+    other way), or cut anywhere after its ``</`` at the very end of the stream: ``(match, False)``; ``(None, True)``
     when the text ends where it may still be one; ``(None, False)`` when it is not."""
     close = block.dialect.compiled_close() if block.dialect is not None else None
+    if close is not None and final:  # the output ends inside the closer: `</tool` for `</tool_call>`
+        rest = text[pos:]
+        # Three letters of a name at least: `</b` may begin any prefixed closer (`</b:tool_call>`).
+        cut = close.match(rest, partial=True) if regex.match(r"</[ \t]*\w{3}", rest) else None
+        if cut is not None and cut.partial:
+            return regex.compile(regex.escape(rest)).match(text, pos), False
     found = _CLOSER_LIKE.match(text, pos, partial=not final) if close is not None else None
     if close is None or found is None:
         return None, False
