@@ -72,9 +72,12 @@ def normalize_string_unit(unit: str) -> str:
         return unit
     if esc in _SIMPLE_ESCAPES:
         return unit
-    if esc == "'":
-        return "'"
-    # An unknown escape (\d, \s, \u12): keep the backslash as a literal character, as Python would.
+    if esc == "'" or (len(esc) == 1 and esc.isprintable() and not esc.isalnum() and not esc.isspace()):
+        # A punctuation escape JSON lacks (\$ from a template literal, \` \# \!): the character itself, as
+        # JavaScript string literals, JSON5 and the JS-side repairers read it.
+        return _escape_char(esc)
+    # An unknown letter or digit escape (\d, \s, \u12): keep the backslash as a literal character, as Python
+    # would: a regex class or a Windows path, where the backslash is meant.
     return "\\\\" + "".join(_escape_char(c) for c in esc)
 
 

@@ -14,9 +14,9 @@ its arguments are spelled. Accepted shapes:
 - a list of calls, bare (``[{…}, {…}]``) or in an OpenAI-style message envelope (``{"tool_calls": [{…}]}``).
 
 Names resolve against the offered tools exactly first, then by safe normalisation (case; ``-``, ``_``, ``.``
-and spaces alike; a namespace prefix such as ``functions.``; a built-in's ``NAME.call``), only where one tool
-fits. Arguments that are one wrapper parameter the schema does not have (``{"arguments": {…}}``,
-``{"input": "{…}"}``) are unwrapped (`call_arguments`).
+and spaces alike; a namespace prefix such as ``functions.``; a built-in's ``NAME.call``; a special token such as
+``<|message|>`` printed into the name), only where one tool fits. Arguments that are one wrapper parameter the
+schema does not have (``{"arguments": {…}}``, ``{"input": "{…}"}``) are unwrapped (`call_arguments`).
 """
 
 from __future__ import annotations
@@ -195,6 +195,9 @@ def _parallel(value: Any) -> list[Any]:
 _SEPARATORS = regex.compile(r"[-_. ]+")
 
 
+_SPECIAL_TOKEN = regex.compile(r"<[|\uff5c][^<>|\uff5c]{0,40}[|\uff5c]>")
+"""A chat template's special token (``<|message|>``, a full-width-bar one): never part of a tool's name."""
+
 _CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -243,6 +246,13 @@ class ToolIndex:
             fits = self._loose.get(_loose(candidate), ())
             if len(fits) == 1:
                 return fits[0]
+        bare = _SPECIAL_TOKEN.sub("", name)
+        if bare != name and bare.strip():
+            # A turn-structure token the model printed into the name (``read<|message|>``): the rest names the
+            # tool only if it resolves to an offered one.
+            found = self.resolve(bare)
+            if found in self.specs:
+                return found
         return name
 
     def properties(self, tool: str) -> dict[str, Any] | None:

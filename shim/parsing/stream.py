@@ -109,6 +109,7 @@ class StreamParser:
         self._dialect: Dialect | None = None  # the call block's row, for the retry message; None when untagged
         self._raw: list[str] = []  # consumed input not yet carried by an event
         self._call_id: str | None = None
+        self._call_raw: list[str] = []  # the raw of the last call's events: its opener and body as written
         self._carry = ""
         self._at_start = True
         self._shown = False  # visible text other than whitespace went out
@@ -273,6 +274,10 @@ class StreamParser:
     def call_open(self) -> bool:
         return self._call_id is not None
 
+    @property
+    def last_call_raw(self) -> str:
+        return "".join(self._call_raw)
+
     def consume(self, piece: str) -> None:
         if self._state is TagState.START:
             self._state = TagState.INSIDE  # the reader took input past the opener: the body has begun
@@ -364,6 +369,10 @@ class StreamParser:
     def _emit(self, event: Event) -> None:
         """Append a call or error event, after the run of text or reasoning that came before it."""
         self._flush_span()
+        if isinstance(event, ToolCallStart):
+            self._call_raw.clear()
+        if isinstance(event, (ToolCallStart, ToolCallChunk, ToolCallEnd)):
+            self._call_raw.append(event.raw)
         self._out.append(event)
 
     def _text(self, text: str, raw: str | None = None) -> None:

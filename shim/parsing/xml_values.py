@@ -34,6 +34,8 @@ _PY_WORDS = {"True": True, "False": False, "None": None}
 
 def unlaid(raw: str) -> str:
     """A value with the layout newline each side removed (``<parameter=k>\\nvalue\\n</parameter>``)."""
+    if not raw.startswith("\n") and raw[:1].isspace():
+        return raw  # indentation kept right after the opener: the value's whitespace is data
     raw = raw[1:] if raw.startswith("\n") else raw
     return raw[:-1] if raw.endswith("\n") else raw
 

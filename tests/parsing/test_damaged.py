@@ -62,3 +62,84 @@ def test_a_closer_with_other_damage_stays_visible_and_a_broken_repaired_body_is_
     assert (_calls(result), result["text"]) == ([CALL], "</tool_callx>")
     broken = parse_everywhere('<tool_call>{{"name": "get_weather", "arguments": {{"city": </tool_call>', TOOLS)
     assert broken["calls"] == [] and len(broken["errors"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "city"),
+    [
+        (r"a\$b", "a$b"),  # Command R+ writing a template literal's dollar (ai-sdk-tool-call-middleware's fixture)
+        (r"\`x\`", "`x`"),
+        (r"C:\dir\$x", r"C:\dir$x"),  # a letter escape keeps its backslash, the punctuation one reads as itself
+    ],
+)
+def test_a_punctuation_escape_json_lacks_reads_as_the_character_in_every_chunking(body: str, city: str) -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "' + body + '"}}</tool_call>'
+    result = parse_everywhere(text, TOOLS)
+    assert (_calls(result), result["errors"], result["text"]) == ([("get_weather", {"city": city})], [], "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Laguna, quoted by ollama/ollama's TestLagunaParserIgnoresDuplicatedNestedToolCall (benchmarks/real/laguna)
+        '<tool_call>get_weather\n{"city":"Paris"}\n<tool_call>get_weather\n{"city":"Paris"}</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+        '<tool_call>{"name": "get_weather",\n "arguments": {"city": "Paris"}}</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}<tool_call>'
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+    ],
+)
+def test_an_unclosed_call_written_again_under_a_second_opener_is_one_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (_calls(result), result["errors"], result["text"].strip()) == ([CALL], [], "")
+
+
+@pytest.mark.parametrize(
+    ("text", "cities"),
+    [
+        (  # a different call under the second opener: two calls
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>',
+            ["Paris", "Rome"],
+        ),
+        (  # the first call closed: the same call made again is a second call
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
+            ["Paris", "Paris"],
+        ),
+        (  # a prefix of the same call, then more: two calls
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}</tool_call>',
+            ["Paris", "Paris"],
+        ),
+    ],
+)
+def test_a_second_opener_that_does_not_repeat_an_unclosed_call_is_another_call(text: str, cities: list[str]) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [c["arguments"]["city"] for c in result["calls"]] == cities
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ByteDance Seed 2.0 Lite, quoted by ai-sdk-tool-call-middleware (benchmarks/real/damaged): cut to `</tool`
+        '<tool_call>\n[{"name": "get_weather", "arguments": {"city": "Paris"}}]\n</tool',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_c',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}\n</too',
+    ],
+)
+def test_a_closer_cut_off_by_the_end_of_the_output_is_markup(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (_calls(result), result["errors"], result["text"].strip()) == ([CALL], [], "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call> see </to',  # after text
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</b',  # not the closer's beginning
+    ],
+)
+def test_a_tail_that_is_no_beginning_of_the_blocks_closer_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [CALL] and result["text"].strip().endswith(text[-3:].strip())

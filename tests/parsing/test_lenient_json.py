@@ -13,6 +13,8 @@ LENIENT = [
     ("double quote inside single quotes", """{'a': 'say "hi"'}""", {"a": 'say "hi"'}),
     ("raw newline and tab in a string", '{"a": "x\ny\tz"}', {"a": "x\ny\tz"}),
     ("unknown escape keeps its backslash", r'{"re": "\d+\s"}', {"re": r"\d+\s"}),
+    ("unknown punctuation escape is the character", r'{"c": "a\$b \`x\` \#1"}', {"c": "a$b `x` #1"}),
+    ("a Windows path keeps its backslashes", r'{"p": "C:\Users\me"}', {"p": r"C:\Users\me"}),
     ("trailing commas", '{"a": [1, 2,], "b": 3,}', {"a": [1, 2], "b": 3}),
     ("Python literals", "{'t': True, 'f': False, 'n': None}", {"t": True, "f": False, "n": None}),
     (

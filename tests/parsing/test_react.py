@@ -156,3 +156,29 @@ def test_an_action_label_before_a_json_call_is_the_calls_markup(text: str, visib
 def test_an_action_label_before_json_that_is_no_offered_call_stays_text(text: str) -> None:
     result = parse_everywhere(text, [WEATHER])
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # run-llama/llama_index's test_extract_tool_use_ (benchmarks/real/react)
+        'Thought: I need a tool.\nAction: get_weather\nAction Input: QueryEngineTool({"city": "Paris", "days": 2})\n',
+        'Action: get_weather\nAction Input: get_weather({"city": "Paris", "days": 2})',
+        "Action: get_weather\nAction Input: tools.Weather( {'city': 'Paris', 'days': 2} )\nObservation:",
+    ],
+)
+def test_an_action_input_that_wraps_its_object_in_one_call_is_the_object(text: str) -> None:
+    assert _calls(parse_everywhere(text, [WEATHER])) == [("get_weather", {"city": "Paris", "days": 2})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Action: get_weather\nAction Input: Tool(["Paris", 2])',  # a list, not an object
+        'Action: lookup\nAction Input: Tool({"city": "Paris"})',  # not an offered tool
+        'Action: get_weather\nAction Input: Tool({"city": "Paris"}) and Tool({"city": "Rome"})',  # two calls
+    ],
+)
+def test_a_wrapped_action_input_that_is_no_one_object_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [WEATHER])
+    assert (result["calls"], result["text"]) == ([], text)

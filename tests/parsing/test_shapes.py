@@ -174,3 +174,12 @@ def test_a_loose_name_that_fits_two_tools_resolves_to_neither() -> None:
     tools = ToolIndex(["read_file", "read-file"])
     assert tools.resolve("read.file") == "read.file"
     assert tools.resolve("read-file") == "read-file"  # exact first
+
+
+def test_a_special_token_inside_a_name_is_stripped_only_when_the_rest_names_an_offered_tool() -> None:
+    index = ToolIndex(["read", "get_weather"])
+    assert index.resolve("read<|message|>") == "read"
+    assert index.resolve("<|channel|>get-weather") == "get_weather"
+    assert index.resolve("read<\uff5ctool_sep\uff5c>") == "read"
+    assert index.resolve("write<|message|>") == "write<|message|>"
+    assert index.resolve("<|message|>") == "<|message|>"

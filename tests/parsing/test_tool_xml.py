@@ -119,3 +119,78 @@ def test_markup_that_is_not_exactly_a_call_of_an_offered_tool_stays_text_without
 def test_without_offered_tools_tool_tags_are_text() -> None:
     text = "<read_file>\n<path>src/file.ts</path>\n</read_file>"
     assert parse_everywhere(text)["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        (  # Mistral Small, quoted by minpeter/ai-sdk-tool-call-middleware (benchmarks/real/tool_name_xml)
+            '<write_to_file>\npath: a.py\ncontent: """Doc.\n\nNote: keep it short.\n"""\n\ndef f():\n    return 1\n'
+            "</write_to_file>",
+            {"path": "a.py", "content": '"""Doc.\n\nNote: keep it short.\n"""\n\ndef f():\n    return 1'},
+        ),
+        ('<list_files>\n  path: "src"\n  recursive: true\n</list_files>', {"path": "src", "recursive": True}),
+        ("<read_file>path: src/file.ts</read_file>", {"path": "src/file.ts"}),
+    ],
+)
+def test_a_yaml_like_body_of_declared_keys_is_the_calls_parameters(text: str, arguments: dict[str, Any]) -> None:
+    name = text[1 : text.index(">")]
+    result = parse_everywhere(text, TOOLS)
+    assert (_calls(result), result["text"]) == ([(name, arguments)], "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<read_file>\nfile: src/file.ts\n</read_file>",  # not a declared parameter
+        "<read_file>\nThe path: src/file.ts\n</read_file>",  # the body does not begin with a key
+        "<read_file>\npath: src/file.ts\n",  # never closed
+        "Write `<read_file>path: a.py</read_file>` to read a file.",  # in an inline code span
+        "For example:\n<read_file>\npath: a.py\n</read_file>",  # presented as an example
+    ],
+)
+def test_a_yaml_like_body_without_that_evidence_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # Devstral Medium, quoted by minpeter/ai-sdk-tool-call-middleware (benchmarks/real/damaged)
+            "list_files\n  <path>/src</path>\nread_file\n  <path>/src/main.ts</path>\n</read_file>",
+            [("list_files", {"path": "/src"}), ("read_file", {"path": "/src/main.ts"})],
+            "",
+        ),
+        (
+            "Let me look.\nread_file\n<path>a.py</path>\nDone.",
+            [("read_file", {"path": "a.py"})],
+            "Let me look. Done.",
+        ),
+        (
+            "execute_command\n<command>ls</command>\n<cwd>/tmp</cwd>",
+            [("execute_command", {"command": "ls", "cwd": "/tmp"})],
+            "",
+        ),
+    ],
+)
+def test_a_tool_name_alone_on_its_line_then_its_parameter_tags_is_a_call(
+    text: str, calls: list[Any], visible: str
+) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (_calls(result), " ".join(result["text"].split())) == (calls, visible)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "read_file\n<file>a.py</file>",  # a tag the tool does not declare
+        "delete_file\n<path>a.py</path>",  # not an offered tool
+        "Then read_file\n<path>a.py</path>",  # the name is not alone on its line
+        "read_file\n<path>a.py",  # the value never closes
+        "For example:\nread_file\n<path>a.py</path>",  # presented as an example
+    ],
+)
+def test_a_name_line_without_that_evidence_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["text"]) == ([], text)

@@ -45,3 +45,26 @@ def test_an_orphan_reasoning_closer_is_markup(text: str, visible: str) -> None:
 def test_a_turn_token_in_prose_with_no_call_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text))
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('<|tool_call|>[{"name": "f", "arguments": {}}]<|/tool_call|>', ""),  # Phi's <|tool|>…<|/tool|> style
+        ('{"name": "f", "arguments": {}}\n<|/function|> done', "done"),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call><|tool_calls_end|><|im_end|>', ""),
+    ],
+)
+def test_a_closing_special_token_after_a_call_is_markup(text: str, visible: str) -> None:
+    check(Real("written: a closer of the model's own vocabulary", text, [("f", {})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Close the block with <|/tool_call|> after the list.",  # named in prose, no call before it
+        "The template ends with `<|tool_calls_end|>`.",
+    ],
+)
+def test_a_closing_special_token_without_a_call_before_it_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["f"]))

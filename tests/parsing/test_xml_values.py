@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from shim.events import ToolCallEnd
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.stream import StreamParser
-from shim.parsing.xml_values import typed_value
+from shim.parsing.xml_values import typed_value, unlaid
 from shim.profiles import ModelProfile, from_template
 
 TEMPLATES = Path(__file__).parent.parent / "profiles" / "templates"
@@ -146,3 +146,11 @@ def test_null_is_null_in_every_family_where_the_schema_admits_null_and_text_wher
     assert typed_value(tools, "probe", "loose", "null") == "null"
     assert typed_value(tools, "probe", "any_of", "nullable") == "nullable"
     assert typed_value(tools, "probe", "any_of", " null ") is None
+
+
+def test_a_layout_newline_each_side_of_a_value_is_layout_and_an_indented_value_keeps_its_whitespace() -> None:
+    assert unlaid("\nvalue\n") == "value"
+    assert unlaid("value\n") == "value"
+    assert unlaid("    if x:\n        return 1\n") == "    if x:\n        return 1\n"
+    assert unlaid("\tkey: 1\n") == "\tkey: 1\n"
+    assert unlaid("\n    if x:\n") == "    if x:"

@@ -84,6 +84,11 @@ class Context(Protocol):
         """A `ToolCallStart` is out and its call has not ended yet."""
         ...
 
+    @property
+    def last_call_raw(self) -> str:
+        """The input the last call's events carried (its opener and body as written)."""
+        ...
+
     def consume(self, piece: str) -> None:
         """Input read as part of the block: it goes out in the ``raw`` of the block's next event (and the block's
         body has begun: `TagState.INSIDE`)."""

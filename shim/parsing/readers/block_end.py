@@ -2,14 +2,17 @@
 
 - `AfterBody`: a body is complete and its `ToolCallEnd` is out. A closing marker, stray brackets, commas
   between calls or a closing fence are absorbed; ``{`` starts another call of the same block (when the
-  family says so); a new opener or anything else ends the block (the closer is optional).
+  family says so); a new opener or anything else ends the block (the closer is optional). The block's own
+  opener followed by the very call just read (whitespace aside), before the block closed, is the call
+  written twice (Laguna, in Ollama's parser tests: one call): markup, and the block goes on to its closer.
 - `Closed`: the closer was read; only a duplicated closer is still the block's markup.
 - `Skip`: the body failed; everything up to the next call marker belongs to the failed block, which is
   reported once as a `ParseIssue` carrying all of it.
 - `Markup`: a row of kind ``markup`` matched in text (an orphan ``</think>``): it goes out invisible.
 
 The model's own end-of-turn tokens right after a call (`TURN_END`: ``<|eot_id|>``, ``<|im_end|>``, ``</s>``,
-``<end_of_turn>``, ``<|END_OF_TURN_TOKEN|>``…) belong to the block too: markup, never visible text.
+``<end_of_turn>``, ``<|END_OF_TURN_TOKEN|>``…, and any closing special token such as ``<|/tool_call|>``) belong to
+the block too: markup, never visible text.
 """
 
 from __future__ import annotations
@@ -23,10 +26,13 @@ __all__ = ["TURN_END", "AfterBody", "Closed", "Markup", "Revert", "Skip", "damag
 
 TURN_END = regex.compile(
     r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
-    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]|<\|tool_response>",
+    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]|<\|tool_response>"
+    r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}_end\|>",
     regex.IGNORECASE,
 )
-"""Turn-structure tokens a model writes after its call: markup when they follow a call block."""
+"""Turn-structure tokens a model writes after its call: markup when they follow a call block. Besides the named
+ones, any closing special token (``<|/tool_call|>``, ``<|tool_calls_end|>``): a closer of the model's own
+vocabulary, which no visible text is written with."""
 
 
 def _turn_end(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
@@ -60,9 +66,15 @@ _CLOSER_LIKE = regex.compile(r"<[ \t]{0,8}/[ \t]{0,8}(?P<tag>[\w:.|-]{1,64})[ \t
 
 def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
     """The block's closer misspelled by one trailing ``s`` (``</tool_calls>`` for ``</tool_call>``, or the
-    other way), or cut before its ``>`` at the very end of the stream: ``(match, False)``; ``(None, True)``
+    other way), or cut anywhere after its ``</`` at the very end of the stream: ``(match, False)``; ``(None, True)``
     when the text ends where it may still be one; ``(None, False)`` when it is not."""
     close = block.dialect.compiled_close() if block.dialect is not None else None
+    if close is not None and final:  # the output ends inside the closer: `</tool` for `</tool_call>`
+        rest = text[pos:]
+        # Three letters of a name at least: `</b` may begin any prefixed closer (`</b:tool_call>`).
+        cut = close.match(rest, partial=True) if regex.match(r"</[ \t]*\w{3}", rest) else None
+        if cut is not None and cut.partial:
+            return regex.compile(regex.escape(rest)).match(text, pos), False
     found = _CLOSER_LIKE.match(text, pos, partial=not final) if close is not None else None
     if close is None or found is None:
         return None, False
@@ -73,6 +85,24 @@ def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[rege
     tag = found.group("tag")
     fixed = (tag, tag[:-1] if tag[-1:] in "sS" else tag + "s")
     return (found if any(close.fullmatch(f"</{t}>") for t in fixed) else None), False
+
+
+def _repeated(previous: str, text: str, pos: int, final: bool) -> int | Next:
+    """Where the text at ``pos`` stops repeating ``previous`` in full (whitespace aside); `MORE`: it may still;
+    None: it does not."""
+    i, j = 0, pos
+    while True:
+        while i < len(previous) and previous[i].isspace():
+            i += 1
+        if i >= len(previous):
+            return j if previous.strip() else None
+        while j < len(text) and text[j].isspace():
+            j += 1
+        if j >= len(text):
+            return None if final else MORE
+        if text[j] != previous[i]:
+            return None
+        i, j = i + 1, j + 1
 
 
 class AfterBody:
@@ -113,6 +143,12 @@ class AfterBody:
                 return pos, MORE
             if found is not None:
                 if found.kind == "open":
+                    again = _repeated(ctx.last_call_raw, text, pos, final) if found.dialect is block.dialect else None
+                    if again is MORE:
+                        return pos, MORE
+                    if isinstance(again, int):  # the same call written again under a second opener
+                        ctx.markup(text[pos:again])
+                        return again, self
                     ctx.markup_as_text()
                     return pos, None
                 ctx.markup(found.match.group())

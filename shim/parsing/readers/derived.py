@@ -24,6 +24,7 @@ are read one call at a time: the reader holds the input from a call's opener unt
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -38,7 +39,7 @@ from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.shapes import ShapeError, call_items, to_call
 from shim.parsing.xml_values import typed_value, unlaid
 
-__all__ = ["DerivedBlock", "rows"]
+__all__ = ["DerivedBlock", "opener_reader", "rows"]
 
 
 def _compile(marker: str) -> regex.Pattern[str] | None:
@@ -540,6 +541,17 @@ def _follows(syntax: CallSyntax) -> str:
     return follows + (r"\s*\{" if syntax.arguments == "json" else "")
 
 
+def opener_reader(syntax: CallSyntax) -> Callable[[Context, Block, regex.Match[str]], DerivedBlock]:
+    """The reader of a syntax's block for a row whose opener (consumed) is written elsewhere."""
+    matchers = _Matchers(syntax)
+
+    def _open(ctx: Context, block: Block, match: regex.Match[str]) -> DerivedBlock:
+        del match
+        return DerivedBlock(ctx, block, syntax, matchers)
+
+    return _open
+
+
 def rows(syntax: CallSyntax, name: str = "derived") -> list[Dialect]:
     """The table row of a derived syntax.
 
@@ -549,11 +561,7 @@ def rows(syntax: CallSyntax, name: str = "derived") -> list[Dialect]:
     A plain opener of JSON calls gets no row: the table's untagged rows read bare JSON already.
     """
     opener = syntax.opener
-    matchers = _Matchers(syntax)
-
-    def _open(ctx: Context, block: Block, match: regex.Match[str]) -> DerivedBlock:
-        return DerivedBlock(ctx, block, syntax, matchers)
-
+    _open = opener_reader(syntax)
     pattern = marker_pattern(opener)
     if sum(c.isalnum() or c in "<|[]>_" for c in opener) >= 2:
         return [Dialect(name, pattern, None, reader=_open, first=opener[0])]

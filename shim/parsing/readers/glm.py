@@ -11,6 +11,11 @@
 Under load GLM-4.7/5 sometimes leave out the ``<arg_value>`` opener while the value and its closer are intact
 (``<arg_key>query</arg_key>how many days</arg_value>``, vLLM issue 49248): the value then starts right after
 ``</arg_key>``, and still ends at ``</arg_value>``, the next ``<arg_key>`` or ``</tool_call>``.
+
+The pair body is the evidence, not the tag around it: Laguna (Ollama's parser tests) sometimes wraps the same
+call in ``<user>…</user>``. So any tag whose content begins with an offered tool's name and then
+``<arg_key>`` opens the call, and a closing tag after its pairs ends it. A name that is not an offered tool,
+or no ``<arg_key>`` after it, leaves the tag as text.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
+from shim.parsing.shapes import ToolIndex
 
 __all__ = ["FORM", "ROWS"]
 
@@ -39,8 +46,32 @@ FORM = PairForm(
 )
 
 
+_ANY_CLOSE = r"</[ \t]{0,8}[A-Za-z_][\w:.\-]{0,31}[ \t]{0,8}>"
+ANY_TAG_FORM = PairForm(
+    key=FORM.key,
+    value_end=regex.compile(rf"(?P<close></{_NS}arg_value>)|<{_NS}arg_key>|{_ANY_CLOSE}", regex.IGNORECASE),
+    call_end=regex.compile(_ANY_CLOSE, regex.IGNORECASE),
+    expected="<arg_key>KEY</arg_key><arg_value>VALUE</arg_value> or the tag's closer",
+)
+"""The pairs under a tag that is not a call tag (``<user>``): any closing tag after them ends the call."""
+
+
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
     return XmlPairs(ctx, block, match.group("name"), FORM)
+
+
+def _open_any(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
+    return XmlPairs(ctx, block, match.group("name"), ANY_TAG_FORM)
+
+
+def _any_tag(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    return (
+        None
+        if names is None
+        else rf"<[A-Za-z_][\w:.\-]{{0,31}}>[ \t]{{0,8}}\r?\n?[ \t]{{0,8}}(?P<name>{names})"
+        rf"(?=[ \t]{{0,8}}\r?\n?[ \t]{{0,8}}<{_NS}arg_key>)"
+    )
 
 
 ROWS = [
@@ -52,5 +83,15 @@ ROWS = [
         inside=("tool_call",),
         reader=_open,
         example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
-    )
+    ),
+    Dialect(
+        "glm_any_tag",
+        "<",
+        None,
+        kind="untagged",
+        first="<",
+        reader=_open_any,
+        open_for_tools=_any_tag,
+        example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
+    ),
 ]

@@ -9,7 +9,9 @@
 Inside ``<minimax:tool_call>`` (MiniMax M2: vLLM ``minimax_m2_tool_parser.py``), inside ``<function_calls>``
 (the Claude-style prompt format), or bare (mlx-lm's MiniMax tests). The names may carry a namespace
 prefix (``<invoke>``). Several invokes share one wrapper. A parameter tag may carry attributes after its name
-(``<parameter name="k" string="true">``, DeepSeek V3.2's DSML shape written without its markers).
+(``<parameter name="k" string="true">``, DeepSeek V3.2's DSML shape written without its markers). A chat
+template's special token printed inside a quoted name (``name="read<|message|>"``, Glimmer under stress) stays in
+the name; the tool index resolves it to the offered tool the rest names (`shapes.ToolIndex.resolve`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from shim.parsing.readers.xml_args import PairForm, XmlPairs
 __all__ = ["FORM", "ROWS"]
 
 _NS = r"(?:[A-Za-z_]{1,16}:)?"
-_QUOTED = r"""["'](?P<{group}>[^"'\n>]{{1,128}})["']"""
+_QUOTED = r"""["'](?P<{group}>(?:[^"'\n>]|<[|\uff5c][^"'<>|\uff5c\n]{{1,40}}[|\uff5c]>){{1,128}})["']"""
+"""A quoted name; a special token printed into it (``read<|message|>``) is kept for the tool index to strip."""
 _ATTRS = r"""(?:[ \t]+[\w:-]{1,32}[ \t]*=[ \t]*["'][^"'\n<>]{0,64}["']){0,4}"""
 """Further attributes after the name (DeepSeek V3.2 writes ``string="true"``): the schema types the value."""
 

@@ -5,6 +5,17 @@ Bare or inside ``<tool_call>``. Values are raw text, typed by the tool's input s
 text (`shim.parsing.xml_values`, the one rule of every XML family). Arguments stream one parameter at a
 time, as JSON text that concatenates to the final object. A ``{`` right after the opener is Llama's form:
 the body is the arguments object.
+
+Damaged forms that the tool's schema confirms (written by models prompted for this format, quoted by
+ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool declares:
+
+- a property tag ``<path>a.py</path>`` in place of ``<parameter=path>`` (Qwen2.5);
+- a nameless tag ``<parameter>city</parameter>`` followed by the value as text, up to the next parameter or
+  the call's closer (Qwen2.5, Llama 3.1);
+- inside ``<tool_call>``: the opener's ``<`` left out (``function=NAME>``, GLM-4.7), the name as element text
+  (``<function>NAME</function>``, Llama 3.1), or the bare name followed by property tags and closed by
+  ``</NAME>`` (GLM-4.7); a ``</NAME>`` closer after a parameter ends any call of the tool ``NAME`` (inside a value
+it is the value's text: an ``html`` tool's markup holds ``</html>``).
 """
 
 from __future__ import annotations
@@ -47,7 +58,24 @@ class XmlBody:
             ctx.start_call(name)
         self.name = ctx.tools.resolve(name)
         self.arguments: dict[str, Any] = {}
-        ends = [_PARAM_CLOSE, r"<parameter=", _FUNC_CLOSE] + [p.pattern for _, p in ctx.markers.call_closers]
+        props = ctx.tools.properties(self.name) or {}
+        keys = "|".join(regex.escape(k) for k in sorted(props, key=len, reverse=True) if "\n" not in k)
+        self._param_open = _PARAM_OPEN
+        self._func_close = _FUNC_CLOSE_RE
+        opens, closes = [r"<parameter="], [_PARAM_CLOSE]
+        if keys and _NAME.fullmatch(self.name):
+            # The schema's own names as tags (`<path>`, `<parameter>path</parameter>`), and `</NAME>` as closer.
+            self._param_open = regex.compile(
+                rf"{_PARAM_OPEN.pattern}|<(?P<tag>{keys})[ \t]{{0,8}}>"
+                rf"|<parameter>[ \t\r\n]{{0,8}}(?P<bare>{keys})[ \t\r\n]{{0,8}}</parameter>",
+                regex.IGNORECASE,
+            )
+            self._func_close = regex.compile(rf"{_FUNC_CLOSE}|</{regex.escape(self.name)}[ \t]{{0,8}}>", regex.I)
+            opens += [rf"<(?:{keys})[ \t]{{0,8}}>", r"<parameter>"]
+            closes += [rf"</(?:{keys})[ \t]{{0,8}}>"]
+        self._param_close = regex.compile("|".join(f"(?:{e})" for e in closes), regex.IGNORECASE)
+        self._opens_next = regex.compile("|".join(f"(?:{e})" for e in opens), regex.IGNORECASE)
+        ends = [*closes, *opens, _FUNC_CLOSE] + [p.pattern for _, p in ctx.markers.call_closers]
         self._value_end = regex.compile("|".join(f"(?:{e})" for e in ends), regex.IGNORECASE)
         self._in_value = False
         self._key = ""
@@ -66,7 +94,7 @@ class XmlBody:
             if pos >= len(text):
                 return pos, self
             if self._bare:
-                begins = _body_begins(text, pos, final)
+                begins = _body_begins(text, pos, final, (self._param_open, self._func_close))
                 if begins is None:
                     return pos, MORE
                 if not begins or not _NAME.fullmatch(self._raw_name.strip()):
@@ -101,25 +129,25 @@ class XmlBody:
                 if found.partial:
                     return found.start(), "more"
                 self._end_param()
-                closes_param = _PARAM_CLOSE_RE.fullmatch(found.group()) is not None
+                closes_param = self._param_close.fullmatch(found.group()) is not None
                 self._closed_any = self._closed_any or closes_param
-                self._opened_next = self._opened_next or found.group().lower().startswith("<parameter=")
+                self._opened_next = self._opened_next or self._opens_next.fullmatch(found.group()) is not None
                 pos = found.end() if closes_param else found.start()
                 continue
             ws = _WS.match(text, pos)
             if ws is not None:
                 pos = ws.end()
                 continue
-            param = _PARAM_OPEN.match(text, pos, partial=not final)
+            param = self._param_open.match(text, pos, partial=not final)
             if param is not None and param.partial:
                 return pos, "more"
             if param is not None:
-                self._key = param.group("key").strip()
+                self._key = (param.group("key") or param.group("tag") or param.group("bare") or "").strip()
                 self._in_value = True
                 self._value = []
                 pos = param.end()
                 continue
-            close = _FUNC_CLOSE_RE.match(text, pos, partial=not final)
+            close = self._func_close.match(text, pos, partial=not final)
             if close is not None and close.partial:
                 return pos, "more"
             if close is not None:
@@ -199,11 +227,14 @@ def _unlaid(raw: str) -> str:
     return "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in lines)
 
 
-def _body_begins(text: str, pos: int, final: bool) -> bool | None:
-    """Whether a call body starts at ``pos`` (``{``, ``<parameter=``, ``</function>``); None: cannot tell yet."""
+def _body_begins(
+    text: str, pos: int, final: bool, patterns: tuple[regex.Pattern[str], ...] = (_PARAM_OPEN, _FUNC_CLOSE_RE)
+) -> bool | None:
+    """Whether a call body starts at ``pos`` (``{``, a parameter's opener, the call's closer); None: cannot tell
+    yet."""
     if text[pos] == "{":
         return True
-    for pattern in (_PARAM_OPEN, _FUNC_CLOSE_RE):
+    for pattern in patterns:
         found = pattern.match(text, pos, partial=not final)
         if found is not None:
             return None if found.partial else True
@@ -214,7 +245,32 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> XmlBody:
     return XmlBody(ctx, block, match.group("name"))
 
 
+_IN_CALL = ("tool_call",)
+_EXAMPLE = "<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>"
 ROWS = [
     # Qwen3-Coder: <function=NAME><parameter=K>V</parameter></function>, bare or inside <tool_call>.
-    Dialect("qwen_xml", FUNCTION_OPEN.pattern, _FUNC_CLOSE, body="xml", reader=_open)
+    Dialect("qwen_xml", FUNCTION_OPEN.pattern, _FUNC_CLOSE, body="xml", reader=_open),
+    # Inside <tool_call> only: `function=NAME>` with its `<` left out, `<function>NAME</function>`.
+    Dialect(
+        "qwen_xml_damaged",
+        r"(?:function=(?P<name>[^<>\n=]{1,128})>|<function>[ \t\r\n]{0,8}(?P<name>[^\W\d][\w.\-:]{0,127})"
+        r"[ \t\r\n]{0,8}</function>)",
+        None,
+        start="inside",
+        inside=_IN_CALL,
+        first="f<",
+        reader=_open,
+        example=_EXAMPLE,
+    ),
+    # Inside <tool_call>: the bare name, then a tag (a parameter the schema must declare: `<path>`).
+    Dialect(
+        "qwen_xml_bare_name",
+        r"(?P<name>[^\W\d][\w.\-:]{0,127}?)"
+        r"(?=[ \t]{0,8}\r?\n?[ \t\r\n]{0,8}<(?!arg_key>|parameter[=>]|function[=>])[A-Za-z_][\w.\-]{0,63}[ \t]{0,8}>)",
+        None,
+        start="inside",
+        inside=_IN_CALL,
+        reader=_open,
+        example=_EXAMPLE,
+    ),
 ]

@@ -7,7 +7,8 @@ Qwen-Agent's ``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, and Functionary v
 Lenient forms of plain words, so the evidence is strict: ``Action:`` must begin the message or a line, the
 name must be an offered tool (the opener is built from their names) and ``Action Input:`` must follow on the
 next line. The input is a JSON object (the arguments), or a string up to the end of its line: the value of
-the tool's one parameter (or its one required parameter); otherwise the block goes back out as text, with no
+the tool's one parameter (or its one required parameter); a JSON object wrapped in one call (``Tool({…})``) is
+the object; otherwise the block goes back out as text, with no
 error. LangChain's JSON blob in a fence is `langchain_blob`'s.
 """
 
@@ -32,6 +33,9 @@ _BLANKS = regex.compile(r"[ \t]+")
 _NEXT_LINE_OBJECT = regex.compile(r"(?:\r?\n[ \t]*)?(?:```(?:json)?[ \t]*\r?\n[ \t]*)?\{")
 """``Action Input:`` with its JSON object on the next line, or in a ```` ```json ```` fence."""
 _FENCE_END = regex.compile(r"[ \t\r\n]*```")
+_WRAPPED_OBJECT = regex.compile(r"[A-Za-z_][\w.]{0,63}[ \t]*\([ \t]*(?P<object>\{.*\})[ \t]*\)", regex.DOTALL)
+"""An input that wraps its JSON object in one call of a class or the tool (``QueryEngineTool({…})``, seen by
+LlamaIndex, whose ReAct parser reads the object between the first ``{`` and the last ``}``): the object."""
 _LABELS = [("Action", r"Action[ \t]{0,8}Input"), ("✿FUNCTION✿", "✿ARGS✿")]
 """Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
 (``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``)."""
@@ -64,6 +68,11 @@ def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] |
         return {}
     if isinstance(value, str):
         text = value.strip()
+        wrapped = _WRAPPED_OBJECT.fullmatch(text)
+        if wrapped is not None:
+            inner = lenient_loads(wrapped.group("object"))
+            if isinstance(inner, dict):
+                return inner  # pyright: ignore[reportUnknownVariableType]
         if text.startswith("{"):
             try:
                 return input_arguments(tools, name, lenient_json.loads(text))

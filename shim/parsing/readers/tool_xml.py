@@ -6,10 +6,22 @@ whitespace may sit between the children, and a child must be a parameter the too
 declaring none is called only as ``<TOOL></TOOL>``), once. Anything else goes back out as text, unchanged,
 with no error; so does a block the stream ends inside. Values are text, typed by the schema (``true`` for a
 boolean, ``["a"]`` or a Python literal ``['a']`` for an array); a ``<![CDATA[…]]>`` value is its content.
+
+The body may instead be YAML-like lines, as models prompted for tool-name XML sometimes write it (Mistral
+Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
+</write_file>``. The body must begin with ``KEY:`` for a parameter the schema declares; each line beginning
+with another declared parameter's ``KEY:`` starts the next value, so a value runs over every other line
+unchanged (``Note: …`` inside it is not a key). A one-line value in matching quotes is the text inside them.
+
+The opener's brackets may be lost too (Devstral Medium, quoted by the same tests): a line holding only an
+offered tool's name, at the message's or a line's start, followed by that tool's declared parameter tags, is
+the call; it ends with ``</NAME>`` if written, else where its tags stop (the next line is no parameter tag, or
+the output ends).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import regex
@@ -33,9 +45,11 @@ def _closer(name: str) -> regex.Pattern[str]:
 class ToolXml:
     """The children of ``<TOOL>…</TOOL>``; the call is decided at the closing tag."""
 
-    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+    def __init__(self, ctx: Context, block: Block, name: str, *, bare: bool = False) -> None:
         self.ctx = ctx
         self.block = block
+        self.bare = bare
+        """The opener was the name alone on its line: the call may end where its parameter tags stop."""
         self.name = ctx.tools.resolve(name)
         self.close = _closer(name)
         spec = ctx.tools.specs.get(self.name)
@@ -45,10 +59,48 @@ class ToolXml:
         self.key: str | None = None
         self.value_end: regex.Pattern[str] | None = None
         self.value: list[str] = []
+        self.lines: list[str] | None = None  # a YAML-like body, up to the closing tag
+        self.indent = ""  # the blanks before the first key on its line: every key line has them
+        keys = "|".join(regex.escape(p) for p in sorted(self.params, key=len, reverse=True))
+        self.continues = regex.compile(
+            rf"[ \t\r\n]*(?:<(?:{keys})[ \t]{{0,8}}>|{self.close.pattern})" if keys else self.close.pattern,
+            regex.IGNORECASE,
+        )
+        self.line_key = (
+            regex.compile(
+                rf"(?P<key>{'|'.join(regex.escape(p) for p in sorted(self.params, key=len, reverse=True))})"
+                r"[ \t]{0,8}:(?=[ \t\r\n])"
+            )
+            if self.params
+            else None
+        )
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx, n = self.ctx, len(text)
         while pos < n:
+            if self.bare and self.arguments and self.value_end is None:
+                more = self.continues.match(text, pos, partial=not final)
+                if more is not None and more.partial:
+                    return pos, MORE
+                if more is None:  # its tags stop: the call ends here, what follows is read afresh
+                    ctx.end_call(self.name, self.arguments, streamed=False)
+                    return pos, None
+            if self.lines is not None:  # a YAML-like body: up to the tool's closing tag
+                found = self.close.search(text, pos, partial=not final)
+                stop = n if found is None else found.start()
+                ctx.consume(text[pos:stop])
+                self.lines.append(text[pos:stop])
+                if found is None:
+                    return n, self
+                if found.partial:
+                    return found.start(), MORE
+                ctx.consume(found.group())
+                arguments = self._line_arguments("".join(self.lines))
+                if arguments is None:
+                    ctx.revert()
+                else:
+                    ctx.end_call(self.name, arguments, streamed=False)
+                return found.end(), None
             if self.value_end is not None:  # inside a value: up to its closing tag
                 found = self.value_end.search(text, pos, partial=not final)
                 if found is None:
@@ -65,7 +117,9 @@ class ToolXml:
                 continue
             ws = _WS.match(text, pos)
             if ws is not None:
-                ctx.consume(ws.group())
+                blank = ws.group()
+                self.indent = blank.rsplit("\n", 1)[-1] if "\n" in blank else self.indent + blank
+                ctx.consume(blank)
                 pos = ws.end()
                 continue
             close = self.close.match(text, pos, partial=not final)
@@ -78,6 +132,13 @@ class ToolXml:
             child = _CHILD.match(text, pos, partial=not final)
             if child is not None and child.partial:
                 return pos, MORE
+            if child is None and not self.arguments and self.line_key is not None and not self.bare:
+                key = self.line_key.match(text, pos, partial=not final)
+                if key is not None and key.partial:
+                    return pos, MORE
+                if key is not None:
+                    self.lines = []
+                    continue
             if child is None or not self._accepts(child.group("key")):
                 ctx.revert()  # not this tool's parameters: prose or markup that looks like it
                 return pos, None
@@ -87,6 +148,36 @@ class ToolXml:
             self.value = []
             pos = child.end()
         return pos, self
+
+    def _line_arguments(self, body: str) -> dict[str, Any] | None:
+        """The arguments of a YAML-like body: each declared ``KEY:`` at a line's start begins a value."""
+        assert self.line_key is not None
+        arguments: dict[str, Any] = {}
+        key: str | None = None
+        value: list[str] = []
+        for number, line in enumerate(body.splitlines(keepends=True)):
+            indented = number == 0 or line.startswith(self.indent)
+            found = self.line_key.match(line, 0 if number == 0 else len(self.indent)) if indented else None
+            if found is not None and found.group("key") not in arguments and found.group("key") != key:
+                if key is not None:
+                    arguments[key] = self._line_value(key, value)
+                key, value = found.group("key"), [line[found.end() :].lstrip(" \t")]
+            elif key is None:
+                return None
+            else:
+                value.append(line)
+        if key is not None:
+            arguments[key] = self._line_value(key, value)
+        return arguments
+
+    def _line_value(self, key: str, lines: list[str]) -> Any:
+        raw = "".join(lines)
+        raw = raw[:-1] if raw.endswith("\n") else raw
+        raw = raw[:-1] if raw.endswith("\r") else raw
+        quoted = raw.strip()
+        if len(quoted) >= 2 and quoted[0] == quoted[-1] and quoted[0] in "\"'" and "\n" not in quoted:
+            raw = quoted[1:-1]
+        return typed_value(self.ctx.tools, self.name, key, raw)
 
     def _accepts(self, key: str) -> bool:
         return key not in self.arguments and key in self.params
@@ -105,11 +196,27 @@ class ToolXml:
         self.value_end = None
 
     def finish(self, truncated: bool) -> None:
+        if self.bare and self.arguments and self.value_end is None and not truncated:
+            self.ctx.end_call(self.name, self.arguments, streamed=False)  # its tags ran to the output's end
+            return
         self.ctx.revert()  # no closing tag: not a call we can trust
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml:
     return ToolXml(ctx, block, match.group("name"))
+
+
+def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml:
+    return ToolXml(ctx, block, match.group("name"), bare=True)
+
+
+def _bare_opener(prefix: str) -> Callable[[ToolIndex], str | None]:
+    def build(tools: ToolIndex) -> str | None:
+        names = tool_name_pattern(tools)
+        tag = r"(?=[ \t]{0,8}<[A-Za-z_][\w.\-]{0,63}[ \t]{0,8}>)"
+        return None if names is None else rf"{prefix}(?P<name>{names})[ \t]{{0,8}}\r?\n{tag}"
+
+    return build
 
 
 def tool_name_pattern(tools: ToolIndex) -> str | None:
@@ -125,5 +232,25 @@ def _opener(tools: ToolIndex) -> str | None:
 
 ROWS = [
     # <read_file><path>a.py</path></read_file>: only for offered tools, only their parameters as children.
-    Dialect("tool_name_xml", r"<", None, kind="untagged", first="<", reader=_open, open_for_tools=_opener)
+    Dialect("tool_name_xml", r"<", None, kind="untagged", first="<", reader=_open, open_for_tools=_opener),
+    # The same with the opener's brackets lost: the name alone on its line, its parameter tags below.
+    Dialect(
+        "tool_name_line_xml",
+        "name",
+        None,
+        kind="untagged",
+        start="message",
+        first="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_",
+        reader=_open_bare,
+        open_for_tools=_bare_opener(""),
+    ),
+    Dialect(
+        "tool_name_line_xml_after",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_open_bare,
+        open_for_tools=_bare_opener(r"\n[ \t]{0,8}"),
+    ),
 ]

@@ -1,5 +1,9 @@
 """Untagged JSON calls: a JSON value opening the message, or a ```` ```json ```` fence anywhere.
 
+A tag that is no call tag may hold such a value alone (Laguna's ``<user>{"name": …}</user>``, in Ollama's
+parser tests): when the value is a call, the tag and its closer right after the value are the call's markup,
+not visible text; otherwise the whole is text again.
+
 Lenient forms need strict evidence: these count only when tools are known, and only if every value has a
 call's shape (no keys besides name / arguments / metadata) and names an offered tool. Anything else,
 including JSON that stops being JSON, goes back out as text, unchanged.
@@ -12,10 +16,10 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
 
-__all__ = ["BARE", "FENCE", "JsonCandidate", "UntaggedJson", "calls_of"]
+__all__ = ["BARE", "FENCE", "WRAPPED", "JsonCandidate", "UntaggedJson", "calls_of"]
 
 FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n"
 
@@ -48,9 +52,11 @@ class JsonCandidate:
 class UntaggedJson:
     """A JSON value that may be a call (or a list of calls); decided when it is complete."""
 
-    def __init__(self, ctx: Context, block: Block) -> None:
+    def __init__(self, ctx: Context, block: Block, closer: regex.Pattern[str] | None = None) -> None:
         self.ctx = ctx
         self.block = block
+        self.closer = closer
+        """The closer of the tag around the value, if one is (`WRAPPED`)."""
         block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
         self.json = JsonCandidate(ctx)
         self.complete = False
@@ -78,6 +84,8 @@ class UntaggedJson:
             return None
         for shape in shapes:
             self.ctx.end_call(shape.name, shape.arguments, streamed=False)
+        if self.closer is not None:
+            return TagCloser(self.ctx, self.block, self.closer)
         return AfterBody(self.ctx, self.block)
 
     def finish(self, truncated: bool) -> None:
@@ -87,6 +95,34 @@ class UntaggedJson:
             self._classify(self.json.scanner.closers())
         else:
             self.ctx.revert()
+
+
+class TagCloser:
+    """After a call held by a tag that is no call tag: that tag's closer is markup; anything else ends as usual."""
+
+    def __init__(self, ctx: Context, block: Block, closer: regex.Pattern[str]) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.closer = closer
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        at = _BLANKS.match(text, pos)
+        end = at.end() if at is not None else pos
+        if end >= len(text) and not final:
+            return pos, MORE
+        found = self.closer.match(text, end, partial=not final)
+        if found is not None and found.partial:
+            return pos, MORE
+        if found is None:
+            return pos, AfterBody(self.ctx, self.block)
+        self.ctx.markup(text[pos : found.end()])
+        return found.end(), Closed(self.ctx)
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.markup_as_text()
+
+
+_BLANKS = regex.compile(r"[ \t\r\n]+")
 
 
 def calls_of(body: str, ctx: Context) -> list[CallShape]:
@@ -134,5 +170,19 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJ
     return UntaggedJson(ctx, block)
 
 
+def _open_wrapped(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
+    tag = regex.escape(match.group("tag"))
+    return UntaggedJson(ctx, block, regex.compile(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{tag}[ \t]{{0,8}}>", regex.I))
+
+
 FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_fence)
 BARE = Dialect("bare_json", r"(?=[\{\[])", None, kind="untagged", first="{[", reader=_open_bare)
+WRAPPED = Dialect(
+    "tag_around_json",
+    r"<(?P<tag>[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{)",
+    None,
+    kind="untagged",
+    first="<",
+    reader=_open_wrapped,
+)
+"""``<user>{"name": …}</user>``: a tag that is no call tag around one JSON call (offered tools only)."""

@@ -145,3 +145,36 @@ def test_a_value_whose_arg_value_opener_is_left_out_starts_after_its_key(
     text: str, calls: list[tuple[str, dict[str, object]]]
 ) -> None:
     check(Real("variant", text, calls, tools=[tool("search", query="string", limit="integer")]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Laguna, quoted by ollama/ollama's laguna parser tests (benchmarks/real/laguna)
+        (
+            "<user>get_weather\n<arg_key>city</arg_key>\n<arg_value>San Francisco, CA</arg_value>\n</user>",
+            "",
+        ),
+        (
+            "I'll check.\n<user>get_weather\n<arg_key>city</arg_key>\n<arg_value>San Francisco, CA</arg_value>\n</user>",
+            "I'll check.",
+        ),
+        ("<call> get_weather <arg_key>city</arg_key><arg_value>San Francisco, CA</arg_value></call> ok", "ok"),
+    ],
+)
+def test_an_arg_key_call_of_an_offered_tool_is_read_whatever_tag_wraps_it(text: str, visible: str) -> None:
+    check(
+        Real("variant", text, [("get_weather", {"city": "San Francisco, CA"})], visible=visible, tools=["get_weather"])
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<user>lookup\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</user>",  # not an offered tool
+        "<user>get_weather is the tool to use</user>",  # no <arg_key> after the name
+        "Write `<user>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></user>` here.",  # code span
+    ],
+)
+def test_a_tag_around_a_name_without_that_evidence_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.parsing.readers.cases import Real, check
+from tests.parsing.readers.cases import Real, check, tool
 
 # Quoted from the peer tests named in each case (corpus: benchmarks/real).
 CASES = [
@@ -110,3 +110,42 @@ def test_a_parameter_tag_with_attributes_after_its_name_is_read(text: str) -> No
 )
 def test_a_parameter_tag_with_attributes_named_in_prose_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["cron"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<atem:function_calls>\n<atem:invoke name="read<|message|>">\n<atem:parameter name="path">go.mod'
+        "</atem:parameter>\n</atem:invoke>\n</atem:function_calls>",
+        '<invoke name="<|channel|>read"><parameter name="path">go.mod</parameter></invoke>',
+        '<function_calls><invoke name="read<\uff5ctool_sep\uff5c>"><parameter name="path">go.mod</parameter></invoke>'
+        "</function_calls>",
+    ],
+)
+def test_a_special_token_printed_into_an_invoke_name_resolves_to_the_offered_tool_the_rest_names(text: str) -> None:
+    # Glimmer under stress (ollama/ollama's glimmer parser test): name="read<|message|>"
+    check(Real("variant", text, [("read", {"path": "go.mod"})], tools=["read", "write"]))
+
+
+def test_a_special_token_in_a_name_that_names_no_offered_tool_keeps_the_name_as_written() -> None:
+    text = '<invoke name="delete<|message|>"><parameter name="path">go.mod</parameter></invoke>'
+    check(Real("variant", text, [("delete<|message|>", {"path": "go.mod"})], tools=["read"]))
+
+
+def test_an_invoke_with_a_special_token_in_its_name_quoted_in_prose_stays_text() -> None:
+    text = 'Never write `<invoke name="read<|message|>">`: the token does not belong in a name.'
+    check(Real("variant", text, [], visible=text, tools=["read"]))
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("    if x:\n        return 1\n", "    if x:\n        return 1\n"),  # vLLM's Step-3 test: kept verbatim
+        ("\tindented\n", "\tindented\n"),
+        ("\n    if x:\n        return 1\n", "    if x:\n        return 1"),  # layout newlines each side
+        ("plain\n", "plain"),
+    ],
+)
+def test_a_value_that_opens_with_indentation_keeps_its_final_newline(value: str, expected: str) -> None:
+    text = f'<invoke name="edit"><parameter name="old">{value}</parameter></invoke>'
+    check(Real("variant", text, [("edit", {"old": expected})], tools=[tool("edit", old="string")]))

@@ -101,3 +101,56 @@ def test_a_bare_call_whose_names_are_written_in_any_script_is_read(text: str, na
 )
 def test_a_bare_opener_whose_name_is_no_identifier_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=[tool("获取天气", city="string")]))
+
+
+# Damaged forms quoted by minpeter/ai-sdk-tool-call-middleware's tests (benchmarks/real/damaged), and variants.
+WRITE = [("write", {"path": "a.py", "content": "x = 1"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # schema-property tags in place of <parameter=…> (Qwen2.5), </tool_call> never written
+        "<tool_call>\n<function=write>\n<path>\na.py\n</path>\n<content>\nx = 1\n</content>\n</function>",
+        "<function=write><path>a.py</path><content>x = 1</content></function>",
+        # nameless <parameter>KEY</parameter>, the value as text after it (Qwen2.5)
+        "<tool_call>\n<function=write>\n<parameter>path</parameter>\na.py\n<parameter>content</parameter>\nx = 1\n"
+        "</function>\n</tool_call>",
+        # the name as element text (Llama 3.1)
+        "<tool_call>\n<function>write</function>\n<parameter>path</parameter>\na.py\n<parameter>content</parameter>\n"
+        "x = 1\n</function>\n</tool_call>",
+        # the opener's `<` left out (GLM-4.7)
+        "<tool_call>function=write>\n<parameter=path>\na.py\n</parameter>\n<parameter=content>\nx = 1\n</parameter>\n"
+        "</function>",
+        # the bare name, property tags, closed by </NAME> (GLM-4.7)
+        "<tool_call>write\n<path>a.py</path>\n<content>x = 1\n</content>\n</write>",
+        "<tool_call>write\n<path>a.py</path>\n<content>x = 1</content>\n</tool_call>",
+    ],
+)
+def test_a_damaged_call_whose_parameters_the_schema_declares_is_read(text: str) -> None:
+    check(Real("variant", text, WRITE, tools=TOOLS))
+
+
+def test_a_value_holding_the_tools_own_closing_tag_keeps_it() -> None:
+    text = (
+        "<tool_call>\n<function=html>\n<parameter=markup>\n<p>hi</p>\n</html>\n</parameter>\n</function>\n</tool_call>"
+    )
+    check(Real("variant", text, [("html", {"markup": "<p>hi</p>\n</html>"})], tools=[tool("html", markup="string")]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use <function=write><file>a.py</file></function> to write.",  # a tag the schema does not declare
+        "Use `<function=write><path>a.py</path></function>` to write.",  # in an inline code span
+        "```python\n<function=write>\n<parameter>path</parameter>\na.py\n</function>\n```",  # quoted in a fence
+    ],
+)
+def test_a_damaged_form_quoted_in_prose_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=TOOLS))
+
+
+def test_a_tag_the_schema_does_not_declare_is_no_parameter() -> None:
+    text = "<tool_call>\n<function=write>\n<file>a.py</file>\n</function>\n</tool_call>"
+    result = check(Real("variant", text, [], visible=text, tools=TOOLS, errors=1), visible=False)
+    assert result["calls"] == []

@@ -42,3 +42,42 @@ def test_a_tool_fence_is_read_as_its_calls(text: str, calls: list, visible: str)
 def test_a_tool_fence_without_a_tool_name_stays_text() -> None:
     text = "```tool\nsome output\n```"
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # continuedev/continue's "processes tool_name without codeblock format" (benchmarks/real/tool_fence)
+            "I'll help you with that.\nTOOL_NAME: read_file\nBEGIN_ARG: filepath\nsrc/main.py\nEND_ARG\n",
+            [("read_file", {"filepath": "src/main.py"})],
+            "I'll help you with that.",
+        ),
+        (
+            "TOOL_NAME: get_weather\nBEGIN_ARG: city\nParis\nEND_ARG\nBEGIN_ARG: days\n3\nEND_ARG",
+            [("get_weather", {"city": "Paris", "days": 3})],
+            "",
+        ),
+        (
+            "Checking.\n\n  TOOL_NAME: read_file\r\nBEGIN_ARG: filepath\nsrc/a.py\n",
+            [("read_file", {"filepath": "src/a.py"})],
+            "Checking.",
+        ),
+    ],
+)
+def test_a_tool_name_line_without_its_fence_is_the_same_call_for_an_offered_tool(
+    text: str, calls: list, visible: str
+) -> None:
+    check(Real("written: Continue accepts the form without its fence", text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "TOOL_NAME: delete_file\nBEGIN_ARG: filepath\na.py\nEND_ARG\n",  # not an offered tool
+        "Write the call as TOOL_NAME: read_file on its own line.",  # not at a line's start
+        "For example:\nTOOL_NAME: read_file\nBEGIN_ARG: filepath\na.py\nEND_ARG\n",  # presented as an example
+        "```text\nTOOL_NAME: read_file\nBEGIN_ARG: filepath\na.py\nEND_ARG\n```",  # quoted in a plain-text fence
+    ],
+)
+def test_a_tool_name_line_that_is_not_a_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))

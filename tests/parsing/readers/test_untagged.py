@@ -480,3 +480,37 @@ def test_the_tool_use_tag_and_function_equals_in_prose_stay_text() -> None:
     for text in ("Wrap each call in <tool-use> tags, then wait.", "Write <function=read=PATH> to read a file."):
         result = check(Real("variant", text, [], tools=TAGGED_TOOLS), visible=False)
         assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Laguna, quoted by ollama/ollama's laguna parser tests (benchmarks/real/laguna)
+        (
+            'I\'ll run git diff for you.<user>\n{"name":"get_weather","arguments":{"city":"Paris"}}\n</user>',
+            "I'll run git diff for you.",
+        ),
+        ('<answer>{"name": "get_weather", "arguments": {"city": "Paris"}}</answer> Done.', "Done."),
+        ('<call>\n  {"name": "get_weather", "arguments": {"city": "Paris"}}\n</call>', ""),
+    ],
+)
+def test_a_tag_that_is_no_call_tag_around_a_json_call_is_the_calls_markup(text: str, visible: str) -> None:
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})], visible=visible, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<data>{"name": "lookup", "arguments": {"city": "Paris"}}</data>',  # not an offered tool
+        '<data>{"city": "Paris", "days": 2}</data>',  # no call's shape
+        'Write `<user>{"name": "get_weather", "arguments": {"city": "Paris"}}</user>` to call it.',  # code span
+    ],
+)
+def test_a_tag_around_json_that_is_no_offered_call_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]))
+
+
+def test_a_tag_around_a_call_whose_closer_does_not_follow_keeps_only_the_call() -> None:
+    text = '<note>{"name": "get_weather", "arguments": {"city": "Paris"}} and more</note>'
+    result = check(Real("variant", text, [("get_weather", {"city": "Paris"})], tools=["get_weather"]), visible=False)
+    assert result["text"].split() == ["and", "more</note>"]
