@@ -13,7 +13,7 @@ from shim.agent import Agent, AgentEnd
 from shim.backends.scripted import ScriptedBackend
 from shim.profiles import get_profile
 from shim.prompting import user_message
-from shim.relevance import MATCH_THRESHOLD, relevance, request_matches
+from shim.relevance import MATCH_THRESHOLD, can_fill, relevance, request_matches
 from shim.tool_choice import TurnChoice
 from shim.types import ChatMessage, ToolSpec
 
@@ -110,3 +110,62 @@ async def test_a_small_model_s_reply_ends_at_its_first_call() -> None:
     with anyio.fail_after(10):
         end = [e async for e in agent.stream("The area of the triangle of base 3 and height 4, please.")][-1]
     assert isinstance(end, AgentEnd) and [c.name for c in end.calls] == ["calculate_triangle_area"]
+
+
+FOOD = ToolSpec(
+    name="ChaFod",
+    description="Changes the selection of food based on the customer's request.",
+    input_schema={
+        "type": "object",
+        "properties": {"TheFod": {"type": "string", "description": "The food's name.", "enum": ["PIZZA", "BURGER"]}},
+        "required": ["TheFod"],
+    },
+)
+COIN = ToolSpec(
+    name="probability_coin_toss_heads",
+    description="Calculate the probability of getting a certain number of heads in coin tosses.",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "coin_tosses": {"type": "integer", "description": "The number of tosses."},
+            "heads_needed": {"type": "integer", "description": "The number of heads wanted."},
+            "coin_type": {"type": "string", "enum": ["fair", "biased"]},
+        },
+        "required": ["coin_tosses", "heads_needed"],
+    },
+)
+
+
+def test_an_enumerated_value_counts_like_a_word_of_the_name_and_parameter_words_a_quarter() -> None:
+    assert relevance("Order me a pizza", FOOD) == 1.0  # "pizza" is one of TheFod's values
+    assert relevance("Switch my order from pizza to a burger", FOOD) == 2.0
+    # "name" is only in a parameter's description; "food" is in the tool's description.
+    assert relevance("food name", FOOD) == 0.75
+
+
+def test_a_tool_that_needs_a_number_cannot_be_filled_from_a_request_without_a_digit() -> None:
+    assert not can_fill("What is the probability of getting heads in coin tosses?", COIN)
+    assert can_fill("What is the probability of getting 3 heads in 10 coin tosses?", COIN)
+    assert can_fill("Order me a pizza", FOOD)  # nothing numeric is required
+    assert not request_matches("What is the probability of getting heads in coin tosses?", [COIN])
+    assert request_matches("What is the probability of getting 3 heads in 10 coin tosses?", [COIN])
+
+
+def test_enumerated_numbers_and_optional_numbers_do_not_need_a_digit() -> None:
+    levels = ToolSpec(
+        name="set_level",
+        description="Set the level.",
+        input_schema={
+            "type": "object",
+            "properties": {
+                "level": {"type": "integer", "enum": [1, 2, 3]},
+                "volume": {"type": "number"},
+                "sizes": {"type": "array", "items": {"type": "number"}},
+            },
+            "required": ["level"],
+        },
+    )
+    assert can_fill("set the level to high", levels)
+    needs_list = ToolSpec(name=levels.name, description="", input_schema={**levels.input_schema, "required": ["sizes"]})
+    assert not can_fill("set the sizes", needs_list)
+    assert can_fill("set the sizes", ToolSpec(name="x", description="", input_schema={}))
