@@ -54,6 +54,7 @@ from shim.events import (
     CallRouted,
     Event,
     ToolCallEnd,
+    ToolCallStart,
     ToolResultEvent,
     TurnEnd,
     TurnStart,
@@ -136,8 +137,6 @@ class Agent:
         self.external = ExternalTools(tool_specs(external_tools))
         self.profile = profile or DEFAULT_PROFILE
         """The model family's facts: they choose the prompt dialect and build each turn's parser."""
-        if self.profile.one_call_per_turn:  # a family whose second call in a reply is a wrong one
-            self.settings = replace(self.settings, one_call_per_turn=True)
         self.dialect: str | Path = self.profile.dialect if dialect is None else dialect
         self.conversation: list[ChatMessage] = []
         """The conversation, typed, updated as each turn completes; kept when a run is cancelled."""
@@ -337,7 +336,7 @@ class Agent:
                         for event in parser.feed(item) if isinstance(item, str) else item_events(item):
                             for taken in self._take(turn, event, outcome, decided):
                                 yield taken
-                        if (self.settings.one_call_per_turn and outcome.fold.calls) or outcome.repeated:
+                        if outcome.ended_early:
                             break  # the block is complete: leaving the context stops the engine
                 completion = stream.result
             except StreamInterruptedError as exc:
@@ -350,7 +349,7 @@ class Agent:
                 continue
             break
         finish = completion.finish_reason if completion is not None else "cancelled"
-        if (self.settings.one_call_per_turn and outcome.fold.calls) or outcome.repeated:
+        if outcome.ended_early:
             finish = "stop"  # we stopped it on purpose
         for event in parser.close(truncated=finish == "length" or bool(outcome.interrupted)):
             for taken in self._take(turn, event, outcome, decided):
@@ -372,28 +371,44 @@ class Agent:
             dialect=self.dialect,
             choice=decided,
             mode=self.settings.constrain,
+            max_calls=self.call_limit,
         )
 
     def _take(self, turn: int, event: Event, outcome: TurnOutcome, decided: TurnChoice) -> list[Event | CallRouted]:
         """Record a parser event and pass it on, with the routing decision after a complete call."""
         self._record("event", turn=turn, event=event.to_dict())
-        if (self.settings.one_call_per_turn and outcome.fold.calls) or outcome.repeated:
-            # Generation was stopped at the first complete call: what the engine had already sent after it (the
+        if outcome.ended_early:
+            # Generation was stopped at the reply's last call: what the engine had already sent after it (the
             # start of the closing tag, another call) is not part of the turn.
             return []
+        made = outcome.fold.calls
+        if self.profile.further_calls_same_tool and made and _names_another_tool(event, made[0].name):
+            # A further call to another tool than the reply's first: for a small model, a wrong one (the
+            # profile's ``further_calls_same_tool``). It is not made, and generation stops.
+            outcome.ended_early = True
+            return []
         if isinstance(event, ToolCallEnd) and any(
-            c.name == event.name and c.arguments == event.arguments for c in outcome.fold.calls
+            c.name == event.name and c.arguments == event.arguments for c in made
         ):
             # The same call again in one reply: small models under a forced grammar repeat their call until the
             # token limit. The repeat is dropped (never routed, so no surface shows it) and generation stops.
-            outcome.repeated = True
+            outcome.ended_early = True
             return []
         outcome.fold.add(event)
         if not isinstance(event, ToolCallEnd):
             return [event]
+        limit = self.call_limit
+        if limit is not None and len(outcome.fold.calls) >= limit:
+            outcome.ended_early = True  # the reply's last call: generation stops here
         routed = decided.route(outcome.fold.calls[-1], self.external)
         outcome.routes[event.id] = routed
         return [event, routed]
+
+    @property
+    def call_limit(self) -> int | None:
+        """The most calls one reply may hold: 1 when the caller asked for one call per turn, else the profile's
+        ``max_calls_per_turn`` (None: no bound)."""
+        return 1 if self.settings.one_call_per_turn else self.profile.max_calls_per_turn
 
     def _render(
         self, tools: list[ToolSpec], *, native: bool, choice: TurnChoice, added: Sequence[ChatMessage] = ()
@@ -434,3 +449,8 @@ class Agent:
     def _record(self, kind: str, **data: Any) -> None:
         if self._trace is not None:
             self._trace.write(kind, **data)
+
+
+def _names_another_tool(event: Event, name: str) -> bool:
+    """``event`` starts or ends a call whose tool is not ``name``."""
+    return isinstance(event, ToolCallStart | ToolCallEnd) and bool(event.name) and event.name != name

@@ -118,8 +118,9 @@ class TurnOutcome:
     usage: Usage | None = None
     interrupted: str = ""
     routes: dict[str, CallRouted] = field(default_factory=dict[str, CallRouted])
-    repeated: bool = False
-    """The model wrote a call it had already made in this reply; generation was stopped there."""
+    ended_early: bool = False
+    """Generation was stopped on purpose: the reply reached its call limit, or the model began a call that is
+    not made (a repeat of one already in the reply, another tool than the first where the profile forbids it)."""
 
     def refused(self) -> dict[str, str]:
         """Calls refused by the tool choice, by id, with the reason that goes back to the model."""
@@ -163,9 +164,10 @@ def constrained_options(
     dialect: str | Path,
     choice: TurnChoice,
     mode: ConstrainMode,
+    max_calls: int | None = None,
 ) -> GenerationOptions | None:
     """``options`` with the turn's `CallConstraint`, when ``mode`` and the backend allow one; ``choice`` is the
-    turn's, already decided (`TurnChoice`).
+    turn's, already decided (`TurnChoice`); ``max_calls`` bounds the calls of a forced reply.
 
     A caller's own ``grammar`` wins (it already constrains the whole reply).
 
@@ -181,7 +183,7 @@ def constrained_options(
                 "backend can) or 'off'"
             )
         return options
-    constraint = build_constraint(tools, dialect, mode=choice.mode, named=choice.named)
+    constraint = build_constraint(tools, dialect, mode=choice.mode, named=choice.named, max_calls=max_calls)
     if constraint is None:
         return options
     constraint = replace(

@@ -12,8 +12,9 @@ import pytest
 from shim.agent import Agent, AgentEnd
 from shim.backends.scripted import ScriptedBackend
 from shim.profiles import get_profile
+from shim.profiles.data import SMALL_MODEL_CALLS
 from shim.prompting import user_message
-from shim.relevance import MATCH_THRESHOLD, relevance, request_matches
+from shim.relevance import MATCH_THRESHOLD, can_fill, relevance, request_matches
 from shim.tool_choice import TurnChoice
 from shim.types import ChatMessage, ToolSpec
 
@@ -72,11 +73,15 @@ def test_a_matched_request_makes_an_auto_turn_required_and_nothing_else_changes(
     assert auto.when_matched(MATCH_THRESHOLD, [], [TRIANGLE]) is auto
 
 
-def test_the_small_models_profiles_carry_the_decision_and_one_call_per_reply_and_other_families_do_not() -> None:
+def test_the_small_models_profiles_carry_the_decision_and_a_bound_on_calls_of_one_tool_and_others_do_not() -> None:
     for small in ("smollm", "gemma3-270m"):
-        assert get_profile(small).call_when_matched == MATCH_THRESHOLD and get_profile(small).one_call_per_turn
+        profile = get_profile(small)
+        assert profile.call_when_matched == MATCH_THRESHOLD
+        assert profile.max_calls_per_turn == SMALL_MODEL_CALLS and profile.further_calls_same_tool
     for other in ("gemma3", "qwen", "default"):
-        assert get_profile(other).call_when_matched is None and not get_profile(other).one_call_per_turn
+        profile = get_profile(other)
+        assert profile.call_when_matched is None
+        assert profile.max_calls_per_turn is None and not profile.further_calls_same_tool
 
 
 @pytest.mark.anyio
@@ -100,7 +105,7 @@ async def test_the_agent_forces_a_call_for_a_small_model_when_the_request_matche
 
 
 @pytest.mark.anyio
-async def test_a_small_model_s_reply_ends_at_its_first_call() -> None:
+async def test_a_small_model_s_further_call_to_another_tool_is_not_made() -> None:
     first = '<function_call>{"name": "calculate_triangle_area", "arguments": {"base": 3, "height": 4}}</function_call>'
     second = (
         '<function_call>{"name": "determine_body_mass_index", "arguments": {"weight": 3, "height": 4}}</function_call>'
@@ -110,3 +115,101 @@ async def test_a_small_model_s_reply_ends_at_its_first_call() -> None:
     with anyio.fail_after(10):
         end = [e async for e in agent.stream("The area of the triangle of base 3 and height 4, please.")][-1]
     assert isinstance(end, AgentEnd) and [c.name for c in end.calls] == ["calculate_triangle_area"]
+
+
+FOOD = ToolSpec(
+    name="ChaFod",
+    description="Changes the selection of food based on the customer's request.",
+    input_schema={
+        "type": "object",
+        "properties": {"TheFod": {"type": "string", "description": "The food's name.", "enum": ["PIZZA", "BURGER"]}},
+        "required": ["TheFod"],
+    },
+)
+COIN = ToolSpec(
+    name="probability_coin_toss_heads",
+    description="Calculate the probability of getting a certain number of heads in coin tosses.",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "coin_tosses": {"type": "integer", "description": "The number of tosses."},
+            "heads_needed": {"type": "integer", "description": "The number of heads wanted."},
+            "coin_type": {"type": "string", "enum": ["fair", "biased"]},
+        },
+        "required": ["coin_tosses", "heads_needed"],
+    },
+)
+
+
+def test_an_enumerated_value_counts_like_a_word_of_the_name_and_parameter_words_a_quarter() -> None:
+    assert relevance("Order me a pizza", FOOD) == 1.0  # "pizza" is one of TheFod's values
+    assert relevance("Switch my order from pizza to a burger", FOOD) == 2.0
+    # "name" is only in a parameter's description; "food" is in the tool's description.
+    assert relevance("food name", FOOD) == 0.75
+
+
+def test_a_tool_that_needs_a_number_cannot_be_filled_from_a_request_without_a_digit() -> None:
+    assert not can_fill("What is the probability of getting heads in coin tosses?", COIN)
+    assert can_fill("What is the probability of getting 3 heads in 10 coin tosses?", COIN)
+    assert can_fill("Order me a pizza", FOOD)  # nothing numeric is required
+    assert not request_matches("What is the probability of getting heads in coin tosses?", [COIN])
+    assert request_matches("What is the probability of getting 3 heads in 10 coin tosses?", [COIN])
+
+
+def test_enumerated_numbers_and_optional_numbers_do_not_need_a_digit() -> None:
+    levels = ToolSpec(
+        name="set_level",
+        description="Set the level.",
+        input_schema={
+            "type": "object",
+            "properties": {
+                "level": {"type": "integer", "enum": [1, 2, 3]},
+                "volume": {"type": "number"},
+                "sizes": {"type": "array", "items": {"type": "number"}},
+            },
+            "required": ["level"],
+        },
+    )
+    assert can_fill("set the level to high", levels)
+    needs_list = ToolSpec(name=levels.name, description="", input_schema={**levels.input_schema, "required": ["sizes"]})
+    assert not can_fill("set the sizes", needs_list)
+    assert can_fill("set the sizes", ToolSpec(name="x", description="", input_schema={}))
+
+
+@pytest.mark.anyio
+async def test_a_small_model_s_reply_holds_further_calls_of_its_first_tool_up_to_the_bound_and_no_repeat() -> None:
+    def area(base: int) -> str:
+        call = {"name": "calculate_triangle_area", "arguments": {"base": base, "height": 4}}
+        return f"<function_call>{json.dumps(call)}</function_call>\n"
+
+    cases = (
+        (area(1) + area(2), [1, 2]),  # several things asked: several calls
+        (area(1) + area(1) + area(2), [1]),  # a repeat ends the reply
+        ("".join(area(n) for n in range(1, SMALL_MODEL_CALLS + 3)), list(range(1, SMALL_MODEL_CALLS + 1))),
+    )
+    for reply, bases in cases:
+        backend = ScriptedBackend([reply])
+        agent = Agent(backend, None, profile=get_profile("smollm"), external_tools=[TRIANGLE], max_turns=1)
+        with anyio.fail_after(10):
+            end = [e async for e in agent.stream("Areas of triangles of height 4, please.")][-1]
+        assert isinstance(end, AgentEnd) and [c.arguments["base"] for c in end.calls] == bases
+
+
+@pytest.mark.anyio
+async def test_a_caller_s_one_call_per_turn_wins_over_the_profile_s_bound() -> None:
+    reply = "".join(
+        f'<function_call>{{"name": "calculate_triangle_area", "arguments": {{"base": {n}, "height": 4}}}}</function_call>'
+        for n in (1, 2)
+    )
+    agent = Agent(
+        ScriptedBackend([reply]),
+        None,
+        profile=get_profile("smollm"),
+        external_tools=[TRIANGLE],
+        max_turns=1,
+        one_call_per_turn=True,
+    )
+    assert agent.call_limit == 1
+    with anyio.fail_after(10):
+        end = [e async for e in agent.stream("Areas of triangles of height 4, please.")][-1]
+    assert isinstance(end, AgentEnd) and [c.arguments["base"] for c in end.calls] == [1]

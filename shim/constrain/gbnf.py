@@ -3,7 +3,8 @@
 ```
 root     ::= shimgap shimbody shimgap "</function_call>"  (after the opener: the engine switches it on there)
 root     ::= shimcall (shimgap shimcall)* shimgap        (forced: the whole reply is calls; it may end after
-                                                         the whitespace that follows a call, not only before it)
+                                                         the whitespace that follows a call, not only before it;
+                                                         with max_calls N, (shimgap shimcall){0,N-1}, none for 1)
 root     ::= shimcall                                    (include_opener: an engine that starts it at the opener)
 shimcall ::= "<function_call>" shimgap shimbody shimgap "</function_call>"
 shimbody ::= the converter's rules for the union of {"name": const, "arguments": inputSchema}
@@ -80,7 +81,9 @@ def _build(constraint: CallConstraint, all_loose: bool, include_opener: bool) ->
         # The trailing gap: a model that writes a newline after its call must still be able to stop there;
         # without it the newline could only lead to another call, and a small model repeated its call until
         # the token limit.
-        root = "root ::= shimcall (shimgap shimcall)* shimgap"
+        bound = constraint.max_calls
+        more = "(shimgap shimcall)* " if bound is None else f"(shimgap shimcall){{0,{bound - 1}}} " if bound > 1 else ""
+        root = f"root ::= shimcall {more}shimgap"
     elif include_opener:
         root = "root ::= shimcall"
     else:

@@ -13,7 +13,7 @@ CallConstraint(tools, open="<function_call>", close="</function_call>", forced=F
 ```
 
 ``forced`` (``tool_choice`` required, or a named tool, which leaves only that tool in ``tools``) means the
-whole reply is calls; otherwise free text may come before a call and after it.
+whole reply is calls, at most ``max_calls`` of them; otherwise free text may come before a call and after it.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ class CallConstraint:
     """The dialect's closing marker (``"</function_call>"``, ``"\\n</tool_call>"``)."""
     forced: bool = False
     """The whole reply must be calls (``tool_choice`` required or named), not text before or after."""
+    max_calls: int | None = None
+    """The most calls a forced reply may hold (None: any number)."""
 
     @property
     def trigger(self) -> str:
@@ -66,7 +68,7 @@ class CallConstraint:
     def key(self) -> str:
         """A stable text identifying this constraint (for caches)."""
         tools = [[t.name, t.input_schema] for t in self.tools]
-        return json.dumps([tools, self.open, self.close, self.forced], sort_keys=True, default=str)
+        return json.dumps([tools, self.open, self.close, self.forced, self.max_calls], sort_keys=True, default=str)
 
 
 def call_schema(tools: Sequence[ToolSpec], *, loose: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -98,6 +100,7 @@ def build_constraint(
     *,
     mode: Literal["auto", "none", "required", "named"] = "auto",
     named: str | None = None,
+    max_calls: int | None = None,
 ) -> CallConstraint | None:
     """The constraint for one turn, or None when no call may be made (no tools, ``tool_choice`` none).
 
@@ -106,6 +109,7 @@ def build_constraint(
         dialect: The prompt dialect (a name, a template path, or a `PromptDialect`).
         mode: The turn's tool choice, as `shim.tool_choice.TurnChoice` decided it.
         named: The tool a ``named`` choice names.
+        max_calls: The most calls a forced reply may hold (None: any number).
     """
     if not tools or mode == "none":
         return None
@@ -113,4 +117,11 @@ def build_constraint(
     offered = tuple(t for t in tools if t.name == named) if mode == "named" else tuple(tools)
     if not offered:
         return None
-    return CallConstraint(tools=offered, open=syntax.call_open, close=syntax.call_close, forced=mode != "auto")
+    forced = mode != "auto"
+    return CallConstraint(
+        tools=offered,
+        open=syntax.call_open,
+        close=syntax.call_close,
+        forced=forced,
+        max_calls=max_calls if forced else None,
+    )

@@ -73,9 +73,14 @@ class ModelProfile:
     """For a model too small to decide when to call: with ``tool_choice`` auto, a user request whose words match
     an offered tool at this score (`shim.relevance`) gets a forced call, any other is the model's to answer.
     None: the model decides (as every model that can does)."""
-    one_call_per_turn: bool = False
-    """The reply ends at its first complete call (`shim.agent.AgentSettings.one_call_per_turn`), whatever the
-    client asked: for a family whose further calls in one reply are repeats or a wrong tool."""
+    max_calls_per_turn: int | None = None
+    """At most this many calls in one reply, whatever the client asked: the reply ends at the last one, and a
+    forced reply's grammar allows no more. None: no bound. Whatever the bound, a call repeating one already
+    made in the reply ends it (`shim.agent`)."""
+    further_calls_same_tool: bool = False
+    """A reply's further calls must name the tool of its first: one naming another tool ends the reply and is
+    not made (a small model's second call to another offered tool is a wrong one; the same tool with other
+    values is how it asks for several things)."""
 
     @property
     def rule(self) -> str:
@@ -121,6 +126,10 @@ class ModelProfile:
 
 
 _THINK = ("<think>", "</think>")
+
+SMALL_MODEL_CALLS = 4
+"""The bound on calls in one reply for the small models' profiles: BFCL's parallel questions ask for two to
+four calls."""
 
 DEFAULT_PROFILE = ModelProfile(
     name="default",
@@ -180,11 +189,13 @@ PROFILES: tuple[ModelProfile, ...] = (
         patterns=(r"smollm2?[-_.: ]?(135|360)m",),
         stop=("<|im_end|>",),
         call_when_matched=MATCH_THRESHOLD,
-        one_call_per_turn=True,
+        max_calls_per_turn=SMALL_MODEL_CALLS,
+        further_calls_same_tool=True,
         quirks=(
             "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
             "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance)",
-            "a second call in the same reply repeats the first or calls a wrong tool: the reply ends at its first call",
+            "a second call in the same reply repeats the first or calls a wrong tool: a repeat or another tool ends "
+            f"the reply, and it holds at most {SMALL_MODEL_CALLS} calls",
         ),
     ),
     ModelProfile(
@@ -229,10 +240,11 @@ PROFILES: tuple[ModelProfile, ...] = (
         template_markers=(),
         stop=("<end_of_turn>",),
         call_when_matched=MATCH_THRESHOLD,
-        one_call_per_turn=True,
+        max_calls_per_turn=SMALL_MODEL_CALLS,
+        further_calls_same_tool=True,
         quirks=(
             "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",
-            "the reply ends at its first call, as SmolLM2's does",
+            "further calls in a reply as SmolLM2's: the first call's tool only, no repeats, a bound",
             "the base (pretrained) model has no chat template and repeats its prompt",
         ),
     ),

@@ -42,6 +42,17 @@ def test_a_forced_grammar_is_one_or_more_whole_calls(tiny_llm: Any) -> None:
     assert grammar_parses(tiny_llm, text)
 
 
+def test_a_forced_grammar_with_a_bound_allows_at_most_that_many_calls(tiny_llm: Any) -> None:
+    one = build_constraint([TIME], "function_call", mode="required", max_calls=1)
+    four = build_constraint([TIME], "function_call", mode="required", max_calls=4)
+    free = build_constraint([TIME], "function_call", max_calls=4)
+    assert one is not None and four is not None and free is not None
+    assert call_grammar(one).text.startswith("root ::= shimcall shimgap\n")
+    assert call_grammar(four).text.startswith("root ::= shimcall (shimgap shimcall){0,3} shimgap\n")
+    assert free.max_calls is None  # text may follow a call the model chose: the loop counts those
+    assert grammar_parses(tiny_llm, call_grammar(four).text) and grammar_parses(tiny_llm, call_grammar(one).text)
+
+
 def test_the_grammar_is_built_once_per_tool_set() -> None:
     first = build_constraint([TIME], "function_call")
     again = build_constraint(

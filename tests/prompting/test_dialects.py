@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from shim.events import ToolCallEnd
+from shim.parsing.stream import StreamParser
 from shim.prompting.dialects import DIALECTS, get_dialect
+from shim.prompting.system import render_system_prompt
 
 
 def test_the_function_call_dialect_writes_one_json_object_inside_the_tag() -> None:
@@ -62,3 +65,20 @@ def test_a_template_path_keeps_the_default_call_syntax(tmp_path: Path) -> None:
     assert dialect.template == path.resolve()
     assert dialect.call_open == "<function_call>"
     assert DIALECTS["tool_call"].with_template(path).call_open == "<tool_call>\n"
+
+
+def test_the_small_models_prompt_shows_two_calls_of_a_tool_not_offered_that_the_parser_reads_back() -> None:
+    tool = {"name": "get_time", "description": "The time in a zone.", "inputSchema": {"type": "object"}}
+    prompt = render_system_prompt([tool], dialect="function_call_small", tool_choice="required")
+    # Each example follows its own "looks like:", so the prompt's own text holds no call (test_round_trip); the
+    # blocks alone are real calls.
+    calls: list[ToolCallEnd] = []
+    for presented in prompt.split("looks like:\n\n")[1:]:
+        parser = StreamParser()
+        block = presented.split("\n\n", 1)[0]
+        calls += [e for e in [*parser.feed(block), *parser.close()] if isinstance(e, ToolCallEnd)]
+    assert [(c.name, c.arguments) for c in calls] == [
+        ("get_weather", {"city": "Paris"}),
+        ("get_weather", {"city": "Rome"}),
+    ]
+    assert "Write one block for each thing the user asks" in prompt
