@@ -115,7 +115,7 @@ def can_fill(request: str, tool: ToolSpec) -> bool:
     number parameter (or list of numbers, not enumerated) and a request without a single digit."""
     if _DIGIT.search(request):
         return True
-    schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
+    schema = tool.input_schema
     required = schema.get("required")
     names = [str(n) for n in cast("list[object]", required)] if isinstance(required, list) else []
     props = _properties(schema)
