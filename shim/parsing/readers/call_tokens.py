@@ -110,7 +110,8 @@ ROWS = [
     ),
     Dialect(
         "call_role_header",
-        rf"{_TOKEN}{_GAP}(?:{_CALL}|tool|function){_GAP}{_TOKEN}(?={_GAP}[\[{{])",
+        # The role must say call: a bare `tool` role (`<|im_start|>tool<|im_sep|>`) carries a tool's result.
+        rf"{_TOKEN}{_GAP}{_CALL}{_GAP}{_TOKEN}(?={_GAP}[\[{{])",
         None,
         first="<",
         reader=_json,
