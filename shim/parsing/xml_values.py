@@ -17,10 +17,12 @@ import ast
 import json
 from typing import Any, cast
 
+import regex
+
 from shim.parsing import lenient_json
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["typed_value", "unlaid"]
+__all__ = ["typed_tree", "typed_value", "unlaid"]
 
 _LITERAL_KINDS: dict[str, type | tuple[type, ...]] = {
     "array": list,
@@ -47,9 +49,12 @@ def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
     text = raw.strip()
     if text == "null" and tools.admits_null(name, key):
         return None  # the model wrote JSON null where the schema admits it (`"anyOf": [{"type": "null"}, …]`)
-    if kind == "string":
-        return raw
-    if kind is None:
+    return _typed_as(kind, raw)
+
+
+def _typed_as(kind: str | None, raw: str) -> Any:
+    text = raw.strip()
+    if kind == "string" or kind is None:
         return raw
     if kind == "null" and text in ("null", "None", ""):
         return None
@@ -60,7 +65,68 @@ def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
     expected = _LITERAL_KINDS.get(kind)
     if expected is None or _is_kind(value, expected):
         return raw if value is _NOT else value
+    if kind in ("array", "object") and '\\"' in text:
+        decoded = _unescaped(text, expected)
+        return raw if decoded is None else decoded
     return raw
+
+
+def _unescaped(text: str, expected: type | tuple[type, ...]) -> Any:
+    """An array or object written as it would sit inside a JSON string (``[{\\"id\\": \\"1\\"}]``, GLM-4.7
+    under SGLang): decoded as that string, then read; None when that is no value of the expected type either."""
+    try:
+        inner = json.loads(f'"{text}"')
+        value: Any = lenient_json.loads(inner) if isinstance(inner, str) else None
+    except (ValueError, lenient_json.LenientJSONError):
+        return None
+    return value if _is_kind(value, expected) else None
+
+
+def typed_tree(tools: ToolIndex, tool: str, key: str, value: Any) -> Any:
+    """Parameter ``key`` written as nested elements (MiniMax-M3: ``<range><min>-5</min></range>``,
+    ``<cities><item>a</item><item>b</item></cities>``), already read into dicts, lists and text: each text leaf
+    typed by the schema at its place, as `typed_value` types a flat value (XML entities decoded); an object whose
+    only key is ``item`` is the list of its items, and one value where the schema wants an array is a list of it."""
+    name = tools.resolve(tool)
+    props = tools.properties(name) or {}
+    return _tree(props.get(key), value, 0)
+
+
+def _tree(schema: Any, value: Any, depth: int) -> Any:
+    node: dict[str, Any] = cast("dict[str, Any]", schema) if isinstance(schema, dict) else {}
+    kind: Any = node.get("type")
+    if isinstance(kind, list):
+        kinds = [k for k in cast("list[Any]", kind) if k != "null"]
+        kind = kinds[0] if len(kinds) == 1 else None
+    if isinstance(value, dict) and set(cast("dict[str, Any]", value)) == {"item"}:
+        value = cast("dict[str, Any]", value)["item"]
+        value = value if isinstance(value, list) else [value]
+    if kind == "array" and not isinstance(value, list) and not (isinstance(value, str) and value.strip()[:1] == "["):
+        value = [value]
+    if depth > 32:
+        return value
+    if isinstance(value, list):
+        items = node.get("items")
+        return [_tree(items, v, depth + 1) for v in cast("list[Any]", value)]
+    if isinstance(value, dict):
+        props: Any = node.get("properties")
+        sub = cast("dict[str, Any]", props) if isinstance(props, dict) else {}
+        return {k: _tree(sub.get(k), v, depth + 1) for k, v in cast("dict[str, Any]", value).items()}
+    if isinstance(value, str):
+        return _typed_as(kind if isinstance(kind, str) else None, _ENTITY.sub(_entity, value))
+    return value
+
+
+_ENTITY = regex.compile(r"&(?:(?P<named>amp|lt|gt|quot|apos)|#(?P<dec>\d{1,7})|#x(?P<hex>[0-9a-fA-F]{1,6}));")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _entity(found: regex.Match[str]) -> str:
+    """XML's five entities and character references in element text (a bare ``&`` stays as written)."""
+    if found.group("named"):
+        return _NAMED[found.group("named")]
+    code = int(found.group("dec"), 10) if found.group("dec") else int(found.group("hex"), 16)
+    return chr(code) if 0 < code <= 0x10FFFF else found.group()
 
 
 class _Not:

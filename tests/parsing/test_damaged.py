@@ -143,3 +143,75 @@ def test_a_closer_cut_off_by_the_end_of_the_output_is_markup(text: str) -> None:
 def test_a_tail_that_is_no_beginning_of_the_blocks_closer_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert _calls(result) == [CALL] and result["text"].strip().endswith(text[-3:].strip())
+
+
+EDITOR = {
+    "name": "edit",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"mode": {"type": "string"}, "path": {"type": "string"}, "items": {"type": "array"}},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        (
+            "<function=edit>\n<parameter=mode=replace</parameter>\n<parameter=path>/a.py</parameter>\n</function>",
+            {"mode": "replace", "path": "/a.py"},
+        ),
+        ("<function=edit><parameter=path=/b c.txt</parameter></function>", {"path": "/b c.txt"}),
+        ("<function=edit><parameter=mode=</parameter></function>", {"mode": ""}),
+    ],
+)
+def test_a_parameter_opener_missing_its_bracket_splits_name_and_value_at_the_first_equals(
+    text: str, arguments: dict[str, Any]
+) -> None:
+    # OpenHands' recovery test writes `<parameter=command=str_replace</parameter>`.
+    result = parse_everywhere(text, [EDITOR])
+    assert _calls(result) == [("edit", arguments)]
+
+
+def test_a_parameter_value_holding_an_equals_sign_is_still_the_value() -> None:
+    result = parse_everywhere("<function=edit><parameter=path>a=b</parameter></function>", [EDITOR])
+    assert _calls(result) == [("edit", {"path": "a=b"})]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ('[{\\"id\\": \\"1\\"}, {\\"id\\": \\"2\\"}]', [{"id": "1"}, {"id": "2"}]),
+        ('[\\"a\\", \\"b\\\\\\\\c\\"]', ["a", "b\\c"]),
+        ("[]", []),
+    ],
+)
+def test_an_array_written_as_inside_a_json_string_is_read_when_the_schema_says_array(value: str, expected: Any) -> None:
+    # GLM-4.7 under SGLang writes the escaped form of an array inside <arg_value>.
+    text = f"<tool_call>edit<arg_key>items</arg_key><arg_value>{value}</arg_value></tool_call>"
+    result = parse_everywhere(text, [EDITOR])
+    assert _calls(result) == [("edit", {"items": expected})]
+
+
+def test_an_escaped_array_for_a_string_parameter_stays_its_text() -> None:
+    value = '[{\\"id\\": 1}]'
+    text = f"<tool_call>edit<arg_key>path</arg_key><arg_value>{value}</arg_value></tool_call>"
+    assert _calls(parse_everywhere(text, [EDITOR])) == [("edit", {"path": value})]
+
+
+@pytest.mark.parametrize("gap", ["\n", " \n", ""])
+def test_a_lone_gt_where_the_closer_belongs_is_markup(gap: str) -> None:
+    # Phi-4-mini wrote `{…}}>` for `{…}}</tool_call>`, then a second, well-formed call.
+    text = (
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}>'
+        f'{gap}<tool_call>{{"name": "get_weather", "arguments": {{"city": "Paris"}}}}</tool_call>'
+    )
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [CALL, CALL]
+    assert result["text"].strip() == ""
+
+
+def test_a_gt_after_a_call_that_begins_more_text_stays_text() -> None:
+    result = parse_everywhere('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}>3 done', TOOLS)
+    assert _calls(result) == [CALL]
+    assert result["text"] == ">3 done"

@@ -16,6 +16,7 @@ from dataclasses import replace
 import regex
 
 from shim.parsing.readers import (
+    call_tokens,
     code_fence,
     deepseek,
     dsml,
@@ -92,6 +93,8 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *phi4.ROWS,  # functools[{…}] naming known tools
     *gemma.ROWS,  # ```tool_code fence of NAME(k="v") lines, known tools only (before the ```json fence row)
     # -- end w-fam1 --
+    # After every family's own tokens: the spellings no row names, by the words of their tokens.
+    *call_tokens.ROWS,  # <|function_call|>{…}, <|tool_call:start|>NAME<|tool_arg:start|>…, role headers, Kimi K3
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds

@@ -27,7 +27,8 @@ __all__ = ["TURN_END", "AfterBody", "Closed", "Markup", "Revert", "Skip", "damag
 TURN_END = regex.compile(
     r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
     r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]|<\|tool_response>"
-    r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}_end\|>",
+    r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
+    r"|<\|>",  # an empty token: the fragment of one a model left after its call (MemGPT's `{…}<|>`)
     regex.IGNORECASE,
 )
 """Turn-structure tokens a model writes after its call: markup when they follow a call block. Besides the named
@@ -136,6 +137,12 @@ class AfterBody:
             if nxt < len(text) and text[nxt] == "{":
                 ctx.consume(text[pos:nxt])
                 return nxt, block.next_body()
+        if char == ">" and tagged:  # `{…}}>`: the closer's last character alone where the closer belongs (Phi-4-mini)
+            if pos + 1 >= len(text) and not final:
+                return pos, MORE
+            if pos + 1 >= len(text) or text[pos + 1] in " \t\r\n<":
+                ctx.markup(char)
+                return pos + 1, Closed(ctx)
         if char in "<[`":
             fences = char == "`" and (block.fence or tagged)
             found = ctx.markers.match(text, pos, final, closes=True, fences=fences)

@@ -29,15 +29,19 @@ from shim.parsing.shapes import ToolIndex
 
 __all__ = ["FORM", "ROWS"]
 
-_NS = r"(?:[A-Za-z]{1,16}_)?"
-"""A family's prefix on the pair tags: LongCat writes ``<longcat_arg_key>`` inside ``<longcat_tool_call>``."""
+_NS = r"(?:[A-Za-z]{1,16}[_|])?"
+"""A family's prefix on the pair tags: LongCat writes ``<longcat_arg_key>`` inside ``<longcat_tool_call>``, K2-V3
+``<ifm|arg_key>`` inside ``<ifm|tool_call>``."""
+_TYPE = rf"(?:<{_NS}arg_type>[ \t]*[\w.\-]{{1,32}}[ \t]*</{_NS}arg_type>\s*+)?"
+"""K2-V3 may declare a value's type between key and value (``<ifm|arg_type>string</ifm|arg_type>``): markup, the
+schema types the value."""
 
 FORM = PairForm(
     # After </arg_key>: <arg_value>, or (the opener left out) the value itself. The whitespace is taken
     # possessively and a "<" must begin <arg_value>, so a chunk ending at "</arg_key>\n<" waits for more text
     # instead of starting the value there.
     key=regex.compile(
-        rf"<{_NS}arg_key>[ \t]*(?P<key>[^<\n]{{1,200}}?)[ \t]*</{_NS}arg_key>\s*+(?:<{_NS}arg_value>|(?!<))",
+        rf"<{_NS}arg_key>[ \t]*(?P<key>[^<\n]{{1,200}}?)[ \t]*</{_NS}arg_key>\s*+{_TYPE}(?:<{_NS}arg_value>|(?!<))",
         regex.IGNORECASE,
     ),
     value_end=regex.compile(rf"(?P<close></{_NS}arg_value>)|<{_NS}arg_key>|</{_NS}tool_call>", regex.IGNORECASE),
@@ -77,7 +81,7 @@ def _any_tag(tools: ToolIndex) -> str | None:
 ROWS = [
     Dialect(
         "glm",
-        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?=\s*<(?:{_NS}arg_key|/[A-Za-z_:]{{0,17}}tool_call)>)",
+        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?=\s*<(?:{_NS}arg_key|/[A-Za-z_:|]{{0,17}}tool_call)>)",
         None,
         start="inside",
         inside=("tool_call",),

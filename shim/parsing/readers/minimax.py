@@ -16,12 +16,17 @@ the name; the tool index resolves it to the offered tool the rest names (`shapes
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect
-from shim.parsing.readers.json_body import NamedStart
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.readers.json_body import CUT_OFF, NamedStart
 from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
+from shim.parsing.readers.xml_elements import elements
+from shim.parsing.xml_values import typed_tree
 
 __all__ = ["FORM", "ROWS"]
 
@@ -40,9 +45,64 @@ FORM = PairForm(
 EXAMPLE = '<invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke>'
 
 
+_PARAMETER = regex.compile(rf"<{_NS}parameter[ \t]", regex.IGNORECASE)
+_INVOKE_END = regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE)
+
+
+class _InvokeBody:
+    """``<parameter name="K">`` pairs (MiniMax M2), or elements named by the parameters (MiniMax-M3, Xinference
+    ``minimax_m3_tool_parser``: ``<city>Beijing</city>``, nested elements an object, ``<item>`` children or a
+    repeated element a list), read whole up to ``</invoke>`` and typed by the schema at each place."""
+
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.name = name
+        self.body: list[str] | None = None
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        if self.body is None:
+            found = _PARAMETER.match(text, pos, partial=not final)
+            if found is not None and found.partial:
+                return pos, MORE
+            if found is not None:
+                return pos, XmlPairs(ctx, self.block, self.name, FORM)
+            self.body = []
+        end = _INVOKE_END.search(text, pos, partial=not final)
+        stop = len(text) if end is None else end.start()
+        ctx.consume(text[pos:stop])
+        self.body.append(text[pos:stop])
+        if end is None:
+            return stop, self
+        if end.partial:
+            return stop, MORE
+        ctx.consume(end.group())
+        self._end()
+        return end.end(), AfterBody(ctx, self.block)
+
+    def _end(self) -> None:
+        ctx = self.ctx
+        value: Any = elements("".join(self.body or []))
+        if isinstance(value, str) and not value.strip():
+            value = {}
+        if not isinstance(value, dict):
+            ctx.fail_call(f"expected {EXAMPLE} or elements named by the parameters")
+            return
+        arguments = {k: typed_tree(ctx.tools, self.name, k, v) for k, v in cast("dict[str, Any]", value).items()}
+        ctx.end_call(self.name, arguments, streamed=False)
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.fail_call(CUT_OFF)
+        else:
+            self._end()
+
+
 def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
     name = match.group("name")
-    return NamedStart(ctx, block, name, lambda: XmlPairs(ctx, block, name, FORM))
+    body: Reader = _InvokeBody(ctx, block, name)
+    return NamedStart(ctx, block, name, lambda: body)
 
 
 _NAMED_TAGS = "tool_call|function_call|tool[-_]use|tool"

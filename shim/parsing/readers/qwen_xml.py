@@ -39,6 +39,11 @@ _WS = regex.compile(r"[ \t\r\n]+")
 _NAME = regex.compile(r"[^\W\d][\w.\-:]{0,127}")  # an identifier, in any script (`获取天气`)
 _PARAM_OPEN = regex.compile(r"<parameter=(?P<key>[^>\n]{1,128})>", regex.IGNORECASE)
 _PARAM_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}parameter[ \t]{0,8}>"
+_PARAM_INLINE = regex.compile(
+    r"<parameter=(?P<key>[\w.\-]{1,64})=(?P<value>[^<>\n]{0,512})<[ \t]{0,8}/[ \t]{0,8}parameter[ \t]{0,8}>", regex.I
+)
+"""The opener's ``>`` left out, name and value joined by ``=``: ``<parameter=command=str_replace</parameter>``
+(OpenHands' recovery test); a key never holds ``=``, so the first one splits them."""
 _FUNC_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}function[ \t]{0,8}>"
 _FUNC_CLOSE_RE = regex.compile(_FUNC_CLOSE, regex.IGNORECASE)
 _PARAM_CLOSE_RE = regex.compile(_PARAM_CLOSE, regex.IGNORECASE)
@@ -137,6 +142,14 @@ class XmlBody:
             ws = _WS.match(text, pos)
             if ws is not None:
                 pos = ws.end()
+                continue
+            inline = _PARAM_INLINE.match(text, pos, partial=not final)
+            if inline is not None and inline.partial:
+                return pos, "more"
+            if inline is not None:
+                self._key, self._value = inline.group("key"), [inline.group("value")]
+                self._end_param()
+                pos = inline.end()
                 continue
             param = self._param_open.match(text, pos, partial=not final)
             if param is not None and param.partial:

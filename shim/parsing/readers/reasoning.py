@@ -85,13 +85,22 @@ def open_reasoning(ctx: Context, block: Block, match: regex.Match[str]) -> Reaso
     return ReasoningBody(ctx, block.dialect.compiled_close(), watch_calls=True)
 
 
+def _think_token(edge: str) -> str:
+    words = "think|thinking|reasoning"
+    return rf"<[|\uff5c](?:(?:{words})[:_ ](?:{edge})|(?:{edge})[:_ ](?:{words}))[|\uff5c]>"
+
+
 ROWS = [
-    Dialect("think", *tag("think"), kind="reasoning", reader=open_reasoning),
+    # A mode after the word is still reasoning: K2-V3's `<ifm|think_fast>…</ifm|think_fast>`.
+    Dialect("think", *tag(r"think(?:_[a-z]{1,12})?"), kind="reasoning", reader=open_reasoning),
     Dialect("thinking", *tag("thinking"), kind="reasoning", reader=open_reasoning),
     Dialect("reasoning", *tag("reasoning"), kind="reasoning", reader=open_reasoning),
     Dialect(
         "command_thinking", r"<\|START_THINKING\|>", r"<\|END_THINKING\|>", kind="reasoning", reader=open_reasoning
     ),
+    # A special token of either bar style whose words say reasoning and start / end: Solar Open's
+    # `<|think:start|>…<|think:end|>`, and the same words joined by `_` or in the other order.
+    Dialect("think_token", _think_token("start|begin"), _think_token("end"), kind="reasoning", reader=open_reasoning),
 ]
 
 ORPHAN_CLOSERS = [

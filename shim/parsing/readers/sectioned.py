@@ -62,7 +62,8 @@ class Tokens:
 
     def compiled(self) -> tuple[regex.Pattern[str], ...]:
         # Layout around the head: a newline after the call token, or before ``<|tool_call_argument_begin|>``.
-        head = rf"[ \t\r\n]{{0,8}}(?P<head>[^<>\n]{{1,160}}?)[ \t\r\n]{{0,8}}(?:{self.separator})"
+        # The separator left out, the arguments right after the head (Goose's Kimi test: `functions.NAME:1  {…}`).
+        head = rf"[ \t\r\n]{{0,8}}(?P<head>[^<>\n{{]{{1,160}}?)[ \t\r\n]{{0,8}}(?:{self.separator}|(?=\{{))"
         return tuple(regex.compile(p) for p in (self.call_begin, head, self.call_end, self.section_end))
 
 

@@ -3,7 +3,8 @@
 
 - InternLM 2 / 2.5, Intern-S1: ``<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>``
 - Command R7B: ``<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": {…}}]<|END_ACTION|>``
-  (its ``<|START_THINKING|>`` is a reasoning row, its ``<|START_RESPONSE|>`` / ``<|END_RESPONSE|>`` markup)
+  (its ``<|START_THINKING|>`` is a reasoning row, its ``<|START_RESPONSE|>`` / ``<|END_RESPONSE|>`` markup, and
+  so are the ``<co>`` / ``</co: 0:[1,2]>`` tags of its grounded citations; the cited text stays text)
 - Apertus: ``<|tools_prefix|>[{"NAME": {…arguments…}}]<|tools_suffix|>`` (a call keyed by its tool's name)
 - Nemotron Nano 2 ``<TOOLCALL>[…]</TOOLCALL>``, Apriel ``<tool_calls>[…]</tool_calls>``: in `tagged_json`.
 
@@ -50,4 +51,15 @@ ROWS = [
         example='<|tools_prefix|>[{"NAME": {...}}]<|tools_suffix|>',
     ),
     Dialect("command_response", r"<\|START_RESPONSE\|>|<\|END_RESPONSE\|>", None, kind="markup", reader=open_markup),
+    # Command R / A grounded citations around cited text: `foo <co>bar</co: 0:[1,2],1:[3,4]>` (vLLM's cohere
+    # parser strips both tags and keeps the text). The closer's document:[spans] list is the evidence.
+    Dialect(
+        "command_citation",
+        r"<co>(?=[^<>\n]{0,400}</co:)"
+        r"|</co:[ \t]*\d{1,4}:\[[\d, ]{0,80}\](?:,[ \t]*\d{1,4}:\[[\d, ]{0,80}\]){0,16}[ \t]*>",
+        None,
+        kind="markup",
+        first="<",
+        reader=open_markup,
+    ),
 ]

@@ -32,10 +32,12 @@ _ENVELOPE = regex.compile(r'\{\s*"(?:tool_calls|function_calls|tool_uses|calls|f
 
 def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
     """Opening and closing patterns of ``<name>…</name>``, with the spaces models put inside the brackets and a
-    family's own prefix before the name, joined by one of ``prefix``'s characters (``<seed:tool_call>``,
-    ``<seed:think>``, ``<minimax:tool_call>``; with ``_``: ``<longcat_tool_call>``). ``""``: no prefix."""
+    family's own prefix before the name, joined by one of ``prefix``'s characters or a bar (``<seed:tool_call>``,
+    ``<seed:think>``, ``<minimax:tool_call>``, ``<ifm|tool_call>``; with ``_``: ``<longcat_tool_call>``). ``""``: no
+    prefix."""
     # `start_`/`end_` are markers' own words (FunctionGemma's `<start_function_call>`), never a family's prefix.
-    ns = f"(?:(?!start_|end_)[A-Za-z]{{1,16}}[{regex.escape(prefix)}])?" if prefix else ""
+    # A bar joins a prefix too, in every family that takes one: K2-V3 writes `<ifm|tool_call>`, `<ifm|think>`.
+    ns = f"(?:(?!start_|end_)[A-Za-z]{{1,16}}[{regex.escape(prefix + '|')}])?" if prefix else ""
     return f"<{_WS}{ns}{name}{_WS}>", f"<{_WS}/{_WS}{ns}{name}{_WS}>"
 
 

@@ -30,7 +30,10 @@ __all__ = ["ROWS"]
 _TOKEN = r"<\|[^|<>\s]{1,40}\|>"
 _GAP = r"[ \t\r\n]{0,4}"
 _ID = rf"(?:[\w\-]{{1,40}}{_GAP}(?=<\|))?"
-_TOKEN_AFTER = regex.compile(rf"{_GAP}{_TOKEN}")
+_TOKEN_AFTER = regex.compile(rf"{_GAP}(?!<\|[^|<>\s]{{0,30}}(?:begin|start)){_TOKEN}", regex.IGNORECASE)
+"""A token that ends the call or the block; one whose words say begin / start opens the next call and stays."""
+_FORMAT = r"(?:json[ \t]{0,4})?"
+"""A format word between two tokens (PLaMo 3: ``<|plamo:constrain|>json<|plamo:msg|>{…}``), as in harmony."""
 
 
 class _TokensAfter:
@@ -62,7 +65,7 @@ def _between_tokens(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     if names is None:
         return None
-    return rf"(?:{_TOKEN}{_GAP}{_ID}){{1,4}}(?P<name>{names}){_GAP}(?:{_TOKEN}{_GAP}){{1,3}}(?=\{{)"
+    return rf"(?:{_TOKEN}{_GAP}{_ID}){{1,4}}(?P<name>{names}){_GAP}(?:{_TOKEN}{_GAP}{_FORMAT}){{1,4}}(?=\{{)"
 
 
 def _namespaced(prefix: str) -> Callable[[ToolIndex], str | None]:

@@ -1,0 +1,146 @@
+"""Calls between special tokens whose words say what they are: a call opens at a token that names a tool or
+function call, and the body inside is read by the shared shape readers (a JSON call, or key / value pairs).
+
+- A call token of either bar style (``<|x|>``, or DeepSeek's full-width bars) followed by a JSON call or a list of them:
+  GigaChat 3.1 ``<|function_call|>{"name": …, "arguments": {…}}``, and the same words with ``tool``, a plural, or
+  a start / begin word (``<|tool_calls_begin|>``).
+- A role header addressing a function, between two special tokens: GigaChat 3
+  ``<|message_sep|>\\n\\nfunction call<|role_sep|>\\n{…}`` (vLLM ``gigachat3_tool_parser.py``).
+- A call token with a start word, the name, then argument tokens (Solar Open, vLLM ``solar_open_tool_parser.py``)::
+
+    <|tool_call:start|>get_weather
+    <|tool_arg:start|>city<|tool_arg:value|>Seoul<|tool_arg:end|>
+    <|tool_call:end|>
+
+- A Markdown fence whose language is a call word (```` ```tool_call ````) around a JSON call.
+- Kimi K3's open / close grammar (SGLang ``kimik3_detector.py``): ``<|open|>tools<|sep|>`` and
+  ``<|open|>response<|sep|>`` sections (markup), ``<|open|>call tool="NAME" …<|sep|>``, arguments
+  ``<|open|>argument key="K" …<|sep|>V<|close|>argument<|sep|>``, ``<|close|>call<|sep|>``.
+
+Leniencies: ``:``, ``_``, a space or nothing between a token's words; either word order of start and subject;
+any case; the call's end token left out (the next call, or the stream's end, closes it). A token whose words
+say nothing of a call (``<|im_start|>``) opens nothing here.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.block_end import open_markup
+from shim.parsing.readers.tagged_json import TaggedStart
+from shim.parsing.readers.xml_args import PairForm, XmlPairs
+
+__all__ = ["ROWS"]
+
+_L = r"<[|\uff5c]"
+_R = r"[|\uff5c]>"
+_J = r"[:_ ]?"
+"""Between a token's words."""
+_START = r"(?:start|begin|open)"
+_CALL = rf"(?:tool|function){_J}calls?"
+_TOKEN = rf"{_L}[^|\uff5c<>\s]{{1,40}}{_R}"
+_GAP = r"[ \t\r\n]{0,4}"
+_NAME = r"[A-Za-z_][\w.\-]{0,127}"
+
+
+def _token(words: str, edge: str) -> str:
+    """A special token of ``words`` with ``edge`` (start, end) before or after them, or (edge ``""``) alone."""
+    if not edge:
+        return rf"{_L}{words}{_R}"
+    return rf"{_L}(?:{words}{_J}{edge}|{edge}{_J}{words}){_R}"
+
+
+def _json(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
+    return TaggedStart(ctx, block)  # a JSON call, a list of them; anything else: the token goes back as text
+
+
+_ARG = rf"(?:tool{_J})?arg(?:ument)?"
+PAIR_FORM = PairForm(
+    key=regex.compile(
+        rf"{_token(_ARG, _START)}[ \t]*(?P<key>[^<\n]{{1,200}}?)[ \t]*{_token(_ARG, 'value')}", regex.IGNORECASE
+    ),
+    value_end=regex.compile(
+        rf"(?P<close>{_token(_ARG, 'end')})|{_token(_ARG, _START)}|{_token(_CALL, 'end')}", regex.IGNORECASE
+    ),
+    call_end=regex.compile(_token(_CALL, "end"), regex.IGNORECASE),
+    expected="<|tool_arg:start|>KEY<|tool_arg:value|>VALUE<|tool_arg:end|> or <|tool_call:end|>",
+)
+
+
+def _pairs(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
+    return XmlPairs(ctx, block, match.group("name"), PAIR_FORM)
+
+
+_SEP = rf"{_L}sep{_R}"
+_ATTR = r"""[ \t]+[\w-]{1,32}[ \t]*=[ \t]*"[^"\n<>]{0,64}\""""
+OPEN_CLOSE_FORM = PairForm(
+    key=regex.compile(
+        rf"""{_L}open{_R}argument[ \t]+key[ \t]*=[ \t]*"(?P<key>[^"\n<>]{{1,200}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}""",
+        regex.IGNORECASE,
+    ),
+    value_end=regex.compile(
+        rf"(?P<close>{_L}close{_R}argument{_SEP})|{_L}open{_R}argument[ \t]|{_L}close{_R}call{_SEP}", regex.IGNORECASE
+    ),
+    call_end=regex.compile(rf"{_L}close{_R}call{_SEP}", regex.IGNORECASE),
+    expected='<|open|>argument key="KEY"<|sep|>VALUE<|close|>argument<|sep|> or <|close|>call<|sep|>',
+)
+
+
+def _open_close(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
+    return XmlPairs(ctx, block, match.group("name"), OPEN_CLOSE_FORM)
+
+
+ROWS = [
+    Dialect(
+        "call_token_pairs",
+        rf"{_token(_CALL, _START)}[ \t]*(?P<name>{_NAME})(?={_GAP}{_L}(?:{_ARG}|{_CALL}){_J}(?:{_START}|end){_R})",
+        None,
+        first="<",
+        reader=_pairs,
+        example="<|tool_call:start|>NAME\n<|tool_arg:start|>KEY<|tool_arg:value|>VALUE<|tool_arg:end|>\n<|tool_call:end|>",
+    ),
+    Dialect(
+        "call_token",
+        rf"(?:{_token(_CALL, _START)}|{_token(_CALL, '')})(?={_GAP}[\[{{])",
+        rf"{_token(_CALL, 'end')}",
+        first="<",
+        reader=_json,
+        example='<|function_call|>{"name": "NAME", "arguments": {...}}',
+    ),
+    Dialect(
+        "call_role_header",
+        # The role must say call: a bare `tool` role (`<|im_start|>tool<|im_sep|>`) carries a tool's result.
+        rf"{_TOKEN}{_GAP}{_CALL}{_GAP}{_TOKEN}(?={_GAP}[\[{{])",
+        None,
+        first="<",
+        reader=_json,
+        example='<|message_sep|>function call<|role_sep|>{"name": "NAME", "arguments": {...}}',
+    ),
+    # A Markdown fence whose language is a call word, around a JSON call (Gemma 3 1B: ```tool_call\n{…}\n```).
+    Dialect(
+        "call_fence",
+        rf"```[ \t]{{0,4}}{_CALL}[ \t]{{0,8}}\r?\n(?=[ \t\r\n]{{0,8}}[\[{{])",
+        r"```",
+        first="`",
+        reader=_json,
+        example='```tool_call\n{"name": "NAME", "arguments": {...}}\n```',
+    ),
+    Dialect(
+        "open_close_call",
+        rf"""{_L}open{_R}call[ \t]+tool[ \t]*=[ \t]*"(?P<name>[^"\n<>]{{1,128}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}""",
+        None,
+        first="<",
+        reader=_open_close,
+        example='<|open|>call tool="NAME"<|sep|><|open|>argument key="KEY"<|sep|>VALUE<|close|>argument<|sep|>'
+        "<|close|>call<|sep|>",
+    ),
+    Dialect(
+        "open_close_section",
+        rf"{_L}(?:open|close){_R}(?:tools|response){_SEP}",
+        None,
+        kind="markup",
+        first="<",
+        reader=open_markup,
+    ),
+]
