@@ -25,6 +25,7 @@ from shim.parsing.readers import (
     granite,
     harmony,
     kimi,
+    labelled,
     langchain_blob,
     lfm2,
     llama,
@@ -93,6 +94,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *gemma.ROWS,  # ```tool_code fence of NAME(k="v") lines, known tools only (before the ```json fence row)
     # -- end w-fam1 --
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
+    *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
