@@ -278,6 +278,10 @@ class StreamParser:
         return self._call_id is not None
 
     @property
+    def shown(self) -> bool:
+        return self._shown
+
+    @property
     def last_call_raw(self) -> str:
         return "".join(self._call_raw)
 

@@ -34,4 +34,4 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart | U
     return UntaggedJson(ctx, block)
 
 
-ROWS = [Dialect("labelled_call", LABEL, None, kind="untagged", first="[#*_TtFfAa", reader=_open)]
+ROWS = [Dialect("label_line_call", LABEL, None, kind="untagged", first="[#*_TtFfAa", reader=_open)]
