@@ -17,7 +17,8 @@ _CALL = [("get_weather", {"city": "Paris"})]
         (f"**Tool Call**:\n\n{_FENCE}", ""),
         (f"Let me look.\n\n### Function call\n{_FENCE}\nDone.", "Let me look. Done."),
         (f"__Tool calls:__\n{_FENCE}", ""),
-        ('Tool call:\n{"name": "get_weather", "arguments": {"city": "Paris"}}', ""),
+        ('Checking.\nTool call:\n{"name": "get_weather", "arguments": {"city": "Paris"}}', "Checking."),
+        (f"On it.\n  Function calls:\n{_FENCE}", "On it."),
         ("[[ ## tool_calls ## ]]\n{'name': 'get_weather', 'args': {'city': 'Paris'}}", ""),  # DSPy ChatAdapter
         (
             "[[ ## next_thought ## ]]\nCheck it.\n\n[[ ## tool_calls ## ]]\n"
