@@ -34,6 +34,9 @@ from shim.types import ToolSpec, tool_specs
 __all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "one_parameter", "to_call"]
 
 _META_KEYS = frozenset({"type", "id", "call_id", "tool_call_id", "jsonrpc"})
+_ROUTING_KEYS = frozenset({"server_idx", "server_index", "server_id", "server_name", "server", "mcp_server"})
+"""Which server a framework routes the call to (CAMEL's MCPAgent ``{server_idx, tool_name, tool_args}``): metadata
+beside named arguments, never an argument (a flat call keeps them as arguments)."""
 _NAME_KEYS = (*NAME_KEYS, "recipient_name", "toolName", "functionName", "_name", "action")
 """``action`` last: a flat call may have an argument of that name. ``recipient_name``: OpenAI's
 ``multi_tool_use.parallel`` items; ``_name``: TGI's grammar output ``{"function": {"_name": NAME, …flat}}``."""
@@ -110,7 +113,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
         raw_args = {}
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
         raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {type(raw_args).__name__}")
-    extra = set(rest) - {args_key}
+    extra = set(rest) - {args_key} - _ROUTING_KEYS
     arguments = cast("dict[str, Any]", raw_args)
     if tools is not None and unwrap:
         arguments = call_arguments(tools, name, arguments)

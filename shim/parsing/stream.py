@@ -36,7 +36,7 @@ from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.ids import IdGenerator
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
-from shim.parsing.readers.prose import PRESENTED_ONLY, Quoted, presents
+from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, presents
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, Markers, TagState, first_chars
 from shim.types import ToolSpec
@@ -120,6 +120,9 @@ class StreamParser:
         self._span_text: list[str] = []
         self._span_raw: list[str] = []
         self._recent: list[str] = []  # the latest visible text, for the rule for prose (`presents`)
+        self._transcript = False  # a user's turn was seen in the visible text: calls after it are shown
+        self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
+        self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
         if in_reasoning:
             row = next((d for d in rows if d.kind == "reasoning"), None)
             if row is not None:
@@ -254,7 +257,7 @@ class StreamParser:
 
     def _open(self, row: Dialect, match: regex.Match[str]) -> int:
         self._raw.append(match.group())
-        if row.kind in ("call", "untagged") and self._recent and presents(self._tail()):
+        if row.kind in ("call", "untagged") and self._recent and (self._in_transcript() or presents(self._tail())):
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
             self._reader = Quoted(self, row)
             return match.end()
@@ -273,6 +276,10 @@ class StreamParser:
     @property
     def call_open(self) -> bool:
         return self._call_id is not None
+
+    @property
+    def shown(self) -> bool:
+        return self._shown
 
     @property
     def last_call_raw(self) -> str:
@@ -387,7 +394,18 @@ class StreamParser:
         recent = self._recent
         recent.append(text)
         if len(recent) > 64:
+            self._in_transcript()
             self._recent = [self._tail()]
+            self._unsearched = 1
+
+    def _in_transcript(self) -> bool:
+        """Whether the visible text so far opened a user's turn (`TRANSCRIPT`); each piece is searched once."""
+        if not self._transcript and self._unsearched < len(self._recent):
+            probe = self._edge + "".join(self._recent[self._unsearched :])
+            self._transcript = TRANSCRIPT.search(probe) is not None
+            self._unsearched = len(self._recent)
+            self._edge = probe[-16:]
+        return self._transcript
 
     def _tail(self) -> str:
         return "".join(piece[-_TAIL:] for piece in self._recent)[-_TAIL:]

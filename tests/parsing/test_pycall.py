@@ -181,3 +181,52 @@ def test_tool_code_tags_around_an_unoffered_call_stay_text() -> None:
     text = '<tool_code>os.remove(path="x")</tool_code>'
     result = parse_everywhere(text, ["get_weather"])
     assert result["calls"] == [] and result["text"] == text
+
+
+def _tool(name: str, **types: str) -> dict[str, Any]:
+    return {"name": name, "inputSchema": {"type": "object", "properties": {k: {"type": t} for k, t in types.items()}}}
+
+
+_SCHEMAS = [_tool("search_files", pattern="string", limit="integer"), _tool("get_weather", city="string")]
+
+
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        # Gemma 3 in a <tool_call> block, as small models write Python calls when the schema is offered.
+        ("<tool_call>search_files('*.py')</tool_call>", ("search_files", {"pattern": "*.py"})),
+        ("<tool_call>search_files('*.py', 5)</tool_call>", ("search_files", {"pattern": "*.py", "limit": 5})),
+        ("<tool_call>search_files('*.py', limit=5)</tool_call>", ("search_files", {"pattern": "*.py", "limit": 5})),
+        ('<tool_call>search_files(pattern: "*.py")</tool_call>', ("search_files", {"pattern": "*.py"})),
+        ('<tool_call>get_weather({city: "London"})</tool_call>', ("get_weather", {"city": "London"})),
+        ('```tool_code\nsearch_files({pattern: "a", limit: 2})\n```', ("search_files", {"pattern": "a", "limit": 2})),
+        ("<tool_call>get_weather(city: Antwerp)</tool_call>", ("get_weather", {"city": "Antwerp"})),
+        ("<tool_call>get_weather(city=New York)</tool_call>", ("get_weather", {"city": "New York"})),
+    ],
+)
+def test_positional_object_literal_and_bare_word_arguments_bind_to_the_offered_schema(
+    text: str, call: tuple[str, dict[str, Any]]
+) -> None:
+    result = parse_everywhere(text, _SCHEMAS)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [call]
+    assert result["text"] == "" and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "'a', 'b', 'c'",  # more positional arguments than parameters
+        "pattern='a', 'b'",  # a positional after a keyword
+        "limit=five",  # a bare word where the schema wants an integer
+    ],
+)
+def test_arguments_the_schema_cannot_bind_are_refused(source: str) -> None:
+    with pytest.raises(ValueError):
+        parse_arguments(source, {"pattern": {"type": "string"}, "limit": {"type": "integer"}})
+
+
+def test_without_a_schema_a_positional_or_bare_word_is_still_refused() -> None:
+    with pytest.raises(ValueError, match="keyword argument"):
+        parse_arguments("'*.py'")
+    with pytest.raises(ValueError, match="not a literal"):
+        parse_arguments("city=Antwerp")

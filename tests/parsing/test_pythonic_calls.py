@@ -110,3 +110,36 @@ def test_a_call_list_followed_by_an_end_of_turn_token_is_read_and_the_token_is_m
 def test_a_call_list_glued_to_other_markup_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # LFM2.5: the call list opens the message and its account of the call follows, glued or spaced.
+        ("[get_weather(city='Paris')]I\u2019m checking Paris.", "I\u2019m checking Paris."),
+        ('[get_weather(city="Paris"), search(q="x")]I am on it.', "I am on it."),
+        ("[get_weather(city='Paris')] The forecast is coming.", " The forecast is coming."),
+        # A bare call opening the message, then a sentence on its line (GAIA's NPU model).
+        ('get_weather(city="Paris") I have asked for it.', " I have asked for it."),
+        ('get_weather(city="Paris")  Done, one moment.', "  Done, one moment."),
+    ],
+)
+def test_calls_opening_the_message_then_a_sentence_are_a_call_and_prose(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [c["name"] for c in result["calls"]] == [n for n in ("get_weather", "search") if f"{n}(" in text]
+    assert result["text"] == visible and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'get_weather(city="Paris").json() Then print it.',  # code: glued to the call
+        'get_weather(city="Paris") or fallback()',  # no sentence after it
+        "Note: [get_weather(city='Paris')]I think so.",  # not opening the message
+        'Sure.\nget_weather(city="Paris") I have asked.',  # a line inside the message
+        "[get_weather(city='Paris')](https://example.com) Read it.",  # a Markdown link
+    ],
+)
+def test_calls_followed_by_code_or_not_opening_the_message_stay_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

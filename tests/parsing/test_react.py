@@ -182,3 +182,35 @@ def test_an_action_input_that_wraps_its_object_in_one_call_is_the_object(text: s
 def test_a_wrapped_action_input_that_is_no_one_object_stays_text(text: str) -> None:
     result = parse_everywhere(text, [WEATHER])
     assert (result["calls"], result["text"]) == ([], text)
+
+
+_CREW = [
+    {"name": "Internet Search Tool", "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}}}
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # CrewAI names tools with blanks and phi3 copies the tool's signature and description onto the line.
+        'Action: Internet Search Tool(user_query) - Scrapes the web.\nAction Input: {"query": "x"}',
+        'Action: Internet Search Tool\nAction Input: {"query": "x"}',
+        'Thought: go\nAction: Internet Search Tool (query: str) \u2014 searches\nAction Input: {"query": "x"}',
+        'Action: Internet Search Tool - searches the internet\n\nAction Input: {"query": "x"}',
+    ],
+)
+def test_an_action_line_with_a_spaced_name_a_signature_or_a_description_is_read(text: str) -> None:
+    result = parse_everywhere(text, _CREW)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("Internet Search Tool", {"query": "x"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Action: Internet Search\nAction Input: {"query": "x"}',  # a prefix of the name is no offered tool
+        'We took Action: Internet Search Tool - it helps.\nAction Input: {"query": "x"}',  # not opening a line
+    ],
+)
+def test_an_action_line_naming_no_offered_tool_at_a_line_start_stays_text(text: str) -> None:
+    result = parse_everywhere(text, _CREW)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

@@ -118,3 +118,33 @@ def test_a_plain_string_for_a_tool_of_several_parameters_is_not_a_call() -> None
     tools = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {}, "days": {}}}}]
     text = '{"name": "get_weather", "arguments": "Paris"}'
     check(Real("written", text, [], visible=text, tools=tools))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('Please run this: {"server_idx": 1, "tool_name": "math", "tool_args": {"a": 1, "b": 2}}', "Please run this:"),
+        (
+            'Here:\n```json\n{\n  "server_idx": 0,\n  "tool_name": "math",\n  "tool_args": {"a": 1, "b": 2}\n}\n```',
+            "Here:",
+        ),
+        (
+            "Tool candidate {'server_name': 'calc', 'tool_name': 'math', 'tool_args': {'a': 1, 'b': 2}}",
+            "Tool candidate",
+        ),
+    ],
+)
+def test_a_server_routing_key_beside_named_arguments_is_envelope_metadata(text: str, visible: str) -> None:
+    """CAMEL's MCPAgent writes ``{server_idx, tool_name, tool_args}``: which server to route to is not an argument."""
+    check(Real("written: CAMEL MCPAgent envelope", text, [("math", {"a": 1, "b": 2})], visible=visible))
+
+
+def test_a_server_key_of_a_flat_call_stays_an_argument() -> None:
+    text = '<tool_call>{"tool": "deploy", "server": "prod"}</tool_call>'
+    check(Real("written: flat arguments", text, [("deploy", {"server": "prod"})]))
+
+
+def test_an_envelope_of_a_tool_not_offered_stays_text() -> None:
+    text = 'Please run this: {"server_idx": 1, "tool_name": "format_disk", "tool_args": {}}'
+    result = check(Real("written", text, [], visible=text, tools=["math"]))
+    assert result["text"] == text

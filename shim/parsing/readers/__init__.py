@@ -26,6 +26,7 @@ from shim.parsing.readers import (
     granite,
     harmony,
     kimi,
+    labelled,
     langchain_blob,
     lfm2,
     llama,
@@ -96,6 +97,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # After every family's own tokens: the spellings no row names, by the words of their tokens.
     *call_tokens.ROWS,  # <|function_call|>{…}, <|tool_call:start|>NAME<|tool_arg:start|>…, role headers, Kimi K3
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
+    *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
@@ -106,6 +108,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call
+    untagged.INSIDE_TAG,  # <functioncall {"name": …}>: a JSON call inside a tag's brackets
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)

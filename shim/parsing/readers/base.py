@@ -85,6 +85,11 @@ class Context(Protocol):
         ...
 
     @property
+    def shown(self) -> bool:
+        """Visible text other than whitespace went out: a block opening now does not open the message."""
+        ...
+
+    @property
     def last_call_raw(self) -> str:
         """The input the last call's events carried (its opener and body as written)."""
         ...

@@ -10,6 +10,8 @@
   example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``) is shown, not made: the core hands it to
   `Quoted`, which passes it through as text up to the row's closer (or, for a row with none, the paragraph's
   end). `presents` decides from the visible text just before the opener.
+- A call after a line that opens the user's turn (``USER:``, ``Human:``) is part of a transcript (`TRANSCRIPT`:
+  OpenHands' and Cherry Studio's in-context examples): text, for the rest of the message.
 - So is a call on a line labelled as an example (``Correct:``, ``INCORRECT:``, ``Bad example:``, ``Example
   output:``): documentation contrasting right and wrong calls shows both.
 - A fence of plain text (```` ```text ````, ``plaintext``, ``txt``, ``console``) that the prose just before it
@@ -27,15 +29,18 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.code_fence import CodeFence
 
-__all__ = ["PRESENTED_ONLY", "ROWS", "InlineCode", "Quoted", "presents"]
+__all__ = ["PRESENTED_ONLY", "ROWS", "TRANSCRIPT", "InlineCode", "Quoted", "presents"]
 
 _SPAN_LIMIT = 240
 """An inline code span longer than this is no span (a stray backtick): the hold-back stays bounded."""
 _SPAN_END = regex.compile(r"[`\n]")
 
 _CUE = regex.compile(
-    r"(?:\bfor (?:example|instance)|\be\.g\.|\bsuch as|\bthe (?:\w+ )?format (?:is|looks like)"
-    r"|\bin (?:this|the following) (?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
+    r"(?:\bfor (?:example|instance)|\be\.g\.|\bsuch as"
+    r"|\bthe (?:\w+ )?format(?: (?:for|of) [^.!?\n:]{1,40})? (?:is|looks like)"
+    r"|\bin (?:this|the following) (?:\w+ )?(?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
+    r"|\bhere(?:'s| is| are) (?:the|an?) (?:\w+ )?(?:structure|format|syntax|template|example)"
+    r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
     r"|\blike (?:this|so)|\b(?:looks?|be) like)"
     r"[^.!?\n]{0,48}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",
     regex.IGNORECASE,
@@ -45,6 +50,10 @@ _LABEL = regex.compile(
     r"(?:[ \t]+\w+){0,2}[ \t]*:[ \t]*(?:\r?\n[ \t]*)?$",
     regex.IGNORECASE,
 )
+TRANSCRIPT = regex.compile(r"(?<=\n)[ \t]{0,3}(?:\*\*)?(?:user|human)(?:\*\*)?[ \t]{0,3}:", regex.IGNORECASE)
+"""A line opening the user's turn (``USER:``, ``User:``, ``Human:``): what follows is a transcript of a
+conversation (in-context examples in a prompt, a README's sample session), not the model's own turn, so
+every call after it is shown, not made. A model writes its own turn, never the user's."""
 _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
 _PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
 

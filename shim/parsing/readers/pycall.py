@@ -15,8 +15,8 @@ through an ``inside`` row: see `inner_row`).
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 import regex
 
@@ -35,18 +35,26 @@ CALL_OPEN = regex.compile(
 """``NAME(``, also inside ``print(…)``: Gemma 3's ```` ```tool_code ```` calls are Python it would run and print."""
 _WRAP_CLOSE = regex.compile(r"[ \t]{0,4}\)")
 _PIECES = regex.compile(r"""'(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?|[()\[\]{}]|,|[^'"()\[\]{},]+""", regex.DOTALL)
-_KEYWORD = regex.compile(r"[ \t\r\n]*(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*=(?!=)(?P<value>.*)", regex.DOTALL)
+_KEYWORD = regex.compile(r"[ \t\r\n]*(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*(?:=(?!=)|:)(?P<value>.*)", regex.DOTALL)
 _LIST_OF_CALLS = regex.compile(r"\[[ \t\r\n]{0,8}(?=[A-Za-z_])")
 _NAMES = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
 
 
-def parse_arguments(text: str) -> dict[str, Any]:
-    """The keyword arguments between a call's parentheses, as JSON data.
+def parse_arguments(text: str, parameters: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The arguments between a call's parentheses, as JSON data.
+
+    With the offered tool's schema ``parameters`` (its ``properties``), Python-call leniencies that need the
+    schema to be safe (Gemma 3 writes them): positional arguments bound to the parameters in the schema's
+    order (``search_files('*.py')``), one JS object literal as the whole arguments
+    (``get_weather({city: "London"})``), and an unquoted bare word for a string parameter
+    (``get_weather(city: Antwerp)``). ``key: value`` is read as ``key=value`` in any case.
 
     Raises:
-        ValueError: a positional argument, or a value that is no literal (the message says which).
+        ValueError: a positional argument with no parameter to bind it to, or a value that is no literal
+            (the message says which).
     """
     arguments: dict[str, Any] = {}
+    positional: list[Any] = []
     depth, piece = 0, list[str]()
     for token in [*_PIECES.findall(text), ","]:
         if token in "([{":
@@ -61,12 +69,46 @@ def parse_arguments(text: str) -> dict[str, Any]:
             continue
         found = _KEYWORD.fullmatch(source)
         if found is None:
-            raise ValueError(f"{source.strip()[:40]!r} is not a keyword argument (write name=value)")
-        arguments[found.group("key")] = _literal(found.group("value").strip())
+            if parameters is None or arguments:
+                raise ValueError(f"{source.strip()[:40]!r} is not a keyword argument (write name=value)")
+            positional.append(_literal(source.strip(), bare=True))
+            continue
+        key = found.group("key")
+        arguments[key] = _literal(found.group("value").strip(), bare=parameters is not None)
+    if parameters is not None:
+        arguments = _bind(positional, arguments, parameters)
     return arguments
 
 
-def _literal(source: str) -> Any:
+class _Bare(str):
+    """An unquoted word where a value belongs: a string only where the schema says the parameter is one."""
+
+
+_BARE = regex.compile(r"[A-Za-z_][\w.\-/@]*(?:[ \t]+[\w.\-/@]+){0,8}")
+
+
+def _bind(positional: list[Any], arguments: dict[str, Any], parameters: Mapping[str, Any]) -> dict[str, Any]:
+    if len(positional) == 1 and not arguments and isinstance(positional[0], dict):
+        literal = cast("dict[str, Any]", positional[0])
+        first: Any = next(iter(parameters.values()), None)
+        holds_object = len(parameters) == 1 and isinstance(first, dict) and first.get("type") == "object"
+        if literal and set(literal) <= set(parameters) and not holds_object:
+            return literal  # get_weather({city: "London"}): the object is the arguments
+    free = [name for name in parameters if name not in arguments]
+    if len(positional) > len(free):
+        raise ValueError(f"{len(positional)} positional arguments for {len(free)} parameters (write name=value)")
+    arguments = {**dict(zip(free, positional, strict=False)), **arguments}
+    for key, value in arguments.items():
+        if isinstance(value, _Bare):
+            schema: Any = parameters.get(key)
+            kind = schema.get("type") if isinstance(schema, dict) else None
+            if kind not in (None, "string"):
+                raise ValueError(f"{str(value)[:40]!r} is not a literal value")
+            arguments[key] = str(value)
+    return arguments
+
+
+def _literal(source: str, *, bare: bool = False) -> Any:
     try:
         return _value(ast.parse(source, mode="eval").body, 0)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -74,6 +116,8 @@ def _literal(source: str) -> Any:
     try:
         return lenient_json.loads(source)
     except lenient_json.LenientJSONError:
+        if bare and source not in _NAMES and _BARE.fullmatch(source):
+            return _Bare(source)
         raise ValueError(f"{source[:40]!r} is not a literal value") from None
 
 
@@ -132,7 +176,7 @@ class PyCall:
 
     def _end(self, new: int) -> tuple[int, Next]:
         try:
-            arguments = parse_arguments("".join(self.body)[:-1])
+            arguments = parse_arguments("".join(self.body)[:-1], self.ctx.tools.properties(self.name))
         except ValueError as exc:
             self.ctx.fail_call(f"the arguments of {self.name!r} could not be read: {exc}")
         else:

@@ -28,6 +28,8 @@ __all__ = ["ROWS", "PythonicCalls"]
 _BLANKS = regex.compile(r"[ \t]*")
 _TOKEN = regex.compile(r"<\|?/?[A-Za-z_][\w|]{0,23}\|?>")
 """A special token (``<bot_end>``, ``<|eot_id|>``, ``</s>``) written right after a call."""
+_SENTENCE = regex.compile(r"\p{Lu}[\p{Ll}'\u2019 ]")
+"""A sentence's start: a capital, then a small letter, an apostrophe (typographic too) or a blank (``I have``)."""
 _GLUED = regex.compile(r"[\w`'\"(\[{<]")  # what may not follow a list in prose
 
 
@@ -42,6 +44,8 @@ class PythonicCalls:
         self.scanner.feed(opener, 0)  # the opener (`name(` or `[name(`) was consumed by the core
         self.body = [opener]
         self.calls: list[tuple[str, dict[str, Any]]] | None = None
+        self.opening = not ctx.shown
+        """The calls open the message: prose may follow them on their line (LFM2.5's ``[…]I'm scheduling…``)."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         if self.calls is None:
@@ -74,6 +78,13 @@ class PythonicCalls:
             if turn is not None and turn.partial:
                 return pos, MORE
             alone = pos >= len(text) or turn is not None or _GLUED.match(text, pos) is None
+        if not alone and self.opening and (after > pos or not self.bare):
+            # Calls that open the message, then a sentence: a call, then prose (a bare call needs a blank
+            # before it, `get_weather(…).json()` is code; a list may be glued to it).
+            sentence = _SENTENCE.match(text, after, partial=not final)
+            if sentence is not None and sentence.partial:
+                return pos, MORE
+            alone = sentence is not None
         if not alone:
             self.ctx.revert()
             return pos, None

@@ -42,17 +42,23 @@ _LABELS = [("Action", r"Action[ \t]{0,8}Input"), ("✿FUNCTION✿", "✿ARGS✿"
 _NAME_LABEL = "|".join(name for name, _ in _LABELS)
 _INPUT_LABEL = "|".join(label for _, label in _LABELS)
 _HEAD = (
-    rf"(?:{_NAME_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}(?P<name>%s)(?:[ \t]{{1,8}}\([^()\r\n]{{0,160}}\))?[ \t]{{0,8}}"
+    rf"(?:{_NAME_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}(?P<name>%s)(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
+    rf"(?:[ \t]{{1,8}}[-\u2013\u2014][ \t][^\r\n]{{0,240}})?[ \t]{{0,8}}"
     rf"(?:\r?\n[ \t]{{0,8}}){{1,6}}(?:{_INPUT_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}"
 )
-"""The name line (the name may be followed by a description in parentheses: ``Action: add (add two numbers)``),
-then, after up to five blank lines, the input label."""
+"""The name line (the name may be followed by a description or a signature in parentheses, ``Action: add (add two
+numbers)``, and a dash and a description, as CrewAI prints its tools: ``Action: Internet Search Tool(user_query) -
+Scrapes…``), then, after up to five blank lines, the input label."""
 
 
 def _names(tools: ToolIndex) -> str | None:
-    """Every offered name written without blanks (any script: ``加法``), longest first, as one alternation."""
-    names = sorted((n for n in tools.specs if n and not any(c.isspace() for c in n)), key=len, reverse=True)
-    return "|".join(regex.escape(n) for n in names) or None
+    """Every offered name (any script: ``加法``; words with single blanks between, as CrewAI names its tools:
+    ``Internet Search Tool``), longest first, as one alternation; the label before it is the evidence."""
+    names = sorted((n for n in tools.specs if n and _ONE_LINE.fullmatch(n)), key=len, reverse=True)
+    return "|".join(regex.escape(n).replace("\\ ", "[ \t]") for n in names) or None
+
+
+_ONE_LINE = regex.compile(r"\S+(?: \S+)*")
 
 
 def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:

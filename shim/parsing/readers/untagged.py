@@ -19,7 +19,7 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
 
-__all__ = ["BARE", "FENCE", "WRAPPED", "JsonCandidate", "UntaggedJson", "calls_of"]
+__all__ = ["BARE", "FENCE", "INSIDE_TAG", "WRAPPED", "JsonCandidate", "UntaggedJson", "calls_of"]
 
 FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n"
 
@@ -186,3 +186,20 @@ WRAPPED = Dialect(
     reader=_open_wrapped,
 )
 """``<user>{"name": …}</user>``: a tag that is no call tag around one JSON call (offered tools only)."""
+
+
+def _open_inside_tag(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
+    return UntaggedJson(ctx, block, _TAG_END)
+
+
+_TAG_END = regex.compile(r"[ \t]{0,8}/?>")
+INSIDE_TAG = Dialect(
+    "json_inside_tag",
+    r"<(?P<tag>[A-Za-z_][\w:.\-]{0,31})[ \t]{1,8}(?=\{)",
+    None,
+    kind="untagged",
+    first="<",
+    reader=_open_inside_tag,
+)
+"""``<functioncall {"name": …}>``: the call written inside a tag's brackets, as an attribute would be (a Home
+Assistant user's local model): the brackets are the call's markup when the value is a call (offered tools only)."""

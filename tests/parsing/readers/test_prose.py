@@ -115,3 +115,57 @@ def test_a_call_a_model_writes_in_a_call_fence_or_after_a_header_is_still_a_call
     assert result["errors"] == []
     if visible is not None:
         assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A sentence that names the format before the call: "the format for … is", "in this JSON format".
+        'The format for running a function is [{"name": "get_weather", "arguments": {"city": "Oslo"}}] Make sure.',
+        'Tell the user by specifying the tool in this JSON format\n{"name": "get_weather", "arguments": {}}. Then wait.',
+        'Here\'s the structure:\n\n<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>\n',
+        # An instruction to the model naming the tags to write the call in.
+        "For each call, return a json object within <tool_call></tool_call> XML tags:\n<tool_call>\n"
+        '{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>',
+        "Wrap every call in function_call tags:\n"
+        '<function_call>{"name": "special_function", "arguments": {"arg1": 1}}</function_call>',
+    ],
+)
+def test_a_call_after_a_sentence_that_gives_the_format_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=4)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # In-context examples of a prompt (OpenHands, Cherry Studio): the user's turn makes it a transcript.
+        "USER: Weather in Rome?\n\nASSISTANT: Let me check:\n<function=get_weather>\n<parameter=city>Rome"
+        "</parameter>\n</function>\n",
+        'Examples using notional tools:\n---\nUser: Rome?\n\nAssistant: Checking.\n<tool_call>{"name": "get_weather", '
+        '"arguments": {"city": "Rome"}}</tool_call>\n\nUser: <tool_result>sunny</tool_result>\n',
+        'Human: and Oslo?\nA: [get_weather(city="Oslo")]',
+        '**User:** Oslo?\n**Assistant:**\n```json\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```',
+    ],
+)
+def test_a_call_after_a_users_turn_is_part_of_a_transcript_and_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 160, seeds=4)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "user" not opening a line, or not as a turn label: the call is the model's own.
+        'The user: wants Rome. <tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>',
+        'Asking the user asked about Rome.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'I will return the forecast.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'Here is the forecast check.\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+    ],
+)
+def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    assert result["errors"] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.parsing.chunking import parse_everywhere
 from tests.parsing.readers.cases import Real, check, tool
 
 # Quoted from the peer tests named in each case (corpus: benchmarks/real/llama3_json, llama_pythonic).
@@ -514,3 +515,29 @@ def test_a_tag_around_a_call_whose_closer_does_not_follow_keeps_only_the_call() 
     text = '<note>{"name": "get_weather", "arguments": {"city": "Paris"}} and more</note>'
     result = check(Real("variant", text, [("get_weather", {"city": "Paris"})], tools=["get_weather"]), visible=False)
     assert result["text"].split() == ["and", "more</note>"]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('<functioncall {"name": "get_weather", "arguments": {"city": "Oslo"}}>', ""),
+        ('Turning it on.\n<functioncall {"name": "get_weather", "arguments": {"city": "Oslo"}} >', "Turning it on.\n"),
+        ('<call  {"name": "get_weather", "arguments": {"city": "Oslo"}}/>', ""),
+    ],
+)
+def test_a_json_call_inside_a_tags_brackets_is_read_and_the_brackets_are_markup(text: str, visible: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Oslo"})]
+    assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<div {"name": "format_disk", "arguments": {}}>',  # not an offered tool
+        '<div {"city": "Oslo"}>',  # no call's shape
+    ],
+)
+def test_json_inside_a_tags_brackets_that_is_no_offered_call_stays_text(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

@@ -1,0 +1,44 @@
+"""A label line right before a call block: the label is the call's markup, not visible text.
+
+Frameworks that prompt a model to write its call under a heading get the heading back with the call:
+RWKV's ``**Tool Call:**`` then a ```` ```json ```` fence (vLLM's RWKV parser), DSPy's ChatAdapter field header
+``[[ ## tool_calls ## ]]`` then a (Python or JSON) value, a plain ``Tool call:`` / ``Function calls:`` line. The
+label is read with what follows it, never on its own: only when the block right after it (blank lines aside) is
+a JSON value or a ```` ```json ```` fence holding calls of offered tools (the evidence untagged forms need) is
+the label markup; otherwise the label and the block go back out as text, unchanged.
+
+Leniencies: the label in bold (``**…**``, ``__…__``), as a heading (``#``), or bare at a line's start;
+``call`` or ``calls``; ``tool``, ``function`` or ``action``; a colon inside or after the emphasis, or none in
+DSPy's header.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.untagged import FENCE_OPEN, FenceStart, UntaggedJson
+
+__all__ = ["ROWS"]
+
+_WORD = r"(?:tool|function|action)[ _]?calls?"
+_DSPY = rf"\[\[[ \t]{{0,4}}##[ \t]{{0,4}}{_WORD}[ \t]{{0,4}}##[ \t]{{0,4}}\]\]"
+_MARKDOWN = rf"(?:\#{{1,6}}[ \t]{{1,4}})?(?P<em>\*\*|__)?{_WORD}[ \t]{{0,4}}:?(?P=em)?[ \t]{{0,4}}:?"
+_PLAIN = rf"\n[ \t]{{0,8}}{_WORD}[ \t]{{0,4}}:"
+"""A bare label only where a line begins: its first character is then the line break, not a letter every word
+may begin with (a row stopping at every ``t`` would cut other families' openers in two)."""
+_AFTER = rf"[ \t]{{0,8}}\r?\n(?:[ \t]{{0,8}}\r?\n){{0,3}}[ \t]{{0,8}}(?:(?P<fence>{FENCE_OPEN})|(?=[\{{\[]))"
+LABEL = rf"(?:{_DSPY}|(?=[#*_]){_MARKDOWN}|{_PLAIN}){_AFTER}"
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart | UntaggedJson:
+    opener = ctx.take_raw()
+    lead = len(opener) - len(opener.lstrip("\r\n"))
+    ctx.text(opener[:lead])  # the line break before a bare label stays text
+    ctx.consume(opener[lead:])
+    if match.group("fence") is not None:
+        return FenceStart(ctx, block)
+    return UntaggedJson(ctx, block)
+
+
+ROWS = [Dialect("label_line_call", LABEL, None, kind="untagged", first="[#*_\n", reader=_open)]

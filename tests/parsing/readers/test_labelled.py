@@ -1,0 +1,50 @@
+"""A label line right before a call block is the call's markup; a label before anything else stays text."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check
+
+_FENCE = '```json\n{\n  "name": "get_weather",\n  "arguments": {"city": "Paris"}\n}\n```'
+_CALL = [("get_weather", {"city": "Paris"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (f"**Tool Call:**\n{_FENCE}", ""),  # RWKV (vLLM's rwkv tool parser)
+        (f"**Tool Call**:\n\n{_FENCE}", ""),
+        (f"Let me look.\n\n### Function call\n{_FENCE}\nDone.", "Let me look. Done."),
+        (f"__Tool calls:__\n{_FENCE}", ""),
+        ('Checking.\nTool call:\n{"name": "get_weather", "arguments": {"city": "Paris"}}', "Checking."),
+        (f"On it.\n  Function calls:\n{_FENCE}", "On it."),
+        ("[[ ## tool_calls ## ]]\n{'name': 'get_weather', 'args': {'city': 'Paris'}}", ""),  # DSPy ChatAdapter
+        (
+            "[[ ## next_thought ## ]]\nCheck it.\n\n[[ ## tool_calls ## ]]\n"
+            '{"tool_calls": [{"name": "get_weather", "args": {"city": "Paris"}}]}\n\n[[ ## completed ## ]]\n',
+            "[[ ## next_thought ## ]] Check it. [[ ## completed ## ]]",
+        ),
+    ],
+)
+def test_a_label_line_before_a_call_block_is_markup(text: str, visible: str) -> None:
+    check(Real("written: a framework's heading over its call", text, _CALL, visible=visible))
+
+
+def test_two_labelled_calls_are_two_calls_with_no_text() -> None:
+    text = f"**Tool Call:**\n{_FENCE}\n**Tool Call:**\n{_FENCE.replace('Paris', 'Lima')}"
+    check(Real("written: RWKV, two calls", text, [*_CALL, ("get_weather", {"city": "Lima"})]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Tool Call:**\nnone needed, the answer is 4.",
+        '**Tool Call:**\n```json\n{"name": "delete_everything", "arguments": {}}\n```',  # not offered
+        '[[ ## tool_calls ## ]]\n{"city": "Paris", "note": "no name"}',
+        "### Function calls\nThey let a model ask the host to run code.",
+    ],
+)
+def test_a_label_before_no_call_of_an_offered_tool_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text, tools=["get_weather"]))
+    assert result["text"] == text
