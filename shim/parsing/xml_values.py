@@ -99,22 +99,20 @@ def _tree(schema: Any, value: Any, depth: int) -> Any:
         kinds = [k for k in cast("list[Any]", kind) if k != "null"]
         kind = kinds[0] if len(kinds) == 1 else None
     if isinstance(value, dict) and set(cast("dict[str, Any]", value)) == {"item"}:
-        value = cast("dict[str, Any]", value)["item"]
-        value = value if isinstance(value, list) else [value]
+        item: Any = cast("dict[str, Any]", value)["item"]
+        value = cast("list[Any]", item) if isinstance(item, list) else [item]
     if kind == "array" and not isinstance(value, list) and not (isinstance(value, str) and value.strip()[:1] == "["):
         value = [value]
-    if depth > 32:
-        return value
-    if isinstance(value, list):
+    if isinstance(value, list) and depth <= 32:
         items = node.get("items")
         return [_tree(items, v, depth + 1) for v in cast("list[Any]", value)]
-    if isinstance(value, dict):
+    if isinstance(value, dict) and depth <= 32:
         props: Any = node.get("properties")
         sub = cast("dict[str, Any]", props) if isinstance(props, dict) else {}
         return {k: _tree(sub.get(k), v, depth + 1) for k, v in cast("dict[str, Any]", value).items()}
     if isinstance(value, str):
         return _typed_as(kind if isinstance(kind, str) else None, _ENTITY.sub(_entity, value))
-    return value
+    return cast("Any", value)
 
 
 _ENTITY = regex.compile(r"&(?:(?P<named>amp|lt|gt|quot|apos)|#(?P<dec>\d{1,7})|#x(?P<hex>[0-9a-fA-F]{1,6}));")

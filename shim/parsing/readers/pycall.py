@@ -91,7 +91,8 @@ def _bind(positional: list[Any], arguments: dict[str, Any], parameters: Mapping[
     if len(positional) == 1 and not arguments and isinstance(positional[0], dict):
         literal = cast("dict[str, Any]", positional[0])
         first: Any = next(iter(parameters.values()), None)
-        holds_object = len(parameters) == 1 and isinstance(first, dict) and first.get("type") == "object"
+        first_schema = cast("dict[str, Any]", first) if isinstance(first, dict) else {}
+        holds_object = len(parameters) == 1 and first_schema.get("type") == "object"
         if literal and set(literal) <= set(parameters) and not holds_object:
             return literal  # get_weather({city: "London"}): the object is the arguments
     free = [name for name in parameters if name not in arguments]
@@ -101,7 +102,7 @@ def _bind(positional: list[Any], arguments: dict[str, Any], parameters: Mapping[
     for key, value in arguments.items():
         if isinstance(value, _Bare):
             schema: Any = parameters.get(key)
-            kind = schema.get("type") if isinstance(schema, dict) else None
+            kind = cast("dict[str, Any]", schema).get("type") if isinstance(schema, dict) else None
             if kind not in (None, "string"):
                 raise ValueError(f"{str(value)[:40]!r} is not a literal value")
             arguments[key] = str(value)
