@@ -106,6 +106,24 @@ def _repeated(previous: str, text: str, pos: int, final: bool) -> int | Next:
         i, j = i + 1, j + 1
 
 
+def _closes_after(block: Block, text: str, pos: int, final: bool) -> int | Next:
+    """``pos`` when the block's closer follows it (whitespace aside); `MORE`: it may still; None: it does not.
+    An opener after a call that no closer follows starts the next call, even one that repeats it
+    (``[TOOL_CALLS]A{}`` twice is two calls)."""
+    close = block.dialect.compiled_close() if block.dialect is not None else None
+    if close is None:
+        return None
+    j = pos
+    while j < len(text) and text[j].isspace():
+        j += 1
+    found = close.match(text, j, partial=not final)
+    if found is None:
+        return None
+    if found.partial:
+        return MORE
+    return pos
+
+
 class AfterBody:
     def __init__(self, ctx: Context, block: Block) -> None:
         self.ctx = ctx
@@ -150,7 +168,10 @@ class AfterBody:
                 return pos, MORE
             if found is not None:
                 if found.kind == "open":
-                    again = _repeated(ctx.last_call_raw, text, pos, final) if found.dialect is block.dialect else None
+                    nested = found.dialect is block.dialect
+                    again = _repeated(ctx.last_call_raw, text, pos, final) if nested else None
+                    if isinstance(again, int):  # two openers, one closer: the repeat must end the open block
+                        again = _closes_after(block, text, again, final)
                     if again is MORE:
                         return pos, MORE
                     if isinstance(again, int):  # the same call written again under a second opener
