@@ -141,15 +141,8 @@ ROWS = [
         "name_first", "name", None, kind="untagged", start="message", first=_LETTERS, reader=_open, open_for_tools=_bare
     ),
 ]
+
 V2_ROWS = [
-    # Functionary v1: <|START_OF_FUNCTION_CALL|>NAME:\n{…}<|END_OF_FUNCTION_CALL|> (special tokens: any name)
-    Dialect(
-        "functionary_v1",
-        r"<\|START_OF_FUNCTION_CALL\|>[ \t]{0,4}(?P<name>[A-Za-z_][\w.-]{0,63})[ \t]{0,4}:?[ \t\r\n]{0,8}(?=\{)",
-        r"<\|END_OF_FUNCTION_CALL\|>",
-        reader=_open,
-        example='<|START_OF_FUNCTION_CALL|>NAME:\n{"key": "value"}<|END_OF_FUNCTION_CALL|>',
-    ),
     # Functionary v2: <|from|>assistant\n<|recipient|>NAME\n<|content|>raw text, for a tool of one string parameter
     # (listed before `react`'s row for the JSON form, which would read only the first line).
     Dialect("functionary_v2_raw", r"<\|", None, first="<", reader=_open_raw, open_for_tools=_v2_raw),
