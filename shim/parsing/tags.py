@@ -121,6 +121,11 @@ class Markers(Generic[R]):
         self.fence_closers = [(d, c) for d in fences if (c := d.compiled_close())]
         self.reasoning_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "reasoning"]
         self.markup_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "markup"]
+        self.late_markup_openers = (
+            [(d, p) for d, p in self.markup_openers if d.name != "turn_end"],
+            [(d, p) for d, p in self.markup_openers if d.name == "turn_end"],
+        )
+        """Markup rows before the untagged openers, and after them (the turn tokens after text)."""
         self.prose_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "prose"]
         self.call_closers = [(d, c) for d in dialects if d.kind == "call" and (c := d.compiled_close())]
         call_patterns = [d.close for d in dialects if d.kind == "call" and d.close] + [
@@ -174,10 +179,12 @@ class Markers(Generic[R]):
         if closes:
             groups.append(("close", self.call_closers, True))
         if opens:
-            groups.append(("open", self.call_openers + self.reasoning_openers + self.markup_openers, False))
+            groups.append(("open", self.call_openers + self.reasoning_openers + self.late_markup_openers[0], False))
             groups.append(("open", self.prose_openers, False))
         if fences:
             groups.append(("fence", self.fence_closers, True) if closes else ("fence", self.fence_openers, False))
+        if opens:  # a turn token that may also open an untagged form (`<|call|>NAME<|args|>{…}`): tried after it
+            groups.append(("open", self.late_markup_openers[1], False))
         lower = char.lower()
         result: list[_Candidate[R]] = []
         for kind, rows, closer in groups:

@@ -82,7 +82,6 @@ def test_other_label_pairs_and_an_input_on_the_next_line_are_read(text: str) -> 
     "text",
     [
         '✿FUNCTION✿: unknown\n✿ARGS✿: {"city": "Paris"}',
-        "<|recipient|>all\n<|content|>Hello there",
         "The format is:\n✿FUNCTION✿: get_weather\n✿ARGS✿: {...}",
     ],
 )
@@ -214,3 +213,8 @@ def test_an_action_line_with_a_spaced_name_a_signature_or_a_description_is_read(
 def test_an_action_line_naming_no_offered_tool_at_a_line_start_stays_text(text: str) -> None:
     result = parse_everywhere(text, _CREW)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+def test_functionary_v2s_header_to_all_is_markup_before_text_to_the_user() -> None:
+    result = parse_everywhere("<|from|>assistant\n<|recipient|>all\n<|content|>Hello there", ["get_weather"])
+    assert result["calls"] == [] and result["text"] == "Hello there"

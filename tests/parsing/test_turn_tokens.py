@@ -68,3 +68,24 @@ def test_a_closing_special_token_after_a_call_is_markup(text: str, visible: str)
 )
 def test_a_closing_special_token_without_a_call_before_it_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ("I can't do that, but happy to help otherwise.<|eot_id|>", "I can't do that, but happy to help otherwise."),
+        ("Done.<|im_end|>\n", "Done."),
+        ("Let's use the tool.<|end|><|start|>assistant<|message|>Sure.<|end|>", "Let's use the tool.Sure."),
+        ("<|/tool_call|><|assistant|>I will call it now.", "I will call it now."),
+    ],
+)
+def test_a_turn_token_ending_the_message_or_before_another_token_is_markup(text: str, visible: str) -> None:
+    check(
+        Real("written: the model's end of turn after plain text (HF groq 8b, harmony, Phi-4-mini)", text, [], visible)
+    )
+
+
+@pytest.mark.parametrize("text", ["Write <|eot_id|> at the end of each turn.", "End with <|end|>, then <b>bold</b>."])
+def test_a_turn_token_followed_by_prose_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text, tools=["f"]))
+    assert result["text"] == text

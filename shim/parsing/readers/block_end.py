@@ -19,10 +19,22 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Next
+from shim.parsing.readers.base import MORE, Block, Context, Next, match_at
 from shim.parsing.tags import PARTIAL, MarkerMatch
 
-__all__ = ["TURN_END", "AfterBody", "Closed", "Markup", "Revert", "Skip", "damaged_closer", "open_inner", "open_markup"]
+__all__ = [
+    "TURN_END",
+    "AfterBody",
+    "Closed",
+    "Markup",
+    "Revert",
+    "Skip",
+    "TurnEnd",
+    "damaged_closer",
+    "open_inner",
+    "open_markup",
+    "open_turn_end",
+]
 
 TURN_END = regex.compile(
     r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
@@ -166,6 +178,8 @@ class AfterBody:
             found = ctx.markers.match(text, pos, final, closes=True, fences=fences)
             if found is PARTIAL:
                 return pos, MORE
+            if found is not None and found.dialect.reader is open_turn_end:  # after a call: the block's own end
+                found = None
             if found is not None:
                 if found.kind == "open":
                     nested = found.dialect is block.dialect
@@ -266,6 +280,46 @@ class Markup:
 
 def open_markup(ctx: Context, block: Block, match: regex.Match[str]) -> Markup:
     return Markup(ctx)
+
+
+_ROLE = regex.compile(r"<\|(?:assistant|user|system)\|>[ \t]{0,4}(?:\r?\n)?")
+"""A role header opening the next turn (Phi's ``<|assistant|>``)."""
+
+
+class TurnEnd:
+    """A turn-end token (`TURN_END`) read in text: the model's own turn structure, markup, when the message ends
+    there or another special token follows it (``…may have.<|eot_id|>``, ``….<|end|><|start|>assistant …``); any
+    other text after it makes it a token named in prose, which stays text."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        end = pos
+        while end < len(text) and text[end] in " \t\r\n":
+            end += 1
+        role = match_at(_ROLE, text, end, final)
+        if role is MORE:
+            return pos, MORE
+        if role is not None:  # `<|/tool_call|><|assistant|>`: the next turn's header is markup with it
+            self.ctx.consume(text[pos : role.end()])
+            self.ctx.markup("")
+            return role.end(), None
+        rest = text[end : end + 2]
+        if not final and "<|".startswith(rest):  # the text ends here or in what could be `<|`: wait
+            return pos, MORE
+        if not rest or rest == "<|":
+            self.ctx.markup("")
+        else:
+            self.ctx.revert()
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.markup("")
+
+
+def open_turn_end(ctx: Context, block: Block, match: regex.Match[str]) -> TurnEnd:
+    return TurnEnd(ctx)
 
 
 class Revert:

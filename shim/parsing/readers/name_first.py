@@ -1,28 +1,85 @@
-"""Tool-name-first calls: the tool's name, then its JSON arguments on the next line (Functionary v3.2).
+"""Tool-name-first calls: the tool's name, then its arguments on the next line (Functionary v1 to v3).
 
     >>>get_weather
     {"city": "Paris"}
 
-Functionary's turns begin with ``>>>RECIPIENT\\n``: ``all`` for text to the user, a tool's name for a call. Its
-template ends the prompt with ``>>>``, so a served model's output starts with the bare name. Both are read
-for offered tools only (``>>>`` opens REPL transcripts in prose, and a word alone on a line is no evidence): with
-``>>>`` anywhere, without it only where the message begins, and only when a ``{`` follows on the next line.
-(``>>>all`` before text to the user is left as text: a ``>`` that could start it would hold back every quote
-and tag end in prose.)
+Functionary's turns begin with ``>>>RECIPIENT\\n`` (v2.5 on Llama 3: ``<|reserved_special_token_249|>``): ``all``
+for text to the user, a tool's name for a call. Its template ends the prompt with ``>>>``, so a served model's
+output starts with the bare name. Both are read for offered tools only (``>>>`` opens REPL transcripts in prose,
+and a word alone on a line is no evidence): with the marker anywhere, without it only where the message begins,
+and only when a ``{`` follows on the next line. Leniencies:
+
+- a body that is not JSON after a marked name is the raw value of the tool's one string parameter (its only
+  parameter, or its only required one): functionary's ``python`` tool takes raw code this way. It runs to the
+  next marker or special token (``<|eot_id|>``), or the end of the message;
+- ``>>>all\\n`` (the recipient ``all``: the user) is turn markup, with tools offered only (a ``>`` that could start
+  it would otherwise hold back every quote and tag end in prose).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect
-from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import AfterBody, open_markup
+from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.shapes import ToolIndex
+from shim.parsing.shapes import ToolIndex, one_parameter
 
-__all__ = ["ROWS"]
+__all__ = ["ROWS", "V2_HEADER", "V2_ROWS", "RawBody", "string_tools"]
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+_MARKER = r"(?:>>>|<\|reserved_special_token_249\|>)[ \t]{0,4}"
+_RAW_END = regex.compile(r">>>|<\|[A-Za-z0-9_]{1,40}\|>")
+"""Where a raw body ends: the next recipient marker or any special token (``<|eot_id|>``, ``<|from|>``)."""
+
+
+def string_tools(tools: ToolIndex) -> ToolIndex:
+    """The offered tools a raw string can be the arguments of: one string parameter (the only one, or the only
+    required one)."""
+    fits: list[Any] = []
+    for spec in tools.specs.values():
+        arguments = one_parameter(tools, spec.name, "x")
+        if arguments is not None and arguments and tools.property_type(spec.name, next(iter(arguments))) == "string":
+            fits.append(spec)
+    return ToolIndex(fits)
+
+
+class RawBody:
+    """A call's body that is the raw value of the tool's one string parameter, up to the next marker or token."""
+
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.name = name
+        self.body: list[str] = []
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        end = _RAW_END.search(text, pos, partial=not final)
+        stop = len(text) if end is None else end.start()
+        self.ctx.consume(text[pos:stop])
+        self.body.append(text[pos:stop])
+        if end is not None and end.partial:
+            return stop, MORE
+        if end is None and not final:
+            return stop, self
+        return stop, self._decide()
+
+    def _decide(self) -> Next:
+        arguments = one_parameter(self.ctx.tools, self.name, "".join(self.body).strip("\r\n"))
+        if arguments is None:
+            self.ctx.revert()
+            return None
+        self.ctx.end_call(self.ctx.tools.resolve(self.name), arguments, streamed=False)
+        return AfterBody(self.ctx, self.block)  # the turn's end token after it is markup
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.fail_call(CUT_OFF)
+        else:
+            self._decide()
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
@@ -30,9 +87,37 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
     return JsonBody(ctx, block)
 
 
+def _open_raw(ctx: Context, block: Block, match: regex.Match[str]) -> RawBody:
+    return RawBody(ctx, block, match.group("name"))
+
+
 def _marked(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
-    return None if names is None else rf">>>[ \t]{{0,4}}(?P<name>{names})[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}(?=\{{)"
+    return None if names is None else rf"{_MARKER}(?P<name>{names})[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}(?=\{{)"
+
+
+def _marked_raw(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(string_tools(tools))
+    # the blank lines are taken whole (possessive), so a `{` after them is seen, or the match waits for more text
+    return (
+        None
+        if names is None
+        else rf"{_MARKER}(?P<name>{names})[ \t]{{0,4}}\r?\n(?:[ \t]*+\r?\n)*+(?=[ \t]*+[^ \t\r\n{{])"
+    )
+
+
+def _to_all(tools: ToolIndex) -> str | None:
+    return None if not tools else rf"{_MARKER}all[ \t]{{0,4}}\r?\n|{V2_HEADER}all[ \t]{{0,4}}\r?\n?<\|content\|>"
+
+
+V2_HEADER = r"(?:<\|from\|>[ \t]{0,4}assistant[ \t]{0,4}\r?\n?)?<\|recipient\|>[ \t]{0,4}"
+"""Functionary v2's message header up to the recipient's name: ``<|from|>assistant\\n<|recipient|>``."""
+
+
+def _v2_raw(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(string_tools(tools))
+    tail = r"[ \t]{0,4}\r?\n?<\|content\|>(?:[ \t]*+\r?\n)*+(?=[ \t]*+[^ \t\r\n{])"
+    return None if names is None else rf"{V2_HEADER}(?P<name>{names}){tail}"
 
 
 def _bare(tools: ToolIndex) -> str | None:
@@ -41,8 +126,24 @@ def _bare(tools: ToolIndex) -> str | None:
 
 
 ROWS = [
-    Dialect("functionary_recipient", ">>>", None, first=">", reader=_open, open_for_tools=_marked),
+    # Functionary v1: <|START_OF_FUNCTION_CALL|>NAME:\n{…}<|END_OF_FUNCTION_CALL|> (special tokens: any name)
+    Dialect(
+        "functionary_v1",
+        r"<\|START_OF_FUNCTION_CALL\|>[ \t]{0,4}(?P<name>[A-Za-z_][\w.-]{0,63})[ \t]{0,4}:?[ \t\r\n]{0,8}(?=\{)",
+        r"<\|END_OF_FUNCTION_CALL\|>",
+        reader=_open,
+        example='<|START_OF_FUNCTION_CALL|>NAME:\n{"key": "value"}<|END_OF_FUNCTION_CALL|>',
+    ),
+    Dialect("functionary_recipient", ">>>", None, first="><", reader=_open, open_for_tools=_marked),
+    Dialect("functionary_raw", ">>>", None, first="><", reader=_open_raw, open_for_tools=_marked_raw),
+    Dialect("functionary_to_all", ">>>", None, kind="markup", first="><", reader=open_markup, open_for_tools=_to_all),
     Dialect(
         "name_first", "name", None, kind="untagged", start="message", first=_LETTERS, reader=_open, open_for_tools=_bare
     ),
+]
+
+V2_ROWS = [
+    # Functionary v2: <|from|>assistant\n<|recipient|>NAME\n<|content|>raw text, for a tool of one string parameter
+    # (listed before `react`'s row for the JSON form, which would read only the first line).
+    Dialect("functionary_v2_raw", r"<\|", None, first="<", reader=_open_raw, open_for_tools=_v2_raw),
 ]

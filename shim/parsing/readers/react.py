@@ -22,6 +22,7 @@ from shim.parsing import lenient_json
 from shim.parsing.json_scan import Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.json_body import CUT_OFF
+from shim.parsing.readers.name_first import V2_HEADER, V2_ROWS
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import JsonCandidate, UntaggedJson
 from shim.parsing.shapes import ToolIndex, one_parameter
@@ -206,6 +207,7 @@ ROWS = [
     ),
     # Functionary v2: <|recipient|>NAME\n<|content|>{…}; special tokens, but the name must be an offered tool
     # (``<|recipient|>all`` addresses the user).
+    *V2_ROWS,
     Dialect(
         "functionary_v2",
         r"<\|recipient\|>",
@@ -214,7 +216,7 @@ ROWS = [
         open_for_tools=lambda tools: (
             None
             if (names := tool_name_pattern(tools)) is None
-            else rf"<\|recipient\|>[ \t]{{0,4}}(?P<name>{names})[ \t]{{0,4}}\r?\n?[ \t]{{0,4}}<\|content\|>[ \t]{{0,4}}"
+            else rf"{V2_HEADER}(?P<name>{names})[ \t]{{0,4}}\r?\n?[ \t]{{0,4}}<\|content\|>[ \t]{{0,4}}"
         ),
     ),
 ]

@@ -16,10 +16,10 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect
-from shim.parsing.readers.block_end import open_markup
+from shim.parsing.readers.block_end import TURN_END, open_markup, open_turn_end
 from shim.parsing.readers.tagged_json import TaggedStart
 
-__all__ = ["ROWS"]
+__all__ = ["ROWS", "TURN_END_ROWS"]
 
 _GAP = r"[ \t\r\n]{0,4}"
 
@@ -62,4 +62,10 @@ ROWS = [
         first="<",
         reader=open_markup,
     ),
+]
+
+TURN_END_ROWS = [
+    # Last in the table: any call form opening with one of these tokens (`<|call|>NAME<|args|>`) is tried first.
+    # A turn-end token after text, where the message ends or another special token follows: markup (`TurnEnd`).
+    Dialect("turn_end", TURN_END.pattern, None, kind="markup", first="<[", reader=open_turn_end),
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.parsing.readers.cases import Real, check
+from tests.parsing.readers.cases import Real, check, tool
 
 LLAMA_CPP = "ggml-org/llama.cpp:tests/test-chat.cpp@0042e2079d3428ba7af410df553202aa7fdf8d7a"
 
@@ -41,4 +41,92 @@ def test_a_call_written_name_first_is_read(case: Real) -> None:
 )
 def test_a_name_and_an_object_that_are_no_call_stay_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text), visible=False)
+    assert result["text"] == text
+
+
+FUNCTIONARY = "MeetKai/functionary:tests/prompt_test_v3.llama3.txt@e240e8c54684718aa9357ccf9d59ff035a6ff351"
+FUNCTIONARY_V25 = "MeetKai/functionary:tests/prompt_test_v2.llama3.txt@e240e8c54684718aa9357ccf9d59ff035a6ff351"
+OFFERED = [tool("get_car_price", car_name="string"), tool("python", code="string")]
+CODE = "l=[1, 2]\nl.remove(3.6)"
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        Real(
+            FUNCTIONARY,
+            f">>>all\nI'll use code\n>>>python\n{CODE}",
+            [("python", {"code": CODE})],
+            "I'll use code",
+            OFFERED,
+        ),
+        Real(  # variant: v2.5's marker, and the body ended by the turn's end token
+            FUNCTIONARY_V25,
+            f"I will fix it<|reserved_special_token_249|>python\n{CODE}<|eot_id|>",
+            [("python", {"code": CODE})],
+            "I will fix it",
+            OFFERED,
+        ),
+        Real(  # variant: raw code, then a JSON call after the next marker
+            "written",
+            f'>>>python\n{CODE}\n>>>get_car_price\n{{"car_name": "Song"}}',
+            [("python", {"code": CODE}), ("get_car_price", {"car_name": "Song"})],
+            tools=OFFERED,
+        ),
+        Real(  # variant: Functionary v2's headers, the raw code up to the next header
+            "MeetKai/functionary:tests/prompt_test_v2.txt@e240e8c54684718aa9357ccf9d59ff035a6ff351",
+            f"<|from|>assistant\n<|recipient|>all\n<|content|>I'll use code\n<|from|>assistant\n"
+            f"<|recipient|>python\n<|content|>{CODE}\n<|from|>assistant\n<|recipient|>get_car_price\n"
+            '<|content|>{"car_name": "Song"}',
+            [("python", {"code": CODE}), ("get_car_price", {"car_name": "Song"})],
+            "I'll use code",
+            OFFERED,
+        ),
+        Real(  # v2.5 JSON calls after its marker
+            FUNCTIONARY_V25,
+            'Compare<|reserved_special_token_249|>get_car_price\n{"car_name": "Song"}'
+            '<|reserved_special_token_249|>get_car_price\n{"car_name": "Tang"}',
+            [("get_car_price", {"car_name": "Song"}), ("get_car_price", {"car_name": "Tang"})],
+            "Compare",
+            OFFERED,
+        ),
+    ],
+    ids=lambda c: c.text[:30],
+)
+def test_a_marked_name_then_raw_text_is_the_value_of_the_tools_one_string_parameter(case: Real) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f">>>get_weather\n{CODE}",  # not offered
+        f">>>two\n{CODE}",  # an offered tool with two parameters: the raw text is no value of either
+        f"python\n{CODE}",  # no marker: a word alone on a line is no evidence
+        f"<|recipient|>get_weather\n<|content|>{CODE}",  # not offered
+        ">>> all\nis what a REPL prompt looks like",  # no tools offered: `>>>all` is not read as markup
+    ],
+)
+def test_raw_text_after_a_name_that_cannot_take_it_stays_text(text: str) -> None:
+    tools = None if "REPL" in text else [*OFFERED, tool("two", a="string", b="string")]
+    result = check(Real("written", text, [], visible=text, tools=tools), visible=False)
+    assert result["text"] == text
+
+
+def test_the_recipient_all_is_markup_before_text_to_the_user() -> None:
+    text = ">>>all\nThe final list is: 0,1,2,3,5"
+    check(Real(FUNCTIONARY, text, [], visible="The final list is: 0,1,2,3,5", tools=OFFERED))
+
+
+def test_a_functionary_v1_function_call_block_is_a_call() -> None:
+    text = (
+        'I need the price\n<|START_OF_FUNCTION_CALL|>get_car_price:\n{\n  "car_name": "Song"\n}<|END_OF_FUNCTION_CALL|>'
+    )
+    source = "MeetKai/functionary:tests/prompt_test_v1.txt@e240e8c54684718aa9357ccf9d59ff035a6ff351"
+    check(Real(source, text, [("get_car_price", {"car_name": "Song"})], "I need the price", OFFERED))
+
+
+def test_a_functionary_v1_token_without_an_object_stays_text() -> None:
+    text = "The model writes <|START_OF_FUNCTION_CALL|>get_car_price: then its arguments."
+    result = check(Real("written", text, [], visible=text, tools=OFFERED), visible=False)
     assert result["text"] == text
