@@ -178,7 +178,9 @@ class AfterBody:
             found = ctx.markers.match(text, pos, final, closes=True, fences=fences)
             if found is PARTIAL:
                 return pos, MORE
-            if found is not None and found.dialect.reader is open_turn_end:  # after a call: the block's own end
+            if (
+                found is not None and found.dialect is not None and found.dialect.reader is open_turn_end
+            ):  # after a call: the block's own end
                 found = None
             if found is not None:
                 if found.kind == "open":
