@@ -290,27 +290,28 @@ _ROLE = regex.compile(r"<\|(?:assistant|user|system)\|>[ \t]{0,4}(?:\r?\n)?")
 
 class TurnEnd:
     """A turn-end token (`TURN_END`) read in text: the model's own turn structure, markup, when the message ends
-    there or another special token follows it (``…may have.<|eot_id|>``, ``….<|end|><|start|>assistant …``); any
-    other text after it makes it a token named in prose, which stays text."""
+    there or another special token follows right against it (``…may have.<|eot_id|>``,
+    ``….<|end|><|start|>assistant …``); any other text after it makes it a token named in prose, which stays text."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        end = pos
-        while end < len(text) and text[end] in " \t\r\n":
-            end += 1
-        role = match_at(_ROLE, text, end, final)
+        # Only a token right against it counts: ``<|im_end|>\n<|im_start|>user`` is a transcript in prose.
+        role = match_at(_ROLE, text, pos, final)
         if role is MORE:
             return pos, MORE
         if role is not None:  # `<|/tool_call|><|assistant|>`: the next turn's header is markup with it
             self.ctx.consume(text[pos : role.end()])
             self.ctx.markup("")
             return role.end(), None
-        rest = text[end : end + 2]
-        if not final and "<|".startswith(rest):  # the text ends here or in what could be `<|`: wait
-            return pos, MORE
-        if not rest or rest == "<|":
+        end = pos
+        while end < len(text) and text[end] in " \t\r\n":
+            end += 1
+        adjacent = text[pos : pos + 2]
+        if not final and (end >= len(text) or (pos + 2 > len(text) and "<|".startswith(adjacent))):
+            return pos, MORE  # the message may end here, or `<|` may follow
+        if end >= len(text) or adjacent == "<|":
             self.ctx.markup("")
         else:
             self.ctx.revert()
