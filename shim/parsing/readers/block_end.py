@@ -119,9 +119,9 @@ def _repeated(previous: str, text: str, pos: int, final: bool) -> int | Next:
 
 
 def _closes_after(block: Block, text: str, pos: int, final: bool) -> int | Next:
-    """``pos`` when the block's closer follows it (whitespace aside); `MORE`: it may still; None: it does not.
-    An opener after a call that no closer follows starts the next call, even one that repeats it
-    (``[TOOL_CALLS]A{}`` twice is two calls)."""
+    """``pos`` when the block's closer (or, for a wrapper, the end of the output) follows it, whitespace aside;
+    `MORE`: it may still; None: it does not. Otherwise an opener after a call starts the next call, even one that
+    repeats it (``[TOOL_CALLS]A{}`` twice is two calls)."""
     close = block.dialect.compiled_close() if block.dialect is not None else None
     if close is None:
         return None
@@ -130,7 +130,10 @@ def _closes_after(block: Block, text: str, pos: int, final: bool) -> int | Next:
         j += 1
     found = close.match(text, j, partial=not final)
     if found is None:
-        return None
+        # The output ends in the repeat: one call for a wrapper (`<tool_call>…<tool_call>…`); a per-call
+        # prefix (`[TOOL_CALLS]`) opens each call, so a repeat under it is another call.
+        wrapper = block.dialect is not None and block.dialect.body != "mistral"
+        return pos if final and j >= len(text) and wrapper else None
     if found.partial:
         return MORE
     return pos
