@@ -20,6 +20,7 @@ reader (`shim.parsing.readers.derived`) like any syntax a chat template spells, 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from shim.parsing.call_syntax import CallSyntax
@@ -40,15 +41,7 @@ SYNTAX = CallSyntax(
     param_close="END_ARG",
     block_close="```",
 )
-UNFENCED = CallSyntax(
-    name_at="markup",
-    arguments="params",
-    block_open="TOOL_NAME:",
-    name_close="\n",
-    param_open="BEGIN_ARG:",
-    param_key_close="\n",
-    param_close="END_ARG",
-)
+UNFENCED = dataclasses.replace(SYNTAX, block_open="TOOL_NAME:", block_close="")
 """The same call with its fence left out: it ends with its last parameter."""
 
 _open_unfenced = opener_reader(UNFENCED)
