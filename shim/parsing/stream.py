@@ -38,7 +38,7 @@ from shim.ids import IdGenerator
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, presents
 from shim.parsing.shapes import ToolIndex
-from shim.parsing.tags import PARTIAL, Markers, TagState, first_chars
+from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
 from shim.types import ToolSpec
 
 __all__ = ["StreamParser", "parse_text"]
@@ -100,7 +100,7 @@ class StreamParser:
         # Where text must be looked at: every opener's first character, and untagged openers' leading words.
         stops = [f"[{regex.escape(self.markers.opener_chars)}]"] if self.markers.opener_chars else []
         stops += [regex.escape(s) for s in (self.markers.fence_stops if self.tools else [])]
-        self._text_stop = regex.compile("|".join(stops) or r"(?!)", regex.IGNORECASE)
+        self._text_stop = compile_marker("|".join(stops) or r"(?!)")
         firsts = {c for s in (self.markers.fence_stops if self.tools else []) for c in (s[0].lower(), s[0].upper())}
         quick = self.markers.opener_chars + "".join(sorted(firsts))
         self._quick = re.compile(f"[{re.escape(quick)}]" if quick else r"(?!)")  # `re`: faster for one class

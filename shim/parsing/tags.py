@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Generic, Literal, Protocol, TypeAlias, TypeVar
 
 import regex
@@ -61,12 +62,16 @@ class MarkerRow(Protocol):
 
 R = TypeVar("R", bound=MarkerRow)
 
+_LEADING_GROUPS = regex.compile(r"^(?:\((?:\?:|\?P<\w+>)?)+")
+"""Group openings a pattern begins with (``(?:<a>|<b>)``), skipped to find its first literal character."""
+_NAMED_GROUP = regex.compile(r"\(\?P<\w+>")
+
 
 def first_chars(row: MarkerRow) -> str:
     """Where the text scanner must stop to look for this row's opener."""
     if row.first is not None:
         return row.first
-    pattern = regex.sub(r"^(?:\((?:\?:|\?P<\w+>)?)+", "", row.open)  # leading groups: `(?:<a>|<b>)`
+    pattern = _LEADING_GROUPS.sub("", row.open)
     return pattern[1] if pattern.startswith("\\") else pattern[0]
 
 
@@ -94,7 +99,7 @@ _Candidate: TypeAlias = tuple[MarkerKind, R | None, regex.Pattern[str]]
 
 def _first_of(pattern: str) -> str | None:
     """The character a pattern's match must begin with, when it is a plain literal (None: any)."""
-    body = regex.sub(r"^(?:\((?:\?:|\?P<\w+>)?)+", "", pattern)
+    body = _LEADING_GROUPS.sub("", pattern)
     if not body:
         return None
     if body[0] == "\\":
@@ -102,8 +107,19 @@ def _first_of(pattern: str) -> str | None:
     return None if body[0] in "[(.^$|?*+{" else body[0]
 
 
+@lru_cache(maxsize=4096)
+def compile_marker(pattern: str) -> regex.Pattern[str]:
+    """A marker pattern compiled once per process (case-insensitive, as every marker is matched).
+
+    A parser compiles about 150 marker patterns, two of them unions of every opener that take tens of
+    milliseconds each; ``regex``'s own cache holds 500 patterns and is cleared in bulk when tool-built openers
+    overflow it, so without this every parser (every request) paid for them again.
+    """
+    return regex.compile(pattern, regex.IGNORECASE)
+
+
 def _anonymous(pattern: str) -> str:
-    return regex.sub(r"\(\?P<\w+>", "(?:", pattern)
+    return _NAMED_GROUP.sub("(?:", pattern)
 
 
 _WORD = regex.compile(r"[A-Za-z]{3,}")
@@ -131,9 +147,11 @@ class Markers(Generic[R]):
         call_patterns = [d.close for d in dialects if d.kind == "call" and d.close] + [
             _anonymous(d.open) for d in anywhere if d.kind == "call"
         ]
-        self._any_call_marker = regex.compile("|".join(f"(?:{p})" for p in call_patterns), regex.IGNORECASE)
+        self._any_call_marker_pattern = "|".join(f"(?:{p})" for p in call_patterns)
         openers = [_anonymous(d.open) for d in anywhere if d.kind == "call"]
-        self._any_call_opener = regex.compile("|".join(f"(?:{p})" for p in openers) or r"(?!)", regex.IGNORECASE)
+        self._any_call_opener_pattern = "|".join(f"(?:{p})" for p in openers) or r"(?!)"
+        """The unions of every call marker are compiled on first use: they take tens of milliseconds, hold the
+        tool-built openers (so differ per tool set), and only a reasoning block or a damaged one needs them."""
         self.opener_chars = "".join(sorted({c for d in anywhere if d.kind != "untagged" for c in first_chars(d)}))
         """First characters of every opener: where the text scanner must stop and look."""
         self.fence_chars = "".join(sorted({c for d in fences for c in first_chars(d)}))
@@ -197,8 +215,10 @@ class Markers(Generic[R]):
 
     def search_call_opener(self, text: str, pos: int, end: int, final: bool) -> regex.Match[str] | None:
         """Find the next call opener in ``text[pos:end]`` (a partial one at the very end unless ``final``)."""
-        return self._any_call_opener.search(text, pos, end, partial=not final and end >= len(text))
+        return compile_marker(self._any_call_opener_pattern).search(
+            text, pos, end, partial=not final and end >= len(text)
+        )
 
     def search_call_marker(self, text: str, pos: int, final: bool) -> regex.Match[str] | None:
         """Find the next call opener or closer (used to skip past a block that failed to parse)."""
-        return self._any_call_marker.search(text, pos, partial=not final)
+        return compile_marker(self._any_call_marker_pattern).search(text, pos, partial=not final)

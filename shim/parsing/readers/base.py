@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 import regex
 
-from shim.parsing.tags import Markers, TagState, first_chars
+from shim.parsing.tags import Markers, TagState, compile_marker, first_chars
 
 if TYPE_CHECKING:
     from shim.parsing.shapes import ToolIndex
@@ -187,10 +187,10 @@ class Dialect:
     """How one call is written in this family, for the message a model gets when its call cannot be used."""
 
     def compiled_open(self) -> regex.Pattern[str]:
-        return regex.compile(self.open, regex.IGNORECASE)
+        return compile_marker(self.open)
 
     def compiled_close(self) -> regex.Pattern[str] | None:
-        return regex.compile(self.close, regex.IGNORECASE) if self.close else None
+        return compile_marker(self.close) if self.close else None
 
 
 def match_at(pattern: regex.Pattern[str], text: str, pos: int, final: bool) -> regex.Match[str] | _More | None:

@@ -28,7 +28,7 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
-from shim.parsing.tags import PARTIAL
+from shim.parsing.tags import PARTIAL, compile_marker
 from shim.parsing.xml_values import typed_value
 
 __all__ = ["FUNCTION_OPEN", "ROWS", "XmlBody"]
@@ -70,18 +70,17 @@ class XmlBody:
         opens, closes = [r"<parameter="], [_PARAM_CLOSE]
         if keys and _NAME.fullmatch(self.name):
             # The schema's own names as tags (`<path>`, `<parameter>path</parameter>`), and `</NAME>` as closer.
-            self._param_open = regex.compile(
+            self._param_open = compile_marker(
                 rf"{_PARAM_OPEN.pattern}|<(?P<tag>{keys})[ \t]{{0,8}}>"
-                rf"|<parameter>[ \t\r\n]{{0,8}}(?P<bare>{keys})[ \t\r\n]{{0,8}}</parameter>",
-                regex.IGNORECASE,
+                rf"|<parameter>[ \t\r\n]{{0,8}}(?P<bare>{keys})[ \t\r\n]{{0,8}}</parameter>"
             )
-            self._func_close = regex.compile(rf"{_FUNC_CLOSE}|</{regex.escape(self.name)}[ \t]{{0,8}}>", regex.I)
+            self._func_close = compile_marker(rf"{_FUNC_CLOSE}|</{regex.escape(self.name)}[ \t]{{0,8}}>")
             opens += [rf"<(?:{keys})[ \t]{{0,8}}>", r"<parameter>"]
             closes += [rf"</(?:{keys})[ \t]{{0,8}}>"]
-        self._param_close = regex.compile("|".join(f"(?:{e})" for e in closes), regex.IGNORECASE)
-        self._opens_next = regex.compile("|".join(f"(?:{e})" for e in opens), regex.IGNORECASE)
+        self._param_close = compile_marker("|".join(f"(?:{e})" for e in closes))
+        self._opens_next = compile_marker("|".join(f"(?:{e})" for e in opens))
         ends = [*closes, *opens, _FUNC_CLOSE] + [p.pattern for _, p in ctx.markers.call_closers]
-        self._value_end = regex.compile("|".join(f"(?:{e})" for e in ends), regex.IGNORECASE)
+        self._value_end = compile_marker("|".join(f"(?:{e})" for e in ends))
         self._in_value = False
         self._key = ""
         self._value: list[str] = []

@@ -28,6 +28,7 @@ import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.shapes import ToolIndex
+from shim.parsing.tags import compile_marker
 from shim.parsing.xml_values import typed_value
 
 __all__ = ["ROWS", "ToolXml", "tool_name_pattern"]
@@ -39,7 +40,7 @@ _TAG_NAME = regex.compile(r"[A-Za-z_][\w.-]{0,127}")
 
 
 def _closer(name: str) -> regex.Pattern[str]:
-    return regex.compile(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(name)}[ \t]{{0,8}}>", regex.IGNORECASE)
+    return compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(name)}[ \t]{{0,8}}>")
 
 
 class ToolXml:
@@ -62,9 +63,8 @@ class ToolXml:
         self.lines: list[str] | None = None  # a YAML-like body, up to the closing tag
         self.indent = ""  # the blanks before the first key on its line: every key line has them
         keys = "|".join(regex.escape(p) for p in sorted(self.params, key=len, reverse=True))
-        self.continues = regex.compile(
-            rf"[ \t\r\n]*(?:<(?:{keys})[ \t]{{0,8}}>|{self.close.pattern})" if keys else self.close.pattern,
-            regex.IGNORECASE,
+        self.continues = compile_marker(
+            rf"[ \t\r\n]*(?:<(?:{keys})[ \t]{{0,8}}>|{self.close.pattern})" if keys else self.close.pattern
         )
         self.line_key = (
             regex.compile(

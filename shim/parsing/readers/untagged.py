@@ -18,6 +18,7 @@ from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
+from shim.parsing.tags import compile_marker
 
 __all__ = ["BARE", "FENCE", "INSIDE_TAG", "WRAPPED", "JsonCandidate", "UntaggedJson", "calls_of"]
 
@@ -172,7 +173,7 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJ
 
 def _open_wrapped(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
     tag = regex.escape(match.group("tag"))
-    return UntaggedJson(ctx, block, regex.compile(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{tag}[ \t]{{0,8}}>", regex.I))
+    return UntaggedJson(ctx, block, compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{tag}[ \t]{{0,8}}>"))
 
 
 FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_fence)
