@@ -39,6 +39,7 @@ __all__ = [
 TURN_END = regex.compile(
     r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
     r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]|<\|tool_response>"
+    r"|<start_(?:function|tool)_response>"  # FunctionGemma opens the tool's answer after its call: a stop token
     r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
     r"|<\|>",  # an empty token: the fragment of one a model left after its call (MemGPT's `{…}<|>`)
     regex.IGNORECASE,
