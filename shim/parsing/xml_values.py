@@ -9,6 +9,10 @@ A parameter whose schema admits null (a type list or an ``anyOf`` / ``oneOf`` wi
 family: the value is its text (``5`` is ``"5"``), as the engines' own parsers of these formats keep it (vLLM's
 Qwen3-Coder and MiniMax parsers, Ollama's GLM parser): nothing is guessed that the model did not write. Every XML
 family reader and the template-derived reader call `typed_value`.
+
+A text value written XML-escaped throughout (``&lt;Esc&gt;``: an entity of ``<`` or ``>``, and no raw ``<``, ``>``
+or bare ``&`` beside it) is decoded, as an XML reader would (ai-sdk-tool-call-middleware's tests of Qwen3-Coder and
+tool-name XML); a value mixing raw markup and entities (HTML source) keeps them as written.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["typed_tree", "typed_value", "unlaid"]
+__all__ = ["typed_tree", "typed_value", "unescaped_text", "unlaid"]
 
 _LITERAL_KINDS: dict[str, type | tuple[type, ...]] = {
     "array": list,
@@ -55,7 +59,7 @@ def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
 def _typed_as(kind: str | None, raw: str) -> Any:
     text = raw.strip()
     if kind == "string" or kind is None:
-        return raw
+        return unescaped_text(raw)
     if kind == "null" and text in ("null", "None", ""):
         return None
     try:
@@ -125,6 +129,18 @@ def _entity(found: regex.Match[str]) -> str:
         return _NAMED[found.group("named")]
     code = int(found.group("dec"), 10) if found.group("dec") else int(found.group("hex"), 16)
     return chr(code) if 0 < code <= 0x10FFFF else found.group()
+
+
+_ESCAPED_ANGLE = regex.compile(r"&(?:lt|gt|#0*6[02]|#x0*3[cCeE]);")
+_BARE_AMP = regex.compile(r"&(?!(?:amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-fA-F]{1,6});)")
+
+
+def unescaped_text(raw: str) -> str:
+    """``raw`` decoded when it is XML-escaped throughout (an escaped ``<`` or ``>``, no raw ``<``, ``>`` or bare
+    ``&``), else as written."""
+    if "&" not in raw or "<" in raw or ">" in raw or not _ESCAPED_ANGLE.search(raw) or _BARE_AMP.search(raw):
+        return raw
+    return _ENTITY.sub(_entity, raw)
 
 
 class _Not:
