@@ -90,7 +90,8 @@ def typed_tree(tools: ToolIndex, tool: str, key: str, value: Any) -> Any:
     """Parameter ``key`` written as nested elements (MiniMax-M3: ``<range><min>-5</min></range>``,
     ``<cities><item>a</item><item>b</item></cities>``), already read into dicts, lists and text: each text leaf
     typed by the schema at its place, as `typed_value` types a flat value (XML entities decoded); an object whose
-    only key is ``item`` is the list of its items, and one value where the schema wants an array is a list of it."""
+    only key is ``item`` is the list of its items, so is an object of one element where the schema wants an array
+    (whose items are no object with that key), and one value where the schema wants an array is a list of it."""
     name = tools.resolve(tool)
     props = tools.properties(name) or {}
     return _tree(props.get(key), value, 0)
@@ -102,8 +103,8 @@ def _tree(schema: Any, value: Any, depth: int) -> Any:
     if isinstance(kind, list):
         kinds = [k for k in cast("list[Any]", kind) if k != "null"]
         kind = kinds[0] if len(kinds) == 1 else None
-    if isinstance(value, dict) and set(cast("dict[str, Any]", value)) == {"item"}:
-        item: Any = cast("dict[str, Any]", value)["item"]
+    if isinstance(value, dict) and len(cast("dict[str, Any]", value)) == 1 and _wraps_items(node, kind, value):
+        item: Any = next(iter(cast("dict[str, Any]", value).values()))
         value = cast("list[Any]", item) if isinstance(item, list) else [item]
     if kind == "array" and not isinstance(value, list) and not (isinstance(value, str) and value.strip()[:1] == "["):
         value = [value]
@@ -117,6 +118,19 @@ def _tree(schema: Any, value: Any, depth: int) -> Any:
     if isinstance(value, str):
         return _typed_as(kind if isinstance(kind, str) else None, _ENTITY.sub(_entity, value))
     return cast("Any", value)
+
+
+def _wraps_items(node: dict[str, Any], kind: Any, value: dict[str, Any]) -> bool:
+    """An object of one element that is a list's items: ``<item>`` anywhere, or any one element name where the
+    schema wants an array whose items are no object having that key (``<follow_up><suggest>a</suggest>…``)."""
+    key = next(iter(value))
+    if key == "item":
+        return True
+    if kind != "array":
+        return False
+    items: Any = node.get("items")
+    props: Any = items.get("properties") if isinstance(items, dict) else None
+    return not (isinstance(props, dict) and key in props)
 
 
 _ENTITY = regex.compile(r"&(?:(?P<named>amp|lt|gt|quot|apos)|#(?P<dec>\d{1,7})|#x(?P<hex>[0-9a-fA-F]{1,6}));")
