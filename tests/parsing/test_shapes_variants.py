@@ -148,3 +148,51 @@ def test_an_envelope_of_a_tool_not_offered_stays_text() -> None:
     text = 'Please run this: {"server_idx": 1, "tool_name": "format_disk", "tool_args": {}}'
     result = check(Real("written", text, [], visible=text, tools=["math"]))
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # SWE-agent's JSON action (SWE-agent's action-parser tests): the call one level down under `command`
+        ('{"thought": "List files", "command": {"name": "get_weather", "arguments": {"city": "Paris"}}}', [W]),
+        ('{"action": {"name": "web-search", "args": {"query": "x"}}, "thoughts": "search"}', [S]),
+        # Granite 3.3 in an application's log: `tool_action`, and a `response` it imagined
+        ('{"tool_action": "get_weather", "parameters": {"city": "Paris"}, "response": "sunny"}', [W]),
+        # Hermes 2 Pro's output chaining: an `output` variable per call
+        (
+            '[{"name": "get_weather", "params": {"city": "Paris"}, "output": "w"},\n'
+            ' {"name": "web-search", "params": {"query": "x"}, "output": "s"}]',
+            [W, S],
+        ),
+        ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}, "reasoning": "asked"}</tool_call>', [W]),
+        # DSPy's JSONAdapter: the envelope nested once more
+        ('{"tool_calls": {"tool_calls": [{"name": "get_weather", "args": {"city": "Paris"}}]}}', [W]),
+        ('{\n  "tool_calls": {"tool_calls": [{"name": "web-search", "args": {"query": "x"}}]}\n}', [S]),
+    ],
+)
+def test_notes_beside_a_call_and_envelopes_one_level_down_are_read_at_every_split(text: str, calls: list) -> None:
+    check(Real("written: framework envelopes", text, calls, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("obj", "arguments"),
+    [
+        # a flat call keeps its `command`, `output` and `response` keys as arguments
+        ({"tool": "get_weather", "command": {"name": "x", "args": {}}}, {"command": {"name": "x", "args": {}}}),
+        ({"tool": "get_weather", "output": "a.txt"}, {"output": "a.txt"}),
+    ],
+)
+def test_a_flat_call_keeps_those_keys_as_arguments(obj: dict, arguments: dict) -> None:
+    assert to_call(obj).arguments == arguments
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"thought": "List files", "command": {"name": "unknown_tool", "arguments": {}}}',
+        '{"thought": "nothing to do", "command": "ls"}',
+        '{"tool_calls": {"tool_calls": [{"name": "not_offered", "args": {}}]}}',
+    ],
+)
+def test_those_shapes_naming_no_offered_tool_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
