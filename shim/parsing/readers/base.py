@@ -119,9 +119,10 @@ class Context(Protocol):
 
     def skip_ws(self, text: str, pos: int) -> int: ...
 
-    def reread(self, text: str) -> None:
+    def reread(self, text: str, *, reasoning: bool = False) -> None:
         """At the end of the stream: read ``text`` (held back by the active reader, not consumed) as the
-        message's own, from the text state."""
+        message's own, from the text state; with ``reasoning``, its text is reasoning up to a reasoning closer
+        (the calls a think block held, read as calls)."""
         ...
 
     def start_call(self, name: str) -> None: ...
