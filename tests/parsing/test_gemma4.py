@@ -182,3 +182,35 @@ def test_a_value_in_plain_double_quotes_is_a_string_without_its_quotes(text: str
     result = parse_everywhere(text, ["bash"])
     assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("bash", arguments)]
     assert (result["errors"], result["text"]) == ([], "")
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Gemma 4 E4B under load (vllm-mlx's tests): parentheses for braces, no closer
+        ('<|tool_call>call:get_weather(location="Paris")', ""),
+        ('<|tool_call>call:get_weather(location="Paris")<tool_call|> Checking.', "Checking."),
+        ("<start_function_call>call:get_weather('Paris')<end_function_call>", ""),
+        ('Sure.\n<|tool_call>call:get_weather(location="Paris", unit="c")<tool_call|>', "Sure."),
+    ],
+)
+def test_a_call_with_parentheses_between_the_call_tokens_is_read(text: str, visible: str) -> None:
+    tools = [
+        {
+            "name": "get_weather",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"location": {"type": "string"}, "unit": {"type": "string"}},
+            },
+        }
+    ]
+    result = parse_everywhere(text, tools)
+    assert result["calls"][0]["name"] == "get_weather"
+    assert result["calls"][0]["arguments"]["location"] == "Paris"
+    assert " ".join(result["text"].split()) == visible
+
+
+def test_a_parenthesised_call_form_in_prose_without_the_call_token_stays_text() -> None:
+    text = 'The log showed call:get_weather(location="Paris") twice.'
+    result = parse_everywhere(text, ["get_weather"])
+    assert (result["calls"], result["text"]) == ([], text)

@@ -9,7 +9,8 @@
 Keys are bare words; strings sit between two ``<|"|>`` (or ``<escape>``) and are taken literally (a ``"`` or
 ``\\`` inside is the character itself); other values are JSON literals, objects ``{k:v}`` and lists; a bare
 word where a value belongs (quotes stripped) is a string, and so is a value in plain JSON double quotes
-(``{command:"ls"}``, the special quotes rendered as ``"``). The closer is optional.
+(``{command:"ls"}``, the special quotes rendered as ``"``). The closer is optional. Between the call tokens,
+``call:NAME(k="v")`` with Python-style arguments is read too (`shim.parsing.readers.pycall`).
 """
 
 from __future__ import annotations
@@ -23,12 +24,16 @@ from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
+from shim.parsing.readers.pycall import PyCall
 from shim.parsing.readers.reasoning import open_reasoning
 
 __all__ = ["ROWS", "to_json"]
 
 _QUOTES = r'<\|"\|>|<escape>'
 _CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}(?=\{)")
+_PAREN_CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}\(")
+"""``call:NAME(k="v")``: parentheses for braces, Python-style arguments (Gemma 4 E4B under load, vllm-mlx's
+tests); read inside the family's call tokens only."""
 _NEXT = regex.compile(rf"{_QUOTES}|[{{}}]", regex.IGNORECASE)
 # A string in plain double quotes (the special quotes' stand-in when a template or a client renders them, as
 # oMLX shows ``{command:"ls"}``) is one token, commas and colons inside included; a lone quote is a token too.
@@ -171,6 +176,12 @@ class GemmaStart:
         if found is not None and (not self.known_only or ctx.tools.is_known(found.group("name"))):
             ctx.consume(found.group())
             return found.end(), GemmaArgs(ctx, self.block, found.group("name"))
+        paren = None if self.known_only else _PAREN_CALL.match(text, pos, partial=not final)
+        if paren is not None and paren.partial:
+            return pos, MORE
+        if paren is not None:
+            ctx.consume(paren.group())
+            return paren.end(), PyCall(ctx, self.block, paren.group("name"))
         if self.after:
             return pos, AfterBody(ctx, self.block)
         if text[pos] == "{" and not self.known_only:
