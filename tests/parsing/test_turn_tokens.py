@@ -98,3 +98,21 @@ def test_a_turn_token_ending_the_message_or_before_another_token_is_markup(text:
 def test_a_turn_token_followed_by_prose_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=["f"]))
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # vllm-mlx's Llama tests: calls after <|python_tag|> separated by `; ` as in the bare form
+        '<|python_tag|>{"name": "f", "parameters": {}}; {"name": "f", "parameters": {}}',
+        '<|python_tag|>{"name": "f", "parameters": {}};{"name": "f", "parameters": {}}<|eom_id|>',
+        '<tool_call>{"name": "f", "arguments": {}}; {"name": "f", "arguments": {}}</tool_call>',
+    ],
+)
+def test_calls_separated_by_a_semicolon_inside_a_call_block_are_each_a_call(text: str) -> None:
+    check(Real("written: the Llama 3 separator inside a block", text, [("f", {}), ("f", {})]))
+
+
+def test_a_semicolon_after_a_tagged_call_that_no_call_follows_stays_text() -> None:
+    text = '<|python_tag|>{"name": "f", "parameters": {}}; done'
+    check(Real("written", text, [("f", {})], visible="; done"))

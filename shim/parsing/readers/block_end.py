@@ -162,7 +162,7 @@ class AfterBody:
             return pos + 1, self
         if char == "{" and block.next_body is not None:
             return pos, block.next_body()
-        if char == ";" and not tagged and block.next_body is not None:  # Llama 3.x: `{…}; {…}` (vLLM's parser)
+        if char == ";" and block.next_body is not None:  # Llama 3.x: `{…}; {…}`, bare or after <|python_tag|> (vLLM)
             nxt = pos + 1
             while nxt < len(text) and text[nxt] in " \t\r\n":
                 nxt += 1
