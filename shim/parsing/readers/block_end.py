@@ -201,7 +201,7 @@ class AfterBody:
                     return pos, None
                 ctx.markup(found.match.group())
                 if found.kind == "close":
-                    return found.match.end(), Closed(ctx)
+                    return found.match.end(), Closed(ctx, fence=block.fence)
                 return found.match.end(), None if block.fence else self
             damaged, partial = damaged_closer(block, text, pos, final)
             if partial:
@@ -220,14 +220,23 @@ class AfterBody:
 
 
 class Closed:
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, *, fence: bool = False) -> None:
         self.ctx = ctx
+        self.fence = fence
+        """The block sits in a ``` fence: its closing fence is the block's markup too."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
         pos = ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
+        if self.fence and text[pos] == "`":
+            found = ctx.markers.match(text, pos, final, opens=False, closes=True, fences=True)
+            if found is PARTIAL:
+                return pos, MORE
+            if found is not None:  # a fence's closer (as a fence row's or a fenced family's own: ```)
+                ctx.markup(found.match.group())
+                return found.match.end(), None
         if text[pos] in "<[":
             found = ctx.markers.match(text, pos, final, opens=False, closes=True)
             if found is PARTIAL:

@@ -18,11 +18,11 @@ from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
-from shim.parsing.tags import compile_marker
+from shim.parsing.tags import PARTIAL, compile_marker
 
 __all__ = ["BARE", "FENCE", "INSIDE_TAG", "WRAPPED", "JsonCandidate", "UntaggedJson", "calls_of"]
 
-FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n"
+FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html)?[ \t]*\r?\n"
 
 
 class JsonCandidate:
@@ -143,7 +143,8 @@ def calls_of(body: str, ctx: Context) -> list[CallShape]:
 
 
 class FenceStart:
-    """After a ```json fence: only a JSON value makes it a candidate."""
+    """After a ```json fence (or ```xml, or none): a JSON value makes it a candidate, and so does a tagged call
+    (``<function_call>…</function_call>`` fenced by the model: the fence is its markup)."""
 
     def __init__(self, ctx: Context, block: Block) -> None:
         self.ctx = ctx
@@ -156,6 +157,14 @@ class FenceStart:
             return pos, self
         if text[pos] in "{[":
             return pos, UntaggedJson(self.ctx, self.block)
+        if text[pos] == "<":  # a tagged call fenced by the model (```xml around <function_call>…): the fence is markup
+            found = self.ctx.markers.match(text, pos, final)
+            if found is PARTIAL:
+                return pos, MORE
+            row = found.dialect if found is not None and found.kind == "open" else None
+            if found is not None and row is not None and row.kind == "call" and row.reader is not None:
+                self.ctx.consume(found.match.group())
+                return found.match.end(), row.reader(self.ctx, Block(row, fence=True), found.match)
         self.ctx.revert()
         return pos, None
 

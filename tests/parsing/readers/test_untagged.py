@@ -541,3 +541,33 @@ def test_a_json_call_inside_a_tags_brackets_is_read_and_the_brackets_are_markup(
 def test_json_inside_a_tags_brackets_that_is_no_offered_call_stays_text(text: str) -> None:
     result = parse_everywhere(text, ["get_weather"])
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+FENCED = '{"name": "get_weather", "arguments": {"city": "Boston"}}'
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Qwen2 in mlx-omni-server#4: the model's own ```xml fence around its call
+        (f"```xml\n<function_call>\n    {FENCED}\n</function_call>\n```", ""),
+        (f"Checking.\n\n```xml\n{FENCED}\n```", "Checking."),
+        (f"```\n<tool_call>{FENCED}</tool_call>\n```\nDone.", "Done."),
+        (f"```html\n<tool_call>\n{FENCED}\n</tool_call>\n```", ""),
+        (f"```xml\n<tool_call>{FENCED}</tool_call>", ""),  # never closed
+    ],
+)
+def test_a_fence_the_model_put_around_its_call_is_markup(text: str, visible: str) -> None:
+    check(Real("written", text, [("get_weather", {"city": "Boston"})], visible=visible, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"For example:\n```xml\n<tool_call>{FENCED}</tool_call>\n```",  # presented: an example
+        "```xml\n<config><city>Boston</city></config>\n```",  # no call in it
+        f"```python\n<tool_call>{FENCED}</tool_call>\n```",  # code
+    ],
+)
+def test_a_fence_around_an_example_or_no_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
