@@ -12,6 +12,7 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import open_markup
 from shim.parsing.readers.tagged_json import tag
+from shim.parsing.readers.tool_xml import tool_name_pattern
 
 __all__ = ["AFTER_LIMIT", "ORPHAN_CLOSERS", "ROWS", "ReasoningBody"]
 
@@ -22,9 +23,10 @@ class ReasoningBody:
     With ``watch_calls`` (think blocks), a call opener inside the block holds the rest back: if the stream ends
     first, the block was never closed and the call was the model's own (``<think>plan<tool_call>…``), so the held
     text is read again as the message's. If the closer follows and no call block was closed inside, it was
-    reasoning. If a call block was closed inside (``<think>plan<tool_call>…</tool_call></think>``), the model
-    may have put its call in its reasoning (Qwen3 does; vllm-mlx's reasoning parser promotes it) or drafted one
-    it then writes after: what follows the closer decides. A call opener there (within `AFTER_LIMIT`
+    reasoning. If a call block naming an offered tool was closed inside
+    (``<think>plan<tool_call>…</tool_call></think>``), the model may have put its call in its reasoning (Qwen3
+    does; vllm-mlx's reasoning parser promotes it) or drafted one it then writes after: what follows the closer
+    decides. A call opener there (within `AFTER_LIMIT`
     characters) means drafts, all reasoning; none up to the end of the stream means the block's calls were the
     calls, read again as calls, its other text still reasoning.
     """
@@ -84,6 +86,10 @@ class ReasoningBody:
         return found.end(), None
 
     def _closes_a_call(self, held: str) -> bool:
+        """A call block closed in ``held`` that names an offered tool (without offered tools: drafts)."""
+        names = tool_name_pattern(self.ctx.tools)
+        if names is None or not regex.search(rf"(?<![\w.-])(?:{names})(?![\w-])", held):
+            return False
         return any(closer.search(held) for _, closer in self.ctx.markers.call_closers)
 
     def _after(self, text: str, pos: int, final: bool) -> tuple[int, Next]:

@@ -129,3 +129,10 @@ def test_a_call_opener_far_past_the_block_does_not_make_its_calls_drafts() -> No
         every_split=False,
     )
     assert "get_weather" in result["reasoning"]
+
+
+@pytest.mark.parametrize("tools", [None, ["get_time"]])
+def test_a_closed_call_in_a_think_block_naming_no_offered_tool_stays_reasoning(tools: list[str] | None) -> None:
+    text = f"<think>I could call {QWEN}</think>No need."
+    result = check(Real("written", text, [], visible="No need.", tools=tools))
+    assert "get_weather" in result["reasoning"]
