@@ -148,6 +148,9 @@ class Block:
     """The opener named the tool (``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``): the body is the arguments."""
     next_body: Callable[[], Reader] | None = None
     """What reads a ``{`` right after a body (another call of the same block); None: it ends the block."""
+    outer: regex.Pattern[str] | None = None
+    """The closer of a tag of no call family around the block (``<response><tools>…</tools></response>``): markup
+    right after the block's own closer."""
 
 
 ReaderFactory = Callable[["Context", Block, "regex.Match[str]"], Reader]

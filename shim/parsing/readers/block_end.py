@@ -201,7 +201,7 @@ class AfterBody:
                     return pos, None
                 ctx.markup(found.match.group())
                 if found.kind == "close":
-                    return found.match.end(), Closed(ctx, fence=block.fence)
+                    return found.match.end(), Closed(ctx, fence=block.fence, outer=block.outer)
                 return found.match.end(), None if block.fence else self
             damaged, partial = damaged_closer(block, text, pos, final)
             if partial:
@@ -220,16 +220,26 @@ class AfterBody:
 
 
 class Closed:
-    def __init__(self, ctx: Context, *, fence: bool = False) -> None:
+    def __init__(self, ctx: Context, *, fence: bool = False, outer: regex.Pattern[str] | None = None) -> None:
         self.ctx = ctx
         self.fence = fence
         """The block sits in a ``` fence: its closing fence is the block's markup too."""
+        self.outer = outer
+        """The closer of a tag around the block (`Block.outer`): the block's markup too."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
         pos = ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
+        if self.outer is not None:
+            found_outer = self.outer.match(text, pos, partial=not final)
+            if found_outer is not None and found_outer.partial:
+                return pos, MORE
+            if found_outer is not None:
+                ctx.markup(found_outer.group())
+                self.outer = None
+                return found_outer.end(), self
         if self.fence and text[pos] == "`":
             found = ctx.markers.match(text, pos, final, opens=False, closes=True, fences=True)
             if found is PARTIAL:

@@ -69,7 +69,7 @@ class JsonBody:
             return new, self.then()
         if found.kind == "close":
             ctx.markup(found.match.group())
-            return found.match.end(), Closed(ctx, fence=self.block.fence)
+            return found.match.end(), Closed(ctx, fence=self.block.fence, outer=self.block.outer)
         return new, None  # a new opener closes this block; the text scanner opens the next
 
     def _progress(self) -> None:

@@ -20,7 +20,17 @@ from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
 from shim.parsing.tags import PARTIAL, compile_marker
 
-__all__ = ["BARE", "FENCE", "INSIDE_TAG", "WRAPPED", "JsonCandidate", "UntaggedJson", "calls_of"]
+__all__ = [
+    "BARE",
+    "FENCE",
+    "INSIDE_TAG",
+    "WRAPPED",
+    "WRAPPED_CALL",
+    "JsonCandidate",
+    "UntaggedJson",
+    "calls_of",
+    "tagged_inside",
+]
 
 FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html)?[ \t]*\r?\n"
 
@@ -117,7 +127,7 @@ class TagCloser:
         if found is None:
             return pos, AfterBody(self.ctx, self.block)
         self.ctx.markup(text[pos : found.end()])
-        return found.end(), Closed(self.ctx)
+        return found.end(), Closed(self.ctx, fence=self.block.fence, outer=self.block.outer)
 
     def finish(self, truncated: bool) -> None:
         self.ctx.markup_as_text()
@@ -158,18 +168,51 @@ class FenceStart:
         if text[pos] in "{[":
             return pos, UntaggedJson(self.ctx, self.block)
         if text[pos] == "<":  # a tagged call fenced by the model (```xml around <function_call>…): the fence is markup
-            found = self.ctx.markers.match(text, pos, final)
-            if found is PARTIAL:
-                return pos, MORE
-            row = found.dialect if found is not None and found.kind == "open" else None
-            if found is not None and row is not None and row.kind == "call" and row.reader is not None:
-                self.ctx.consume(found.match.group())
-                return found.match.end(), row.reader(self.ctx, Block(row, fence=True), found.match)
+            return tagged_inside(self.ctx, text, pos, final, fence=True)
         self.ctx.revert()
         return pos, None
 
     def finish(self, truncated: bool) -> None:
         self.ctx.revert()
+
+
+def tagged_inside(
+    ctx: Context, text: str, pos: int, final: bool, *, fence: bool = False, outer: regex.Pattern[str] | None = None
+) -> tuple[int, Next]:
+    """A tagged call right at ``pos`` inside a wrapper that is no call's (a fence, a tag): read by its family, the
+    wrapper's closer its markup; anything else: the wrapper was text."""
+    found = ctx.markers.match(text, pos, final, fences=True)
+    if found is PARTIAL:
+        return pos, MORE
+    row = found.dialect if found is not None and found.kind in ("open", "fence") else None
+    # a call family's block, or a JSON call in a tag of its own (`<tools>{…}</tools>`): both end at their closer
+    if found is None or row is None or row.reader is None or not (row.kind == "call" or row.name == WRAPPED.name):
+        ctx.revert()
+        return pos, None
+    ctx.consume(found.match.group())
+    block = Block(row if row.kind == "call" else None, fence=fence, outer=outer)
+    return found.match.end(), row.reader(ctx, block, found.match)
+
+
+class _WrappedTag:
+    """After ``<TAG>`` of no call family: a tagged call right inside makes the tag its markup."""
+
+    def __init__(self, ctx: Context, tag: str) -> None:
+        self.ctx = ctx
+        self.close = compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(tag)}[ \t]{{0,8}}>")
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        pos = self.ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        return tagged_inside(self.ctx, text, pos, final, outer=self.close)
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+
+def _open_wrapped_tag(ctx: Context, block: Block, match: regex.Match[str]) -> _WrappedTag:
+    return _WrappedTag(ctx, match.group("tag"))
 
 
 def _open_fence(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart:
@@ -197,6 +240,16 @@ WRAPPED = Dialect(
     reader=_open_wrapped,
 )
 """``<user>{"name": …}</user>``: a tag that is no call tag around one JSON call (offered tools only)."""
+WRAPPED_CALL = Dialect(
+    "tag_around_call",
+    r"<(?P<tag>[A-Za-z_][\w:.\-]{0,31})>(?=[ \t\r\n]{0,16}<[A-Za-z_|])",
+    None,
+    kind="untagged",
+    first="<",
+    reader=_open_wrapped_tag,
+)
+"""``<response><tools>{…}</tools></response>``: a tag that is no call tag right around a tagged call (Qwen2 in
+mlx-omni-server#4): its opener and closer are the call's markup; around anything else, text."""
 
 
 def _open_inside_tag(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:

@@ -571,3 +571,31 @@ def test_a_fence_the_model_put_around_its_call_is_markup(text: str, visible: str
 )
 def test_a_fence_around_an_example_or_no_call_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Qwen2 in mlx-omni-server#4: a <response> element around a <tools> call
+        (f"<response>\n  <tools>\n    {FENCED}\n  </tools>\n</response>", ""),
+        (f"<answer><tool_call>{FENCED}</tool_call></answer> Done.", "Done."),
+        (f"Sure.\n<output>\n<function_call>{FENCED}</function_call>\n</output>", "Sure."),
+    ],
+)
+def test_a_tag_of_no_call_family_right_around_a_call_is_markup(text: str, visible: str) -> None:
+    check(Real("written", text, [("get_weather", {"city": "Boston"})], visible=visible, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ("<div>\n<p>Hello</p>\n</div>", [], "<div>\n<p>Hello</p>\n</div>"),  # no call inside
+        (  # the tag holds more than the call: its closer stays text
+            f"<answer><tool_call>{FENCED}</tool_call> and more</answer>",
+            [("get_weather", {"city": "Boston"})],
+            "and more</answer>",
+        ),
+    ],
+)
+def test_a_tag_around_no_call_or_more_than_a_call_stays_text(text: str, calls: list, visible: str) -> None:
+    check(Real("written", text, calls, visible=visible, tools=["get_weather"]))
