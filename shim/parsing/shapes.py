@@ -89,7 +89,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     """
     if not isinstance(obj, dict):
         raise ShapeError(f"a call must be a JSON object, not {type(obj).__name__}")
-    data = cast("dict[str, Any]", obj)
+    data = _unsigiled(cast("dict[str, Any]", obj))
     if data.get("method") == "tools/call" and isinstance(data.get("params"), dict):
         return to_call(data["params"], tools, unwrap=unwrap, _depth=_depth + 1)
     if _depth < _MAX_DEPTH:
@@ -135,6 +135,22 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     if tools is not None and unwrap:
         arguments = call_arguments(tools, name, arguments)
     return CallShape(name, arguments, canonical=not extra)
+
+
+_SIGIL = regex.compile(r"[$@]")
+
+
+def _unsigiled(data: dict[str, Any]) -> dict[str, Any]:
+    """Shape keys written with a sigil (``{"$function": NAME}``, ``@name``: a template's own key style) read
+    as the key; a key that would collide with one written plainly is kept as written."""
+    if not any(k[:1] in "$@" for k in data):
+        return data
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        bare = _SIGIL.sub("", key, count=1) if key[:1] in "$@" else key
+        shape_key = bare in (*_NAME_KEYS, *_ARG_KEYS, *_WRAPPERS)
+        out[bare if shape_key and bare not in data else key] = value
+    return out
 
 
 def _keyed_by_name(data: dict[str, Any], tools: ToolIndex | None) -> CallShape | None:

@@ -196,3 +196,44 @@ def test_a_flat_call_keeps_those_keys_as_arguments(obj: dict, arguments: dict) -
 )
 def test_those_shapes_naming_no_offered_tool_stay_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # Granite 3.3 in an application's debug log: the whole assistant message as the output, `$function`
+        (
+            '{"role": "assistant", "content": "Okay, checking.", "tool_calls": [{"$function": "get_weather"}]}',
+            [("get_weather", {})],
+            "Okay, checking.",
+        ),
+        (
+            '{"role": "assistant", "content": "Searching.", "tool_calls": '
+            '[{"function": {"name": "web-search", "arguments": "{\\"query\\": \\"x\\"}"}}]}',
+            [S],
+            "Searching.",
+        ),
+        ('{"@name": "get_weather", "@arguments": {"city": "Paris"}}', [W], ""),
+    ],
+)
+def test_an_assistant_message_as_output_shows_its_content_and_makes_its_calls(
+    text: str, calls: list, visible: str
+) -> None:
+    check(Real("written: a message envelope with content", text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"role": "user", "content": "Check it.", "tool_calls": [{"name": "get_weather", "arguments": {}}]}',
+        '{"role": "assistant", "content": "Checking.", "tool_calls": [{"name": "not_offered", "arguments": {}}]}',
+        '{"role": "assistant", "content": "No tools needed."}',
+    ],
+)
+def test_a_message_of_another_role_or_naming_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+def test_a_sigil_key_beside_the_same_key_written_plainly_is_kept_as_written() -> None:
+    shape = to_call({"name": "get_weather", "arguments": {"city": "Paris"}, "$name": "x"})
+    assert (shape.name, shape.arguments) == W

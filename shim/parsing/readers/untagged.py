@@ -11,6 +11,9 @@ including JSON that stops being JSON, goes back out as text, unchanged.
 
 from __future__ import annotations
 
+import json
+from typing import Any, cast
+
 import regex
 
 from shim.parsing import lenient_json
@@ -89,10 +92,14 @@ class UntaggedJson:
         return pos, self._classify("")
 
     def _classify(self, added: str) -> Next:
-        shapes = calls_of(self.json.text() + added, self.ctx)
+        body = self.json.text() + added
+        content, shapes = message_of(body, self.ctx)
+        shapes = shapes or calls_of(body, self.ctx)
         if not shapes:
             self.ctx.revert()
             return None
+        if content:  # a whole assistant message as the output: its content is the visible text
+            self.ctx.text(content, self.ctx.take_raw())
         for shape in shapes:
             self.ctx.end_call(shape.name, shape.arguments, streamed=False)
         if self.closer is not None:
@@ -150,6 +157,28 @@ def calls_of(body: str, ctx: Context) -> list[CallShape]:
     except (lenient_json.LenientJSONError, ShapeError):
         return []
     return shapes
+
+
+_ROLES = frozenset({"assistant", "model"})
+
+
+def message_of(body: str, ctx: Context) -> tuple[str, list[CallShape]]:
+    """A whole assistant message printed as the output (``{"role": "assistant", "content": "Okay.", "tool_calls":
+    […]}``, Granite 3.3 in an application's log, shown that shape by its prompt): its content and its calls, all
+    of canonical shape naming known tools; ``("", [])`` for anything else."""
+    try:
+        value = lenient_json.loads(body)
+    except lenient_json.LenientJSONError:
+        return "", []
+    if not isinstance(value, dict):
+        return "", []
+    data = cast("dict[str, Any]", value)
+    content, role = data.get("content"), data.get("role")
+    if not isinstance(content, str) or not content.strip() or role not in _ROLES:
+        return "", []
+    inner = {k: v for k, v in data.items() if k != "content"}
+    shapes = calls_of(json.dumps(inner), ctx)
+    return (content, shapes) if shapes else ("", [])
 
 
 class FenceStart:
