@@ -214,3 +214,32 @@ def test_a_parenthesised_call_form_in_prose_without_the_call_token_stays_text() 
     text = 'The log showed call:get_weather(location="Paris") twice.'
     result = parse_everywhere(text, ["get_weather"])
     assert (result["calls"], result["text"]) == ([], text)
+
+
+GREP = {
+    "name": "grep",
+    "inputSchema": {"type": "object", "properties": {"pattern": {"type": "string"}, "path": {"type": "string"}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # Gemma 4 E4B in ollama#15315: a value in plain single quotes, then a stray special quote
+        (
+            f"<|tool_call>call:grep{{path:{Q}/data{Q},pattern:':\\s*\\w+'{Q}}}<tool_call|>",
+            {"path": "/data", "pattern": ":\\s*\\w+"},
+        ),
+        (f"<|tool_call>call:grep{{pattern:'a, b'{Q},path:{Q}.{Q}}}<tool_call|>", {"pattern": "a, b", "path": "."}),
+        (f'<|tool_call>call:grep{{pattern:"x"{Q},path:{Q}.{Q}}}<tool_call|>', {"pattern": "x", "path": "."}),
+        (f"<|tool_call>call:grep{{pattern:'it',path:{Q}.{Q}}}<tool_call|>", {"pattern": "it", "path": "."}),
+        # a special quote inside a special-quoted value opened after a plain quote is no stray
+        (f"<|tool_call>call:grep{{pattern:{Q}it's{Q},path:{Q}.{Q}}}<tool_call|>", {"pattern": "it's", "path": "."}),
+    ],
+)
+def test_a_value_in_plain_quotes_and_a_stray_special_quote_after_it_read_as_the_quoted_text(
+    text: str, arguments: dict[str, Any]
+) -> None:
+    result = parse_everywhere(text, [GREP])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("grep", arguments)]
+    assert result["text"] == ""

@@ -37,7 +37,12 @@ tests); read inside the family's call tokens only."""
 _NEXT = regex.compile(rf"{_QUOTES}|[{{}}]", regex.IGNORECASE)
 # A string in plain double quotes (the special quotes' stand-in when a template or a client renders them, as
 # oMLX shows ``{command:"ls"}``) is one token, commas and colons inside included; a lone quote is a token too.
-_TOKEN = regex.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\],:]|[^{}\[\],:"]+|"')
+_TOKEN = regex.compile(
+    r'"(?:[^"\\\n]|\\.)*"|(?<=:[ \t]{0,4})\'[^\'\n]*\'(?=[ \t]{0,4}[,}\]])|[{}\[\],:]|[^{}\[\],:"]+|"'
+)
+_CLOSED_QUOTE = regex.compile(r"""(?:^|[:\[,])[ \t]{0,4}(?:'[^'\n]*'|"[^"\n]*")[ \t]{0,4}$""")
+"""A value closed in plain quotes right before a special quote token: that token is stray (Gemma 4 E4B wrote
+``pattern:':\\s*\\w+'<|"|>``, ollama#15315, which Ollama's parser later repaired)."""
 _LITERAL = regex.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 
 
@@ -81,6 +86,8 @@ def to_json(parts: list[tuple[bool, str]]) -> str:
             elif expect in ("key", "value"):
                 word, is_key = token.strip(), expect == "key"
                 literal = (not is_key and _LITERAL.fullmatch(word)) or _json_string(word)
+                if not literal and not is_key and len(word) >= 2 and word[0] == word[-1] == "'":
+                    word = word[1:-1]  # a value in plain single quotes: the text inside them
                 token = word if literal else json.dumps(word, ensure_ascii=False)
                 expect = "colon" if is_key else "after"
             else:
@@ -119,6 +126,8 @@ class GemmaArgs:
                 return end, MORE
             token, pos = found.group(), found.end()
             ctx.consume(token)
+            if self.quote is None and token not in "{}" and self._closed_plain():
+                continue  # a stray special quote after a value the model closed in plain quotes
             if self.quote is not None:
                 self.parts.append((True, self.string))
                 self.string, self.quote = [], None
@@ -130,6 +139,11 @@ class GemmaArgs:
             else:
                 self.quote = "<escape>" if token.lower() == "<escape>" else token
         return pos, self  # pragma: no cover - the loop returns
+
+    def _closed_plain(self) -> bool:
+        if not self.parts or self.parts[-1][0]:
+            return False
+        return _CLOSED_QUOTE.search("".join(self.parts[-1][1])[-400:]) is not None
 
     def _raw(self, text: str) -> None:
         if not text:
