@@ -11,7 +11,11 @@ its arguments are spelled. Accepted shapes:
   ``{"function_call": {"name": …, "arguments": …}}``;
 - ``{"tool": NAME, ...flat arguments}``; JSON-RPC ``{"method", "params"}`` (MCP's own ``tools/call`` too);
 - the tool's name as the only key, with offered tools as evidence: ``{"get_weather": {"city": "Paris"}}`` (Apertus);
-- a list of calls, bare (``[{…}, {…}]``) or in an OpenAI-style message envelope (``{"tool_calls": [{…}]}``).
+- a list of calls, bare (``[{…}, {…}]``) or in an OpenAI-style message envelope (``{"tool_calls": [{…}]}``, the
+  envelope itself nested once more as DSPy's JSONAdapter prints it);
+- a ``thought``, an ``output`` variable or an imagined ``response`` beside the name and arguments (SWE-agent,
+  Hermes' output chaining, Granite's ``tool_action``); the call one level down under ``command`` or ``action``
+  when the object names no tool itself.
 
 Names resolve against the offered tools exactly first, then by safe normalisation (case; ``-``, ``_``, ``.``
 and spaces alike; a namespace prefix such as ``functions.``; a built-in's ``NAME.call``; a special token such as
@@ -37,7 +41,7 @@ _META_KEYS = frozenset({"type", "id", "call_id", "tool_call_id", "jsonrpc"})
 _ROUTING_KEYS = frozenset({"server_idx", "server_index", "server_id", "server_name", "server", "mcp_server"})
 """Which server a framework routes the call to (CAMEL's MCPAgent ``{server_idx, tool_name, tool_args}``): metadata
 beside named arguments, never an argument (a flat call keeps them as arguments)."""
-_NAME_KEYS = (*NAME_KEYS, "recipient_name", "toolName", "functionName", "_name", "action")
+_NAME_KEYS = (*NAME_KEYS, "recipient_name", "toolName", "functionName", "_name", "tool_action", "action")
 """``action`` last: a flat call may have an argument of that name. ``recipient_name``: OpenAI's
 ``multi_tool_use.parallel`` items; ``_name``: TGI's grammar output ``{"function": {"_name": NAME, …flat}}``."""
 _FLAT_NAME_KEYS = frozenset({"_name"})
@@ -52,6 +56,13 @@ _PARALLEL = frozenset({"multi_tool_use.parallel", "parallel"})
 """OpenAI's built-in fan-out: ``{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": […]}}``
 holds the calls themselves."""
 _ENVELOPE_META = frozenset({"role", "content", "type", "id"})
+_BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "output", "response", "result"})
+"""Keys a call object may carry beside its name and arguments without ceasing to be a call: the model's note on
+why (SWE-agent's ``thought``), the variable its output goes to (Hermes' ``output`` chaining), or the result it
+imagined (``response``). Never arguments when the arguments have their own key; a flat call keeps them."""
+_OUTER_WRAPPERS = ("command", "action")
+"""Wrapper keys counted only when the object names no tool itself: SWE-agent's ``{"thought": …, "command":
+{"name": …, "arguments": …}}`` (a flat call may have a ``command`` argument holding anything)."""
 
 
 class ShapeError(ValueError):
@@ -78,7 +89,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     """
     if not isinstance(obj, dict):
         raise ShapeError(f"a call must be a JSON object, not {type(obj).__name__}")
-    data = cast("dict[str, Any]", obj)
+    data = _unsigiled(cast("dict[str, Any]", obj))
     if data.get("method") == "tools/call" and isinstance(data.get("params"), dict):
         return to_call(data["params"], tools, unwrap=unwrap, _depth=_depth + 1)
     if _depth < _MAX_DEPTH:
@@ -88,6 +99,12 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
                 rest = {k: v for k, v in data.items() if k != key}
                 return to_call({**rest, **cast("dict[str, Any]", inner)}, tools, unwrap=unwrap, _depth=_depth + 1)
     name_key = next((k for k in _NAME_KEYS if isinstance(data.get(k), str) and data[k].strip()), None)
+    if name_key is None and _depth < _MAX_DEPTH:
+        for key in _OUTER_WRAPPERS:
+            inner = data.get(key)
+            if isinstance(inner, dict) and any(k in inner for k in _NAME_KEYS):
+                rest = {k: v for k, v in data.items() if k != key}
+                return to_call({**rest, **cast("dict[str, Any]", inner)}, tools, unwrap=unwrap, _depth=_depth + 1)
     if name_key is None:
         keyed = _keyed_by_name(data, tools)
         if keyed is not None:
@@ -113,11 +130,27 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
         raw_args = {}
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
         raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {type(raw_args).__name__}")
-    extra = set(rest) - {args_key} - _ROUTING_KEYS
+    extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS
     arguments = cast("dict[str, Any]", raw_args)
     if tools is not None and unwrap:
         arguments = call_arguments(tools, name, arguments)
     return CallShape(name, arguments, canonical=not extra)
+
+
+_SIGIL = regex.compile(r"[$@]")
+
+
+def _unsigiled(data: dict[str, Any]) -> dict[str, Any]:
+    """Shape keys written with a sigil (``{"$function": NAME}``, ``@name``: a template's own key style) read
+    as the key; a key that would collide with one written plainly is kept as written."""
+    if not any(k[:1] in "$@" for k in data):
+        return data
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        bare = _SIGIL.sub("", key, count=1) if key[:1] in "$@" else key
+        shape_key = bare in (*_NAME_KEYS, *_ARG_KEYS, *_WRAPPERS)
+        out[bare if shape_key and bare not in data else key] = value
+    return out
 
 
 def _keyed_by_name(data: dict[str, Any], tools: ToolIndex | None) -> CallShape | None:
@@ -178,7 +211,7 @@ def call_items(value: Any) -> list[Any]:
         key = next((k for k in _ENVELOPE_KEYS if k in data), None)
         if key is not None and set(data) - {key} <= _ENVELOPE_META and data.get("content") in (None, ""):
             inner: Any = data[key]
-            return call_items(inner if isinstance(inner, list) else [inner])
+            return call_items(inner)  # a list, an envelope again (DSPy's {"tool_calls": {"tool_calls": […]}}), or one
     return _parallel(value)
 
 

@@ -114,6 +114,7 @@ class StreamParser:
         self._at_start = True
         self._shown = False  # visible text other than whitespace went out
         self._reasoning_block = False  # the active block is reasoning
+        self._text_is_reasoning = False  # rereading a reasoning block's calls: its text is reasoning to its closer
         self._closed = False
         self._out: list[Event] = []
         self._span_kind: type[TextDelta] | type[ReasoningDelta] | None = None  # the run being collected
@@ -266,6 +267,8 @@ class StreamParser:
             return match.end()
         if row.kind == "call":
             self._dialect = row
+        if row.kind == "markup" and row.name.startswith("orphan_"):
+            self._text_is_reasoning = False  # the reread reasoning block closes here
         self._reasoning_block = row.kind in ("reasoning", "markup")  # the message has not begun after either
         self._state = TagState.START
         self._reader = reader_for(row)(self, Block(None if row.kind == "untagged" else row), match)
@@ -313,10 +316,12 @@ class StreamParser:
     def revert(self) -> None:
         self._text(self.take_raw())
 
-    def reread(self, text: str) -> None:
+    def reread(self, text: str, *, reasoning: bool = False) -> None:
         self._reader, self._state = None, TagState.NONE
         self._reasoning_block = False
+        self._text_is_reasoning = reasoning
         self._run(text, final=True)
+        self._text_is_reasoning = False
 
     def skip_ws(self, text: str, pos: int) -> int:
         ws = _WS.match(text, pos)
@@ -383,6 +388,9 @@ class StreamParser:
         self._out.append(event)
 
     def _text(self, text: str, raw: str | None = None) -> None:
+        if self._text_is_reasoning:
+            self._extend_span(ReasoningDelta, text, text if raw is None else raw)
+            return
         if not self._shown and text.strip():
             self._shown = True
         if text:

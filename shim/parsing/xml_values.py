@@ -9,6 +9,10 @@ A parameter whose schema admits null (a type list or an ``anyOf`` / ``oneOf`` wi
 family: the value is its text (``5`` is ``"5"``), as the engines' own parsers of these formats keep it (vLLM's
 Qwen3-Coder and MiniMax parsers, Ollama's GLM parser): nothing is guessed that the model did not write. Every XML
 family reader and the template-derived reader call `typed_value`.
+
+A text value written XML-escaped throughout (``&lt;Esc&gt;``: an entity of ``<`` or ``>``, and no raw ``<``, ``>``
+or bare ``&`` beside it) is decoded, as an XML reader would (ai-sdk-tool-call-middleware's tests of Qwen3-Coder and
+tool-name XML); a value mixing raw markup and entities (HTML source) keeps them as written.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["typed_tree", "typed_value", "unlaid"]
+__all__ = ["typed_tree", "typed_value", "unescaped_text", "unlaid"]
 
 _LITERAL_KINDS: dict[str, type | tuple[type, ...]] = {
     "array": list,
@@ -55,7 +59,7 @@ def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
 def _typed_as(kind: str | None, raw: str) -> Any:
     text = raw.strip()
     if kind == "string" or kind is None:
-        return raw
+        return unescaped_text(raw)
     if kind == "null" and text in ("null", "None", ""):
         return None
     try:
@@ -86,7 +90,8 @@ def typed_tree(tools: ToolIndex, tool: str, key: str, value: Any) -> Any:
     """Parameter ``key`` written as nested elements (MiniMax-M3: ``<range><min>-5</min></range>``,
     ``<cities><item>a</item><item>b</item></cities>``), already read into dicts, lists and text: each text leaf
     typed by the schema at its place, as `typed_value` types a flat value (XML entities decoded); an object whose
-    only key is ``item`` is the list of its items, and one value where the schema wants an array is a list of it."""
+    only key is ``item`` is the list of its items, so is an object of one element where the schema wants an array
+    (whose items are no object with that key), and one value where the schema wants an array is a list of it."""
     name = tools.resolve(tool)
     props = tools.properties(name) or {}
     return _tree(props.get(key), value, 0)
@@ -98,8 +103,8 @@ def _tree(schema: Any, value: Any, depth: int) -> Any:
     if isinstance(kind, list):
         kinds = [k for k in cast("list[Any]", kind) if k != "null"]
         kind = kinds[0] if len(kinds) == 1 else None
-    if isinstance(value, dict) and set(cast("dict[str, Any]", value)) == {"item"}:
-        item: Any = cast("dict[str, Any]", value)["item"]
+    if isinstance(value, dict) and len(cast("dict[str, Any]", value)) == 1 and _wraps_items(node, kind, value):
+        item: Any = next(iter(cast("dict[str, Any]", value).values()))
         value = cast("list[Any]", item) if isinstance(item, list) else [item]
     if kind == "array" and not isinstance(value, list) and not (isinstance(value, str) and value.strip()[:1] == "["):
         value = [value]
@@ -115,6 +120,19 @@ def _tree(schema: Any, value: Any, depth: int) -> Any:
     return cast("Any", value)
 
 
+def _wraps_items(node: dict[str, Any], kind: Any, value: dict[str, Any]) -> bool:
+    """An object of one element that is a list's items: ``<item>`` anywhere, or any one element name where the
+    schema wants an array whose items are no object having that key (``<follow_up><suggest>a</suggest>…``)."""
+    key = next(iter(value))
+    if key == "item":
+        return True
+    if kind != "array":
+        return False
+    items: Any = node.get("items")
+    props: Any = items.get("properties") if isinstance(items, dict) else None
+    return not (isinstance(props, dict) and key in props)
+
+
 _ENTITY = regex.compile(r"&(?:(?P<named>amp|lt|gt|quot|apos)|#(?P<dec>\d{1,7})|#x(?P<hex>[0-9a-fA-F]{1,6}));")
 _NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 
@@ -125,6 +143,18 @@ def _entity(found: regex.Match[str]) -> str:
         return _NAMED[found.group("named")]
     code = int(found.group("dec"), 10) if found.group("dec") else int(found.group("hex"), 16)
     return chr(code) if 0 < code <= 0x10FFFF else found.group()
+
+
+_ESCAPED_ANGLE = regex.compile(r"&(?:lt|gt|#0*6[02]|#x0*3[cCeE]);")
+_BARE_AMP = regex.compile(r"&(?!(?:amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-fA-F]{1,6});)")
+
+
+def unescaped_text(raw: str) -> str:
+    """``raw`` decoded when it is XML-escaped throughout (an escaped ``<`` or ``>``, no raw ``<``, ``>`` or bare
+    ``&``), else as written."""
+    if "&" not in raw or "<" in raw or ">" in raw or not _ESCAPED_ANGLE.search(raw) or _BARE_AMP.search(raw):
+        return raw
+    return _ENTITY.sub(_entity, raw)
 
 
 class _Not:

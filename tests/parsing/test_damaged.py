@@ -215,3 +215,25 @@ def test_a_gt_after_a_call_that_begins_more_text_stays_text() -> None:
     result = parse_everywhere('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}>3 done', TOOLS)
     assert _calls(result) == [CALL]
     assert result["text"] == ">3 done"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Llama 3.2 3B in meta-llama/llama-cookbook: the prompt's `{{"example_name": …}}` copied with its escapes
+        '<function=get_weather>{{"city": "Paris"}}</function>',
+        '<tool_call>{{"name": "get_weather", "arguments": {"city": "Paris"}}}</tool_call>',
+        '<tool_call>{ {"name": "get_weather", "arguments": {"city": "Paris"}} }</tool_call>',
+        '<|python_tag|>{{"name": "get_weather", "parameters": {"city": "Paris"}}}<|eom_id|>',
+    ],
+)
+def test_a_call_object_with_doubled_braces_copied_from_a_prompt_is_read(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
+    assert result["text"].strip() == ""
+
+
+def test_doubled_braces_in_prose_stay_text() -> None:
+    text = 'Use {{"city": "Paris"}} as the template, with double braces.'
+    result = parse_everywhere(text, ["get_weather"])
+    assert (result["calls"], result["text"]) == ([], text)

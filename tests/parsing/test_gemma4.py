@@ -182,3 +182,64 @@ def test_a_value_in_plain_double_quotes_is_a_string_without_its_quotes(text: str
     result = parse_everywhere(text, ["bash"])
     assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("bash", arguments)]
     assert (result["errors"], result["text"]) == ([], "")
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Gemma 4 E4B under load (vllm-mlx's tests): parentheses for braces, no closer
+        ('<|tool_call>call:get_weather(location="Paris")', ""),
+        ('<|tool_call>call:get_weather(location="Paris")<tool_call|> Checking.', "Checking."),
+        ("<start_function_call>call:get_weather('Paris')<end_function_call>", ""),
+        ('Sure.\n<|tool_call>call:get_weather(location="Paris", unit="c")<tool_call|>', "Sure."),
+    ],
+)
+def test_a_call_with_parentheses_between_the_call_tokens_is_read(text: str, visible: str) -> None:
+    tools = [
+        {
+            "name": "get_weather",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"location": {"type": "string"}, "unit": {"type": "string"}},
+            },
+        }
+    ]
+    result = parse_everywhere(text, tools)
+    assert result["calls"][0]["name"] == "get_weather"
+    assert result["calls"][0]["arguments"]["location"] == "Paris"
+    assert " ".join(result["text"].split()) == visible
+
+
+def test_a_parenthesised_call_form_in_prose_without_the_call_token_stays_text() -> None:
+    text = 'The log showed call:get_weather(location="Paris") twice.'
+    result = parse_everywhere(text, ["get_weather"])
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+GREP = {
+    "name": "grep",
+    "inputSchema": {"type": "object", "properties": {"pattern": {"type": "string"}, "path": {"type": "string"}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # Gemma 4 E4B in ollama#15315: a value in plain single quotes, then a stray special quote
+        (
+            f"<|tool_call>call:grep{{path:{Q}/data{Q},pattern:':\\s*\\w+'{Q}}}<tool_call|>",
+            {"path": "/data", "pattern": ":\\s*\\w+"},
+        ),
+        (f"<|tool_call>call:grep{{pattern:'a, b'{Q},path:{Q}.{Q}}}<tool_call|>", {"pattern": "a, b", "path": "."}),
+        (f'<|tool_call>call:grep{{pattern:"x"{Q},path:{Q}.{Q}}}<tool_call|>', {"pattern": "x", "path": "."}),
+        (f"<|tool_call>call:grep{{pattern:'it',path:{Q}.{Q}}}<tool_call|>", {"pattern": "it", "path": "."}),
+        # a special quote inside a special-quoted value opened after a plain quote is no stray
+        (f"<|tool_call>call:grep{{pattern:{Q}it's{Q},path:{Q}.{Q}}}<tool_call|>", {"pattern": "it's", "path": "."}),
+    ],
+)
+def test_a_value_in_plain_quotes_and_a_stray_special_quote_after_it_read_as_the_quoted_text(
+    text: str, arguments: dict[str, Any]
+) -> None:
+    result = parse_everywhere(text, [GREP])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("grep", arguments)]
+    assert result["text"] == ""

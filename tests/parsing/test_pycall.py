@@ -230,3 +230,51 @@ def test_without_a_schema_a_positional_or_bare_word_is_still_refused() -> None:
         parse_arguments("'*.py'")
     with pytest.raises(ValueError, match="not a literal"):
         parse_arguments("city=Antwerp")
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # Gemma 3 4B in google-gemini/gemma-cookbook (benchmarks/real/gemma_tool_code)
+            "I will read it.\n\n```tool_code\nsummary = read_file(filename='notes.txt')\nprint(summary)\n```",
+            [("read_file", {"filename": "notes.txt"})],
+            "I will read it.",
+        ),
+        (
+            '```tool_code\na = get_weather(city="Lima")\nb = get_time(zone="UTC")\nprint(a)\nprint(b)\n```\nDone.',
+            [("get_weather", {"city": "Lima"}), ("get_time", {"zone": "UTC"})],
+            "Done.",
+        ),
+        ('<tool_code>\nresult=get_time(zone="UTC")\n</tool_code>', [("get_time", {"zone": "UTC"})], ""),
+        # Gemma 4 E2B under load, vllm-mlx's tests: no fence, the block's word as the variable
+        ('tool_code = get_weather(city="Dune")\nprint(tool_code)', [("get_weather", {"city": "Dune"})], ""),
+        (
+            'Checking.\ntool_code = get_time(zone="UTC")\nprint(tool_code)\n',
+            [("get_time", {"zone": "UTC"})],
+            "Checking.",
+        ),
+    ],
+)
+def test_a_tool_code_call_may_be_assigned_and_its_result_printed(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, ["read_file", "get_weather", "get_time"])
+    assert ([(c["name"], c["arguments"]) for c in result["calls"]], " ".join(result["text"].split())) == (
+        calls,
+        visible,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```tool_code\nx = compute(3)\nprint(x)\n```",  # not an offered tool
+        "```python\nsummary = read_file(filename='notes.txt')\nprint(summary)\n```",  # a Python fence shows code
+        "Then tool_code = read_file(filename='a') runs.",  # mid-sentence
+        "tool_code = other(filename='a')\nprint(tool_code)",  # not an offered tool
+        "print(summary)",
+    ],
+)
+def test_an_assignment_or_print_without_that_evidence_stays_text(text: str) -> None:
+    result = parse_everywhere(text, ["read_file"])
+    assert (result["calls"], result["text"]) == ([], text)

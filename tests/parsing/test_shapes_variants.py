@@ -148,3 +148,92 @@ def test_an_envelope_of_a_tool_not_offered_stays_text() -> None:
     text = 'Please run this: {"server_idx": 1, "tool_name": "format_disk", "tool_args": {}}'
     result = check(Real("written", text, [], visible=text, tools=["math"]))
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # SWE-agent's JSON action (SWE-agent's action-parser tests): the call one level down under `command`
+        ('{"thought": "List files", "command": {"name": "get_weather", "arguments": {"city": "Paris"}}}', [W]),
+        ('{"action": {"name": "web-search", "args": {"query": "x"}}, "thoughts": "search"}', [S]),
+        # Granite 3.3 in an application's log: `tool_action`, and a `response` it imagined
+        ('{"tool_action": "get_weather", "parameters": {"city": "Paris"}, "response": "sunny"}', [W]),
+        # Hermes 2 Pro's output chaining: an `output` variable per call
+        (
+            '[{"name": "get_weather", "params": {"city": "Paris"}, "output": "w"},\n'
+            ' {"name": "web-search", "params": {"query": "x"}, "output": "s"}]',
+            [W, S],
+        ),
+        ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}, "reasoning": "asked"}</tool_call>', [W]),
+        # DSPy's JSONAdapter: the envelope nested once more
+        ('{"tool_calls": {"tool_calls": [{"name": "get_weather", "args": {"city": "Paris"}}]}}', [W]),
+        ('{\n  "tool_calls": {"tool_calls": [{"name": "web-search", "args": {"query": "x"}}]}\n}', [S]),
+    ],
+)
+def test_notes_beside_a_call_and_envelopes_one_level_down_are_read_at_every_split(text: str, calls: list) -> None:
+    check(Real("written: framework envelopes", text, calls, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("obj", "arguments"),
+    [
+        # a flat call keeps its `command`, `output` and `response` keys as arguments
+        ({"tool": "get_weather", "command": {"name": "x", "args": {}}}, {"command": {"name": "x", "args": {}}}),
+        ({"tool": "get_weather", "output": "a.txt"}, {"output": "a.txt"}),
+    ],
+)
+def test_a_flat_call_keeps_those_keys_as_arguments(obj: dict, arguments: dict) -> None:
+    assert to_call(obj).arguments == arguments
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"thought": "List files", "command": {"name": "unknown_tool", "arguments": {}}}',
+        '{"thought": "nothing to do", "command": "ls"}',
+        '{"tool_calls": {"tool_calls": [{"name": "not_offered", "args": {}}]}}',
+    ],
+)
+def test_those_shapes_naming_no_offered_tool_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # Granite 3.3 in an application's debug log: the whole assistant message as the output, `$function`
+        (
+            '{"role": "assistant", "content": "Okay, checking.", "tool_calls": [{"$function": "get_weather"}]}',
+            [("get_weather", {})],
+            "Okay, checking.",
+        ),
+        (
+            '{"role": "assistant", "content": "Searching.", "tool_calls": '
+            '[{"function": {"name": "web-search", "arguments": "{\\"query\\": \\"x\\"}"}}]}',
+            [S],
+            "Searching.",
+        ),
+        ('{"@name": "get_weather", "@arguments": {"city": "Paris"}}', [W], ""),
+    ],
+)
+def test_an_assistant_message_as_output_shows_its_content_and_makes_its_calls(
+    text: str, calls: list, visible: str
+) -> None:
+    check(Real("written: a message envelope with content", text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"role": "user", "content": "Check it.", "tool_calls": [{"name": "get_weather", "arguments": {}}]}',
+        '{"role": "assistant", "content": "Checking.", "tool_calls": [{"name": "not_offered", "arguments": {}}]}',
+        '{"role": "assistant", "content": "No tools needed."}',
+    ],
+)
+def test_a_message_of_another_role_or_naming_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+def test_a_sigil_key_beside_the_same_key_written_plainly_is_kept_as_written() -> None:
+    shape = to_call({"name": "get_weather", "arguments": {"city": "Paris"}, "$name": "x"})
+    assert (shape.name, shape.arguments) == W

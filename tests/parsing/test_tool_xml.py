@@ -103,9 +103,10 @@ def test_a_python_literal_is_read_for_an_array_or_object_parameter_but_not_for_a
 @pytest.mark.parametrize(
     "text",
     [
-        "<read_file>src/file.ts</read_file>",  # no child tag: a value, not parameters
+        "<execute_command>ls -la</execute_command>",  # plain text, and the tool has two string parameters
+        "<read_file><b>src/file.ts</b></read_file>",  # a tag that is no parameter of the tool
         "<read_file><file>a.ts</file></read_file>",  # not a parameter of the tool
-        "<read_file><path>a</path><path>b</path></read_file>",  # a parameter twice
+        "<read_file>\n<path>a</path>\n</div>\n</read_file>",  # a closer of no parameter read
         "<read_file> and then <path>a</path></read_file>",  # prose between the children
         "<attempt_completion><result>done</result>",  # the stream ends before the closing tag
         "<div><code>x</code></div>",  # a tag that is no offered tool
@@ -194,3 +195,118 @@ def test_a_tool_name_alone_on_its_line_then_its_parameter_tags_is_a_call(
 def test_a_name_line_without_that_evidence_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["text"]) == ([], text)
+
+
+SHELL = _tool(
+    "shell",
+    command={"type": "array", "items": {"type": "string"}},
+    justification=_S,
+    timeout_ms={"type": "number"},
+)
+SEND = _tool("send_message", message=_S, card={"type": "object"})
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # minpeter/ai-sdk-tool-call-middleware's Morph tests (benchmarks/real/tool_name_xml/b6_aisdk_morph_*)
+        ("<shell><command>git</command><command>log</command></shell>", {"command": ["git", "log"]}),
+        ("<shell>\n  <command>ls</command>\n  <command>-la</command>\n</shell>", {"command": ["ls", "-la"]}),
+        ("<shell><command>cat > a << 'EOF'\nx\nEOF</command></shell>", {"command": ["cat > a << 'EOF'\nx\nEOF"]}),
+        ('<shell><command>["ls", "-l"]</command></shell>', {"command": ["ls", "-l"]}),
+        ("<shell><command><item>ls</item><item>a</item></command></shell>", {"command": ["ls", "a"]}),
+        ("<shell><command><arg>ls</arg><arg>a</arg></command></shell>", {"command": ["ls", "a"]}),
+        (  # a repeated string parameter keeps its last value, as a repeated JSON key does
+            "<shell><command>ls</command><justification>a</justification><justification>b</justification></shell>",
+            {"command": ["ls"], "justification": "b"},
+        ),
+        (  # an item's closer written twice is markup
+            "<shell><command>ls</command><command>app</command></command><timeout_ms>5</timeout_ms></shell>",
+            {"command": ["ls", "app"], "timeout_ms": 5},
+        ),
+    ],
+)
+def test_an_array_parameter_collects_its_repeated_elements_and_stray_closers_are_markup(
+    text: str, arguments: dict[str, Any]
+) -> None:
+    result = parse_everywhere(text, [SHELL])
+    assert (_calls(result), result["text"]) == ([("shell", arguments)], "")
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # Amazon Nova 2 Lite, quoted by ai-sdk-tool-call-middleware: one space opens every value
+        (
+            "<execute_command>\n<command> ls</command>\n<cwd> /tmp</cwd>\n</execute_command>",
+            {"command": "ls", "cwd": "/tmp"},
+        ),
+        ("<read_file><path> a b.py</path></read_file>", {"path": "a b.py"}),
+        # not every value opens with one space: the spaces are data
+        ("<execute_command><command> ls</command><cwd>/tmp</cwd></execute_command>", {"command": " ls", "cwd": "/tmp"}),
+        ("<execute_command><command>  ls</command><cwd>  /</cwd></execute_command>", {"command": "  ls", "cwd": "  /"}),
+    ],
+)
+def test_one_space_opening_every_value_is_layout(text: str, arguments: dict[str, Any]) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [(text[1 : text.index(">")], arguments)]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # ai-sdk-tool-call-middleware's Morph test: the body is the tool's one string parameter
+            "I'll summarize.\n<send_message>The trial shows two items.</send_message>",
+            [("send_message", {"message": "The trial shows two items."})],
+            "I'll summarize.",
+        ),
+        (
+            "<send_message>\nline one\nline two\n</send_message> Sent.",
+            [("send_message", {"message": "line one\nline two"})],
+            "Sent.",
+        ),
+        ("<read_file>src/file.ts</read_file>", [("read_file", {"path": "src/file.ts"})], ""),
+        ("<send_message>a &lt;b&gt;</send_message>", [("send_message", {"message": "a <b>"})], ""),
+    ],
+)
+def test_a_plain_body_is_the_value_of_the_tools_one_string_parameter(text: str, calls: list[Any], visible: str) -> None:
+    result = parse_everywhere(text, [*TOOLS, SEND])
+    assert (_calls(result), " ".join(result["text"].split())) == (calls, visible)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<send_message>never closed",
+        "For example: <send_message>hi</send_message>",
+        "Write `<send_message>hi</send_message>` to send.",
+        "<execute_command>ls</execute_command>",  # two string parameters: which one is not known
+        "<send_message>hi</send_message>",  # send_message is not offered in this list
+    ],
+)
+def test_a_plain_body_without_that_evidence_stays_text(text: str) -> None:
+    tools = TOOLS if text == "<send_message>hi</send_message>" else [*TOOLS, SEND]
+    result = parse_everywhere(text, tools)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (  # Claude Sonnet 4.5 via ai-sdk-tool-call-middleware: a block scalar, then a stray </content> line
+            "<write_to_file>\npath: a.py\ncontent: |\n  def f():\n      return 1\n      \n  x = 2\n</content>\n</write_to_file>",
+            "def f():\n    return 1\n    \nx = 2\n",
+        ),
+        ("<write_to_file>\npath: a.py\ncontent: |-\n    one\n    two\n</write_to_file>", "one\ntwo"),
+        ("<write_to_file>\npath: a.py\ncontent: >\n  one\n  two\n\n  three\n</write_to_file>", "one two\n\nthree\n"),
+        ("<write_to_file>\ncontent: |+\n  a\n\npath: a.py\n</write_to_file>", "a\n\n"),
+    ],
+)
+def test_a_yaml_block_scalar_is_read_as_yaml_reads_it(text: str, content: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [("write_to_file", {"path": "a.py", "content": content})]
+
+
+def test_a_pipe_that_opens_no_block_is_the_value_itself() -> None:
+    result = parse_everywhere("<write_to_file>\npath: a.py\ncontent: a | b\n</write_to_file>", TOOLS)
+    assert _calls(result) == [("write_to_file", {"path": "a.py", "content": "a | b"})]

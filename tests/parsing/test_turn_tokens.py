@@ -20,6 +20,10 @@ from tests.parsing.readers.cases import Real, check
         ('<tool_call>{"name": "f", "arguments": {}}</tool_call><|eom|>', ""),
         ("<|tool_call>call:f{}<tool_call|><|tool_response>", ""),
         ('Ok. <tool_call>{"name": "f", "arguments": {}}</tool_call>\n<|tool_response>', "Ok."),
+        # FunctionGemma goes on to open the tool's answer when its stop token is not set (gemma-cookbook)
+        ("<start_function_call>call:f{}<end_function_call><start_function_response>", ""),
+        ("<start_function_call>call:f{}<end_function_call>\n<start_function_response>", ""),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call><start_tool_response>', ""),
     ],
 )
 def test_an_end_of_turn_token_after_a_call_is_markup(text: str, visible: str) -> None:
@@ -40,7 +44,12 @@ def test_an_orphan_reasoning_closer_is_markup(text: str, visible: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Use <s>strike</s> for deleted text.", "Type <|im_end|> to end a turn.", "Llama 4 ends with <|eot|>."],
+    [
+        "Use <s>strike</s> for deleted text.",
+        "Type <|im_end|> to end a turn.",
+        "Llama 4 ends with <|eot|>.",
+        "The reply begins <start_function_response> and then the result.",
+    ],
 )
 def test_a_turn_token_in_prose_with_no_call_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text))
@@ -89,3 +98,21 @@ def test_a_turn_token_ending_the_message_or_before_another_token_is_markup(text:
 def test_a_turn_token_followed_by_prose_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=["f"]))
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # vllm-mlx's Llama tests: calls after <|python_tag|> separated by `; ` as in the bare form
+        '<|python_tag|>{"name": "f", "parameters": {}}; {"name": "f", "parameters": {}}',
+        '<|python_tag|>{"name": "f", "parameters": {}};{"name": "f", "parameters": {}}<|eom_id|>',
+        '<tool_call>{"name": "f", "arguments": {}}; {"name": "f", "arguments": {}}</tool_call>',
+    ],
+)
+def test_calls_separated_by_a_semicolon_inside_a_call_block_are_each_a_call(text: str) -> None:
+    check(Real("written: the Llama 3 separator inside a block", text, [("f", {}), ("f", {})]))
+
+
+def test_a_semicolon_after_a_tagged_call_that_no_call_follows_stays_text() -> None:
+    text = '<|python_tag|>{"name": "f", "parameters": {}}; done'
+    check(Real("written", text, [("f", {})], visible="; done"))

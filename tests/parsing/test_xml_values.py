@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from shim.parsing.shapes import ToolIndex
 from shim.parsing.stream import StreamParser
 from shim.parsing.xml_values import typed_value, unlaid
 from shim.profiles import ModelProfile, from_template
+from tests.parsing.chunking import parse_everywhere
 
 TEMPLATES = Path(__file__).parent.parent / "profiles" / "templates"
 _GLM = from_template((TEMPLATES / "GLM-4.6.jinja").read_text(encoding="utf-8"))
@@ -154,3 +156,26 @@ def test_a_layout_newline_each_side_of_a_value_is_layout_and_an_indented_value_k
     assert unlaid("    if x:\n        return 1\n") == "    if x:\n        return 1\n"
     assert unlaid("\tkey: 1\n") == "\tkey: 1\n"
     assert unlaid("\n    if x:\n") == "    if x:"
+
+
+def test_a_value_escaped_throughout_is_decoded_in_every_family_and_one_mixing_markup_is_kept() -> None:
+    """ai-sdk-tool-call-middleware's tests write ``<Ctrl+C>`` as ``&lt;Ctrl+C&gt;``; HTML source keeps its entities."""
+    escaped = "&lt;Ctrl+C&gt;hi &amp; bye&lt;Esc&gt;"
+    assert {f: _read(f, "string", escaped) for f in FAMILIES} == dict.fromkeys(FAMILIES, "<Ctrl+C>hi & bye<Esc>")
+    assert {f: _read(f, "loose", "a &#60;b&#x3E;") for f in FAMILIES} == dict.fromkeys(FAMILIES, "a <b>")
+    for kept in ("if a &lt; b && c", "x &amp; y", "AT&T &lt;3"):
+        assert {f: _read(f, "string", kept) for f in FAMILIES} == dict.fromkeys(FAMILIES, kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("<send_keys><value>&lt;Enter&gt;</value></send_keys>", "<Enter>"),
+        ("<tool_call><function=send_keys><parameter=value>&lt;Esc&gt; x</parameter></function></tool_call>", "<Esc> x"),
+        ("<send_keys><value>a &lt; b <b>c</b></value></send_keys>", "a &lt; b <b>c</b>"),
+    ],
+)
+def test_a_decoded_value_reads_the_same_at_every_split_point(text: str, value: str) -> None:
+    tools = [{"name": "send_keys", "inputSchema": {"type": "object", "properties": {"value": {"type": "string"}}}}]
+    result = parse_everywhere(text, tools)
+    assert [c["arguments"] for c in result["calls"]] == [{"value": value}]

@@ -108,6 +108,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call
+    untagged.WRAPPED_CALL,  # <response><tools>{…}</tools></response>: …or around a tagged call
     untagged.INSIDE_TAG,  # <functioncall {"name": …}>: a JSON call inside a tag's brackets
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out

@@ -119,9 +119,10 @@ class Context(Protocol):
 
     def skip_ws(self, text: str, pos: int) -> int: ...
 
-    def reread(self, text: str) -> None:
+    def reread(self, text: str, *, reasoning: bool = False) -> None:
         """At the end of the stream: read ``text`` (held back by the active reader, not consumed) as the
-        message's own, from the text state."""
+        message's own, from the text state; with ``reasoning``, its text is reasoning up to a reasoning closer
+        (the calls a think block held, read as calls)."""
         ...
 
     def start_call(self, name: str) -> None: ...
@@ -147,6 +148,9 @@ class Block:
     """The opener named the tool (``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``): the body is the arguments."""
     next_body: Callable[[], Reader] | None = None
     """What reads a ``{`` right after a body (another call of the same block); None: it ends the block."""
+    outer: regex.Pattern[str] | None = None
+    """The closer of a tag of no call family around the block (``<response><tools>…</tools></response>``): markup
+    right after the block's own closer."""
 
 
 ReaderFactory = Callable[["Context", Block, "regex.Match[str]"], Reader]

@@ -39,6 +39,7 @@ __all__ = [
 TURN_END = regex.compile(
     r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
     r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]|<\|tool_response>"
+    r"|<start_(?:function|tool)_response>"  # FunctionGemma opens the tool's answer after its call: a stop token
     r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
     r"|<\|>",  # an empty token: the fragment of one a model left after its call (MemGPT's `{…}<|>`)
     regex.IGNORECASE,
@@ -161,7 +162,7 @@ class AfterBody:
             return pos + 1, self
         if char == "{" and block.next_body is not None:
             return pos, block.next_body()
-        if char == ";" and not tagged and block.next_body is not None:  # Llama 3.x: `{…}; {…}` (vLLM's parser)
+        if char == ";" and block.next_body is not None:  # Llama 3.x: `{…}; {…}`, bare or after <|python_tag|> (vLLM)
             nxt = pos + 1
             while nxt < len(text) and text[nxt] in " \t\r\n":
                 nxt += 1
@@ -200,7 +201,7 @@ class AfterBody:
                     return pos, None
                 ctx.markup(found.match.group())
                 if found.kind == "close":
-                    return found.match.end(), Closed(ctx)
+                    return found.match.end(), Closed(ctx, fence=block.fence, outer=block.outer)
                 return found.match.end(), None if block.fence else self
             damaged, partial = damaged_closer(block, text, pos, final)
             if partial:
@@ -219,14 +220,33 @@ class AfterBody:
 
 
 class Closed:
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, *, fence: bool = False, outer: regex.Pattern[str] | None = None) -> None:
         self.ctx = ctx
+        self.fence = fence
+        """The block sits in a ``` fence: its closing fence is the block's markup too."""
+        self.outer = outer
+        """The closer of a tag around the block (`Block.outer`): the block's markup too."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
         pos = ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
+        if self.outer is not None:
+            found_outer = self.outer.match(text, pos, partial=not final)
+            if found_outer is not None and found_outer.partial:
+                return pos, MORE
+            if found_outer is not None:
+                ctx.markup(found_outer.group())
+                self.outer = None
+                return found_outer.end(), self
+        if self.fence and text[pos] == "`":
+            found = ctx.markers.match(text, pos, final, opens=False, closes=True, fences=True)
+            if found is PARTIAL:
+                return pos, MORE
+            if found is not None:  # a fence's closer (as a fence row's or a fenced family's own: ```)
+                ctx.markup(found.match.group())
+                return found.match.end(), None
         if text[pos] in "<[":
             found = ctx.markers.match(text, pos, final, opens=False, closes=True)
             if found is PARTIAL:

@@ -9,7 +9,8 @@
 Keys are bare words; strings sit between two ``<|"|>`` (or ``<escape>``) and are taken literally (a ``"`` or
 ``\\`` inside is the character itself); other values are JSON literals, objects ``{k:v}`` and lists; a bare
 word where a value belongs (quotes stripped) is a string, and so is a value in plain JSON double quotes
-(``{command:"ls"}``, the special quotes rendered as ``"``). The closer is optional.
+(``{command:"ls"}``, the special quotes rendered as ``"``). The closer is optional. Between the call tokens,
+``call:NAME(k="v")`` with Python-style arguments is read too (`shim.parsing.readers.pycall`).
 """
 
 from __future__ import annotations
@@ -23,16 +24,25 @@ from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
+from shim.parsing.readers.pycall import PyCall
 from shim.parsing.readers.reasoning import open_reasoning
 
 __all__ = ["ROWS", "to_json"]
 
 _QUOTES = r'<\|"\|>|<escape>'
 _CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}(?=\{)")
+_PAREN_CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}\(")
+"""``call:NAME(k="v")``: parentheses for braces, Python-style arguments (Gemma 4 E4B under load, vllm-mlx's
+tests); read inside the family's call tokens only."""
 _NEXT = regex.compile(rf"{_QUOTES}|[{{}}]", regex.IGNORECASE)
 # A string in plain double quotes (the special quotes' stand-in when a template or a client renders them, as
 # oMLX shows ``{command:"ls"}``) is one token, commas and colons inside included; a lone quote is a token too.
-_TOKEN = regex.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\],:]|[^{}\[\],:"]+|"')
+_TOKEN = regex.compile(
+    r'"(?:[^"\\\n]|\\.)*"|(?<=:[ \t]{0,4})\'[^\'\n]*\'(?=[ \t]{0,4}[,}\]])|[{}\[\],:]|[^{}\[\],:"]+|"'
+)
+_CLOSED_QUOTE = regex.compile(r"""(?:^|[:\[,])[ \t]{0,4}(?:'[^'\n]*'|"[^"\n]*")[ \t]{0,4}$""")
+"""A value closed in plain quotes right before a special quote token: that token is stray (Gemma 4 E4B wrote
+``pattern:':\\s*\\w+'<|"|>``, ollama#15315, which Ollama's parser later repaired)."""
 _LITERAL = regex.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 
 
@@ -76,6 +86,8 @@ def to_json(parts: list[tuple[bool, str]]) -> str:
             elif expect in ("key", "value"):
                 word, is_key = token.strip(), expect == "key"
                 literal = (not is_key and _LITERAL.fullmatch(word)) or _json_string(word)
+                if not literal and not is_key and len(word) >= 2 and word[0] == word[-1] == "'":
+                    word = word[1:-1]  # a value in plain single quotes: the text inside them
                 token = word if literal else json.dumps(word, ensure_ascii=False)
                 expect = "colon" if is_key else "after"
             else:
@@ -114,6 +126,8 @@ class GemmaArgs:
                 return end, MORE
             token, pos = found.group(), found.end()
             ctx.consume(token)
+            if self.quote is None and token not in "{}" and self._closed_plain():
+                continue  # a stray special quote after a value the model closed in plain quotes
             if self.quote is not None:
                 self.parts.append((True, self.string))
                 self.string, self.quote = [], None
@@ -125,6 +139,11 @@ class GemmaArgs:
             else:
                 self.quote = "<escape>" if token.lower() == "<escape>" else token
         return pos, self  # pragma: no cover - the loop returns
+
+    def _closed_plain(self) -> bool:
+        if not self.parts or self.parts[-1][0]:
+            return False
+        return _CLOSED_QUOTE.search("".join(self.parts[-1][1])[-400:]) is not None
 
     def _raw(self, text: str) -> None:
         if not text:
@@ -171,6 +190,12 @@ class GemmaStart:
         if found is not None and (not self.known_only or ctx.tools.is_known(found.group("name"))):
             ctx.consume(found.group())
             return found.end(), GemmaArgs(ctx, self.block, found.group("name"))
+        paren = None if self.known_only else _PAREN_CALL.match(text, pos, partial=not final)
+        if paren is not None and paren.partial:
+            return pos, MORE
+        if paren is not None:
+            ctx.consume(paren.group())
+            return paren.end(), PyCall(ctx, self.block, paren.group("name"))
         if self.after:
             return pos, AfterBody(ctx, self.block)
         if text[pos] == "{" and not self.known_only:

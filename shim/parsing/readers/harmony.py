@@ -32,6 +32,9 @@ __all__ = ["ROWS"]
 
 _MESSAGE = regex.compile(r"<\|message\|>")
 _END = regex.compile(r"<\|end\|>|<\|call\|>|<\|return\|>|<\|eom\|>|<\|eot\|>")
+_BODY_END = regex.compile(_END.pattern + r"|(?=<\|start\|>|<\|channel\|>)")
+"""Where a reasoning or text message ends: its end token, or the header of the next message when the end token
+was left out (``<|channel|>analysis<|message|>thinking...<|channel|>commentary to=…``, vllm-mlx's tests)."""
 _RECIPIENT = regex.compile(r"\bto=(?:functions\.)?(?P<name>[^\s<]{1,128})")
 _CHANNEL = regex.compile(r"<\|channel\|>[ \t]*(?P<channel>\w+)")
 _MAX_HEADER = 512
@@ -84,13 +87,13 @@ def message_body(ctx: Context, block: Block, header: str) -> Reader:
     if name is not None and not ctx.tools.is_known(name) and name.casefold() in _SELF | _USER:
         if name.casefold() in _SELF:
             ctx.reasoning("", ctx.take_raw())
-            return ReasoningBody(ctx, _END)
+            return ReasoningBody(ctx, _BODY_END)
         ctx.markup("")
-        return ReasoningBody(ctx, _END, visible=True)
+        return ReasoningBody(ctx, _BODY_END, visible=True)
     channel = _CHANNEL.search(header)
     if name is None and channel is not None and channel.group("channel").casefold() == "analysis":
         ctx.reasoning("", ctx.take_raw())
-        return ReasoningBody(ctx, _END)
+        return ReasoningBody(ctx, _BODY_END)
     return _Lead(ctx, block, name)
 
 
@@ -128,7 +131,7 @@ class _Lead:
             self.block.name = self.name
             return pos, JsonBody(ctx, self.block)
         ctx.markup("")
-        return pos, ReasoningBody(ctx, _END, visible=True)
+        return pos, ReasoningBody(ctx, _BODY_END, visible=True)
 
     def finish(self, truncated: bool) -> None:
         if self.name is not None:

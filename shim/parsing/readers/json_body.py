@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import regex
+
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Next, Reader
@@ -19,6 +21,9 @@ from shim.parsing.shapes import CallShape, ShapeError, to_call
 from shim.parsing.tags import PARTIAL
 
 __all__ = ["JsonBody"]
+
+_DOUBLED = regex.compile(r"(?P<extra>\{[ \t\r\n]{0,8})(?P<inner>\{[ \t\r\n]{0,8}\")")
+"""A call object opened with two braces then a key (``{{"name": …}}``): the outer brace is the template's escape."""
 
 CUT_OFF = "the output was cut off (token limit) before the call was complete, so it was not run"
 
@@ -37,6 +42,7 @@ class JsonBody:
         self.scanner = JsonScanner(stop_chars=stops, args_only=self.name is not None)
         self.scanner.name = self.name
         self.body: list[str] = []
+        self.begun = False
 
     def _consume(self, text: str, start: int, end: int) -> None:
         if end > start:
@@ -46,6 +52,14 @@ class JsonBody:
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         scanner, ctx = self.scanner, self.ctx
+        if not self.begun and pos < len(text):
+            doubled = _DOUBLED.match(text, pos, partial=not final)
+            if doubled is not None and doubled.partial:
+                return pos, MORE
+            self.begun = True
+            if doubled is not None:  # `{{…}}`: a template's escaped braces copied from the prompt; `}` is stray
+                ctx.consume(doubled.group("extra"))
+                pos = doubled.start("inner")
         new, status = scanner.feed(text, pos, final=final)
         self._consume(text, pos, new)
         self._progress()
@@ -69,7 +83,7 @@ class JsonBody:
             return new, self.then()
         if found.kind == "close":
             ctx.markup(found.match.group())
-            return found.match.end(), Closed(ctx)
+            return found.match.end(), Closed(ctx, fence=self.block.fence, outer=self.block.outer)
         return new, None  # a new opener closes this block; the text scanner opens the next
 
     def _progress(self) -> None:

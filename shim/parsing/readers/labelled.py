@@ -9,7 +9,8 @@ the label markup; otherwise the label and the block go back out as text, unchang
 
 Leniencies: the label in bold (``**…**``, ``__…__``), as a heading (``#``), or bare at a line's start;
 ``call`` or ``calls``; ``tool``, ``function`` or ``action``; a colon inside or after the emphasis, or none in
-DSPy's header.
+DSPy's header. A label and a Python-style call in one bracket (``[Calling tool: add({"a": 5})]``, vllm-mlx's
+Qwen bracket format) is read the same way, for an offered tool only.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.pycall import PyStart
 from shim.parsing.readers.untagged import FENCE_OPEN, FenceStart, UntaggedJson
 
 __all__ = ["ROWS"]
@@ -41,4 +43,15 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart | U
     return UntaggedJson(ctx, block)
 
 
-ROWS = [Dialect("label_line_call", LABEL, None, kind="untagged", first="[#*_\n", reader=_open)]
+_BRACKET = r"\[[ \t]{0,4}(?:calling|call)[ \t]{1,4}(?:tool|function)[ \t]{0,4}:[ \t]{0,8}(?=[A-Za-z_])"
+"""``[Calling tool: NAME({…})]``: a label and the call in one bracket (vllm-mlx's "Qwen bracket format")."""
+
+
+def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> PyStart:
+    return PyStart(ctx, block, known_only=True)  # the call must name an offered tool; `]` after it is markup
+
+
+ROWS = [
+    Dialect("label_line_call", LABEL, None, kind="untagged", first="[#*_\n", reader=_open),
+    Dialect("label_bracket_call", _BRACKET, None, kind="untagged", first="[", reader=_open_bracket),
+]

@@ -11,7 +11,8 @@ and only when a ``{`` follows on the next line. Leniencies:
 
 - a body that is not JSON after a marked name is the raw value of the tool's one string parameter (its only
   parameter, or its only required one): functionary's ``python`` tool takes raw code this way. It runs to the
-  next marker or special token (``<|eot_id|>``), or the end of the message;
+  next marker or special token (``<|eot_id|>``), or the end of the message. So does one after the bare name
+  opening the message, alone on its line and exactly as offered (``bash\necho hi``: Qwen3.6 in vmlx#192);
 - ``>>>all\\n`` (the recipient ``all``: the user) is turn markup, with tools offered only (a ``>`` that could start
   it would otherwise hold back every quote and tag end in prose).
 """
@@ -120,6 +121,14 @@ def _v2_raw(tools: ToolIndex) -> str | None:
     return None if names is None else rf"{V2_HEADER}(?P<name>{names}){tail}"
 
 
+def _bare_raw(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(string_tools(tools))
+    # exactly as offered (case too): `Search` heading a paragraph is no call of `search`
+    return (
+        None if names is None else rf"(?-i:(?P<name>{names}))[ \t]{{0,4}}\r?\n(?:[ \t]*+\r?\n)*+(?=[ \t]*+[^ \t\r\n{{])"
+    )
+
+
 def _bare(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     return None if names is None else rf"(?P<name>{names})[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}(?=\{{)"
@@ -139,6 +148,17 @@ ROWS = [
     Dialect("functionary_to_all", ">>>", None, kind="markup", first="><", reader=open_markup, open_for_tools=_to_all),
     Dialect(
         "name_first", "name", None, kind="untagged", start="message", first=_LETTERS, reader=_open, open_for_tools=_bare
+    ),
+    # The same without the marker, a raw body: `bash\necho hi` opening the message (Qwen3.6 in vmlx#192)
+    Dialect(
+        "name_first_raw",
+        "name",
+        None,
+        kind="untagged",
+        start="message",
+        first=_LETTERS,
+        reader=_open_raw,
+        open_for_tools=_bare_raw,
     ),
 ]
 

@@ -40,6 +40,7 @@ _CUE = regex.compile(
     r"|\bthe (?:\w+ )?format(?: (?:for|of) [^.!?\n:]{1,40})? (?:is|looks like)"
     r"|\bin (?:this|the following) (?:\w+ )?(?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
     r"|\bhere(?:'s| is| are) (?:the|an?) (?:\w+ )?(?:structure|format|syntax|template|example)"
+    r"|\b(?:here(?:'s| is) )?how (?:you|one) (?:can|could|would|should|might)\b"  # told to the reader: not done
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
     r"|\blike (?:this|so)|\b(?:looks?|be) like)"
     r"[^.!?\n]{0,48}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",

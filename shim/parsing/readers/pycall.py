@@ -27,12 +27,16 @@ from shim.parsing.readers.block_end import AfterBody, Revert, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.untagged import UntaggedJson
 
-__all__ = ["CALL_OPEN", "PyCall", "PyStart", "inner_row", "open_list", "parse_arguments"]
+__all__ = ["CALL_OPEN", "PyCall", "PyStart", "inner_row", "open_list", "parse_arguments", "print_row"]
 
 CALL_OPEN = regex.compile(
+    r"(?:[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]{0,4}=(?!=)[ \t]{0,4})?"
     r"(?P<print>print[ \t]{0,4}\([ \t]{0,4})?(?!print[ \t]{0,4}\()(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}\("
 )
-"""``NAME(``, also inside ``print(…)``: Gemma 3's ```` ```tool_code ```` calls are Python it would run and print."""
+"""``NAME(``, also inside ``print(…)`` or assigned (``result = NAME(…)``): Gemma's ```` ```tool_code ```` calls are
+Python it would run and print."""
+PRINT_NAME = r"print[ \t]{0,4}\([ \t]{0,4}[A-Za-z_][A-Za-z0-9_]{0,63}[ \t]{0,4}\)"
+"""``print(result)`` after ``result = NAME(…)`` in a block of calls: the harness prints what the call returned."""
 _WRAP_CLOSE = regex.compile(r"[ \t]{0,4}\)")
 _PIECES = regex.compile(r"""'(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?|[()\[\]{}]|,|[^'"()\[\]{},]+""", regex.DOTALL)
 _KEYWORD = regex.compile(r"[ \t\r\n]*(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*(?:=(?!=)|:)(?P<value>.*)", regex.DOTALL)
@@ -201,6 +205,25 @@ def open_call(known_only: bool) -> Callable[[Context, Block, regex.Match[str]], 
         return PyCall(ctx, block, name, wrapped=match.groupdict().get("print") is not None)
 
     return factory
+
+
+class _Printed:
+    """``print(VAR)`` after a call in its block (already consumed): markup, then the block reads on."""
+
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        return pos, AfterBody(self.ctx, self.block)
+
+    def finish(self, truncated: bool) -> None:
+        AfterBody(self.ctx, self.block).finish(truncated)
+
+
+def print_row(name: str, wrappers: tuple[str, ...]) -> Dialect:
+    """The row of ``print(VAR)`` inside the blocks of ``wrappers``, after a call: markup of the block."""
+    return Dialect(name, PRINT_NAME, None, start="inside", inside=wrappers, reader=lambda c, b, m: _Printed(c, b))
 
 
 def inner_row(name: str, wrappers: tuple[str, ...], *, known_only: bool = False) -> Dialect:

@@ -12,7 +12,8 @@ ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool
 - a property tag ``<path>a.py</path>`` in place of ``<parameter=path>`` (Qwen2.5);
 - a nameless tag ``<parameter>city</parameter>`` followed by the value as text, up to the next parameter or
   the call's closer (Qwen2.5, Llama 3.1);
-- inside ``<tool_call>``: the opener's ``<`` left out (``function=NAME>``, GLM-4.7), the name as element text
+- inside ``<tool_call>``: ``<call=NAME>…</call>`` for ``<function=NAME>…</function>``; the opener's ``<`` left
+  out (``function=NAME>``, GLM-4.7), the name as element text
   (``<function>NAME</function>``, Llama 3.1), or the bare name followed by property tags and closed by
   ``</NAME>`` (GLM-4.7); a ``</NAME>`` closer after a parameter ends any call of the tool ``NAME`` (inside a value
 it is the value's text: an ``html`` tool's markup holds ``</html>``).
@@ -44,7 +45,8 @@ _PARAM_INLINE = regex.compile(
 )
 """The opener's ``>`` left out, name and value joined by ``=``: ``<parameter=command=str_replace</parameter>``
 (OpenHands' recovery test); a key never holds ``=``, so the first one splits them."""
-_FUNC_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}function[ \t]{0,8}>"
+_FUNC_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}(?:function|call)[ \t]{0,8}>"
+"""``</function>``, or ``</call>`` closing a ``<call=NAME>`` (ai-sdk-tool-call-middleware's Qwen3-Coder tests)."""
 _FUNC_CLOSE_RE = regex.compile(_FUNC_CLOSE, regex.IGNORECASE)
 _PARAM_CLOSE_RE = regex.compile(_PARAM_CLOSE, regex.IGNORECASE)
 
@@ -271,6 +273,17 @@ ROWS = [
         start="inside",
         inside=_IN_CALL,
         first="f<",
+        reader=_open,
+        example=_EXAMPLE,
+    ),
+    # Inside <tool_call>: `<call=NAME>` for `<function=NAME>`, closed by `</call>`.
+    Dialect(
+        "qwen_xml_call",
+        r"<call=(?P<name>[^<>\n=]{1,128})>",
+        None,
+        start="inside",
+        inside=_IN_CALL,
+        first="<",
         reader=_open,
         example=_EXAMPLE,
     ),

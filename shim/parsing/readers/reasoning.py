@@ -12,17 +12,23 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import open_markup
 from shim.parsing.readers.tagged_json import tag
+from shim.parsing.readers.tool_xml import tool_name_pattern
 
-__all__ = ["ORPHAN_CLOSERS", "ROWS", "ReasoningBody"]
+__all__ = ["AFTER_LIMIT", "ORPHAN_CLOSERS", "ROWS", "ReasoningBody"]
 
 
 class ReasoningBody:
     """Everything up to ``closer`` is reasoning (or, with ``visible``, text: a message's content), streamed.
 
-    With ``watch_calls`` (think blocks), a call opener inside the block holds the rest back: if the closer
-    follows, all of it was reasoning (a drafted call); if the stream ends first, the block was never closed
-    and the call was the model's own (``<think>plan<tool_call>…``), so the held text is read again as the
-    message's.
+    With ``watch_calls`` (think blocks), a call opener inside the block holds the rest back: if the stream ends
+    first, the block was never closed and the call was the model's own (``<think>plan<tool_call>…``), so the held
+    text is read again as the message's. If the closer follows and no call block was closed inside, it was
+    reasoning. If a call block naming an offered tool was closed inside
+    (``<think>plan<tool_call>…</tool_call></think>``), the model may have put its call in its reasoning (Qwen3
+    does; vllm-mlx's reasoning parser promotes it) or drafted one it then writes after: what follows the closer
+    decides. A call opener there (within `AFTER_LIMIT`
+    characters) means drafts, all reasoning; none up to the end of the stream means the block's calls were the
+    calls, read again as calls, its other text still reasoning.
     """
 
     def __init__(
@@ -33,8 +39,13 @@ class ReasoningBody:
         self.emit = ctx.text if visible else ctx.reasoning
         self.watch_calls = watch_calls
         self.held: list[str] | None = None
+        self.pending: tuple[str, str] | None = None
+        """The held text from the first call opener, and the closer: waiting for what follows the block."""
+        self.after: str = ""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if self.pending is not None:
+            return self._after(text, pos, final)
         if self.held is not None:
             return self._holding(text, pos, final)
         found = self.closer.search(text, pos, partial=not final) if self.closer is not None else None
@@ -67,15 +78,52 @@ class ReasoningBody:
         if found.partial:
             return found.start(), MORE
         held, self.held = "".join(self.held), None
+        if self._closes_a_call(held):
+            self.pending = (held, found.group())
+            return found.end(), MORE  # what follows decides: carried over until it does
         self.emit(held, held)
         self.emit("", found.group())
         return found.end(), None
 
+    def _closes_a_call(self, held: str) -> bool:
+        """A call block closed in ``held`` that names an offered tool (without offered tools: drafts)."""
+        names = tool_name_pattern(self.ctx.tools)
+        if names is None or not regex.search(rf"(?<![\w.-])(?:{names})(?![\w-])", held):
+            return False
+        return any(closer.search(held) for _, closer in self.ctx.markers.call_closers)
+
+    def _after(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        """After a block holding closed calls: a call opener, or `AFTER_LIMIT` characters without one, makes
+        them drafts; the end of the stream first makes them the calls (`finish`)."""
+        assert self.pending is not None
+        end = min(len(text), pos + AFTER_LIMIT)
+        opener = self.ctx.markers.search_call_opener(text, pos, end, final)
+        if opener is not None and opener.partial:
+            return pos, MORE
+        if opener is None and end - pos < AFTER_LIMIT:
+            if not final:
+                return pos, MORE
+            self.after = text[pos:]
+            return len(text), self
+        (held, closer), self.pending = self.pending, None
+        self.emit(held, held)
+        self.emit("", closer)
+        return pos, None
+
     def finish(self, truncated: bool) -> None:
         self.emit("", self.ctx.take_raw())
+        if self.pending is not None:
+            (held, closer), self.pending = self.pending, None
+            self.ctx.reread(held + closer + self.after, reasoning=True)
+            return
         if self.held is not None:
             held, self.held = "".join(self.held), None
             self.ctx.reread(held)
+
+
+AFTER_LIMIT = 4096
+"""How far past a reasoning block holding closed calls a call opener is looked for before they count as drafts
+(the visible text after such a block waits until then)."""
 
 
 def open_reasoning(ctx: Context, block: Block, match: regex.Match[str]) -> ReasoningBody:

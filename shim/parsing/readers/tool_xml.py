@@ -27,9 +27,10 @@ from typing import Any
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.xml_elements import elements
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import compile_marker
-from shim.parsing.xml_values import typed_value
+from shim.parsing.xml_values import typed_tree, typed_value
 
 __all__ = ["ROWS", "ToolXml", "tool_name_pattern"]
 
@@ -37,6 +38,8 @@ _WS = regex.compile(r"[ \t\r\n]+")
 _CHILD = regex.compile(r"<(?P<key>[A-Za-z_][\w.-]{0,63})[ \t]{0,8}>")
 _CDATA = regex.compile(r"\A[ \t\r\n]*<!\[CDATA\[(?P<inner>.*)\]\]>[ \t\r\n]*\Z", regex.DOTALL)
 _TAG_NAME = regex.compile(r"[A-Za-z_][\w.-]{0,127}")
+_KEY_LINE = regex.compile(r"[ \t\r\n]*[A-Za-z_][\w .-]{0,40}:[ \t\r\n]")
+_STRAY = regex.compile(r"<[ \t]{0,8}/[ \t]{0,8}(?P<key>[A-Za-z_][\w.-]{0,63})[ \t]{0,8}>")
 
 
 def _closer(name: str) -> regex.Pattern[str]:
@@ -57,6 +60,8 @@ class ToolXml:
         props: Any = spec.input_schema.get("properties") if spec is not None else None
         self.params: set[str] = set(props) if isinstance(props, dict) else set()  # pyright: ignore[reportUnknownArgumentType]
         self.arguments: dict[str, Any] = {}
+        self.raws: dict[str, list[str]] = {}  # each child's text as written, in order (a list repeats its element)
+        self.plain: list[str] | None = None  # a body of plain text: the value of the tool's one string parameter
         self.key: str | None = None
         self.value_end: regex.Pattern[str] | None = None
         self.value: list[str] = []
@@ -83,8 +88,27 @@ class ToolXml:
                 if more is not None and more.partial:
                     return pos, MORE
                 if more is None:  # its tags stop: the call ends here, what follows is read afresh
-                    ctx.end_call(self.name, self.arguments, streamed=False)
+                    ctx.end_call(self.name, self._final(), streamed=False)
                     return pos, None
+            if self.plain is not None:  # plain text: up to the tool's closing tag
+                found = self.close.search(text, pos, partial=not final)
+                stop = n if found is None else found.start()
+                ctx.consume(text[pos:stop])
+                self.plain.append(text[pos:stop])
+                if found is None:
+                    return n, self
+                if found.partial:
+                    return found.start(), MORE
+                ctx.consume(found.group())
+                key = self._plain_key()
+                assert key is not None
+                body = "".join(self.plain)
+                if any(c.group("key") in self.params for c in _CHILD.finditer(body)) or _KEY_LINE.match(body):
+                    ctx.revert()  # the tool's own parameter tags in prose, or keys it does not declare: no value
+                    return found.end(), None
+                value = typed_value(ctx.tools, self.name, key, "".join(self.plain).strip())
+                ctx.end_call(self.name, {key: value}, streamed=False)
+                return found.end(), None
             if self.lines is not None:  # a YAML-like body: up to the tool's closing tag
                 found = self.close.search(text, pos, partial=not final)
                 stop = n if found is None else found.start()
@@ -127,8 +151,16 @@ class ToolXml:
                 return pos, MORE
             if close is not None:
                 ctx.consume(close.group())
-                ctx.end_call(self.name, self.arguments, streamed=False)
+                ctx.end_call(self.name, self._final(), streamed=False)
                 return close.end(), None
+            if self.raws:  # a parameter's closer written twice (`…</command></command>`): markup
+                stray = _STRAY.match(text, pos, partial=not final)
+                if stray is not None and stray.partial:
+                    return pos, MORE
+                if stray is not None and stray.group("key") in self.raws:
+                    ctx.consume(stray.group())
+                    pos = stray.end()
+                    continue
             child = _CHILD.match(text, pos, partial=not final)
             if child is not None and child.partial:
                 return pos, MORE
@@ -139,6 +171,9 @@ class ToolXml:
                 if key is not None:
                     self.lines = []
                     continue
+            if child is None and not self.arguments and not self.bare and text[pos] != "<" and self._plain_key():
+                self.plain = []
+                continue
             if child is None or not self._accepts(child.group("key")):
                 ctx.revert()  # not this tool's parameters: prose or markup that looks like it
                 return pos, None
@@ -156,6 +191,9 @@ class ToolXml:
         key: str | None = None
         value: list[str] = []
         for number, line in enumerate(body.splitlines(keepends=True)):
+            closer = _STRAY.fullmatch(line.strip())
+            if closer is not None and closer.group("key") in self.params:
+                continue  # a parameter's XML closer on its own line (Claude Sonnet 4.5 via ai-sdk): markup
             indented = number == 0 or line.startswith(self.indent)
             found = self.line_key.match(line, 0 if number == 0 else len(self.indent)) if indented else None
             if found is not None and found.group("key") not in arguments and found.group("key") != key:
@@ -171,6 +209,9 @@ class ToolXml:
         return arguments
 
     def _line_value(self, key: str, lines: list[str]) -> Any:
+        block = _BLOCK_SCALAR.fullmatch(lines[0].strip()) if lines else None
+        if block is not None:
+            return typed_value(self.ctx.tools, self.name, key, _block_scalar(block.group(), lines[1:]))
         raw = "".join(lines)
         raw = raw[:-1] if raw.endswith("\n") else raw
         raw = raw[:-1] if raw.endswith("\r") else raw
@@ -180,7 +221,30 @@ class ToolXml:
         return typed_value(self.ctx.tools, self.name, key, raw)
 
     def _accepts(self, key: str) -> bool:
-        return key not in self.arguments and key in self.params
+        return key in self.params
+
+    def _plain_key(self) -> str | None:
+        """The tool's one string parameter, which a body of plain text is the value of (None: not one)."""
+        strings = [p for p in self.params if self.ctx.tools.property_type(self.name, p) == "string"]
+        return strings[0] if len(strings) == 1 else None
+
+    def _final(self) -> dict[str, Any]:
+        """The arguments from the children as written: a value that opens with one space in every child
+        (``<city> Seoul</city>``, Nova 2 Lite) has it as layout; an array parameter collects its repeated
+        elements (``<command>git</command><command>log</command>``), and one element is a one-item list; a
+        repeated parameter of another type keeps its last value, as JSON keeps a repeated key's."""
+        raws = self.raws
+        padded = all(r[:1] == " " and r[1:2].strip() and "\n" not in r for rs in raws.values() for r in rs)
+        arguments: dict[str, Any] = {}
+        for key, written in raws.items():
+            values = [r[1:] for r in written] if padded else written
+            if self.ctx.tools.property_type(self.name, key) == "array":
+                items = [elements(v) if _CHILD.search(v) else v for v in values]
+                one: Any = items if len(items) > 1 else items[0]
+                arguments[key] = typed_tree(self.ctx.tools, self.name, key, one)
+            else:
+                arguments[key] = typed_value(self.ctx.tools, self.name, key, values[-1])
+        return arguments
 
     def _end_value(self) -> None:
         assert self.key is not None
@@ -192,14 +256,34 @@ class ToolXml:
             raw = raw[1:] if raw.startswith("\n") else raw
             raw = raw[:-1] if raw.endswith("\n") else raw
         self.arguments[self.key] = typed_value(self.ctx.tools, self.name, self.key, raw)
+        self.raws.setdefault(self.key, []).append(raw)
         self.key = None
         self.value_end = None
 
     def finish(self, truncated: bool) -> None:
         if self.bare and self.arguments and self.value_end is None and not truncated:
-            self.ctx.end_call(self.name, self.arguments, streamed=False)  # its tags ran to the output's end
+            self.ctx.end_call(self.name, self._final(), streamed=False)  # its tags ran to the output's end
             return
         self.ctx.revert()  # no closing tag: not a call we can trust
+
+
+_BLOCK_SCALAR = regex.compile(r"[|>][+-]?")
+
+
+def _block_scalar(header: str, lines: list[str]) -> str:
+    """A YAML block scalar (``content: |`` then indented lines): the lines less their common indentation;
+    ``>`` folds single line breaks into spaces; the final line breaks kept as the chomping sign says (none:
+    one, ``-``: none, ``+``: all)."""
+    indent = min((len(x) - len(x.lstrip(" ")) for x in lines if x.strip()), default=0)
+    body = [x[indent:] if x.startswith(" " * indent) else x.lstrip(" \t") for x in lines]
+    text = "".join(body).replace("\r\n", "\n")
+    if header.startswith(">"):
+        text = regex.sub(r"(?<=\S)\n(?=\S)", " ", text)
+    if header.endswith("-"):
+        return text.rstrip("\n")
+    if header.endswith("+"):
+        return text
+    return text.rstrip("\n") + "\n" if text.strip() else ""
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml:

@@ -11,6 +11,9 @@ including JSON that stops being JSON, goes back out as text, unchanged.
 
 from __future__ import annotations
 
+import json
+from typing import Any, cast
+
 import regex
 
 from shim.parsing import lenient_json
@@ -18,11 +21,21 @@ from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
-from shim.parsing.tags import compile_marker
+from shim.parsing.tags import PARTIAL, compile_marker
 
-__all__ = ["BARE", "FENCE", "INSIDE_TAG", "WRAPPED", "JsonCandidate", "UntaggedJson", "calls_of"]
+__all__ = [
+    "BARE",
+    "FENCE",
+    "INSIDE_TAG",
+    "WRAPPED",
+    "WRAPPED_CALL",
+    "JsonCandidate",
+    "UntaggedJson",
+    "calls_of",
+    "tagged_inside",
+]
 
-FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code)?[ \t]*\r?\n"
+FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html)?[ \t]*\r?\n"
 
 
 class JsonCandidate:
@@ -79,10 +92,14 @@ class UntaggedJson:
         return pos, self._classify("")
 
     def _classify(self, added: str) -> Next:
-        shapes = calls_of(self.json.text() + added, self.ctx)
+        body = self.json.text() + added
+        content, shapes = message_of(body, self.ctx)
+        shapes = shapes or calls_of(body, self.ctx)
         if not shapes:
             self.ctx.revert()
             return None
+        if content:  # a whole assistant message as the output: its content is the visible text
+            self.ctx.text(content, self.ctx.take_raw())
         for shape in shapes:
             self.ctx.end_call(shape.name, shape.arguments, streamed=False)
         if self.closer is not None:
@@ -117,7 +134,7 @@ class TagCloser:
         if found is None:
             return pos, AfterBody(self.ctx, self.block)
         self.ctx.markup(text[pos : found.end()])
-        return found.end(), Closed(self.ctx)
+        return found.end(), Closed(self.ctx, fence=self.block.fence, outer=self.block.outer)
 
     def finish(self, truncated: bool) -> None:
         self.ctx.markup_as_text()
@@ -142,8 +159,31 @@ def calls_of(body: str, ctx: Context) -> list[CallShape]:
     return shapes
 
 
+_ROLES = frozenset({"assistant", "model"})
+
+
+def message_of(body: str, ctx: Context) -> tuple[str, list[CallShape]]:
+    """A whole assistant message printed as the output (``{"role": "assistant", "content": "Okay.", "tool_calls":
+    […]}``, Granite 3.3 in an application's log, shown that shape by its prompt): its content and its calls, all
+    of canonical shape naming known tools; ``("", [])`` for anything else."""
+    try:
+        value = lenient_json.loads(body)
+    except lenient_json.LenientJSONError:
+        return "", []
+    if not isinstance(value, dict):
+        return "", []
+    data = cast("dict[str, Any]", value)
+    content, role = data.get("content"), data.get("role")
+    if not isinstance(content, str) or not content.strip() or role not in _ROLES:
+        return "", []
+    inner = {k: v for k, v in data.items() if k != "content"}
+    shapes = calls_of(json.dumps(inner), ctx)
+    return (content, shapes) if shapes else ("", [])
+
+
 class FenceStart:
-    """After a ```json fence: only a JSON value makes it a candidate."""
+    """After a ```json fence (or ```xml, or none): a JSON value makes it a candidate, and so does a tagged call
+    (``<function_call>…</function_call>`` fenced by the model: the fence is its markup)."""
 
     def __init__(self, ctx: Context, block: Block) -> None:
         self.ctx = ctx
@@ -156,11 +196,52 @@ class FenceStart:
             return pos, self
         if text[pos] in "{[":
             return pos, UntaggedJson(self.ctx, self.block)
+        if text[pos] == "<":  # a tagged call fenced by the model (```xml around <function_call>…): the fence is markup
+            return tagged_inside(self.ctx, text, pos, final, fence=True)
         self.ctx.revert()
         return pos, None
 
     def finish(self, truncated: bool) -> None:
         self.ctx.revert()
+
+
+def tagged_inside(
+    ctx: Context, text: str, pos: int, final: bool, *, fence: bool = False, outer: regex.Pattern[str] | None = None
+) -> tuple[int, Next]:
+    """A tagged call right at ``pos`` inside a wrapper that is no call's (a fence, a tag): read by its family, the
+    wrapper's closer its markup; anything else: the wrapper was text."""
+    found = ctx.markers.match(text, pos, final, fences=True)
+    if found is PARTIAL:
+        return pos, MORE
+    row = found.dialect if found is not None and found.kind in ("open", "fence") else None
+    # a call family's block, or a JSON call in a tag of its own (`<tools>{…}</tools>`): both end at their closer
+    if found is None or row is None or row.reader is None or not (row.kind == "call" or row.name == WRAPPED.name):
+        ctx.revert()
+        return pos, None
+    ctx.consume(found.match.group())
+    block = Block(row if row.kind == "call" else None, fence=fence, outer=outer)
+    return found.match.end(), row.reader(ctx, block, found.match)
+
+
+class _WrappedTag:
+    """After ``<TAG>`` of no call family: a tagged call right inside makes the tag its markup."""
+
+    def __init__(self, ctx: Context, tag: str) -> None:
+        self.ctx = ctx
+        self.close = compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(tag)}[ \t]{{0,8}}>")
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        pos = self.ctx.skip_ws(text, pos)
+        if pos >= len(text):
+            return pos, self
+        return tagged_inside(self.ctx, text, pos, final, outer=self.close)
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+
+def _open_wrapped_tag(ctx: Context, block: Block, match: regex.Match[str]) -> _WrappedTag:
+    return _WrappedTag(ctx, match.group("tag"))
 
 
 def _open_fence(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart:
@@ -188,6 +269,16 @@ WRAPPED = Dialect(
     reader=_open_wrapped,
 )
 """``<user>{"name": …}</user>``: a tag that is no call tag around one JSON call (offered tools only)."""
+WRAPPED_CALL = Dialect(
+    "tag_around_call",
+    r"<(?P<tag>[A-Za-z_][\w:.\-]{0,31})>(?=[ \t\r\n]{0,16}<[A-Za-z_|])",
+    None,
+    kind="untagged",
+    first="<",
+    reader=_open_wrapped_tag,
+)
+"""``<response><tools>{…}</tools></response>``: a tag that is no call tag right around a tagged call (Qwen2 in
+mlx-omni-server#4): its opener and closer are the call's markup; around anything else, text."""
 
 
 def _open_inside_tag(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:

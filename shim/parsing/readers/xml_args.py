@@ -15,7 +15,7 @@ from typing import Any
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Next, match_at
-from shim.parsing.readers.block_end import AfterBody, Skip
+from shim.parsing.readers.block_end import AfterBody, Skip, damaged_closer
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.tags import PARTIAL
 from shim.parsing.xml_values import typed_value, unlaid
@@ -85,6 +85,12 @@ class XmlPairs:
         if wrapper is PARTIAL:
             return pos, MORE
         if wrapper is not None:  # the wrapper closes with the call's own end left out
+            self._end_call()
+            return pos, AfterBody(ctx, self.block)
+        damaged, partial = damaged_closer(self.block, text, pos, final)
+        if partial:
+            return pos, MORE
+        if damaged is not None:  # the wrapper's closer cut at the end (`</tool_`) or misspelled: `AfterBody` reads it
             self._end_call()
             return pos, AfterBody(ctx, self.block)
         return pos, Skip(ctx, f"expected {form.expected}, found {text[pos]!r}")

@@ -178,3 +178,20 @@ def test_an_arg_key_call_of_an_offered_tool_is_read_whatever_tag_wraps_it(text: 
 )
 def test_a_tag_around_a_name_without_that_evidence_stays_text(text: str) -> None:
     check(Real("variant", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "end",
+    ["</tool_", "</tool_call", "</tool_calls>", "\n</tool_ca"],
+)
+def test_a_wrapper_closer_cut_at_the_end_or_misspelled_ends_the_call(end: str) -> None:
+    # Ollama's glm46 parser test builds "<tool_call>" + body + "</tool_" (benchmarks/real/glm/b6_ollama_glm46_*)
+    text = "<tool_call>grep\n<arg_key>pattern</arg_key>\n<arg_value>needle</arg_value>" + end
+    check(Real("written", text, [("grep", {"pattern": "needle"})]))
+
+
+@pytest.mark.parametrize("end", ["</tool_x> ok", "</b>", "</tool_call>"[:3] + " later"])
+def test_another_closer_after_the_pairs_is_no_end_of_the_call(end: str) -> None:
+    text = "<tool_call>grep\n<arg_key>pattern</arg_key>\n<arg_value>needle</arg_value>" + end
+    result = check(Real("written", text, [], visible=text, errors=1), visible=False)
+    assert result["calls"] == []

@@ -138,3 +138,36 @@ def test_the_stripped_form_naming_no_offered_tool_stays_text() -> None:
 def test_a_start_token_mentioned_in_prose_stays_text() -> None:
     text = "Harmony messages begin with <|start|> and a role."
     check(Real("variant", text, [], visible=text, tools=["get_weather"]), every_split=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "visible", "reasoning"),
+    [
+        # vllm-mlx's gpt-oss tests: the analysis message is not ended by <|end|> before the call's header
+        (
+            "<|channel|>analysis<|message|>thinking...<|channel|>commentary to=functions.read_file<|message|>"
+            '{"path":"/etc/hosts"}<|call|>',
+            "",
+            "thinking...",
+        ),
+        (
+            "<|channel|>analysis<|message|>plan<|start|>assistant<|channel|>commentary to=functions.read_file "
+            '<|constrain|>json<|message|>{"path":"/etc/hosts"}<|call|>',
+            "",
+            "plan",
+        ),
+        (
+            "<|channel|>final<|message|>Reading it.<|channel|>commentary to=functions.read_file<|message|>"
+            '{"path":"/etc/hosts"}<|call|>',
+            "Reading it.",
+            "",
+        ),
+    ],
+)
+def test_a_message_left_unended_ends_where_the_next_header_begins(text: str, visible: str, reasoning: str) -> None:
+    check(Real("written", text, [("read_file", {"path": "/etc/hosts"})], visible=visible, reasoning=reasoning))
+
+
+def test_a_message_with_its_end_token_still_ends_there_and_no_call_is_made() -> None:
+    text = "<|channel|>analysis<|message|>I will not call.<|end|>The answer."
+    check(Real("written", text, [], visible="The answer.", reasoning="I will not call.", tools=["read_file"]))

@@ -48,3 +48,33 @@ def test_two_labelled_calls_are_two_calls_with_no_text() -> None:
 def test_a_label_before_no_call_of_an_offered_tool_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=["get_weather"]))
     assert result["text"] == text
+
+
+ADD = {
+    "name": "add",
+    "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('[Calling tool: add({"a": 5, "b": 3})]', ""),  # vllm-mlx's Qwen bracket format
+        ("Sure. [Calling tool: add(a=5, b=3)] Done.", "Sure. Done."),
+        ("[call function: add(5, 3)]\n", ""),
+    ],
+)
+def test_a_label_and_a_call_in_one_bracket_is_a_call(text: str, visible: str) -> None:
+    check(Real("written", text, [("add", {"a": 5, "b": 3})], visible=visible, tools=[ADD]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Calling tool: sub(a=1)]",  # not an offered tool
+        "[Called tool: add(a=5, b=3)]",  # a record of a call made before
+        "For example: [Calling tool: add(a=5, b=3)]",  # presented
+    ],
+)
+def test_a_bracket_label_without_that_evidence_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=[ADD]))

@@ -102,7 +102,7 @@ def test_a_marked_name_then_raw_text_is_the_value_of_the_tools_one_string_parame
     [
         f">>>get_weather\n{CODE}",  # not offered
         f">>>two\n{CODE}",  # an offered tool with two parameters: the raw text is no value of either
-        f"python\n{CODE}",  # no marker: a word alone on a line is no evidence
+        f"Run it in python\n{CODE}",  # no marker, and the name is not alone on the message's first line
         f"<|recipient|>get_weather\n<|content|>{CODE}",  # not offered
         ">>> all\nis what a REPL prompt looks like",  # no tools offered: `>>>all` is not read as markup
     ],
@@ -130,3 +130,46 @@ def test_a_functionary_v1_token_without_an_object_stays_text() -> None:
     text = "The model writes <|START_OF_FUNCTION_CALL|>get_car_price: then its arguments."
     result = check(Real("written", text, [], visible=text, tools=OFFERED), visible=False)
     assert result["text"] == text
+
+
+BASH = {
+    "name": "bash",
+    "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        # Qwen3.6 35B in vmlx#192: the tool's name alone on the first line, the command raw on the next
+        ('bash\necho "Tool test successful!"', 'echo "Tool test successful!"'),
+        ("bash\n\nls -la\npwd", "ls -la\npwd"),
+        ("bash\ngit status<|im_end|>", "git status"),
+    ],
+)
+def test_a_bare_name_then_a_raw_body_opening_the_message_is_the_tools_one_string(text: str, command: str) -> None:
+    check(Real("written", text, [("bash", {"command": command})], tools=[BASH]))
+
+
+@pytest.mark.parametrize(
+    ("text", "tools"),
+    [
+        ("Bash\nis a shell.", [BASH]),  # not as offered (case)
+        ("Run bash\necho hi", [BASH]),  # the name is not alone on its line
+        ("Sure.\nbash\necho hi", [BASH]),  # not where the message begins
+        (
+            "get_weather\nParis",
+            [
+                {
+                    "name": "get_weather",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
+                    },
+                }
+            ],
+        ),  # two string parameters
+    ],
+)
+def test_a_bare_name_line_without_that_evidence_stays_text(text: str, tools: list) -> None:
+    check(Real("written", text, [], visible=text, tools=tools))

@@ -169,3 +169,30 @@ def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(
     result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
     assert result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Qwen2.5-Coder in block/goose#2926: it tells the user how they could call the tool
+        "Here's how you can do it:\n\n```json\n"
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}\n```\n\nThis will give the forecast.',
+        'Here is how you could call it: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'This is how one would write it:\n{"name": "get_weather", "arguments": {"city": "Lima"}}',
+    ],
+)
+def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Here is how I will do it:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'You can see how you can use it once I check. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+    ],
+)
+def test_a_call_the_model_makes_after_saying_how_is_still_a_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]

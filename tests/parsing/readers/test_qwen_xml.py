@@ -154,3 +154,31 @@ def test_a_tag_the_schema_does_not_declare_is_no_parameter() -> None:
     text = "<tool_call>\n<function=write>\n<file>a.py</file>\n</function>\n</tool_call>"
     result = check(Real("variant", text, [], visible=text, tools=TOOLS, errors=1), visible=False)
     assert result["calls"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # ai-sdk-tool-call-middleware's Qwen3-Coder tests: `<call=NAME>`, `</call>`, no `</parameter>`
+        (
+            "<tool_call><call=alpha><parameter=query>How to use </callout> tag</call></tool_call>",
+            {"query": "How to use </callout> tag"},
+        ),
+        ("<tool_call>\n<call=alpha>\n<parameter=query>\nx\n</parameter>\n</call>\n</tool_call>", {"query": "x"}),
+        (
+            "<tool_call><call=alpha><parameter=query>a</parameter><parameter=n>2</parameter></call></tool_call>",
+            {"query": "a", "n": 2},
+        ),
+    ],
+)
+def test_a_call_element_for_the_function_element_is_read_inside_a_tool_call(text: str, arguments: dict) -> None:
+    tools = [tool("alpha", query="string", n="integer")]
+    check(Real("written", text, [("alpha", arguments)], tools=tools))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Write <call=alpha> to call it.", "<call=alpha><parameter=query>x</parameter></call>"],
+)
+def test_a_call_element_outside_a_tool_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=[tool("alpha", query="string")]))

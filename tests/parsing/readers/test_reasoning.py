@@ -1,5 +1,6 @@
-"""Think blocks (`shim.parsing.readers.reasoning`): a call drafted inside a closed block is reasoning; a call
-that opens inside a block the model never closed is the model's own; each at every split point."""
+"""Think blocks (`shim.parsing.readers.reasoning`): a call drafted inside a closed block is reasoning when a call
+follows the block, and the model's call when none does; a call that opens inside a block the model never closed
+is the model's own; each at every split point."""
 
 from __future__ import annotations
 
@@ -33,13 +34,14 @@ CASES = [
         [("special_function", {"arg1": 1})],
         reasoning="Let me think about <|tool_call_start|>[special_function(arg1=1)]<|tool_call_end|> hmm",
     ),
-    Real(  # variant: a drafted call in a closed think, then an answer and no call
+    Real(  # variant: a drafted call in a closed think, then an answer that writes it again
         "written",
-        '<think>maybe <tool_call>{"name": "f", "arguments": {}}</tool_call>? no.</think>The answer is 4.',
-        [],
-        visible="The answer is 4.",
+        '<think>maybe <tool_call>{"name": "f", "arguments": {}}</tool_call>? yes.</think>Sure. '
+        '<tool_call>{"name": "f", "arguments": {}}</tool_call>',
+        [("f", {})],
+        visible="Sure.",
         tools=["f"],
-        reasoning='maybe <tool_call>{"name": "f", "arguments": {}}</tool_call>? no.',
+        reasoning='maybe <tool_call>{"name": "f", "arguments": {}}</tool_call>? yes.',
     ),
     Real(  # variant: the template opened the block; the model calls without closing it
         "written: a template that opens <think> in the prompt",
@@ -54,3 +56,83 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.text[:40])
 def test_a_call_in_a_think_block_is_reasoning_only_if_the_block_closes(case: Real) -> None:
     check(case)
+
+
+VLLM_MLX = "waybarrios/vllm-mlx:tests (qwen3 reasoning parser), benchmarks/real/qwen3_coder/b6_vllmmlx_qwen3_*"
+QWEN = "<tool_call>\n<function=get_weather>\n<parameter=city>\nTokyo\n</parameter>\n</function>\n</tool_call>"
+TIME = '<tool_call>{"name": "get_time", "arguments": {"tz": "JST"}}</tool_call>'
+
+PROMOTED = [
+    Real(
+        VLLM_MLX,
+        f"<think>I should check.\n{QWEN}\n</think>\n",
+        [("get_weather", {"city": "Tokyo"})],
+        reasoning="I should check.",
+    ),
+    Real(
+        VLLM_MLX,
+        f"<think>Let me check.\n{QWEN}\n</think>\nHere is my answer.",
+        [("get_weather", {"city": "Tokyo"})],
+        visible="Here is my answer.",
+        reasoning="Let me check.",
+    ),
+    Real(
+        VLLM_MLX,
+        f"<think>Two lookups.\n{QWEN}\nNow the second.\n{TIME}\n</think>",
+        [("get_weather", {"city": "Tokyo"}), ("get_time", {"tz": "JST"})],
+        reasoning="Two lookups. Now the second.",
+    ),
+    Real(  # another family and reasoning tag
+        "written",
+        '<thinking>ok <|tool_call>call:get_time{tz:<|"|>UTC<|"|>}<tool_call|></thinking>Done.',
+        [("get_time", {"tz": "UTC"})],
+        visible="Done.",
+        reasoning="ok",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", PROMOTED, ids=lambda c: c.text[:40])
+def test_closed_calls_in_a_think_block_with_no_call_after_it_are_the_calls(case: Real) -> None:
+    check(Real(case.source, case.text, case.calls, case.visible, ["get_weather", "get_time"], reasoning=case.reasoning))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # a call after the block: the ones inside were drafts
+        (f"<think>draft {QWEN}</think>\nNow for real.\n{TIME}", "Now for real."),
+        (f"<think>draft {TIME}</think>{TIME}", ""),
+        # the marker only named, never closed: reasoning
+        ("<think>I should use <tool_call> to call it.</think>\nThe answer is 42.", "The answer is 42."),
+    ],
+)
+def test_calls_in_a_think_block_followed_by_a_call_or_only_named_stay_reasoning(text: str, visible: str) -> None:
+    result = check(
+        Real(
+            "written",
+            text,
+            [("get_time", {"tz": "JST"})] if TIME in text.split("</think>")[-1] else [],
+            visible,
+            ["get_weather", "get_time"],
+        )
+    )
+    assert "</think>" not in result["text"]
+
+
+def test_a_call_opener_far_past_the_block_does_not_make_its_calls_drafts() -> None:
+    from shim.parsing.readers.reasoning import AFTER_LIMIT
+
+    text = f"<think>plan {QWEN}</think>" + "x" * AFTER_LIMIT + TIME
+    result = check(
+        Real("written", text, [("get_time", {"tz": "JST"})], "x" * AFTER_LIMIT, ["get_weather", "get_time"]),
+        every_split=False,
+    )
+    assert "get_weather" in result["reasoning"]
+
+
+@pytest.mark.parametrize("tools", [None, ["get_time"]])
+def test_a_closed_call_in_a_think_block_naming_no_offered_tool_stays_reasoning(tools: list[str] | None) -> None:
+    text = f"<think>I could call {QWEN}</think>No need."
+    result = check(Real("written", text, [], visible="No need.", tools=tools))
+    assert "get_weather" in result["reasoning"]

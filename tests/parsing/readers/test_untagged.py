@@ -541,3 +541,61 @@ def test_a_json_call_inside_a_tags_brackets_is_read_and_the_brackets_are_markup(
 def test_json_inside_a_tags_brackets_that_is_no_offered_call_stays_text(text: str) -> None:
     result = parse_everywhere(text, ["get_weather"])
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+FENCED = '{"name": "get_weather", "arguments": {"city": "Boston"}}'
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Qwen2 in mlx-omni-server#4: the model's own ```xml fence around its call
+        (f"```xml\n<function_call>\n    {FENCED}\n</function_call>\n```", ""),
+        (f"Checking.\n\n```xml\n{FENCED}\n```", "Checking."),
+        (f"```\n<tool_call>{FENCED}</tool_call>\n```\nDone.", "Done."),
+        (f"```html\n<tool_call>\n{FENCED}\n</tool_call>\n```", ""),
+        (f"```xml\n<tool_call>{FENCED}</tool_call>", ""),  # never closed
+    ],
+)
+def test_a_fence_the_model_put_around_its_call_is_markup(text: str, visible: str) -> None:
+    check(Real("written", text, [("get_weather", {"city": "Boston"})], visible=visible, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"For example:\n```xml\n<tool_call>{FENCED}</tool_call>\n```",  # presented: an example
+        "```xml\n<config><city>Boston</city></config>\n```",  # no call in it
+        f"```python\n<tool_call>{FENCED}</tool_call>\n```",  # code
+    ],
+)
+def test_a_fence_around_an_example_or_no_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Qwen2 in mlx-omni-server#4: a <response> element around a <tools> call
+        (f"<response>\n  <tools>\n    {FENCED}\n  </tools>\n</response>", ""),
+        (f"<answer><tool_call>{FENCED}</tool_call></answer> Done.", "Done."),
+        (f"Sure.\n<output>\n<function_call>{FENCED}</function_call>\n</output>", "Sure."),
+    ],
+)
+def test_a_tag_of_no_call_family_right_around_a_call_is_markup(text: str, visible: str) -> None:
+    check(Real("written", text, [("get_weather", {"city": "Boston"})], visible=visible, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ("<div>\n<p>Hello</p>\n</div>", [], "<div>\n<p>Hello</p>\n</div>"),  # no call inside
+        (  # the tag holds more than the call: its closer stays text
+            f"<answer><tool_call>{FENCED}</tool_call> and more</answer>",
+            [("get_weather", {"city": "Boston"})],
+            "and more</answer>",
+        ),
+    ],
+)
+def test_a_tag_around_no_call_or_more_than_a_call_stays_text(text: str, calls: list, visible: str) -> None:
+    check(Real("written", text, calls, visible=visible, tools=["get_weather"]))
