@@ -132,7 +132,7 @@ def _closes_after(block: Block, text: str, pos: int, final: bool) -> int | Next:
     if found is None:
         # The output ends in the repeat: one call for a wrapper (`<tool_call>…<tool_call>…`); a per-call
         # prefix (`[TOOL_CALLS]`) opens each call, so a repeat under it is another call.
-        wrapper = block.dialect is not None and block.dialect.body != "mistral"
+        wrapper = block.dialect is not None and not block.dialect.opens_each_call
         return pos if final and j >= len(text) and wrapper else None
     if found.partial:
         return MORE
