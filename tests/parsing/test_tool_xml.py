@@ -194,3 +194,48 @@ def test_a_tool_name_alone_on_its_line_then_its_parameter_tags_is_a_call(
 def test_a_name_line_without_that_evidence_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        ('<execute_command command="ls -l" />', ("execute_command", {"command": "ls -l"}), ""),
+        (
+            "Listing:\n<execute_command command='ls' cwd=\"/tmp\"/>\nDone.",
+            ("execute_command", {"command": "ls", "cwd": "/tmp"}),
+            "Listing:\n\nDone.",
+        ),
+        ('<list_files path="src"\n  recursive="true" />', ("list_files", {"path": "src", "recursive": True}), ""),
+        ('<read_file path="a &amp; b.txt"/>', ("read_file", {"path": "a & b.txt"}), ""),
+        # Attributes, then children for the other parameters.
+        (
+            '<write_to_file path="a.py"><content>x = 1</content></write_to_file>',
+            ("write_to_file", {"path": "a.py", "content": "x = 1"}),
+            "",
+        ),
+    ],
+)
+def test_a_tool_element_whose_attributes_are_its_parameters_is_a_call(
+    text: str, call: tuple[str, dict[str, Any]], visible: str
+) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [call]
+    assert (result["text"], result["errors"]) == (visible, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<execute_command class="x" command="ls"/>',  # an attribute the tool does not declare
+        '<execute_command command="ls" command="pwd"/>',  # a parameter given twice
+        "<read_file/>",  # no argument
+        "<attempt_completion />",  # no argument (a component in JSX: `<TitleBar />`)
+        '<run_script command="ls"/>',  # no offered tool
+        'Use `<execute_command command="ls"/>` to list.',  # inline code
+        "```python\nprint('<execute_command command=\"ls\"/>')\n```",  # a programming language's fence
+        '<execute_command command="ls">',  # never closed
+    ],
+)
+def test_attributes_without_that_evidence_stay_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

@@ -107,6 +107,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
+    *minimax.ANY_TAG_ROWS,  # <call_record tool="read"><parameter name="path">…: the invoke form under any tag
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call
     untagged.INSIDE_TAG,  # <functioncall {"name": …}>: a JSON call inside a tag's brackets
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
