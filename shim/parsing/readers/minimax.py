@@ -24,9 +24,9 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reade
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, NamedStart
 from shim.parsing.readers.tagged_json import TaggedStart, tag
+from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.readers.xml_elements import elements
-from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_tree
 
