@@ -18,6 +18,7 @@ import regex
 from shim.parsing.readers import (
     call_tokens,
     code_fence,
+    command_line,
     deepseek,
     dsml,
     gemma,
@@ -104,6 +105,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
+    *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
