@@ -29,6 +29,7 @@ from shim.parsing.readers import (
     kimi,
     labelled,
     langchain_blob,
+    langchain_xml,
     lfm2,
     llama,
     llama4,
@@ -71,6 +72,7 @@ __all__ = [
 ]
 
 DEFAULT_DIALECTS: list[Dialect] = [
+    *langchain_xml.ROWS,  # <tool>NAME</tool><tool_input>…</tool_input> (LangChain), before <tool>{…}</tool>
     *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
     *qwen_xml.ROWS,  # <function=NAME><parameter=K>V</parameter></function>; Llama 3.1 <function=NAME>{…}
     *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]

@@ -7,9 +7,10 @@
   text up to its closing backtick on the same line (`InlineCode`). A backtick with no partner on its line
   (``it`s``) opens no span: the text after it is read as usual.
 - A block that opens on a quoted line (``> …``) or right after words that present an example (``for
-  example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``) is shown, not made: the core hands it to
-  `Quoted`, which passes it through as text up to the row's closer (or, for a row with none, the paragraph's
-  end). `presents` decides from the visible text just before the opener.
+  example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a hypothetical ``you would respond:``)
+  is shown, not made: the core hands it to `Quoted`, which passes it through as text up to the row's closer
+  (or, for a row with none, the paragraph's end). `presents` decides from the visible text just before the
+  opener.
 - A call after a line that opens the user's turn (``USER:``, ``Human:``) is part of a transcript (`TRANSCRIPT`:
   OpenHands' and Cherry Studio's in-context examples): text, for the rest of the message.
 - So is a call on a line labelled as an example (``Correct:``, ``INCORRECT:``, ``Bad example:``, ``Example
@@ -41,7 +42,8 @@ _CUE = regex.compile(
     r"|\bin (?:this|the following) (?:\w+ )?(?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
     r"|\bhere(?:'s| is| are) (?:the|an?) (?:\w+ )?(?:structure|format|syntax|template|example)"
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
-    r"|\blike (?:this|so)|\b(?:looks?|be) like)"
+    r"|\blike (?:this|so)|\b(?:looks?|be) like"
+    r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say))"
     r"[^.!?\n]{0,48}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",
     regex.IGNORECASE,
 )

@@ -129,6 +129,10 @@ def test_a_call_a_model_writes_in_a_call_fence_or_after_a_header_is_still_a_call
         '{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>',
         "Wrap every call in function_call tags:\n"
         '<function_call>{"name": "special_function", "arguments": {"arg1": 1}}</function_call>',
+        # A hypothetical answer: what the model would write, shown to it.
+        "To get the weather in Rome you would respond:\n\n"
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>',
+        'Asked for Oslo, the assistant would reply with:\n[get_weather(city="Oslo")]',
     ],
 )
 def test_a_call_after_a_sentence_that_gives_the_format_is_text(text: str) -> None:
@@ -163,6 +167,7 @@ def test_a_call_after_a_users_turn_is_part_of_a_transcript_and_is_text(text: str
         'Asking the user asked about Rome.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'I will return the forecast.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'Here is the forecast check.\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'I will respond:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',  # no hypothetical
     ],
 )
 def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(text: str) -> None:
