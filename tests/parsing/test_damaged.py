@@ -50,6 +50,10 @@ def test_a_json_object_without_that_evidence_stays_text(text: str) -> None:
         '<function_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</function_call',
         '<tool_call>{{"name": "get_weather", "arguments": {{"city": "Paris"}}}}</tool_call>',
         '<tool_call>{\\"name\\": \\"get_weather\\", \\"arguments\\": {\\"city\\": \\"Paris\\"}}</tool_call>',
+        # A closer token that is a word in brackets, written as an XML end tag.
+        "<start_function_call>call:get_weather{city:<escape>Paris<escape>}</end_function_call>",
+        '<|tool_call_start|>[get_weather(city="Paris")]</|tool_call_end|>',
+        '<|python_start|>[get_weather(city="Paris")]</|python_end|>',
     ],
 )
 def test_a_damaged_tagged_call_is_read_and_leaves_no_markup_visible(text: str) -> None:

@@ -9,7 +9,8 @@
 Keys are bare words; strings sit between two ``<|"|>`` (or ``<escape>``) and are taken literally (a ``"`` or
 ``\\`` inside is the character itself); other values are JSON literals, objects ``{k:v}`` and lists; a bare
 word where a value belongs (quotes stripped) is a string, and so is a value in plain JSON double quotes
-(``{command:"ls"}``, the special quotes rendered as ``"``). The closer is optional.
+(``{command:"ls"}``, the special quotes rendered as ``"``). The closer is optional. Between the tokens the
+``call:`` prefix may be left out before an offered tool's name (``<start_function_call>NAME{}``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ __all__ = ["ROWS", "to_json"]
 
 _QUOTES = r'<\|"\|>|<escape>'
 _CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}(?=\{)")
+_BARE_CALL = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}(?=\{)")
+"""``NAME{`` with the ``call:`` prefix left out (a model prompted with the tokens but not the prefix)."""
 _NEXT = regex.compile(rf"{_QUOTES}|[{{}}]", regex.IGNORECASE)
 # A string in plain double quotes (the special quotes' stand-in when a template or a client renders them, as
 # oMLX shows ``{command:"ls"}``) is one token, commas and colons inside included; a lone quote is a token too.
@@ -171,6 +174,13 @@ class GemmaStart:
         if found is not None and (not self.known_only or ctx.tools.is_known(found.group("name"))):
             ctx.consume(found.group())
             return found.end(), GemmaArgs(ctx, self.block, found.group("name"))
+        if found is None and not self.known_only:  # `call:` left out: an offered tool's name, then `{`
+            bare = _BARE_CALL.match(text, pos, partial=not final)
+            if bare is not None and bare.partial:
+                return pos, MORE
+            if bare is not None and ctx.tools.is_known(bare.group("name")):
+                ctx.consume(bare.group())
+                return bare.end(), GemmaArgs(ctx, self.block, bare.group("name"))
         if self.after:
             return pos, AfterBody(ctx, self.block)
         if text[pos] == "{" and not self.known_only:
