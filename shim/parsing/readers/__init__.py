@@ -53,6 +53,7 @@ from shim.parsing.readers import (
     tool_fence,
     tool_xml,
     untagged,
+    yaml_fence,
 )
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
 from shim.parsing.shapes import ToolIndex
@@ -102,6 +103,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     untagged.FENCE,  # ```json {…} ``` naming a known tool
+    *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
