@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from shim.parsing.readers import Dialect
 from tests.parsing.chunking import parse_everywhere
 
 TOOLS = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
@@ -219,3 +220,13 @@ def test_a_gt_after_a_call_that_begins_more_text_stays_text() -> None:
     result = parse_everywhere('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}>3 done', TOOLS)
     assert _calls(result) == [CALL]
     assert result["text"] == ">3 done"
+
+
+@pytest.mark.parametrize(("each", "cities"), [(False, ["Paris"]), (True, ["Paris", "Paris"])])
+def test_a_repeat_the_output_ends_in_is_one_call_under_a_wrapper_and_another_under_a_per_call_opener(
+    each: bool, cities: list[str]
+) -> None:
+    row = Dialect("act", r"<act>", r"</act>", body="json", opens_each_call=each)
+    call = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+    result = parse_everywhere(f"<act>{call}\n<act>{call}", TOOLS, dialects=[row])
+    assert [c["arguments"]["city"] for c in result["calls"]] == cities

@@ -20,6 +20,10 @@
   its closing fence, whatever it holds (``shown_fence``). Unpresented, only its opener is text and its content
   is read as usual.
 
+- A call whose tool name is a template's placeholder (``function_name``, ``tool_name``, ``<function-name>``,
+  ``your_function``, ``example_tool``) of no offered tool is an instruction showing the format, in any form:
+  the core withholds its events and shows its every character (`placeholder`).
+
 A call of a tool that was not offered is text in every untagged form already: those rows need offered tools.
 """
 
@@ -30,7 +34,7 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.code_fence import CodeFence
 
-__all__ = ["PRESENTED_ONLY", "ROWS", "TRANSCRIPT", "InlineCode", "Quoted", "presents"]
+__all__ = ["PRESENTED_ONLY", "ROWS", "TRANSCRIPT", "InlineCode", "Quoted", "placeholder", "presents"]
 
 _SPAN_LIMIT = 240
 """An inline code span longer than this is no span (a stray backtick): the hold-back stays bounded."""
@@ -58,6 +62,20 @@ conversation (in-context examples in a prompt, a README's sample session), not t
 every call after it is shown, not made. A model writes its own turn, never the user's."""
 _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
 _PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
+
+
+_PLACEHOLDER = regex.compile(
+    r"(?:<|\{\{?|\[)?[ \t]*(?:(?:your|my|the|example|sample|some|an?)[_\- ]?)?"
+    r"(?:function|func|fn|tool|method|action)(?:[_\- ]?(?:name|call))?(?:[_\- ]?\d{1,2})?[ \t]*(?:>|\}\}?|\])?"
+    r"|[<{\[]?[ \t]*(?:tool[_\- ]?)?name[ \t]*[>}\]]?",
+    regex.IGNORECASE,
+)
+
+
+def placeholder(name: str) -> bool:
+    """``name`` is a template's stand-in for a tool name (``function_name``, ``<tool-name>``, ``example_tool``),
+    not a name: a call of it (of no offered tool) shows the format and is text."""
+    return _PLACEHOLDER.fullmatch(name.strip()) is not None
 
 
 def presents(before: str) -> bool:

@@ -174,3 +174,26 @@ def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(
     result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
     assert result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A template's instructions: the placeholder call shows the format.
+        'Call tools like this:\n<tool_call>\n{"name": "function_name", "arguments": {"arg1": "value1"}}\n</tool_call>\nThanks.',
+        '<tool_call>{"name": "<tool-name>", "arguments": {}}</tool_call>',
+        "<function=your_function_name>\n<parameter=arg>value</parameter>\n</function>",
+        '[TOOL_CALLS]example_tool{"a": 1}',
+        '<function_call>{"name": "{{function_name}}", "arguments": {"x": "y"}}</function_call>',
+    ],
+)
+def test_a_call_of_a_placeholder_name_is_text_in_any_form(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 120, seeds=4)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+def test_a_placeholder_name_that_is_an_offered_tool_or_an_unknown_real_name_is_still_a_call() -> None:
+    text = '<tool_call>{"name": "function_name", "arguments": {}}</tool_call>'
+    assert [c["name"] for c in parse_everywhere(text, ["function_name"])["calls"]] == ["function_name"]
+    text = '<tool_call>{"name": "lookup_user", "arguments": {}}</tool_call>'  # handed on for the router's answer
+    assert [c["name"] for c in parse_everywhere(text, TOOLS)["calls"]] == ["lookup_user"]
