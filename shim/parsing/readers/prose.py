@@ -64,12 +64,16 @@ _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
 _PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
 
 
+_WORD = r"(?:function|func|fn|tool|method|action)"
 _PLACEHOLDER = regex.compile(
-    r"(?:<|\{\{?|\[)?[ \t]*(?:(?:your|my|the|example|sample|some|an?)[_\- ]?)?"
-    r"(?:function|func|fn|tool|method|action)(?:[_\- ]?(?:name|call))?(?:[_\- ]?\d{1,2})?[ \t]*(?:>|\}\}?|\])?"
-    r"|[<{\[]?[ \t]*(?:tool[_\- ]?)?name[ \t]*[>}\]]?",
+    rf"(?:your|my|the|example|sample|some|an?)[_\- ]?{_WORD}(?:[_\- ]?(?:name|call))?"  # your_function, example_tool
+    rf"|{_WORD}[_\- ]?name"  # function_name, tool-name
+    rf"|<[ \t]*{_WORD}(?:[_\- ]?name)?[ \t]*>|\{{\{{?[ \t]*{_WORD}(?:[_\- ]?name)?[ \t]*\}}\}}?"  # <tool>, {{function}}
+    r"|\[[ \t]*" + _WORD + r"(?:[_\- ]?name)?[ \t]*\]",
     regex.IGNORECASE,
 )
+"""A template's stand-in for a tool name: a word for "function" or "tool" with ``name`` after it, a placeholder
+word before it, or brackets around it. A bare ``tool`` or ``function`` may be a real name: not this."""
 
 
 def placeholder(name: str) -> bool:
