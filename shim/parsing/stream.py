@@ -36,12 +36,15 @@ from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.ids import IdGenerator
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
-from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, presents
+from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, placeholder, presents
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
 from shim.types import ToolSpec
 
 __all__ = ["StreamParser", "parse_text"]
+
+_SHOWN = "shown"
+"""The id of a call that is withheld (a placeholder's): its input is text once it ends."""
 
 _WS = regex.compile(r"[ \t\r\n]+")
 _TAIL = 160
@@ -109,6 +112,7 @@ class StreamParser:
         self._dialect: Dialect | None = None  # the call block's row, for the retry message; None when untagged
         self._raw: list[str] = []  # consumed input not yet carried by an event
         self._call_id: str | None = None
+        self._shown_block = False  # the block holds a placeholder's call: its events are withheld, all is text
         self._call_raw: list[str] = []  # the raw of the last call's events: its opener and body as written
         self._carry = ""
         self._at_start = True
@@ -205,6 +209,7 @@ class StreamParser:
                 self._reader = after
                 if after is None:
                     self._state = TagState.NONE
+                    self._shown_block = False
                     if self._reasoning_block and not self._shown:
                         self._at_start = True  # the message begins after its reasoning (`<think>…</think>[{…}]`)
             stalls = stalls + 1 if (pos, self._reader) == before else 0
@@ -258,6 +263,7 @@ class StreamParser:
 
     def _open(self, row: Dialect, match: regex.Match[str]) -> int:
         self._raw.append(match.group())
+        self._shown_block = False
         if row.kind in ("call", "untagged") and self._recent and (self._in_transcript() or presents(self._tail())):
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
             self._reader = Quoted(self, row)
@@ -307,11 +313,14 @@ class StreamParser:
         self._extend_span(ReasoningDelta, text, raw)
 
     def markup(self, marker: str) -> None:
+        if self._shown_block:  # the closer of a placeholder's call is shown with it
+            self._text(self.take_raw(marker))
+            return
         self._text("", self.take_raw(marker))
 
     def markup_as_text(self) -> None:
         raw = self.take_raw()
-        self._text("".join(c for c in raw if c.isspace()), raw)
+        self._text(raw if self._shown_block else "".join(c for c in raw if c.isspace()), raw)
 
     def revert(self) -> None:
         self._text(self.take_raw())
@@ -332,17 +341,28 @@ class StreamParser:
 
     def start_call(self, name: str) -> None:
         self._state = TagState.INSIDE
+        if placeholder(name) and not self.tools.is_known(name):  # `function_name`: the format shown, not a call
+            self._shown_block = True
+            self._call_id = _SHOWN
+            return
         self._call_id = self._ids()
         self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))
 
     def chunk(self, arguments_chunk: str) -> None:
         assert self._call_id is not None
+        if self._call_id is _SHOWN:
+            return  # its input stays in the raw, to be shown when the call ends
         self._emit(ToolCallChunk(id=self._call_id, arguments_chunk=arguments_chunk, raw=self.take_raw()))
 
     def end_call(self, name: str, arguments: dict[str, Any], *, streamed: bool) -> None:
         if self._call_id is None:
             self.start_call(name)
         assert self._call_id is not None
+        if self._call_id is _SHOWN:
+            self._text(self.take_raw())
+            self._call_id = None
+            self._state = TagState.END
+            return
         if not streamed:
             self.chunk(json.dumps(arguments, ensure_ascii=False))
         name = self.tools.resolve(name)
@@ -351,6 +371,11 @@ class StreamParser:
         self._state = TagState.END
 
     def fail_call(self, problem: str, extra_raw: str = "") -> None:
+        if self._call_id is _SHOWN:
+            self._text(self.take_raw(extra_raw))
+            self._call_id = None
+            self._state = TagState.END
+            return
         message = self._retry_message(problem)
         self._emit(ParseIssue(id=self._call_id, message=message, raw=self.take_raw(extra_raw)))
         self._call_id = None

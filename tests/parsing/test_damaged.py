@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from shim.parsing.readers import Dialect
 from tests.parsing.chunking import parse_everywhere
 
 TOOLS = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
@@ -50,6 +51,10 @@ def test_a_json_object_without_that_evidence_stays_text(text: str) -> None:
         '<function_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</function_call',
         '<tool_call>{{"name": "get_weather", "arguments": {{"city": "Paris"}}}}</tool_call>',
         '<tool_call>{\\"name\\": \\"get_weather\\", \\"arguments\\": {\\"city\\": \\"Paris\\"}}</tool_call>',
+        # A closer token that is a word in brackets, written as an XML end tag.
+        "<start_function_call>call:get_weather{city:<escape>Paris<escape>}</end_function_call>",
+        '<|tool_call_start|>[get_weather(city="Paris")]</|tool_call_end|>',
+        '<|python_start|>[get_weather(city="Paris")]</|python_end|>',
     ],
 )
 def test_a_damaged_tagged_call_is_read_and_leaves_no_markup_visible(text: str) -> None:
@@ -237,3 +242,13 @@ def test_doubled_braces_in_prose_stay_text() -> None:
     text = 'Use {{"city": "Paris"}} as the template, with double braces.'
     result = parse_everywhere(text, ["get_weather"])
     assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(("each", "cities"), [(False, ["Paris"]), (True, ["Paris", "Paris"])])
+def test_a_repeat_the_output_ends_in_is_one_call_under_a_wrapper_and_another_under_a_per_call_opener(
+    each: bool, cities: list[str]
+) -> None:
+    row = Dialect("act", r"<act>", r"</act>", body="json", opens_each_call=each)
+    call = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+    result = parse_everywhere(f"<act>{call}\n<act>{call}", TOOLS, dialects=[row])
+    assert [c["arguments"]["city"] for c in result["calls"]] == cities

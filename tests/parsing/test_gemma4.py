@@ -243,3 +243,29 @@ def test_a_value_in_plain_quotes_and_a_stray_special_quote_after_it_read_as_the_
     result = parse_everywhere(text, [GREP])
     assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("grep", arguments)]
     assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<start_function_call>get_weather{location:<escape>Paris<escape>}<end_function_call>",
+        "<start_function_call> get_weather {location:Paris}</end_function_call>",  # and the closer as an end tag
+        '<|tool_call>get_weather{location:<|"|>Paris<|"|>}<tool_call|>',
+    ],
+)
+def test_between_the_tokens_the_call_prefix_left_out_before_an_offered_tool_is_a_call(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"location": "Paris"})]
+    assert (result["text"], result["errors"]) == ("", [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<start_function_call>lookup{location:Paris}<end_function_call>",  # no offered tool
+        "The markers are <start_function_call> and <end_function_call>.",  # named in prose
+    ],
+)
+def test_between_the_tokens_a_name_of_no_offered_tool_without_the_prefix_stays_text(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

@@ -143,3 +143,37 @@ def test_calls_opening_the_message_then_a_sentence_are_a_call_and_prose(text: st
 def test_calls_followed_by_code_or_not_opening_the_message_stay_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # NexusRaven: Python statements on one line, `;` between them and after the last.
+        ("get_weather(city='Paris'); search(query='x'); \nThought: both are needed", " \nThought: both are needed"),
+        ('Call: get_weather(city="Paris");search(query="x")', ""),
+        ('Plan:\nget_weather(city="Paris") ;  search(query="x");', "Plan:\n"),
+        # Gorilla OpenFunctions: the label again before each further call, glued or spaced.
+        ("\n<<function>>get_weather(city='Paris')<<function>>search(query='x')", "\n"),
+        ("<<function>>get_weather(city='Paris') <<function>>search(query='x')\n", "\n"),
+    ],
+)
+def test_a_run_of_calls_on_one_line_after_a_separator_or_the_label_again_is_every_call(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [("get_weather", {"city": "Paris"}), ("search", {"query": "x"})]
+    assert (result["text"], result["errors"]) == (visible, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "get_weather(city='Paris'); print(result)",  # a call of no offered tool after the separator
+        "get_weather(city='Paris'); x = 1",  # a statement that is no call
+        "get_weather(city='Paris') search(query='x')",  # neither a separator nor the label between them
+        "Try get_weather(city='Paris'); search(query='x') in a shell.",  # inside a sentence
+        "Code:\n    get_weather(city='Paris'); search(query='x')",  # indented: a line of code
+        "<<function>>get_weather(city='Paris')<<function>>lookup(q='x')",  # the second is no offered tool
+    ],
+)
+def test_a_run_on_one_line_with_anything_but_calls_of_offered_tools_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

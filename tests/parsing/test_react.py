@@ -218,3 +218,40 @@ def test_an_action_line_naming_no_offered_tool_at_a_line_start_stays_text(text: 
 def test_functionary_v2s_header_to_all_is_markup_before_text_to_the_user() -> None:
     result = parse_everywhere("<|from|>assistant\n<|recipient|>all\n<|content|>Hello there", ["get_weather"])
     assert result["calls"] == [] and result["text"] == "Hello there"
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "visible"),
+    [
+        (
+            "Action: search\nAction Input: Run this:\n```python\nprint(1)\n```",
+            "Run this:\n```python\nprint(1)\n```",
+            "",
+        ),
+        (
+            "Thought: code\nAction: search\nAction Input: Evaluate:\n```\na\n\nb\n```\nObservation: 2",
+            "Evaluate:\n```\na\n\nb\n```",
+            "Thought: code\n\nObservation: 2",
+        ),
+        ("Action: search\nAction Input: shell\n  ```sh\nls -l\n  ```", "shell\n  ```sh\nls -l\n  ```", ""),
+    ],
+)
+def test_a_code_fence_on_the_line_after_a_string_input_continues_the_input(text: str, query: str, visible: str) -> None:
+    result = parse_everywhere(text, [SEARCH])
+    assert _calls(result) == [("search", {"query": query})]
+    assert (result["text"], result["errors"]) == (visible, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # A blank line between: the fence is the message's own, not the input.
+        ("Action: search\nAction Input: cats\n\n```python\nprint(1)\n```", "\n\n```python\nprint(1)\n```"),
+        # Text on the next line, then a fence: the input is its own line only.
+        ("Action: search\nAction Input: cats\nSee:\n```\nx\n```", "\nSee:\n```\nx\n```"),
+    ],
+)
+def test_a_fence_not_right_after_the_input_line_stays_text(text: str, visible: str) -> None:
+    result = parse_everywhere(text, [SEARCH])
+    assert _calls(result) == [("search", {"query": "cats"})]
+    assert result["text"] == visible

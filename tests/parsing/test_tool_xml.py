@@ -275,6 +275,33 @@ def test_a_plain_body_is_the_value_of_the_tools_one_string_parameter(text: str, 
 
 
 @pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        ('<execute_command command="ls -l" />', ("execute_command", {"command": "ls -l"}), ""),
+        (
+            "Listing:\n<execute_command command='ls' cwd=\"/tmp\"/>\nDone.",
+            ("execute_command", {"command": "ls", "cwd": "/tmp"}),
+            "Listing:\n\nDone.",
+        ),
+        ('<list_files path="src"\n  recursive="true" />', ("list_files", {"path": "src", "recursive": True}), ""),
+        ('<read_file path="a &amp; b.txt"/>', ("read_file", {"path": "a & b.txt"}), ""),
+        # Attributes, then children for the other parameters.
+        (
+            '<write_to_file path="a.py"><content>x = 1</content></write_to_file>',
+            ("write_to_file", {"path": "a.py", "content": "x = 1"}),
+            "",
+        ),
+    ],
+)
+def test_a_tool_element_whose_attributes_are_its_parameters_is_a_call(
+    text: str, call: tuple[str, dict[str, Any]], visible: str
+) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [call]
+    assert (result["text"], result["errors"]) == (visible, [])
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "<send_message>never closed",
@@ -310,3 +337,21 @@ def test_a_yaml_block_scalar_is_read_as_yaml_reads_it(text: str, content: str) -
 def test_a_pipe_that_opens_no_block_is_the_value_itself() -> None:
     result = parse_everywhere("<write_to_file>\npath: a.py\ncontent: a | b\n</write_to_file>", TOOLS)
     assert _calls(result) == [("write_to_file", {"path": "a.py", "content": "a | b"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<execute_command class="x" command="ls"/>',  # an attribute the tool does not declare
+        '<execute_command command="ls" command="pwd"/>',  # a parameter given twice
+        "<read_file/>",  # no argument
+        "<attempt_completion />",  # no argument (a component in JSX: `<TitleBar />`)
+        '<run_script command="ls"/>',  # no offered tool
+        'Use `<execute_command command="ls"/>` to list.',  # inline code
+        "```python\nprint('<execute_command command=\"ls\"/>')\n```",  # a programming language's fence
+        '<execute_command command="ls">',  # never closed
+    ],
+)
+def test_attributes_without_that_evidence_stay_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

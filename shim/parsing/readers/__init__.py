@@ -18,6 +18,7 @@ import regex
 from shim.parsing.readers import (
     call_tokens,
     code_fence,
+    command_line,
     deepseek,
     dsml,
     gemma,
@@ -28,6 +29,7 @@ from shim.parsing.readers import (
     kimi,
     labelled,
     langchain_blob,
+    langchain_xml,
     lfm2,
     llama,
     llama4,
@@ -51,6 +53,7 @@ from shim.parsing.readers import (
     tool_fence,
     tool_xml,
     untagged,
+    yaml_fence,
 )
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
 from shim.parsing.shapes import ToolIndex
@@ -70,6 +73,7 @@ __all__ = [
 ]
 
 DEFAULT_DIALECTS: list[Dialect] = [
+    *langchain_xml.ROWS,  # <tool>NAME</tool><tool_input>…</tool_input> (LangChain), before <tool>{…}</tool>
     *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
     *qwen_xml.ROWS,  # <function=NAME><parameter=K>V</parameter></function>; Llama 3.1 <function=NAME>{…}
     *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]
@@ -99,14 +103,17 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     untagged.FENCE,  # ```json {…} ``` naming a known tool
+    *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
+    *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
+    *minimax.ANY_TAG_ROWS,  # <call_record tool="read"><parameter name="path">…: the invoke form under any tag
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call
     untagged.WRAPPED_CALL,  # <response><tools>{…}</tools></response>: …or around a tagged call
     untagged.INSIDE_TAG,  # <functioncall {"name": …}>: a JSON call inside a tag's brackets

@@ -189,6 +189,9 @@ class Dialect:
     """Builds the opener from the offered tools (``<read_file>`` for a tool ``read_file``); None: no row."""
     example: str | None = None
     """How one call is written in this family, for the message a model gets when its call cannot be used."""
+    opens_each_call: bool = False
+    """The opener prefixes each call (``[TOOL_CALLS]NAME{…}[TOOL_CALLS]NAME{…}``) rather than wrapping a block of
+    calls (``<tool_call>…</tool_call>``): the same call written again under it is another call, not a repeat."""
 
     def compiled_open(self) -> regex.Pattern[str]:
         return compile_marker(self.open)

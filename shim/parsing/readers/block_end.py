@@ -80,8 +80,9 @@ _CLOSER_LIKE = regex.compile(r"<[ \t]{0,8}/[ \t]{0,8}(?P<tag>[\w:.|-]{1,64})[ \t
 
 def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
     """The block's closer misspelled by one trailing ``s`` (``</tool_calls>`` for ``</tool_call>``, or the
-    other way), or cut anywhere after its ``</`` at the very end of the stream: ``(match, False)``; ``(None, True)``
-    when the text ends where it may still be one; ``(None, False)`` when it is not."""
+    other way), a closer token ``<end_X>`` written as ``</end_X>``, or cut anywhere after its ``</`` at the very
+    end of the stream: ``(match, False)``; ``(None, True)`` when the text ends where it may still be one;
+    ``(None, False)`` when it is not."""
     close = block.dialect.compiled_close() if block.dialect is not None else None
     if close is not None and final:  # the output ends inside the closer: `</tool` for `</tool_call>`
         rest = text[pos:]
@@ -98,7 +99,11 @@ def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[rege
         return None, False
     tag = found.group("tag")
     fixed = (tag, tag[:-1] if tag[-1:] in "sS" else tag + "s")
-    return (found if any(close.fullmatch(f"</{t}>") for t in fixed) else None), False
+    if any(close.fullmatch(f"</{t}>") for t in fixed):
+        return found, False
+    # A closer token that is a word in brackets written as an XML end tag: `</end_function_call>` for
+    # `<end_function_call>` (FunctionGemma prompted without its special tokens).
+    return (found if found.group("gt") is not None and close.fullmatch(f"<{tag}>") else None), False
 
 
 def _repeated(previous: str, text: str, pos: int, final: bool) -> int | Next:
@@ -133,7 +138,7 @@ def _closes_after(block: Block, text: str, pos: int, final: bool) -> int | Next:
     if found is None:
         # The output ends in the repeat: one call for a wrapper (`<tool_call>…<tool_call>…`); a per-call
         # prefix (`[TOOL_CALLS]`) opens each call, so a repeat under it is another call.
-        wrapper = block.dialect is not None and block.dialect.body != "mistral"
+        wrapper = block.dialect is not None and not block.dialect.opens_each_call
         return pos if final and j >= len(text) and wrapper else None
     if found.partial:
         return MORE

@@ -564,7 +564,8 @@ def rows(syntax: CallSyntax, name: str = "derived") -> list[Dialect]:
     _open = opener_reader(syntax)
     pattern = marker_pattern(opener)
     if sum(c.isalnum() or c in "<|[]>_" for c in opener) >= 2:
-        return [Dialect(name, pattern, None, reader=_open, first=opener[0])]
+        each = bool(syntax.call_open) and not syntax.block_open  # `[TOOL_CALLS]` before every call
+        return [Dialect(name, pattern, None, reader=_open, first=opener[0], opens_each_call=each)]
     if syntax.name_at != "markup" or (not syntax.name_close.strip() and syntax.arguments != "json"):
         return []
     follows = _follows(syntax)

@@ -10,7 +10,8 @@ Keys are bare words; strings sit between two ``<|"|>`` (or ``<escape>``) and are
 ``\\`` inside is the character itself); other values are JSON literals, objects ``{k:v}`` and lists; a bare
 word where a value belongs (quotes stripped) is a string, and so is a value in plain JSON double quotes
 (``{command:"ls"}``, the special quotes rendered as ``"``). The closer is optional. Between the call tokens,
-``call:NAME(k="v")`` with Python-style arguments is read too (`shim.parsing.readers.pycall`).
+``call:NAME(k="v")`` with Python-style arguments is read too (`shim.parsing.readers.pycall`), and the ``call:``
+prefix may be left out before an offered tool's name (``<start_function_call>NAME{}``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ _CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\
 _PAREN_CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}\(")
 """``call:NAME(k="v")``: parentheses for braces, Python-style arguments (Gemma 4 E4B under load, vllm-mlx's
 tests); read inside the family's call tokens only."""
+_BARE_CALL = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}(?=\{)")
+"""``NAME{`` with the ``call:`` prefix left out (a model prompted with the tokens but not the prefix)."""
 _NEXT = regex.compile(rf"{_QUOTES}|[{{}}]", regex.IGNORECASE)
 # A string in plain double quotes (the special quotes' stand-in when a template or a client renders them, as
 # oMLX shows ``{command:"ls"}``) is one token, commas and colons inside included; a lone quote is a token too.
@@ -196,6 +199,13 @@ class GemmaStart:
         if paren is not None:
             ctx.consume(paren.group())
             return paren.end(), PyCall(ctx, self.block, paren.group("name"))
+        if found is None and not self.known_only:  # `call:` left out: an offered tool's name, then `{`
+            bare = _BARE_CALL.match(text, pos, partial=not final)
+            if bare is not None and bare.partial:
+                return pos, MORE
+            if bare is not None and ctx.tools.is_known(bare.group("name")):
+                ctx.consume(bare.group())
+                return bare.end(), GemmaArgs(ctx, self.block, bare.group("name"))
         if self.after:
             return pos, AfterBody(ctx, self.block)
         if text[pos] == "{" and not self.known_only:

@@ -3,7 +3,9 @@
 
 (Llama 3.1's custom-tool form ``<function=NAME>{…}</function>`` shares its opener with Qwen3-Coder's XML and
 is read by `shim.parsing.readers.qwen_xml`.) A built-in's name resolves to the offered tool (``wolfram_alpha``
-for ``wolfram_alpha.call``) by the shape rules.
+for ``wolfram_alpha.call``) by the shape rules. Any other body is raw code for the offered code-interpreter tool
+(``python``, ``code_interpreter``, taking one string parameter), as Llama 3.1's docs and functionary v3.1 write
+it, up to the end-of-message token or the end of the output; with no such tool it stays text.
 """
 
 from __future__ import annotations
@@ -11,23 +13,50 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.name_first import RawBody, string_tools
 from shim.parsing.readers.pycall import CALL_OPEN, PyCall
 from shim.parsing.readers.tagged_json import TaggedStart
+from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
 
 
+_CODE_TOOL = regex.compile(r"(?:i?python|code[_-]?interpreter|python[_-]?interpreter)", regex.IGNORECASE)
+"""Names of the code-interpreter tool that ``<|python_tag|>`` code goes to (Llama 3.1's built-in
+``code_interpreter``, functionary's ``python``)."""
+_NAME_THEN_BODY = regex.compile(r"[A-Za-z_][\w.\-]{0,127}[ \t]{0,4}:?[ \t\r\n]{0,8}\{")
+"""A name then JSON arguments (``NAME {…}``), which `TaggedStart` reads: no raw code."""
+
+
+def code_tool(tools: ToolIndex) -> str | None:
+    """The one offered code-interpreter tool that takes its code as one string parameter, if there is one."""
+    fits = [name for name in string_tools(tools).specs if _CODE_TOOL.fullmatch(name)]
+    return fits[0] if len(fits) == 1 else None
+
+
 class PythonTagStart(TaggedStart):
-    """A JSON call as in every tagged family, or ``NAME(k="v")`` / ``NAME.call(k="v")``."""
+    """A JSON call as in every tagged family, or ``NAME(k="v")`` / ``NAME.call(k="v")``; any other body is code
+    for the offered code-interpreter tool (Llama 3.1's ``<|python_tag|>`` then raw Python, functionary v3.1)."""
 
     def named_body(self, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
         found = CALL_OPEN.match(text, pos, partial=not final)
         if found is not None and found.partial:
             return pos, MORE
         if found is None:
-            return None
+            return self._code(text, pos, final)
         self.ctx.consume(found.group())
         return found.end(), PyCall(self.ctx, self.block, found.group("name"))
+
+    def _code(self, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+        tool = code_tool(self.ctx.tools)
+        if tool is None:
+            return None
+        named = _NAME_THEN_BODY.match(text, pos, partial=not final)
+        if named is not None and (named.partial or (named.end() >= len(text) and not final)):
+            return pos, MORE
+        if named is not None:
+            return None
+        return pos, RawBody(self.ctx, self.block, tool)
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:

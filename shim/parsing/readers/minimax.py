@@ -24,11 +24,13 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reade
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, NamedStart
 from shim.parsing.readers.tagged_json import TaggedStart, tag
+from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.readers.xml_elements import elements
+from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_tree
 
-__all__ = ["FORM", "ROWS"]
+__all__ = ["ANY_TAG_ROWS", "FORM", "ROWS"]
 
 _NS = r"(?:[A-Za-z_]{1,16}:)?"
 _QUOTED = r"""["'](?P<{group}>(?:[^"'\n>]|<[|\uff5c][^"'<>|\uff5c\n]{{1,40}}[|\uff5c]>){{1,128}})["']"""
@@ -117,6 +119,33 @@ def _named(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
 
 def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
     return TaggedStart(ctx, block)  # JSON calls, or the invoke form declared inside it
+
+
+def _any_tag_opener(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    if names is None:
+        return None
+    head = rf"<{_WS}(?P<tag>[A-Za-z_][\w:.\-]{{0,63}})[ \t]+(?:name|tool|tool_name|function)[ \t]*=[ \t]*"
+    return rf"""{head}["'](?P<name>{names})["']{_WS}>(?=[ \t\r\n]{{0,64}}<{_NS}parameter[ \t]+name[ \t]*=)"""
+
+
+def _any_tag(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
+    """The pairs up to ``</TAG>`` of the opener's own tag (or ``</invoke>``)."""
+    close = rf"</{_WS}{regex.escape(match.group('tag'))}{_WS}>"
+    form = PairForm(
+        key=FORM.key,
+        value_end=regex.compile(rf"(?P<close></{_NS}parameter[ \t]*>)|<{_NS}parameter[ \t]|{close}", regex.I),
+        call_end=regex.compile(close, regex.IGNORECASE),
+        expected=f'<parameter name="KEY">VALUE</parameter> or </{match.group("tag")}>',
+    )
+    return XmlPairs(ctx, block, match.group("name"), form)
+
+
+ANY_TAG_ROWS = [
+    # <call_record tool="read"><parameter name="path">a.py</parameter></call_record> (Gemini 3 in oh-my-pi):
+    # the invoke form under a tag of any name, for an offered tool, with a parameter pair right after it.
+    Dialect("named_any_tag", "<", None, kind="untagged", first="<", reader=_any_tag, open_for_tools=_any_tag_opener),
+]
 
 
 ROWS = [

@@ -38,4 +38,4 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> MistralStart:
 
 
 # `[/TOOL_CALLS]` closes the list in some Mistral templates (Ollama's tests); it is markup, never text.
-ROWS = [Dialect("mistral", r"\[TOOL_CALLS\]", r"\[/TOOL_CALLS\]", body="mistral", reader=_open)]
+ROWS = [Dialect("mistral", r"\[TOOL_CALLS\]", r"\[/TOOL_CALLS\]", body="mistral", reader=_open, opens_each_call=True)]

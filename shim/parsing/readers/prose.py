@@ -7,9 +7,10 @@
   text up to its closing backtick on the same line (`InlineCode`). A backtick with no partner on its line
   (``it`s``) opens no span: the text after it is read as usual.
 - A block that opens on a quoted line (``> …``) or right after words that present an example (``for
-  example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``) is shown, not made: the core hands it to
-  `Quoted`, which passes it through as text up to the row's closer (or, for a row with none, the paragraph's
-  end). `presents` decides from the visible text just before the opener.
+  example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a hypothetical ``you would respond:``)
+  is shown, not made: the core hands it to `Quoted`, which passes it through as text up to the row's closer
+  (or, for a row with none, the paragraph's end). `presents` decides from the visible text just before the
+  opener.
 - A call after a line that opens the user's turn (``USER:``, ``Human:``) is part of a transcript (`TRANSCRIPT`:
   OpenHands' and Cherry Studio's in-context examples): text, for the rest of the message.
 - So is a call on a line labelled as an example (``Correct:``, ``INCORRECT:``, ``Bad example:``, ``Example
@@ -18,6 +19,10 @@
   presents (``should look like the following:``) shows what a model printed, a transcript: it is text up to
   its closing fence, whatever it holds (``shown_fence``). Unpresented, only its opener is text and its content
   is read as usual.
+
+- A call whose tool name is a template's placeholder (``function_name``, ``tool_name``, ``<function-name>``,
+  ``your_function``, ``example_tool``) of no offered tool is an instruction showing the format, in any form:
+  the core withholds its events and shows its every character (`placeholder`).
 
 A call of a tool that was not offered is text in every untagged form already: those rows need offered tools.
 """
@@ -29,7 +34,7 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.code_fence import CodeFence
 
-__all__ = ["PRESENTED_ONLY", "ROWS", "TRANSCRIPT", "InlineCode", "Quoted", "presents"]
+__all__ = ["PRESENTED_ONLY", "ROWS", "TRANSCRIPT", "InlineCode", "Quoted", "placeholder", "presents"]
 
 _SPAN_LIMIT = 240
 """An inline code span longer than this is no span (a stray backtick): the hold-back stays bounded."""
@@ -42,7 +47,8 @@ _CUE = regex.compile(
     r"|\bhere(?:'s| is| are) (?:the|an?) (?:\w+ )?(?:structure|format|syntax|template|example)"
     r"|\b(?:here(?:'s| is) )?how (?:you|one) (?:can|could|would|should|might)\b"  # told to the reader: not done
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
-    r"|\blike (?:this|so)|\b(?:looks?|be) like)"
+    r"|\blike (?:this|so)|\b(?:looks?|be) like"
+    r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say))"
     r"[^.!?\n]{0,48}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",
     regex.IGNORECASE,
 )
@@ -57,6 +63,24 @@ conversation (in-context examples in a prompt, a README's sample session), not t
 every call after it is shown, not made. A model writes its own turn, never the user's."""
 _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
 _PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
+
+
+_WORD = r"(?:function|func|fn|tool|method|action)"
+_PLACEHOLDER = regex.compile(
+    rf"(?:your|my|the|example|sample|some|an?)[_\- ]?{_WORD}(?:[_\- ]?(?:name|call))?"  # your_function, example_tool
+    rf"|{_WORD}[_\- ]?name"  # function_name, tool-name
+    rf"|<[ \t]*{_WORD}(?:[_\- ]?name)?[ \t]*>|\{{\{{?[ \t]*{_WORD}(?:[_\- ]?name)?[ \t]*\}}\}}?"  # <tool>, {{function}}
+    r"|\[[ \t]*" + _WORD + r"(?:[_\- ]?name)?[ \t]*\]",
+    regex.IGNORECASE,
+)
+"""A template's stand-in for a tool name: a word for "function" or "tool" with ``name`` after it, a placeholder
+word before it, or brackets around it. A bare ``tool`` or ``function`` may be a real name: not this."""
+
+
+def placeholder(name: str) -> bool:
+    """``name`` is a template's stand-in for a tool name (``function_name``, ``<tool-name>``, ``example_tool``),
+    not a name: a call of it (of no offered tool) shows the format and is text."""
+    return _PLACEHOLDER.fullmatch(name.strip()) is not None
 
 
 def presents(before: str) -> bool:

@@ -25,7 +25,8 @@ from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS", "PythonicCalls"]
 
-_BLANKS = regex.compile(r"[ \t]*")
+_BLANKS = regex.compile(r"[ \t]*(?:;[ \t]*)?")
+"""Blanks after a bare call, and the ``;`` that may end its statement (NexusRaven's ``a(…); b(…); ``)."""
 _TOKEN = regex.compile(r"<\|?/?[A-Za-z_][\w|]{0,23}\|?>")
 """A special token (``<bot_end>``, ``<|eot_id|>``, ``</s>``) written right after a call."""
 _SENTENCE = regex.compile(r"\p{Lu}[\p{Ll}'\u2019 ]")
@@ -46,6 +47,23 @@ class PythonicCalls:
         self.calls: list[tuple[str, dict[str, Any]]] | None = None
         self.opening = not ctx.shown
         """The calls open the message: prose may follow them on their line (LFM2.5's ``[…]I'm scheduling…``)."""
+        self.done: list[tuple[str, dict[str, Any]]] = []
+        """Calls read before this one on its line (``a(x=1); b(y=2)``, ``<<function>>a(…)<<function>>b(…)``)."""
+
+    def _next_call(self, text: str, found: regex.Match[str]) -> int | None:
+        """Another call on the line after a ``;`` or under the label again: read it as part of the run (the
+        whole run reverts to text unless every call in it is one); None: what follows is no call's start."""
+        name = found.group("name")
+        if not self.ctx.tools.is_known(name):
+            return None
+        assert self.calls is not None
+        self.done, self.calls = self.calls, None
+        self.ctx.consume(found.group())
+        self.scanner = PythonicScanner()
+        opener = f"{name}("
+        self.scanner.feed(opener, 0)
+        self.body = [opener]
+        return found.end()
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         if self.calls is None:
@@ -59,8 +77,16 @@ class PythonicCalls:
             if not calls or not all(self.ctx.tools.is_known(name) and (args or not self.line) for name, args in calls):
                 self.ctx.revert()
                 return new, None
-            self.calls = calls
+            self.calls = self.done + calls
             pos = new
+        if self.bare:
+            more = _NEXT_CALL.match(text, pos, partial=not final)
+            if more is not None and more.partial:
+                return pos, MORE
+            if more is not None and (more.group("sep") or more.group("label")):
+                nxt = self._next_call(text, more)
+                if nxt is not None:
+                    return nxt, self
         blanks = _BLANKS.match(text, pos)
         assert blanks is not None
         after = blanks.end()
@@ -88,6 +114,10 @@ class PythonicCalls:
         if not alone:
             self.ctx.revert()
             return pos, None
+        semi = text.find(";", pos, after) if self.bare else -1
+        if semi >= 0:  # `a(…); ` ending the line: the statement's separator is the call's markup
+            self.ctx.consume(text[pos : semi + 1])
+            pos = semi + 1
         for name, arguments in self.calls:
             self.ctx.end_call(name, arguments, streamed=False)
         if not self.bare:
@@ -127,6 +157,12 @@ def _opener(prefix: str, *, labelled: bool = False) -> Any:
 _LABEL = r"Call[ \t]{0,4}:|<<function>>"
 """Labels models put before a Python-style call: NexusRaven's ``Call: NAME(…)``, Gorilla OpenFunctions'
 ``<<function>>NAME(…)``."""
+
+_NEXT_CALL = regex.compile(
+    rf"[ \t]{{0,8}}(?P<sep>;[ \t]{{0,8}})?(?P<label>(?:{_LABEL})[ \t]{{0,4}})?(?P<name>[A-Za-z_][\w.\-]{{0,127}})\("
+)
+"""Another call on the same line: after Python's statement separator (NexusRaven's ``a(…); b(…)``) or under
+the label again (Gorilla's ``<<function>>a(…)<<function>>b(…)``); one of the two is needed."""
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"

@@ -7,9 +7,10 @@ Qwen-Agent's ``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, and Functionary v
 Lenient forms of plain words, so the evidence is strict: ``Action:`` must begin the message or a line, the
 name must be an offered tool (the opener is built from their names) and ``Action Input:`` must follow on the
 next line. The input is a JSON object (the arguments), or a string up to the end of its line: the value of
-the tool's one parameter (or its one required parameter); a JSON object wrapped in one call (``Tool({…})``) is
-the object; otherwise the block goes back out as text, with no
-error. LangChain's JSON blob in a fence is `langchain_blob`'s.
+the tool's one parameter (or its one required parameter), and a code fence opening on the next line continues
+it up to the fence's closing line (``Action Input: Run this:`` then a ```` ```python ```` block, as LangChain's
+conversational agent reads it); a JSON object wrapped in one call (``Tool({…})``) is the object; otherwise the
+block goes back out as text, with no error. LangChain's JSON blob in a fence is `langchain_blob`'s.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ _BLANKS = regex.compile(r"[ \t]+")
 _NEXT_LINE_OBJECT = regex.compile(r"(?:\r?\n[ \t]*)?(?:```(?:json)?[ \t]*\r?\n[ \t]*)?\{")
 """``Action Input:`` with its JSON object on the next line, or in a ```` ```json ```` fence."""
 _FENCE_END = regex.compile(r"[ \t\r\n]*```")
+_FENCE_NEXT = regex.compile(r"\r?\n[ \t]{0,3}```[^\r\n`]{0,32}\r?\n")
+"""A code fence opening on the line right after a string input: it continues the input (LangChain reads the
+input to the end of the output), up to `_FENCE_CLOSE`."""
+_FENCE_CLOSE = regex.compile(r"\r?\n[ \t]{0,3}```")
 _WRAPPED_OBJECT = regex.compile(r"[A-Za-z_][\w.]{0,63}[ \t]*\([ \t]*(?P<object>\{.*\})[ \t]*\)", regex.DOTALL)
 """An input that wraps its JSON object in one call of a class or the tool (``QueryEngineTool({…})``, seen by
 LlamaIndex, whose ReAct parser reads the object between the first ``{`` and the last ``}``): the object."""
@@ -98,6 +103,7 @@ class ReactInput:
         self.json: JsonCandidate | None = None
         self.body: list[str] = []  # the string input, to the end of the line
         self.fenced = False  # the object sits in a ```json fence, whose end belongs to the call
+        self.in_fence = False  # inside a code fence that continues a string input
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
@@ -129,12 +135,32 @@ class ReactInput:
                     ctx.consume(fence.group())
                     new = fence.end()
             return new, self._decide(lenient_loads(self.json.text()))
+        if self.in_fence:  # the code fence the input's line introduced, up to its closing line
+            close = _FENCE_CLOSE.search(text, pos, partial=not final)
+            stop = len(text) if close is None else close.start()
+            ctx.consume(text[pos:stop])
+            self.body.append(text[pos:stop])
+            if close is None or close.partial:
+                return stop, (self if close is None else MORE)
+            ctx.consume(close.group())
+            self.body.append(close.group())
+            self.in_fence = False
+            return close.end(), self._decide("".join(self.body).strip().strip('"'))
         end = _LINE_END.search(text, pos)
         stop = len(text) if end is None else end.start()
         ctx.consume(text[pos:stop])
         self.body.append(text[pos:stop])
         if end is None and not final:
             return stop, self
+        if end is not None:
+            fence = _FENCE_NEXT.match(text, stop, partial=not final)
+            if fence is not None and fence.partial:
+                return stop, MORE
+            if fence is not None:  # `Action Input: Run this:` then a fence on the next line: the fence is input
+                ctx.consume(fence.group())
+                self.body.append(fence.group())
+                self.in_fence = True
+                return fence.end(), self
         return stop, self._decide("".join(self.body).strip().strip('"'))
 
     def _decide(self, value: Any) -> Next:

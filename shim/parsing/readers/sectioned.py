@@ -23,6 +23,8 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Next, Reader, ReaderFactory, match_at
 from shim.parsing.readers.block_end import AfterBody, Closed, Skip
 from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.name_first import string_tools
+from shim.parsing.shapes import one_parameter
 from shim.parsing.tags import PARTIAL
 
 __all__ = ["SEPARATOR", "Section", "Tokens", "head_name", "section_reader"]
@@ -98,6 +100,47 @@ class _Inner:
         self.reader.finish(truncated)
 
 
+class _FencedRaw:
+    """A fenced body that is no JSON (DeepSeek-R1's ``python`` tool, then a ```` ```python ```` fence of code): the
+    raw value of the tool's one string parameter, up to the closing fence (`name_first.RawBody`'s rule)."""
+
+    def __init__(self, ctx: Context, section: Section, name: str) -> None:
+        self.ctx = ctx
+        self.section = section
+        self.name = name
+        self.body: list[str] = []
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        end = _FENCE_CLOSE.search(text, pos, partial=not final)
+        stop = len(text) if end is None else end.start()
+        self.ctx.consume(text[pos:stop])
+        self.body.append(text[pos:stop])
+        if end is not None and end.partial:
+            return stop, MORE
+        if end is None and not final:
+            return stop, self
+        self._decide()
+        self.section.phase = "after"  # the fence's end and the call's end token
+        return stop, self.section
+
+    def _decide(self) -> None:
+        value = "".join(self.body)
+        value = value[:-1] if value.endswith("\n") else value
+        value = value[:-1] if value.endswith("\r") else value
+        arguments = one_parameter(self.ctx.tools, self.name, value)
+        if arguments is None:
+            self.ctx.fail_call("expected the arguments as a JSON object")
+        else:
+            self.ctx.end_call(self.name, arguments, streamed=False)
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.fail_call("the stream ended before the call's arguments")
+        else:
+            self._decide()
+            self.ctx.markup_as_text()
+
+
 class Section:
     def __init__(self, ctx: Context, block: Block, tokens: Tokens, phase: Phase = "between") -> None:
         self.ctx = ctx
@@ -106,6 +149,7 @@ class Section:
         self.phase: Phase = phase
         self.opened = phase != "between"  # a call began in this section (else its opener was prose)
         self.named = False  # a call's head was read: from here on a broken call is an error, not prose
+        self.fenced = False  # the call's arguments opened a ``` fence
         self._call_begin, self._head, self._call_end, self._section_end = tokens.compiled()
         self._separator = regex.compile(tokens.separator)
 
@@ -185,15 +229,19 @@ class Section:
                 self.phase = "args"
             return found.end(), self
         if self.phase == "args":
-            if text[pos] == "`":
+            if text[pos] == "`" and not self.fenced:
                 found = match_at(_FENCE_OPEN, text, pos, final)
                 if found is MORE:
                     return pos, MORE
                 if found is not None:
                     ctx.consume(found.group())
+                    self.fenced = True
                     return found.end(), self
             if text[pos] == "{":
                 return pos, JsonBody(ctx, self.block, then=lambda: Section(ctx, self.block, self.tokens, "after"))
+            name = self.block.name
+            if self.fenced and name is not None and name in string_tools(ctx.tools).specs:
+                return pos, _FencedRaw(ctx, self, name)
             return pos, Skip(ctx, "expected the arguments as a JSON object")
         for pattern in (_FENCE_CLOSE, self._call_end):  # after: the fence and the call's end token, if there
             found = match_at(pattern, text, pos, final)

@@ -7,6 +7,10 @@ declaring none is called only as ``<TOOL></TOOL>``), once. Anything else goes ba
 with no error; so does a block the stream ends inside. Values are text, typed by the schema (``true`` for a
 boolean, ``["a"]`` or a Python literal ``['a']`` for an array); a ``<![CDATA[…]]>`` value is its content.
 
+The opener may carry parameters as attributes (``<run_command command="ls -l" />``, Qwen2.5-Coder prompted
+for tool XML): each attribute must be a parameter the tool declares, once (its value unescaped as XML, typed by
+the schema); a self-closing element is then the whole call, an open one takes the other parameters as children.
+
 The body may instead be YAML-like lines, as models prompted for tool-name XML sometimes write it (Mistral
 Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
 </write_file>``. The body must begin with ``KEY:`` for a parameter the schema declares; each line beginning
@@ -21,6 +25,7 @@ the output ends).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -286,8 +291,18 @@ def _block_scalar(header: str, lines: list[str]) -> str:
     return text.rstrip("\n") + "\n" if text.strip() else ""
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml:
-    return ToolXml(ctx, block, match.group("name"))
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml | _Attributed:
+    name = match.groupdict().get("name") or ""
+    attrs = match.groupdict().get("attrs") or ""
+    arguments = _attributes(ctx, name, attrs) if attrs else {}
+    if match.groupdict().get("slash"):
+        # `<TOOL/>` with no attribute is no call: JSX and HTML write components that way (`<TitleBar />`).
+        return _Attributed(ctx, name, arguments or None)
+    if arguments is None:
+        return _Attributed(ctx, name, None)
+    reader = ToolXml(ctx, block, name)
+    reader.arguments.update(arguments)  # `<TOOL k="v"><other>…</other></TOOL>`: attributes and children
+    return reader
 
 
 def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml:
@@ -309,9 +324,51 @@ def tool_name_pattern(tools: ToolIndex) -> str | None:
     return "|".join(regex.escape(n) for n in names) or None
 
 
+_ATTR_PAIR = r"""[A-Za-z_][\w.\-]{0,63}[ \t]{0,4}=[ \t]{0,4}(?:"[^"]{0,4000}"|'[^']{0,4000}')"""
+_ATTR = regex.compile(r"""(?P<key>[A-Za-z_][\w.\-]{0,63})[ \t]{0,4}=[ \t]{0,4}(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
+
+
 def _opener(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
-    return None if names is None else rf"<(?P<name>{names})[ \t]{{0,8}}>"
+    if names is None:
+        return None
+    attrs = rf"(?P<attrs>(?:[ \t\r\n]{{1,8}}{_ATTR_PAIR}){{0,32}})"
+    return rf"<(?P<name>{names}){attrs}[ \t\r\n]{{0,8}}(?P<slash>/?)>"
+
+
+def _attributes(ctx: Context, name: str, attrs: str) -> dict[str, Any] | None:
+    """The arguments an opener's attributes give (``<run_command command="ls -l">``): each a parameter the
+    tool declares, once, its value unescaped as XML and typed by the schema; None: any other attribute."""
+    spec = ctx.tools.specs.get(ctx.tools.resolve(name))
+    props: Any = spec.input_schema.get("properties") if spec is not None else None
+    arguments: dict[str, Any] = {}
+    for found in _ATTR.finditer(attrs):
+        key = found.group("key")
+        if not isinstance(props, dict) or key not in props or key in arguments:
+            return None
+        raw = html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq"))
+        arguments[key] = typed_value(ctx.tools, name, key, raw)
+    return arguments
+
+
+class _Attributed:
+    """A self-closing ``<TOOL k="v"/>``: the call is its attributes; or an opener whose attributes are no
+    parameters of the tool: text."""
+
+    def __init__(self, ctx: Context, name: str, arguments: dict[str, Any] | None) -> None:
+        self.ctx = ctx
+        self.name = name
+        self.arguments = arguments
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if self.arguments is None:
+            self.ctx.revert()
+        else:
+            self.ctx.end_call(self.ctx.tools.resolve(self.name), self.arguments, streamed=False)
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        self.feed("", 0, True)
 
 
 ROWS = [

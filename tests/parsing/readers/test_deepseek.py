@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.parsing.readers.cases import Real, check
+from tests.parsing.readers.cases import Real, check, tool
 
 # Quoted from the peer tests named in each case (corpus: benchmarks/real/deepseek).
 CASES = [
@@ -105,3 +105,34 @@ def test_the_tokens_mentioned_in_prose_without_a_call_shape_stay_visible() -> No
     text = "DeepSeek opens calls with <｜tool▁calls▁begin｜> and then writes a call."
     result = check(Real("variant", text, [], visible=text, tools=["get_weather"]), every_split=False)
     assert result["errors"] == []
+
+
+_HEAD = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>"
+_TAIL = "<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ("python\n```python\nx = 1\nprint(x)\n```", "x = 1\nprint(x)"),  # DeepSeek-R1 (functionary's r1 template)
+        ("python\n```\nimport math\n```", "import math"),  # a fence with no language
+        ("python\n```py\ny = {'a': 1}\n```", "y = {'a': 1}"),  # a dict inside the code: still code
+    ],
+)
+def test_a_fenced_body_that_is_no_json_is_the_value_of_the_tools_one_string_parameter(body: str, code: str) -> None:
+    tools = [tool("python", code="string"), tool("get_weather", city="string")]
+    check(
+        Real(
+            "written",
+            f"Running it.{_HEAD}{body}{_TAIL}",
+            [("python", {"code": code})],
+            visible="Running it.",
+            tools=tools,
+        )
+    )
+
+
+def test_a_fenced_body_that_is_no_json_for_a_tool_without_one_string_parameter_is_an_error() -> None:
+    text = f"{_HEAD}get_weather\n```python\nx = 1\n```{_TAIL}"
+    tools = [tool("get_weather", city="string", days="integer")]
+    check(Real("written", text, [], visible="", tools=tools, errors=1), visible=False)

@@ -149,3 +149,47 @@ def test_an_invoke_with_a_special_token_in_its_name_quoted_in_prose_stays_text()
 def test_a_value_that_opens_with_indentation_keeps_its_final_newline(value: str, expected: str) -> None:
     text = f'<invoke name="edit"><parameter name="old">{value}</parameter></invoke>'
     check(Real("variant", text, [("edit", {"old": expected})], tools=[tool("edit", old="string")]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Gemini 3 in oh-my-pi: a record tag naming the tool in an attribute, parameter pairs as in <invoke>.
+        (
+            'I will read it.\n<call_record tool="read">\n<parameter name="path">a.py</parameter>\n</call_record>',
+            "I will read it.\n",
+        ),
+        (
+            "<action name='read'><parameter name='path'>a.py</parameter><parameter name='limit'>5</parameter></action>",
+            "",
+        ),
+        (
+            '<tool_invocation function="read">  <parameter name="path">a.py</parameter></tool_invocation>\nDone.',
+            "\nDone.",
+        ),
+    ],
+)
+def test_parameter_pairs_under_a_tag_of_any_name_naming_an_offered_tool_are_a_call(text: str, visible: str) -> None:
+    limit = {"limit": 5} if "limit" in text else {}
+    check(
+        Real(
+            "written",
+            text,
+            [("read", {"path": "a.py", **limit})],
+            visible=visible,
+            tools=[tool("read", path="string", limit="integer")],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<call_record tool="lookup"><parameter name="path">a.py</parameter></call_record>',  # no offered tool
+        '<call_record tool="read">a.py</call_record>',  # no parameter pair: nothing says the body is arguments
+        '<call_record tool="read">\nThe <parameter name="path"> tag holds it.</call_record>',  # prose first
+        'Write `<record tool="read"><parameter name="path">x</parameter></record>` to read.',  # inline code
+    ],
+)
+def test_a_tag_naming_a_tool_without_that_evidence_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=[tool("read", path="string", limit="integer")]))

@@ -129,6 +129,10 @@ def test_a_call_a_model_writes_in_a_call_fence_or_after_a_header_is_still_a_call
         '{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>',
         "Wrap every call in function_call tags:\n"
         '<function_call>{"name": "special_function", "arguments": {"arg1": 1}}</function_call>',
+        # A hypothetical answer: what the model would write, shown to it.
+        "To get the weather in Rome you would respond:\n\n"
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>',
+        'Asked for Oslo, the assistant would reply with:\n[get_weather(city="Oslo")]',
     ],
 )
 def test_a_call_after_a_sentence_that_gives_the_format_is_text(text: str) -> None:
@@ -163,6 +167,7 @@ def test_a_call_after_a_users_turn_is_part_of_a_transcript_and_is_text(text: str
         'Asking the user asked about Rome.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'I will return the forecast.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'Here is the forecast check.\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'I will respond:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',  # no hypothetical
     ],
 )
 def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(text: str) -> None:
@@ -196,3 +201,26 @@ def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str)
 def test_a_call_the_model_makes_after_saying_how_is_still_a_call(text: str) -> None:
     result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A template's instructions: the placeholder call shows the format.
+        'Call tools like this:\n<tool_call>\n{"name": "function_name", "arguments": {"arg1": "value1"}}\n</tool_call>\nThanks.',
+        '<tool_call>{"name": "<tool-name>", "arguments": {}}</tool_call>',
+        "<function=your_function_name>\n<parameter=arg>value</parameter>\n</function>",
+        '[TOOL_CALLS]example_tool{"a": 1}',
+        '<function_call>{"name": "{{function_name}}", "arguments": {"x": "y"}}</function_call>',
+    ],
+)
+def test_a_call_of_a_placeholder_name_is_text_in_any_form(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 120, seeds=4)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+def test_a_placeholder_name_that_is_an_offered_tool_or_an_unknown_real_name_is_still_a_call() -> None:
+    text = '<tool_call>{"name": "function_name", "arguments": {}}</tool_call>'
+    assert [c["name"] for c in parse_everywhere(text, ["function_name"])["calls"]] == ["function_name"]
+    text = '<tool_call>{"name": "lookup_user", "arguments": {}}</tool_call>'  # handed on for the router's answer
+    assert [c["name"] for c in parse_everywhere(text, TOOLS)["calls"]] == ["lookup_user"]

@@ -1,0 +1,87 @@
+"""LangChain's XML agent: ``<tool>NAME</tool><tool_input>INPUT</tool_input>``.
+
+    <tool>search</tool><tool_input>weather in SF</tool_input>
+
+The name tag holds only the name, so the evidence is the pair: an offered tool's name alone in ``<tool>``,
+right before ``<tool_input>`` (whitespace aside). The input runs to ``</tool_input>``, or to the end of the
+output (the agent stops generation at that closer, so a served output may lack it). A JSON object is the
+arguments; any other input is the raw value of the tool's one string parameter (`react.input_arguments`), as
+LangChain hands a bare string to a tool. Where this is not so, the block is text with no error:
+
+- a name tag right before another (``<tool>a</tool><tool>b</tool><tool_input>…``): one input for several tools,
+  which LangChain's parser rejects; the whole run stays text;
+- an input the tool cannot take (no one string parameter, and no JSON object).
+
+``<tool>{…}</tool>`` with a JSON call inside is `tagged_json`'s.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.react import input_arguments, lenient_loads
+from shim.parsing.readers.tool_xml import tool_name_pattern
+from shim.parsing.shapes import ToolIndex
+
+__all__ = ["ROWS", "ToolInput"]
+
+_INPUT_END = regex.compile(r"</tool_input[ \t]{0,8}>", regex.IGNORECASE)
+
+
+class ToolInput:
+    """The input up to ``</tool_input>`` (or the end of the output), decided whole."""
+
+    def __init__(self, ctx: Context, name: str, *, several: bool) -> None:
+        self.ctx = ctx
+        self.name = name
+        self.several = several
+        self.body: list[str] = []
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        end = _INPUT_END.search(text, pos, partial=not final)
+        stop = len(text) if end is None else end.start()
+        self.ctx.consume(text[pos:stop])
+        self.body.append(text[pos:stop])
+        if end is None:
+            if final:
+                self._decide()
+                return stop, None
+            return stop, self
+        if end.partial:
+            return stop, MORE
+        self.ctx.consume(end.group())
+        self._decide()
+        return end.end(), None
+
+    def _decide(self) -> None:
+        raw = "".join(self.body)
+        value = lenient_loads(raw) if raw.strip().startswith("{") else None
+        arguments = None if self.several else input_arguments(self.ctx.tools, self.name, value or raw.strip())
+        if arguments is None:
+            self.ctx.revert()
+        else:
+            self.ctx.end_call(self.ctx.tools.resolve(self.name), arguments, streamed=False)
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.revert()
+        else:
+            self._decide()
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolInput:
+    del block
+    return ToolInput(ctx, match.group("name"), several=bool(match.group("others")))
+
+
+def _opener(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    if names is None:
+        return None
+    tag = r"<tool[ \t]{0,8}>[ \t]{0,8}%s[ \t]{0,8}</tool[ \t]{0,8}>[ \t\r\n]{0,8}"
+    any_name = r"[^<>\r\n]{1,128}?"
+    return f"(?P<others>(?:{tag % any_name})*){tag % f'(?P<name>{names})'}<tool_input[ \t]{{0,8}}>"
+
+
+ROWS = [Dialect("langchain_xml", "<tool>", None, first="<", reader=_open, open_for_tools=_opener)]

@@ -1,0 +1,45 @@
+"""LangChain's XML agent: ``<tool>NAME</tool><tool_input>…</tool_input>`` (`shim.parsing.readers.langchain_xml`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+TOOLS = [tool("search", query="string"), tool("get_weather", city="string", days="integer")]
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        ("<tool>search</tool><tool_input>weather in SF</tool_input>", ("search", {"query": "weather in SF"}), ""),
+        # The agent's stop sequence is `</tool_input>`: a served output ends without it.
+        ("I will look.\n<tool>search</tool>\n<tool_input>cats", ("search", {"query": "cats"}), "I will look.\n"),
+        (
+            '<tool> get_weather </tool> <tool_input>{"city": "Paris", "days": 2}</tool_input>\nDone.',
+            ("get_weather", {"city": "Paris", "days": 2}),
+            "\nDone.",
+        ),
+    ],
+)
+def test_an_offered_tools_name_tag_then_its_input_tag_is_a_call(
+    text: str, call: tuple[str, dict[str, object]], visible: str
+) -> None:
+    check(Real("written", text, [call], visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Several name tags before one input: LangChain's parser rejects it; no call.
+        "<tool>search</tool><tool>get_weather</tool><tool_input>Paris</tool_input>",
+        "<tool>lookup</tool><tool>search</tool><tool_input>x</tool_input>",
+        "<tool>lookup</tool><tool_input>x</tool_input>",  # no offered tool
+        "<tool>get_weather</tool><tool_input>Paris</tool_input>",  # a string for a tool of two parameters
+        "<tool>search</tool> is the tag, and <tool_input> holds the input.",  # prose between the tags
+        "In order to use a tool, you can use <tool></tool> and <tool_input></tool_input> tags.",
+        "For example:\n<tool>search</tool><tool_input>weather in SF</tool_input>",  # presented
+    ],
+)
+def test_name_and_input_tags_without_that_evidence_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
