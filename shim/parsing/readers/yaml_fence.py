@@ -9,10 +9,9 @@
 The fence is read whole, to its closing line, then decided: a YAML mapping that is one call of an offered tool
 by the shape rules every family uses (`shapes.to_call`: ``name`` / ``tool_name`` and ``arguments`` /
 ``tool_args``, routing keys such as ``server_idx`` aside) is the call, the fence its markup; anything else (a
-config file, a list, YAML this subset does not read) is text, every character, as any code fence is. The
-subset: block mappings by indentation, ``- item`` lists, plain and quoted scalars, ``|`` / ``>`` block
-scalars and JSON-style flow values (``{…}``, ``[…]``). A plain scalar is typed as YAML types it (``2``, ``true``,
-``null``) unless the tool's schema says the parameter is a string.
+config file, a list, text that is not YAML) is text, every character, as any code fence is. PyYAML reads the
+fence; a plain scalar is typed as JSON would type it (``2``, ``true``, ``null``) unless the tool's schema says
+the parameter is a string, so ``007`` or ``yes`` given for a string stays as written.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 import regex
+import yaml
 
 from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
@@ -29,12 +29,11 @@ __all__ = ["ROWS", "YamlFence", "load_yaml"]
 
 _CLOSE = regex.compile(r"\r?\n[ \t]{0,3}```")
 _EMPTY = regex.compile(r"```")
-_KEY = regex.compile(r"""(?P<key>[^\s:#'"\-][^:#]{0,127}?|"[^"\n]{1,128}"|'[^'\n]{1,128}')[ \t]*:(?:[ \t]+|$)""")
 _PLAIN_TYPES = regex.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|~", regex.IGNORECASE)
 
 
 class _Unreadable(ValueError):
-    """YAML outside the subset read here."""
+    """Not YAML, or YAML this reader refuses (aliases, tags of other types)."""
 
 
 class _Plain(str):
@@ -43,8 +42,30 @@ class _Plain(str):
     __slots__ = ()
 
 
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with no implicit typing: a plain scalar stays the text written (`_Plain`), so the
+    tool's schema decides whether ``007`` or ``yes`` is a string; quoted scalars are strings; an alias is
+    refused (a fence of nested aliases would otherwise expand without bound)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            raise _Unreadable("an alias")
+        return super().compose_node(parent, index)  # pyright: ignore[reportUnknownMemberType]
+
+
+def _string(loader: _Loader, node: yaml.ScalarNode) -> str:
+    value = str(loader.construct_scalar(node))
+    return _Plain(value) if node.style is None else value
+
+
+_Loader.yaml_implicit_resolvers = {}  # no implicit typing: every plain scalar resolves to a string
+_Loader.add_constructor("tag:yaml.org,2002:str", _string)
+
+
 def _typed(value: Any) -> Any:
     if isinstance(value, _Plain):
+        if not value:
+            return None  # `key:` with nothing after it
         if _PLAIN_TYPES.fullmatch(value):
             text = value.lower()
             return None if text in ("null", "~") else lenient_json.loads(text)
@@ -56,80 +77,16 @@ def _typed(value: Any) -> Any:
     return value
 
 
-def _scalar(text: str) -> Any:
-    text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        return text[1:-1].replace("''", "'") if text[0] == "'" else lenient_json.loads(text)
-    if text[:1] in "{[":
-        try:
-            return lenient_json.loads(text)
-        except lenient_json.LenientJSONError:
-            raise _Unreadable(text) from None
-    if text[:1] in "&*!%@`":
-        raise _Unreadable(text)
-    return _Plain(text.split(" #", 1)[0].rstrip())
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _block(lines: list[str], i: int, indent: int) -> tuple[Any, int]:
-    """The node whose lines start at ``lines[i]``, all indented ``indent`` (a mapping or a list)."""
-    if lines[i].lstrip(" ").startswith("- ") or lines[i].strip() == "-":
-        items: list[Any] = []
-        while i < len(lines) and _indent(lines[i]) == indent and lines[i].lstrip(" ").startswith("-"):
-            rest = lines[i].strip()[1:].strip()
-            if not rest:
-                raise _Unreadable(lines[i])
-            items.append(_scalar(rest))
-            i += 1
-        return items, i
-    mapping: dict[str, Any] = {}
-    while i < len(lines) and _indent(lines[i]) == indent:
-        line = lines[i][indent:]
-        found = _KEY.match(line)
-        if found is None:
-            raise _Unreadable(line)
-        key = found.group("key").strip().strip("\"'")
-        rest = line[found.end() :].strip()
-        i += 1
-        if rest in ("|", ">", "|-", ">-"):
-            body: list[str] = []
-            while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) > indent):
-                body.append(lines[i])
-                i += 1
-            cut = min((_indent(b) for b in body if b.strip()), default=0)
-            joined = ("\n" if rest[0] == "|" else " ").join(b[cut:] for b in body).rstrip("\n")
-            mapping[key] = joined if rest.endswith("-") else joined + "\n"
-        elif rest and not rest.startswith("#"):
-            mapping[key] = _scalar(rest)
-        elif i < len(lines) and _indent(lines[i]) > indent:
-            mapping[key], i = _block(lines, i, _indent(lines[i]))
-        elif i < len(lines) and _indent(lines[i]) == indent and lines[i].lstrip(" ").startswith("- "):
-            mapping[key], i = _block(lines, i, indent)  # a list at the key's own indentation
-        else:
-            mapping[key] = None
-    if i < len(lines) and _indent(lines[i]) > indent:
-        raise _Unreadable(lines[i])
-    return mapping, i
-
-
 def load_yaml(text: str) -> Any:
-    """The subset of YAML described in the module docstring, plain scalars kept as `_Plain` text.
+    """The YAML document ``text`` (PyYAML), plain scalars kept as `_Plain` text.
 
     Raises:
-        ValueError: the text is not in the subset.
+        ValueError: the text is not YAML this reader accepts.
     """
-    lines = [
-        line for line in text.replace("\r\n", "\n").split("\n") if line.strip() and not line.lstrip().startswith("#")
-    ]
-    if not lines or any("\t" in line[: _indent(line) + 1] for line in lines):
-        raise _Unreadable(text)
-    value, i = _block(lines, 0, _indent(lines[0]))
-    if i != len(lines):
-        raise _Unreadable(lines[i])
-    return value
+    try:
+        return yaml.load(text, Loader=_Loader)  # a SafeLoader subclass
+    except (yaml.YAMLError, RecursionError) as exc:  # nesting deeper than the stack: not a call envelope
+        raise _Unreadable(str(exc)) from None
 
 
 class YamlFence:
@@ -165,7 +122,7 @@ class YamlFence:
     def _decide(self) -> None:
         ctx = self.ctx
         try:
-            data = load_yaml("".join(self.body))
+            data = load_yaml("".join(self.body) + "\n")  # the closing fence's line break ends the last line
             shape = to_call(data, ctx.tools)
         except (ValueError, ShapeError):
             ctx.revert()

@@ -49,7 +49,7 @@ def test_a_yaml_fence_holding_one_call_of_an_offered_tool_is_the_call(
         "```yaml\n- name: search\n  arguments: {query: cats}\n```",  # a list item of a mapping: not read here
         "```yaml\nname: search\narguments:\n  query: cats\n",  # never closed
         "For example:\n```yaml\nname: search\narguments:\n  query: cats\n```",  # presented
-        "```yaml\nname: search\narguments: &a\n  query: cats\n```",  # an anchor: outside the subset
+        "```yaml\nq: &q\n  query: cats\nname: search\narguments: *q\n```",  # an alias: refused (may expand unbounded)
         "```yaml\n```",  # empty
     ],
 )
