@@ -103,7 +103,11 @@ def _tree(schema: Any, value: Any, depth: int) -> Any:
     if isinstance(kind, list):
         kinds = [k for k in cast("list[Any]", kind) if k != "null"]
         kind = kinds[0] if len(kinds) == 1 else None
-    if isinstance(value, dict) and len(cast("dict[str, Any]", value)) == 1 and _wraps_items(node, kind, value):
+    if (
+        isinstance(value, dict)
+        and len(cast("dict[str, Any]", value)) == 1
+        and _wraps_items(node, kind, cast("dict[str, Any]", value))
+    ):
         item: Any = next(iter(cast("dict[str, Any]", value).values()))
         value = cast("list[Any]", item) if isinstance(item, list) else [item]
     if kind == "array" and not isinstance(value, list) and not (isinstance(value, str) and value.strip()[:1] == "["):
@@ -129,7 +133,7 @@ def _wraps_items(node: dict[str, Any], kind: Any, value: dict[str, Any]) -> bool
     if kind != "array":
         return False
     items: Any = node.get("items")
-    props: Any = items.get("properties") if isinstance(items, dict) else None
+    props: Any = cast("dict[str, Any]", items).get("properties") if isinstance(items, dict) else None
     return not (isinstance(props, dict) and key in props)
 
 
