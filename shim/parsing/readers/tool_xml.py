@@ -240,7 +240,8 @@ class ToolXml:
         repeated parameter of another type keeps its last value, as JSON keeps a repeated key's."""
         raws = self.raws
         padded = all(r[:1] == " " and r[1:2].strip() and "\n" not in r for rs in raws.values() for r in rs)
-        arguments: dict[str, Any] = {}
+        # Values given as the opening tag's attributes (`<TOOL k="v">…`) come first; children set the rest.
+        arguments: dict[str, Any] = {k: v for k, v in self.arguments.items() if k not in raws}
         for key, written in raws.items():
             values = [r[1:] for r in written] if padded else written
             if self.ctx.tools.property_type(self.name, key) == "array":
