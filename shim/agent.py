@@ -372,6 +372,7 @@ class Agent:
             choice=decided,
             mode=self.settings.constrain,
             max_calls=self.call_limit,
+            bounds=self.profile.call_bounds,
         )
 
     def _take(self, turn: int, event: Event, outcome: TurnOutcome, decided: TurnChoice) -> list[Event | CallRouted]:

@@ -11,7 +11,7 @@ from typing import Any, Protocol, TypedDict, TypeVar
 
 from shim.backends.base import Backend, GenerationOptions, NativeCall, Reasoning, Usage, native_raw_parts
 from shim.constrain.schema import ConstrainMode, build_constraint
-from shim.constrain.turn import expressible
+from shim.constrain.turn import Bounds, expressible
 from shim.errors import ConfigError
 from shim.events import (
     CallFold,
@@ -165,9 +165,11 @@ def constrained_options(
     choice: TurnChoice,
     mode: ConstrainMode,
     max_calls: int | None = None,
+    bounds: Bounds | None = None,
 ) -> GenerationOptions | None:
     """``options`` with the turn's `CallConstraint`, when ``mode`` and the backend allow one; ``choice`` is the
-    turn's, already decided (`TurnChoice`); ``max_calls`` bounds the calls of a forced reply.
+    turn's, already decided (`TurnChoice`); ``max_calls`` bounds the calls of a forced reply, ``bounds`` the
+    strings and arrays of every call (`shim.constrain.turn.Bounds`).
 
     A caller's own ``grammar`` wins (it already constrains the whole reply).
 
@@ -187,6 +189,6 @@ def constrained_options(
     if constraint is None:
         return options
     constraint = replace(
-        constraint, tools=tuple(replace(t, input_schema=expressible(t.input_schema)) for t in constraint.tools)
+        constraint, tools=tuple(replace(t, input_schema=expressible(t.input_schema, bounds)) for t in constraint.tools)
     )
     return replace(options or GenerationOptions(), constraint=constraint)

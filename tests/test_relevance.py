@@ -12,7 +12,7 @@ import pytest
 from shim.agent import Agent, AgentEnd
 from shim.backends.scripted import ScriptedBackend
 from shim.profiles import get_profile
-from shim.profiles.data import SMALL_MODEL_CALLS
+from shim.profiles.data import SMALL_MODEL_BOUNDS, SMALL_MODEL_CALLS
 from shim.prompting import user_message
 from shim.relevance import MATCH_THRESHOLD, can_fill, relevance, request_matches
 from shim.tool_choice import TurnChoice
@@ -78,10 +78,12 @@ def test_the_small_models_profiles_carry_the_decision_and_a_bound_on_calls_of_on
         profile = get_profile(small)
         assert profile.call_when_matched == MATCH_THRESHOLD
         assert profile.max_calls_per_turn == SMALL_MODEL_CALLS and profile.further_calls_same_tool
+        assert profile.call_bounds == SMALL_MODEL_BOUNDS
     for other in ("gemma3", "qwen", "default"):
         profile = get_profile(other)
         assert profile.call_when_matched is None
         assert profile.max_calls_per_turn is None and not profile.further_calls_same_tool
+        assert profile.call_bounds is None
 
 
 @pytest.mark.anyio

@@ -25,6 +25,7 @@ from typing import TypeAlias
 import regex
 
 from shim.backends.base import MAX_STOP, GenerationOptions, merge_stop
+from shim.constrain.turn import Bounds
 from shim.ids import IdGenerator
 from shim.parsing.call_syntax import CallSyntax
 from shim.parsing.readers import DEFAULT_DIALECTS, Dialect
@@ -81,6 +82,10 @@ class ModelProfile:
     """A reply's further calls must name the tool of its first: one naming another tool ends the reply and is
     not made (a small model's second call to another offered tool is a wrong one; the same tool with other
     values is how it asks for several things)."""
+    call_bounds: Bounds | None = None
+    """The most characters of a free string and items of an array a constrained call may write (where the
+    tool's schema sets no smaller bound): a model that repeats itself inside a value then still finishes its
+    call (`shim.constrain.turn.Bounds`). None: only the schema's own bounds."""
 
     @property
     def rule(self) -> str:
@@ -130,6 +135,12 @@ _THINK = ("<think>", "</think>")
 SMALL_MODEL_CALLS = 4
 """The bound on calls in one reply for the small models' profiles: BFCL's parallel questions ask for two to
 four calls."""
+
+SMALL_MODEL_BOUNDS = Bounds(string=100, items=10)
+"""What one call of the small models' profiles may write: strings of at most 100 characters and arrays of at
+most 10 items. In BFCL's expected answers (every single-turn category) 99.9% of string values are at most 96
+characters and 99.5% of arrays at most 10 items; SmolLM2 went past both only when it looped (a case number
+string that ran on with the rest of its call, a list of one show name repeated) until the 160-token limit."""
 
 DEFAULT_PROFILE = ModelProfile(
     name="default",
@@ -191,6 +202,7 @@ PROFILES: tuple[ModelProfile, ...] = (
         call_when_matched=MATCH_THRESHOLD,
         max_calls_per_turn=SMALL_MODEL_CALLS,
         further_calls_same_tool=True,
+        call_bounds=SMALL_MODEL_BOUNDS,
         quirks=(
             "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
             "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance)",
@@ -242,6 +254,7 @@ PROFILES: tuple[ModelProfile, ...] = (
         call_when_matched=MATCH_THRESHOLD,
         max_calls_per_turn=SMALL_MODEL_CALLS,
         further_calls_same_tool=True,
+        call_bounds=SMALL_MODEL_BOUNDS,
         quirks=(
             "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",
             "further calls in a reply as SmolLM2's: the first call's tool only, no repeats, a bound",
