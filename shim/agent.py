@@ -63,6 +63,7 @@ from shim.ids import IdGenerator
 from shim.notices import notice
 from shim.profiles import DEFAULT_PROFILE, ModelProfile
 from shim.prompting import assistant_message, chat_messages, render_messages, tool_message, user_message
+from shim.request_values import request_values
 from shim.tool_choice import NO_TOOLS, ExternalTools, TurnChoice
 from shim.trace import TraceWriter
 from shim.types import ChatMessage, ContentBlock, Message, ToolCall, ToolResult, ToolSpec, tool_specs
@@ -373,7 +374,16 @@ class Agent:
             mode=self.settings.constrain,
             max_calls=self.call_limit,
             bounds=self.profile.call_bounds,
+            steer=self._steer(),
         )
+
+    def _steer(self) -> tuple[str, ...]:
+        """The values of the user's request a small model's further calls are steered toward (the profile's
+        ``steer_further_calls``), on the turn right after the user's message."""
+        last = self.conversation[-1] if self.conversation else None
+        if not self.profile.steer_further_calls or last is None or last.role != "user":
+            return ()
+        return request_values(last.text())
 
     def _take(self, turn: int, event: Event, outcome: TurnOutcome, decided: TurnChoice) -> list[Event | CallRouted]:
         """Record a parser event and pass it on, with the routing decision after a complete call."""

@@ -166,10 +166,12 @@ def constrained_options(
     mode: ConstrainMode,
     max_calls: int | None = None,
     bounds: Bounds | None = None,
+    steer: tuple[str, ...] = (),
 ) -> GenerationOptions | None:
     """``options`` with the turn's `CallConstraint`, when ``mode`` and the backend allow one; ``choice`` is the
     turn's, already decided (`TurnChoice`); ``max_calls`` bounds the calls of a forced reply, ``bounds`` the
-    strings and arrays of every call (`shim.constrain.turn.Bounds`).
+    strings and arrays of every call (`shim.constrain.turn.Bounds`); ``steer`` holds the request's values a
+    forced reply's further calls are steered toward (`shim.request_values`).
 
     A caller's own ``grammar`` wins (it already constrains the whole reply).
 
@@ -189,6 +191,8 @@ def constrained_options(
     if constraint is None:
         return options
     constraint = replace(
-        constraint, tools=tuple(replace(t, input_schema=expressible(t.input_schema, bounds)) for t in constraint.tools)
+        constraint,
+        steer=steer,
+        tools=tuple(replace(t, input_schema=expressible(t.input_schema, bounds)) for t in constraint.tools),
     )
     return replace(options or GenerationOptions(), constraint=constraint)

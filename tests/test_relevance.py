@@ -14,7 +14,7 @@ from shim.backends.scripted import ScriptedBackend
 from shim.profiles import get_profile
 from shim.profiles.data import SMALL_MODEL_BOUNDS, SMALL_MODEL_CALLS
 from shim.prompting import user_message
-from shim.relevance import MATCH_THRESHOLD, can_fill, relevance, request_matches
+from shim.relevance import MATCH_THRESHOLD, can_fill, names_tool, relevance, request_matches
 from shim.tool_choice import TurnChoice
 from shim.types import ChatMessage, ToolSpec
 
@@ -215,3 +215,12 @@ async def test_a_caller_s_one_call_per_turn_wins_over_the_profile_s_bound() -> N
     with anyio.fail_after(10):
         end = [e async for e in agent.stream("Areas of triangles of height 4, please.")][-1]
     assert isinstance(end, AgentEnd) and [c.arguments["base"] for c in end.calls] == [1]
+
+
+def test_a_request_that_names_a_tool_whole_matches_below_the_threshold() -> None:
+    total = ToolSpec(name="calculate_sum", description="Adds two numbers.", input_schema={"type": "object"})
+    assert relevance("What is the sum of 133 and 34?", total) < MATCH_THRESHOLD
+    assert names_tool("What is the sum of 133 and 34?", total)
+    assert request_matches("What is the sum of 133 and 34?", [total])
+    assert not names_tool("What is the product of 133 and 34?", total)
+    assert not names_tool("anything", ToolSpec(name="get", description="", input_schema={"type": "object"}))

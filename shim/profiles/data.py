@@ -82,6 +82,10 @@ class ModelProfile:
     """A reply's further calls must name the tool of its first: one naming another tool ends the reply and is
     not made (a small model's second call to another offered tool is a wrong one; the same tool with other
     values is how it asks for several things)."""
+    steer_further_calls: bool = False
+    """In a forced reply, steer the calls after the first toward the values of the user's request that no call
+    has used yet (`shim.request_values`; engines that can: embedded llama.cpp). A small model otherwise copies
+    its first call's values into the next."""
     call_bounds: Bounds | None = None
     """The most characters of a free string and items of an array a constrained call may write (where the
     tool's schema sets no smaller bound): a model that repeats itself inside a value then still finishes its
@@ -203,6 +207,7 @@ PROFILES: tuple[ModelProfile, ...] = (
         max_calls_per_turn=SMALL_MODEL_CALLS,
         further_calls_same_tool=True,
         call_bounds=SMALL_MODEL_BOUNDS,
+        steer_further_calls=True,
         quirks=(
             "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
             "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance)",
@@ -255,6 +260,7 @@ PROFILES: tuple[ModelProfile, ...] = (
         max_calls_per_turn=SMALL_MODEL_CALLS,
         further_calls_same_tool=True,
         call_bounds=SMALL_MODEL_BOUNDS,
+        steer_further_calls=True,
         quirks=(
             "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",
             "further calls in a reply as SmolLM2's: the first call's tool only, no repeats, a bound",
