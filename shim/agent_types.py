@@ -118,6 +118,9 @@ class TurnOutcome:
     usage: Usage | None = None
     interrupted: str = ""
     routes: dict[str, CallRouted] = field(default_factory=dict[str, CallRouted])
+    call_limit: int | None = None
+    """The most calls this reply may hold (`shim.agent.Agent.call_limit`, or 1 where the profile's
+    ``several_calls_when_asked`` finds the request asks for one thing)."""
     ended_early: bool = False
     """Generation was stopped on purpose: the reply reached its call limit, or the model began a call that is
     not made (a repeat of one already in the reply, another tool than the first where the profile forbids it)."""

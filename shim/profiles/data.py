@@ -82,6 +82,10 @@ class ModelProfile:
     """A reply's further calls must name the tool of its first: one naming another tool ends the reply and is
     not made (a small model's second call to another offered tool is a wrong one; the same tool with other
     values is how it asks for several things)."""
+    several_calls_when_asked: bool = False
+    """A reply holds one call unless the user's request asks for several things
+    (`shim.request_values.asks_for_several`), up to ``max_calls_per_turn``: a small model's second call to a
+    request that asks for one thing is a wrong one."""
     steer_further_calls: bool = False
     """In a forced reply, steer the calls after the first toward the values of the user's request that no call
     has used yet (`shim.request_values`; engines that can: embedded llama.cpp). A small model otherwise copies
@@ -208,11 +212,16 @@ PROFILES: tuple[ModelProfile, ...] = (
         further_calls_same_tool=True,
         call_bounds=SMALL_MODEL_BOUNDS,
         steer_further_calls=True,
+        several_calls_when_asked=True,
         quirks=(
             "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
             "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance)",
             "a second call in the same reply repeats the first or calls a wrong tool: a repeat or another tool ends "
             f"the reply, and it holds at most {SMALL_MODEL_CALLS} calls",
+            "one call unless the request asks for several things; then greedy decoding copies the first call's "
+            "values into the next, so further calls are steered toward the request's unused values",
+            "loops inside a value until the token limit: strings and arrays are bounded in the grammar, and a "
+            "call is wound up before the budget ends",
         ),
     ),
     ModelProfile(
@@ -261,9 +270,11 @@ PROFILES: tuple[ModelProfile, ...] = (
         further_calls_same_tool=True,
         call_bounds=SMALL_MODEL_BOUNDS,
         steer_further_calls=True,
+        several_calls_when_asked=True,
         quirks=(
             "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",
-            "further calls in a reply as SmolLM2's: the first call's tool only, no repeats, a bound",
+            "further calls in a reply as SmolLM2's: the first call's tool only, no repeats, a bound, one call "
+            "unless several things are asked, steered toward unused values; bounded values",
             "the base (pretrained) model has no chat template and repeats its prompt",
         ),
     ),
