@@ -96,10 +96,10 @@ class ConstrainedSampling:
             prompt_tokens: The prompt.
             **sampling: ``temp`` and the sampling keywords of ``Llama.generate`` (``top_k``, ``min_p``...).
         """
-        free = _chain(llm, None, **sampling)
         steer = Steer(
             llm, self.steer, opener=self.trigger, closer=self.closer, budget=self.budget, forced=not self.lazy
         )
+        free = _chain(llm, None, steer=steer if self.lazy else None, **sampling)
         constrained = _chain(llm, self.grammar, steer=steer, **sampling) if not self.lazy else None
         watch = CallWatch(self.trigger.encode("utf-8"), self.closer)
         try:

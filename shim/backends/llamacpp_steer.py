@@ -52,6 +52,7 @@ class Steer:
         self._end = int(llm.token_eos())
         self._values = list(values)
         self._opener = opener
+        self._no_opening = _opening_tokens(llm, opener) if budget is not None and not forced else {}
         self._closer = closer
         self._bonus = BONUS if bonus is None else bonus
         self._first = {v: _first_tokens(llm, v) for v in self._values}
@@ -88,12 +89,13 @@ class Steer:
     def _wrap_up(self) -> dict[int, float]:
         """Near the end of the token budget, inside a call: every token that closes a string, an array or an
         object gets `WRAP_UP_BONUS`, so the call is finished (its required keys still come, the grammar sees
-        to that) before the budget runs out; between the calls of a forced reply, the end of generation."""
+        to that) before the budget runs out; between the calls of a forced reply, the end of generation; in free
+        text (a lazy grammar), no token that could begin the opener, since a call begun there could not end."""
         if self._budget is None or self._budget - self._generated > WRAP_UP_TOKENS:
             return {}
         if self._in_call:
             return self._closing
-        return {self._end: WRAP_UP_BONUS} if self._forced else {}
+        return {self._end: WRAP_UP_BONUS} if self._forced else self._no_opening
 
     def _bonuses(self) -> dict[int, float]:
         if not self._in_call or not self._done:
@@ -128,6 +130,25 @@ def _closing_tokens(llm: Any) -> dict[int, float]:
 
 _CLOSING_CHARS = frozenset('"]} ')
 _closing_cache: dict[int, dict[int, float]] = {}
+
+
+def _opening_tokens(llm: Any, opener: str) -> dict[int, float]:
+    """The model's tokens whose text (spaces aside) could begin ``opener`` or holds it, with minus the wrap-up
+    bonus; found once per model and opener."""
+    key = (id(llm), opener)
+    found = _opening_cache.get(key)
+    if found is None:
+        found = {}
+        for token in range(int(llm.n_vocab())):
+            text = llm.detokenize([token]).decode("utf-8", errors="ignore").lstrip()
+            if text and (opener.startswith(text) or opener in text):
+                found[token] = -WRAP_UP_BONUS
+        _opening_cache.clear()
+        _opening_cache[key] = found
+    return found
+
+
+_opening_cache: dict[tuple[int, str], dict[int, float]] = {}
 
 
 def _first_tokens(llm: Any, value: str) -> dict[str, list[int]]:

@@ -69,3 +69,14 @@ def test_near_the_end_of_the_budget_a_call_is_wound_up_and_a_forced_reply_ends_b
     assert steer.bias == closing
     steer.feed('"}}</c>')
     assert steer.bias == {words.token_eos(): WRAP_UP_BONUS}
+
+
+def test_near_the_end_of_the_budget_free_text_cannot_begin_a_call_that_could_not_end() -> None:
+    words = _Words()
+    for piece in ("<", "<c>", "c", "hello"):
+        words.tokenize(piece.encode())
+    steer = Steer(words, (), opener="<c>", closer="</c>", budget=WRAP_UP_TOKENS + 2, forced=False)
+    steer.feed("hello")
+    assert steer.bias == {}
+    steer.feed("hello")
+    assert steer.bias == {words.ids["<"]: -WRAP_UP_BONUS, words.ids["<c>"]: -WRAP_UP_BONUS}
