@@ -63,6 +63,7 @@ from shim.ids import IdGenerator
 from shim.notices import notice
 from shim.profiles import DEFAULT_PROFILE, ModelProfile
 from shim.prompting import assistant_message, chat_messages, render_messages, tool_message, user_message
+from shim.request_values import asks_for_several, request_values
 from shim.tool_choice import NO_TOOLS, ExternalTools, TurnChoice
 from shim.trace import TraceWriter
 from shim.types import ChatMessage, ContentBlock, Message, ToolCall, ToolResult, ToolSpec, tool_specs
@@ -314,6 +315,7 @@ class Agent:
         self, turn: int, tools: list[ToolSpec], outcome: TurnOutcome, decided: TurnChoice
     ) -> AsyncGenerator[Event | CallRouted, None]:
         options = self._options(turn) if callable(self._options) else self._options
+        outcome.call_limit = self._reply_limit(tools)
         native = bool(tools) and await self._native_tools()
         # Building the parser (a regex of every tool name) and rendering the prompt take seconds for thousands of
         # tools or messages: offloaded (see ``offload``).
@@ -323,7 +325,7 @@ class Agent:
         for attempt in (1, 2):
             prompt = await self._offload(partial(self._render, tools, native=native, choice=decided))
             self._record("prompt", turn=turn, native_tools=native, messages=[m.to_dict() for m in prompt])
-            turn_options = self._turn_options(options, tools, native, decided)
+            turn_options = self._turn_options(options, tools, native, decided, outcome.call_limit)
             if turn == 1 and tools:
                 # The loop's own decision, told to the response being served (a no-op outside `shim serve`).
                 constrained = turn_options is not None and turn_options.constraint is not None
@@ -360,7 +362,12 @@ class Agent:
         self._record("response", turn=turn, **response_record(items, finish, constrained=constrained))
 
     def _turn_options(
-        self, options: GenerationOptions | None, tools: list[ToolSpec], native: bool, decided: TurnChoice
+        self,
+        options: GenerationOptions | None,
+        tools: list[ToolSpec],
+        native: bool,
+        decided: TurnChoice,
+        call_limit: int | None,
     ) -> GenerationOptions | None:
         if native:
             return replace(options or GenerationOptions(), tools=tuple(tools))
@@ -371,8 +378,27 @@ class Agent:
             dialect=self.dialect,
             choice=decided,
             mode=self.settings.constrain,
-            max_calls=self.call_limit,
+            max_calls=call_limit,
+            bounds=self.profile.call_bounds,
+            steer=self._steer(),
         )
+
+    def _reply_limit(self, tools: Sequence[ToolSpec]) -> int | None:
+        """`call_limit`, or 1 on the turn right after a user's message that asks for one thing, for a profile
+        with ``several_calls_when_asked`` (`shim.request_values.asks_for_several`)."""
+        limit = self.call_limit
+        last = self.conversation[-1] if self.conversation else None
+        if not self.profile.several_calls_when_asked or limit == 1 or last is None or last.role != "user":
+            return limit
+        return limit if asks_for_several(last.text(), tools) else 1
+
+    def _steer(self) -> tuple[str, ...]:
+        """The values of the user's request a small model's further calls are steered toward (the profile's
+        ``steer_further_calls``), on the turn right after the user's message."""
+        last = self.conversation[-1] if self.conversation else None
+        if not self.profile.steer_further_calls or last is None or last.role != "user":
+            return ()
+        return request_values(last.text())
 
     def _take(self, turn: int, event: Event, outcome: TurnOutcome, decided: TurnChoice) -> list[Event | CallRouted]:
         """Record a parser event and pass it on, with the routing decision after a complete call."""
@@ -397,7 +423,7 @@ class Agent:
         outcome.fold.add(event)
         if not isinstance(event, ToolCallEnd):
             return [event]
-        limit = self.call_limit
+        limit = outcome.call_limit
         if limit is not None and len(outcome.fold.calls) >= limit:
             outcome.ended_early = True  # the reply's last call: generation stops here
         routed = decided.route(outcome.fold.calls[-1], self.external)

@@ -11,7 +11,7 @@ from typing import Any, Protocol, TypedDict, TypeVar
 
 from shim.backends.base import Backend, GenerationOptions, NativeCall, Reasoning, Usage, native_raw_parts
 from shim.constrain.schema import ConstrainMode, build_constraint
-from shim.constrain.turn import expressible
+from shim.constrain.turn import Bounds, expressible
 from shim.errors import ConfigError
 from shim.events import (
     CallFold,
@@ -118,6 +118,9 @@ class TurnOutcome:
     usage: Usage | None = None
     interrupted: str = ""
     routes: dict[str, CallRouted] = field(default_factory=dict[str, CallRouted])
+    call_limit: int | None = None
+    """The most calls this reply may hold (`shim.agent.Agent.call_limit`, or 1 where the profile's
+    ``several_calls_when_asked`` finds the request asks for one thing)."""
     ended_early: bool = False
     """Generation was stopped on purpose: the reply reached its call limit, or the model began a call that is
     not made (a repeat of one already in the reply, another tool than the first where the profile forbids it)."""
@@ -165,9 +168,13 @@ def constrained_options(
     choice: TurnChoice,
     mode: ConstrainMode,
     max_calls: int | None = None,
+    bounds: Bounds | None = None,
+    steer: tuple[str, ...] = (),
 ) -> GenerationOptions | None:
     """``options`` with the turn's `CallConstraint`, when ``mode`` and the backend allow one; ``choice`` is the
-    turn's, already decided (`TurnChoice`); ``max_calls`` bounds the calls of a forced reply.
+    turn's, already decided (`TurnChoice`); ``max_calls`` bounds the calls of a forced reply, ``bounds`` the
+    strings and arrays of every call (`shim.constrain.turn.Bounds`); ``steer`` holds the request's values a
+    forced reply's further calls are steered toward (`shim.request_values`).
 
     A caller's own ``grammar`` wins (it already constrains the whole reply).
 
@@ -187,6 +194,8 @@ def constrained_options(
     if constraint is None:
         return options
     constraint = replace(
-        constraint, tools=tuple(replace(t, input_schema=expressible(t.input_schema)) for t in constraint.tools)
+        constraint,
+        steer=steer,
+        tools=tuple(replace(t, input_schema=expressible(t.input_schema, bounds)) for t in constraint.tools),
     )
     return replace(options or GenerationOptions(), constraint=constraint)

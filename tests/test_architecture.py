@@ -22,7 +22,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     # 0. Data and leaf services: what everything else is made of. `ids` is the one source of call ids (the parser,
     #    the Ollama backend and the server all draw from it); `choice` reduces a tool choice's forms to one;
     #    `config` reads the MCP config file; `trace` writes JSONL through `redact`; `notices` carries what a lower layer changed to the response headers; `resources` finds the packaged
-    #    data files; `relevance` says whether a request's words match a tool.
+    #    data files; `relevance` says whether a request's words match a tool, `request_values` which values it names.
     (
         "shim.__about__",
         "shim.resources",
@@ -36,6 +36,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "shim.trace",
         "shim.notices",
         "shim.relevance",
+        "shim.request_values",
     ),
     # 1. Text for the model: the prompt, and the constraint (grammar) that keeps its calls well formed.
     ("shim.prompting", "shim.constrain"),

@@ -12,9 +12,9 @@ import pytest
 from shim.agent import Agent, AgentEnd
 from shim.backends.scripted import ScriptedBackend
 from shim.profiles import get_profile
-from shim.profiles.data import SMALL_MODEL_CALLS
+from shim.profiles.data import SMALL_MODEL_BOUNDS, SMALL_MODEL_CALLS
 from shim.prompting import user_message
-from shim.relevance import MATCH_THRESHOLD, can_fill, relevance, request_matches
+from shim.relevance import MATCH_THRESHOLD, can_fill, names_tool, relevance, request_matches
 from shim.tool_choice import TurnChoice
 from shim.types import ChatMessage, ToolSpec
 
@@ -78,10 +78,14 @@ def test_the_small_models_profiles_carry_the_decision_and_a_bound_on_calls_of_on
         profile = get_profile(small)
         assert profile.call_when_matched == MATCH_THRESHOLD
         assert profile.max_calls_per_turn == SMALL_MODEL_CALLS and profile.further_calls_same_tool
+        assert profile.call_bounds == SMALL_MODEL_BOUNDS
+        assert profile.steer_further_calls and profile.several_calls_when_asked
     for other in ("gemma3", "qwen", "default"):
         profile = get_profile(other)
         assert profile.call_when_matched is None
         assert profile.max_calls_per_turn is None and not profile.further_calls_same_tool
+        assert profile.call_bounds is None
+        assert not profile.steer_further_calls and not profile.several_calls_when_asked
 
 
 @pytest.mark.anyio
@@ -191,7 +195,25 @@ async def test_a_small_model_s_reply_holds_further_calls_of_its_first_tool_up_to
         backend = ScriptedBackend([reply])
         agent = Agent(backend, None, profile=get_profile("smollm"), external_tools=[TRIANGLE], max_turns=1)
         with anyio.fail_after(10):
-            end = [e async for e in agent.stream("Areas of triangles of height 4, please.")][-1]
+            end = [e async for e in agent.stream("Areas of triangles of bases 1, 2, 3, 4, 5 and 6, height 4.")][-1]
+        assert isinstance(end, AgentEnd) and [c.arguments["base"] for c in end.calls] == bases
+
+
+@pytest.mark.anyio
+async def test_a_small_model_s_reply_to_a_request_for_one_thing_holds_one_call() -> None:
+    reply = "".join(
+        f'<function_call>{{"name": "calculate_triangle_area", "arguments": {{"base": {n}, "height": 4}}}}</function_call>'
+        for n in (1, 2)
+    )
+    for request, bases in (
+        ("Area of a triangle of base 1 and height 4.", [1]),
+        ("Areas for bases 1 and 2, each of height 4.", [1, 2]),
+    ):
+        agent = Agent(
+            ScriptedBackend([reply]), None, profile=get_profile("smollm"), external_tools=[TRIANGLE], max_turns=1
+        )
+        with anyio.fail_after(10):
+            end = [e async for e in agent.stream(request)][-1]
         assert isinstance(end, AgentEnd) and [c.arguments["base"] for c in end.calls] == bases
 
 
@@ -213,3 +235,12 @@ async def test_a_caller_s_one_call_per_turn_wins_over_the_profile_s_bound() -> N
     with anyio.fail_after(10):
         end = [e async for e in agent.stream("Areas of triangles of height 4, please.")][-1]
     assert isinstance(end, AgentEnd) and [c.arguments["base"] for c in end.calls] == [1]
+
+
+def test_a_request_that_names_a_tool_whole_matches_below_the_threshold() -> None:
+    total = ToolSpec(name="calculate_sum", description="Adds two numbers.", input_schema={"type": "object"})
+    assert relevance("What is the sum of 133 and 34?", total) < MATCH_THRESHOLD
+    assert names_tool("What is the sum of 133 and 34?", total)
+    assert request_matches("What is the sum of 133 and 34?", [total])
+    assert not names_tool("What is the product of 133 and 34?", total)
+    assert not names_tool("anything", ToolSpec(name="get", description="", input_schema={"type": "object"}))

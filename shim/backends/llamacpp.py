@@ -286,6 +286,7 @@ class _Run:
         sampling |= {k: v for k, v in typed.items() if v is not None}  # the typed fields win over extras
         temperature = 0.8 if options.temperature is None else options.temperature
         if self._constrained is not None:
+            self._constrained.budget = budget
             tokens = self._constrained.tokens(llm, prompt_tokens, temp=temperature, **sampling)
         else:
             tokens = llm.generate(prompt_tokens, temp=temperature, grammar=grammar, **sampling)

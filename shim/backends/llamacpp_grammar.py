@@ -29,6 +29,7 @@ import json
 from collections.abc import Generator
 from typing import Any, Literal
 
+from shim.backends.llamacpp_steer import Steer
 from shim.constrain.gbnf import call_grammar
 from shim.constrain.schema import CallConstraint
 
@@ -63,7 +64,11 @@ def call_sampling(llm: Any, constraint: CallConstraint, llama_cpp: Any) -> Const
         grammar = call_grammar(constraint, all_loose=loose)
         if grammar_parses(llm, grammar.text):
             return ConstrainedSampling(
-                grammar.text, trigger=grammar.trigger, closer=constraint.closer, lazy=not constraint.forced
+                grammar.text,
+                trigger=grammar.trigger,
+                closer=constraint.closer,
+                lazy=not constraint.forced,
+                steer=constraint.steer if constraint.forced else (),
             )
     return None
 
@@ -71,11 +76,15 @@ def call_sampling(llm: Any, constraint: CallConstraint, llama_cpp: Any) -> Const
 class ConstrainedSampling:
     """One constrained generation's token source; see the module docstring."""
 
-    def __init__(self, grammar: str, *, trigger: str, closer: str, lazy: bool) -> None:
+    def __init__(self, grammar: str, *, trigger: str, closer: str, lazy: bool, steer: tuple[str, ...] = ()) -> None:
         self.grammar = grammar
         self.trigger = trigger
         self.closer = closer
         self.lazy = lazy
+        self.steer = steer
+        """Values of the request that further calls are steered toward (`shim.backends.llamacpp_steer`)."""
+        self.budget: int | None = None
+        """The reply's token budget, set by the caller: calls are wound up before it ends."""
         self.engaged = not lazy
         """A call was generated under the grammar (for a lazy grammar: the opener appeared)."""
 
@@ -87,8 +96,11 @@ class ConstrainedSampling:
             prompt_tokens: The prompt.
             **sampling: ``temp`` and the sampling keywords of ``Llama.generate`` (``top_k``, ``min_p``...).
         """
-        free = _chain(llm, None, **sampling)
-        constrained = _chain(llm, self.grammar, **sampling) if not self.lazy else None
+        steer = Steer(
+            llm, self.steer, opener=self.trigger, closer=self.closer, budget=self.budget, forced=not self.lazy
+        )
+        free = _chain(llm, None, steer=steer if self.lazy else None, **sampling)
+        constrained = _chain(llm, self.grammar, steer=steer, **sampling) if not self.lazy else None
         watch = CallWatch(self.trigger.encode("utf-8"), self.closer)
         try:
             _eval_prompt(llm, prompt_tokens)
@@ -101,13 +113,14 @@ class ConstrainedSampling:
                         self.engaged = True
                         if cut is not True:  # the token runs on past the opener: keep only up to its end
                             out = llm.tokenize(cut, add_bos=False, special=False)
-                        constrained = _chain(llm, self.grammar, **sampling)
+                        constrained = _chain(llm, self.grammar, steer=steer, **sampling)
                 elif self.lazy and constrained is not None and watch.closed(llm.detokenize([token])):
                     constrained.close()  # the call is complete: free text again
                     constrained = None
                 for item in out:
                     yield item
                     llm.eval([item])
+                    steer.feed(llm.detokenize([item]).decode("utf-8", errors="ignore"))
         finally:
             free.close()
             if constrained is not None:
@@ -137,6 +150,7 @@ def _chain(
     grammar: str | None,
     *,
     temp: float,
+    steer: Steer | None = None,
     top_k: int = 40,
     top_p: float = 0.95,
     min_p: float = 0.05,
@@ -153,6 +167,8 @@ def _chain(
     grammars: Any = importlib.import_module("llama_cpp.llama_grammar")
     sampler = internals.LlamaSampler()
     sampler.add_penalties(llm.n_vocab(), llm.last_n_tokens_size, repeat_penalty, frequency_penalty, presence_penalty)
+    if steer is not None:
+        sampler.add_custom(_bonus(steer))
     if grammar is not None:
         sampler.add_grammar(llm._model, grammars.LlamaGrammar.from_string(grammar, verbose=False))
     seed: int = llm._seed
@@ -170,6 +186,22 @@ def _chain(
         sampler.add_temp(temp)
         sampler.add_dist(seed)
     return sampler
+
+
+def _bonus(steer: Steer) -> Any:
+    """A sampler step adding the steer's current bonuses to the logits (token data is still in id order here:
+    nothing before it in the chain sorts)."""
+
+    def apply(candidates: Any) -> None:
+        if not steer.bias:
+            return
+        data = candidates.contents.data
+        size = candidates.contents.size
+        for token, bonus in steer.bias.items():
+            if 0 <= token < size and data[token].id == token:
+                data[token].logit += bonus
+
+    return apply
 
 
 class CallWatch:

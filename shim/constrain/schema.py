@@ -50,6 +50,9 @@ class CallConstraint:
     """The whole reply must be calls (``tool_choice`` required or named), not text before or after."""
     max_calls: int | None = None
     """The most calls a forced reply may hold (None: any number)."""
+    steer: tuple[str, ...] = ()
+    """Values the user's request names, toward which an engine that can steers a forced reply's further calls
+    (`shim.request_values`; a small model's profile ``steer_further_calls``)."""
 
     @property
     def trigger(self) -> str:
@@ -66,7 +69,7 @@ class CallConstraint:
         return call_schema(self.tools)
 
     def key(self) -> str:
-        """A stable text identifying this constraint (for caches)."""
+        """A stable text identifying this constraint's grammar (for caches; ``steer`` changes sampling only)."""
         tools = [[t.name, t.input_schema] for t in self.tools]
         return json.dumps([tools, self.open, self.close, self.forced, self.max_calls], sort_keys=True, default=str)
 

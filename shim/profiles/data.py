@@ -25,6 +25,7 @@ from typing import TypeAlias
 import regex
 
 from shim.backends.base import MAX_STOP, GenerationOptions, merge_stop
+from shim.constrain.turn import Bounds
 from shim.ids import IdGenerator
 from shim.parsing.call_syntax import CallSyntax
 from shim.parsing.readers import DEFAULT_DIALECTS, Dialect
@@ -81,6 +82,18 @@ class ModelProfile:
     """A reply's further calls must name the tool of its first: one naming another tool ends the reply and is
     not made (a small model's second call to another offered tool is a wrong one; the same tool with other
     values is how it asks for several things)."""
+    several_calls_when_asked: bool = False
+    """A reply holds one call unless the user's request asks for several things
+    (`shim.request_values.asks_for_several`), up to ``max_calls_per_turn``: a small model's second call to a
+    request that asks for one thing is a wrong one."""
+    steer_further_calls: bool = False
+    """In a forced reply, steer the calls after the first toward the values of the user's request that no call
+    has used yet (`shim.request_values`; engines that can: embedded llama.cpp). A small model otherwise copies
+    its first call's values into the next."""
+    call_bounds: Bounds | None = None
+    """The most characters of a free string and items of an array a constrained call may write (where the
+    tool's schema sets no smaller bound): a model that repeats itself inside a value then still finishes its
+    call (`shim.constrain.turn.Bounds`). None: only the schema's own bounds."""
 
     @property
     def rule(self) -> str:
@@ -130,6 +143,12 @@ _THINK = ("<think>", "</think>")
 SMALL_MODEL_CALLS = 4
 """The bound on calls in one reply for the small models' profiles: BFCL's parallel questions ask for two to
 four calls."""
+
+SMALL_MODEL_BOUNDS = Bounds(string=100, items=10)
+"""What one call of the small models' profiles may write: strings of at most 100 characters and arrays of at
+most 10 items. In BFCL's expected answers (every single-turn category) 99.9% of string values are at most 96
+characters and 99.5% of arrays at most 10 items; SmolLM2 went past both only when it looped (a case number
+string that ran on with the rest of its call, a list of one show name repeated) until the 160-token limit."""
 
 DEFAULT_PROFILE = ModelProfile(
     name="default",
@@ -191,11 +210,18 @@ PROFILES: tuple[ModelProfile, ...] = (
         call_when_matched=MATCH_THRESHOLD,
         max_calls_per_turn=SMALL_MODEL_CALLS,
         further_calls_same_tool=True,
+        call_bounds=SMALL_MODEL_BOUNDS,
+        steer_further_calls=True,
+        several_calls_when_asked=True,
         quirks=(
             "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
             "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance)",
             "a second call in the same reply repeats the first or calls a wrong tool: a repeat or another tool ends "
             f"the reply, and it holds at most {SMALL_MODEL_CALLS} calls",
+            "one call unless the request asks for several things; then greedy decoding copies the first call's "
+            "values into the next, so further calls are steered toward the request's unused values",
+            "loops inside a value until the token limit: strings and arrays are bounded in the grammar, and a "
+            "call is wound up before the budget ends",
         ),
     ),
     ModelProfile(
@@ -242,9 +268,13 @@ PROFILES: tuple[ModelProfile, ...] = (
         call_when_matched=MATCH_THRESHOLD,
         max_calls_per_turn=SMALL_MODEL_CALLS,
         further_calls_same_tool=True,
+        call_bounds=SMALL_MODEL_BOUNDS,
+        steer_further_calls=True,
+        several_calls_when_asked=True,
         quirks=(
             "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",
-            "further calls in a reply as SmolLM2's: the first call's tool only, no repeats, a bound",
+            "further calls in a reply as SmolLM2's: the first call's tool only, no repeats, a bound, one call "
+            "unless several things are asked, steered toward unused values; bounded values",
             "the base (pretrained) model has no chat template and repeats its prompt",
         ),
     ),

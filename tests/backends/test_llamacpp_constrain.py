@@ -104,7 +104,8 @@ def _shape(text: str, opener: str, closer: str) -> Shape:
             return shape
         shape.calls.append(body)
         closer_at = _skip_gap(text, body_end)
-        if closer_at == len(text):
+        rest = text[closer_at:]
+        if len(rest) < len(closer) and closer.startswith(rest):  # none or part of the closer: max_tokens cut it
             shape.cut = True
             return shape
         assert text.startswith(closer, closer_at), f"the closer follows the body: {text[found:]!r}"

@@ -103,3 +103,20 @@ def test_for_an_engine_that_starts_the_grammar_at_the_trigger_the_grammar_spells
     assert text.startswith("root ::= shimcall\n")
     assert call_grammar(constraint).text != text  # cached apart from the embedded form
     assert grammar_parses(tiny_llm, text)
+
+
+def test_a_bounded_string_or_array_becomes_a_bounded_repetition_llama_cpp_accepts(tiny_llm: Any) -> None:
+    tool = ToolSpec(
+        name="shows",
+        input_schema={
+            "type": "object",
+            "properties": {"names": {"type": "array", "items": {"type": "string", "maxLength": 3}, "maxItems": 2}},
+        },
+    )
+    constraint = build_constraint([tool], "function_call", mode="required")
+    assert constraint is not None
+    text = call_grammar(constraint).text
+    # At most three characters between the quotes, and a second item at most: the call cannot run on in a value.
+    assert 'shimbody-arguments-names-item ::= "\\"" (char (char (char)?)?)? "\\"" space' in text
+    assert '(shimbody-arguments-names-item ("," space shimbody-arguments-names-item)?)?' in text
+    assert grammar_parses(tiny_llm, text)

@@ -14,8 +14,9 @@ from shim.backends import get_backend
 from shim.backends.base import GenerationOptions
 from shim.backends.scripted import ScriptedBackend
 from shim.cli import main
-from shim.constrain.turn import check_mode, expressible
+from shim.constrain.turn import Bounds, check_mode, expressible
 from shim.errors import ConfigError
+from shim.profiles import get_profile
 from shim.settings import resolve_settings
 from shim.tool_choice import TurnChoice
 from shim.types import ToolSpec
@@ -126,3 +127,41 @@ def test_bounded_integers_become_the_enum_of_their_values_for_the_grammar_and_no
     assert props["even"] == {"enum": [2, 4, 6, 8]}
     assert props["big"] == schema["properties"]["big"] and props["open"] == schema["properties"]["open"]
     assert props["nested"]["items"] == {"enum": [-1, 0, 1]}
+
+
+def test_bounds_cap_free_strings_and_arrays_and_keep_a_schema_s_own_smaller_bound() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "code": {"type": "string", "maxLength": 5},
+            "long": {"type": "string", "minLength": 300},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            "day": {"type": "string", "format": "date"},
+            "names": {"type": "array", "items": {"type": "string"}},
+            "pair": {"type": "array", "items": {"type": "integer"}, "maxItems": 2},
+        },
+    }
+    props = expressible(schema, Bounds(string=100, items=10))["properties"]
+    assert props["city"] == {"type": "string", "maxLength": 100}
+    assert props["code"]["maxLength"] == 5 and props["long"]["maxLength"] == 300  # never under its own minimum
+    assert "maxLength" not in props["unit"] and "maxLength" not in props["day"]  # already bounded by their form
+    assert props["names"] == {"type": "array", "items": {"type": "string", "maxLength": 100}, "maxItems": 10}
+    assert props["pair"]["maxItems"] == 2
+    assert expressible(schema) == schema  # no bounds: nothing added
+
+
+def test_a_profile_s_bounds_reach_the_turn_s_constraint(tiny_gguf: Path) -> None:
+    llama = get_backend(f"llama-cpp:{tiny_gguf}")
+    required = TurnChoice.of("required", [TIME])
+    options = constrained_options(
+        None,
+        backend=llama,
+        tools=[TIME],
+        dialect="function_call",
+        choice=required,
+        mode="auto",
+        bounds=get_profile("smollm").call_bounds,
+    )
+    assert options is not None and options.constraint is not None
+    assert options.constraint.tools[0].input_schema["properties"]["tz"]["maxLength"] == 100

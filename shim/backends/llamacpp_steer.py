@@ -1,0 +1,212 @@
+"""Steering a small model's further calls toward the values its user named that no call has used yet.
+
+Under a forced grammar SmolLM2-135M writes a second call when asked for several things, but greedy decoding
+copies the first call's values into it (`shim.request_values`). `Steer` follows the reply's text; inside the
+arguments of a call after the first, where a value starts (after ``:``, ``[`` or an array's ``,``, and right
+after a string's opening quote), it adds `BONUS` to the logit of the first token of every value of the request
+that no call in the reply holds yet (but not a token that also starts a value a call holds: "6" starts both 6
+and 60). Once the current call holds one of them it stops steering that call. The
+grammar still decides what is valid, and the model still decides where a value goes: the bonus only makes an
+unused value the likelier choice where the model would otherwise copy.
+
+It also winds a call up before the token budget ends (`WRAP_UP_TOKENS`): a model that repeats itself in a
+value within the profile's bounds (a list of ten beer pairings of a hundred characters) would otherwise be cut
+off mid-call, a malformed call; near the end, the tokens that close a string, an array or an object are
+favoured, so the reply ends in a complete call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["BONUS", "WRAP_UP_BONUS", "WRAP_UP_TOKENS", "Steer"]
+
+BONUS = 10.0
+"""Added to a steered token's logit."""
+WRAP_UP_TOKENS = 24
+"""How many tokens before the end of the budget a call starts to be wound up."""
+WRAP_UP_BONUS = 100.0
+"""Added to the logit of a closing token while winding up: the grammar still forbids any that does not fit."""
+
+
+class Steer:
+    """The logit bonuses of one constrained generation (see the module docstring)."""
+
+    def __init__(
+        self,
+        llm: Any,
+        values: Sequence[str],
+        *,
+        opener: str,
+        closer: str,
+        budget: int | None = None,
+        forced: bool = True,
+        bonus: float | None = None,
+    ) -> None:
+        self._budget = budget
+        self._forced = forced
+        self._generated = 0
+        self._closing = _closing_tokens(llm) if budget is not None else {}
+        self._end = int(llm.token_eos())
+        self._values = list(values)
+        self._opener = opener
+        self._no_opening = _opening_tokens(llm, opener) if budget is not None and not forced else {}
+        self._closer = closer
+        self._bonus = BONUS if bonus is None else bonus
+        self._first = {v: _first_tokens(llm, v) for v in self._values}
+        self._done: list[str] = []  # the text of each complete call
+        self._call = ""  # the current call's text after its opener
+        self._in_call = False
+        self._tail = ""
+        self.bias: dict[int, float] = {}
+        """Token id -> bonus for the next token (empty: no steering now)."""
+
+    def feed(self, piece: str) -> None:
+        """Take the next generated token's text and work out the bonuses for the token after it."""
+        self._generated += 1
+        text = piece
+        while text:
+            if not self._in_call:
+                self._tail += text
+                at = self._tail.find(self._opener)
+                if at < 0:
+                    self._tail = self._tail[-len(self._opener) :]
+                    break
+                self._in_call, self._call, text = True, "", self._tail[at + len(self._opener) :]
+                self._tail = ""
+                continue
+            self._call += text
+            end = self._call.find(self._closer)
+            if end < 0:
+                break
+            text = self._call[end + len(self._closer) :]
+            self._done.append(self._call[:end])
+            self._in_call, self._call = False, ""
+        self.bias = self._wrap_up() or self._bonuses()
+
+    def _wrap_up(self) -> dict[int, float]:
+        """Near the end of the token budget, inside a call: every token that closes a string, an array or an
+        object gets `WRAP_UP_BONUS`, so the call is finished (its required keys still come, the grammar sees
+        to that) before the budget runs out; between the calls of a forced reply, the end of generation; in free
+        text (a lazy grammar), no token that could begin the opener, since a call begun there could not end."""
+        if self._budget is None or self._budget - self._generated > WRAP_UP_TOKENS:
+            return {}
+        if self._in_call:
+            return self._closing
+        return {self._end: WRAP_UP_BONUS} if self._forced else self._no_opening
+
+    def _bonuses(self) -> dict[int, float]:
+        if not self._in_call or not self._done:
+            return {}
+        where = _value_start(self._call)
+        if where is None:
+            return {}
+        used = [v for v in self._values if any(_holds(call, v) for call in self._done)]
+        unused = [v for v in self._values if v not in used]
+        if not unused or any(_holds(self._call, v) for v in unused):
+            return {}
+        # A token that also starts a used value ("6" of 6 and of 60) would steer toward the copy as much as away.
+        copied = {t for v in used for t in self._first[v][where]}
+        return {t: self._bonus for v in unused for t in self._first[v][where] if t not in copied}
+
+
+def _closing_tokens(llm: Any) -> dict[int, float]:
+    """The model's tokens made only of closing quotes, brackets and braces (and spaces), with the wrap-up
+    bonus; found once per model."""
+    key = id(llm)
+    found = _closing_cache.get(key)
+    if found is None:
+        found = {}
+        for token in range(int(llm.n_vocab())):
+            text = llm.detokenize([token]).decode("utf-8", errors="ignore")
+            if text.strip() and set(text) <= _CLOSING_CHARS:
+                found[token] = WRAP_UP_BONUS
+        _closing_cache.clear()  # one model at a time is the embedded backend's case
+        _closing_cache[key] = found
+    return found
+
+
+_CLOSING_CHARS = frozenset('"]} ')
+_closing_cache: dict[int, dict[int, float]] = {}
+
+
+def _opening_tokens(llm: Any, opener: str) -> dict[int, float]:
+    """The model's tokens whose text (spaces aside) could begin ``opener`` or holds it, with minus the wrap-up
+    bonus; found once per model and opener."""
+    key = (id(llm), opener)
+    found = _opening_cache.get(key)
+    if found is None:
+        found = {}
+        for token in range(int(llm.n_vocab())):
+            text = llm.detokenize([token]).decode("utf-8", errors="ignore").lstrip()
+            if text and (opener.startswith(text) or opener in text):
+                found[token] = -WRAP_UP_BONUS
+        _opening_cache.clear()
+        _opening_cache[key] = found
+    return found
+
+
+_opening_cache: dict[tuple[int, str], dict[int, float]] = {}
+
+
+def _first_tokens(llm: Any, value: str) -> dict[str, list[int]]:
+    """The tokens a value may start with: inside a string (after its quote), and as a bare value (after the
+    colon, with or without a space; a number, or a string's quote with the text glued to it)."""
+
+    def first(text: str) -> list[int]:
+        tokens: list[int] = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        return tokens[:1]
+
+    return {"string": first(value), "bare": [*first(value), *first(" " + value)]}
+
+
+def _holds(text: str, value: str) -> bool:
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", value):
+        return re.search(rf"(?<![\d.]){re.escape(value)}(?![\d])", text) is not None
+    return value.lower() in text.lower()
+
+
+def _value_start(call: str) -> str | None:
+    """``"bare"`` where a value of the call's arguments may start, ``"string"`` right after the opening quote
+    of a string value there, else None."""
+    stack: list[str] = []
+    expect_value = False  # in an object, after a key's colon
+    in_string = is_value_string = escaped = False
+    string_len = 0
+    for ch in call:
+        if in_string:
+            string_len += 1
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string, string_len = True, 0
+            is_value_string = expect_value or (bool(stack) and stack[-1] == "[")
+            expect_value = False
+        elif ch in "{[":
+            stack.append(ch)
+            expect_value = False
+        elif ch in "}]":
+            if stack:
+                stack.pop()
+            expect_value = False
+        elif ch == ":":
+            expect_value = True
+        elif ch == ",":
+            expect_value = bool(stack) and stack[-1] == "["
+        elif not ch.isspace():
+            expect_value = False
+    depth = len(stack)
+    if depth < 2:  # the call's own object: its "name" is no argument
+        return None
+    if in_string:
+        return "string" if is_value_string and string_len == 0 else None
+    if expect_value or (stack[-1] == "[" and call.rstrip().endswith(("[", ","))):
+        return "bare"
+    return None

@@ -1,0 +1,82 @@
+"""Steering further calls: where a value starts in a call, and which values get the bonus."""
+
+from __future__ import annotations
+
+from shim.backends.llamacpp_steer import BONUS, WRAP_UP_BONUS, WRAP_UP_TOKENS, Steer, _value_start
+
+
+class _Words:
+    """A stand-in vocabulary with the embedded model's ``tokenize`` shape: one token per word."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+
+    def tokenize(self, text: bytes, add_bos: bool = False, special: bool = False) -> list[int]:
+        del add_bos, special
+        return [self.ids.setdefault(word, len(self.ids)) for word in text.decode().split(" ") if word]
+
+    def detokenize(self, tokens: list[int]) -> bytes:
+        words = {i: w for w, i in self.ids.items()}
+        return "".join(words.get(t, "") for t in tokens).encode()
+
+    def n_vocab(self) -> int:
+        return len(self.ids)
+
+    def token_eos(self) -> int:
+        return self.ids.setdefault("</s>", len(self.ids))
+
+
+def test_a_value_starts_after_a_colon_an_array_s_opening_or_comma_and_inside_an_opening_quote() -> None:
+    assert _value_start('{"name": "f", "arguments": {"n":') == "bare"
+    assert _value_start('{"name": "f", "arguments": {"n": "') == "string"
+    assert _value_start('{"name": "f", "arguments": {"n": ["a",') == "bare"
+    assert _value_start('{"name": "f", "arguments": {"n": "a",') is None  # a key comes next
+    assert _value_start('{"name":') is None  # the tool's name is no argument
+    assert _value_start('{"name": "f", "arguments": {"n": "a') is None  # inside a value already
+
+
+def test_a_further_call_is_steered_to_the_values_no_call_has_used_until_it_holds_one() -> None:
+    words = _Words()
+    steer = Steer(words, ("5", "10", "15"), opener="<function_call>", closer="</function_call>")
+    steer.feed('<function_call>{"name": "f", "arguments": {"n": ')
+    assert steer.bias == {}  # the first call is the model's own
+    steer.feed('5}}</function_call>\n<function_call>{"name": "f", "arguments": {"n": ')
+    assert steer.bias == {words.ids["10"]: BONUS, words.ids["15"]: BONUS}
+    steer.feed("10")
+    assert steer.bias == {}
+    steer.feed('}}</function_call><function_call>{"name": "f", "arguments": {"n": ')
+    assert steer.bias == {words.ids["15"]: BONUS}
+
+
+def test_a_token_that_also_starts_a_used_value_gets_no_bonus() -> None:
+    words = _Words()
+    for token in ("6", "60"):
+        words.ids[token] = 7  # one first token for both, as "6" and "60" share one in a real vocabulary
+    steer = Steer(words, ("6", "80", "5.6", "60"), opener="<c>", closer="</c>")
+    steer.feed('<c>{"name": "bmi", "arguments": {"h": 6, "w": 80}}</c><c>{"name": "bmi", "arguments": {"h":')
+    assert steer.bias == {words.ids["5.6"]: BONUS}
+
+
+def test_near_the_end_of_the_budget_a_call_is_wound_up_and_a_forced_reply_ends_between_calls() -> None:
+    words = _Words()
+    for piece in ('"', "]", "}}", "abc"):
+        words.tokenize(piece.encode())
+    steer = Steer(words, (), opener="<c>", closer="</c>", budget=WRAP_UP_TOKENS + 2)
+    steer.feed('<c>{"name": "f", "arguments": {"s": "ab')
+    assert steer.bias == {}  # the budget is not near its end yet
+    steer.feed("ab")
+    closing = {words.ids['"']: WRAP_UP_BONUS, words.ids["]"]: WRAP_UP_BONUS, words.ids["}}"]: WRAP_UP_BONUS}
+    assert steer.bias == closing
+    steer.feed('"}}</c>')
+    assert steer.bias == {words.token_eos(): WRAP_UP_BONUS}
+
+
+def test_near_the_end_of_the_budget_free_text_cannot_begin_a_call_that_could_not_end() -> None:
+    words = _Words()
+    for piece in ("<", "<c>", "c", "hello"):
+        words.tokenize(piece.encode())
+    steer = Steer(words, (), opener="<c>", closer="</c>", budget=WRAP_UP_TOKENS + 2, forced=False)
+    steer.feed("hello")
+    assert steer.bias == {}
+    steer.feed("hello")
+    assert steer.bias == {words.ids["<"]: -WRAP_UP_BONUS, words.ids["<c>"]: -WRAP_UP_BONUS}
