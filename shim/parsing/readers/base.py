@@ -200,6 +200,20 @@ class Dialect:
         return compile_marker(self.close) if self.close else None
 
 
+def read_to(
+    ctx: Context, body: list[str], end: regex.Pattern[str], text: str, pos: int, final: bool
+) -> tuple[int, regex.Match[str] | None]:
+    """Read a body decided whole: consume ``text`` from ``pos`` up to ``end`` (or the text's end) into ``body``.
+
+    Returns where reading stopped and the end's match, partial when the text ends inside what may be it.
+    """
+    found = end.search(text, pos, partial=not final)
+    stop = len(text) if found is None else found.start()
+    ctx.consume(text[pos:stop])
+    body.append(text[pos:stop])
+    return stop, found
+
+
 def match_at(pattern: regex.Pattern[str], text: str, pos: int, final: bool) -> regex.Match[str] | _More | None:
     """Match ``pattern`` at ``pos``; `MORE` when the text ends where the match could still grow or change.
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, read_to
 from shim.parsing.readers.react import input_arguments, lenient_loads
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
@@ -39,10 +39,7 @@ class ToolInput:
         self.body: list[str] = []
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        end = _INPUT_END.search(text, pos, partial=not final)
-        stop = len(text) if end is None else end.start()
-        self.ctx.consume(text[pos:stop])
-        self.body.append(text[pos:stop])
+        stop, end = read_to(self.ctx, self.body, _INPUT_END, text, pos, final)
         if end is None:
             if final:
                 self._decide()

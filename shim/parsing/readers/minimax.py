@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, read_to
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, NamedStart
 from shim.parsing.readers.tagged_json import TaggedStart, tag
@@ -71,10 +71,7 @@ class _InvokeBody:
             if found is not None:
                 return pos, XmlPairs(ctx, self.block, self.name, FORM)
             self.body = []
-        end = _INVOKE_END.search(text, pos, partial=not final)
-        stop = len(text) if end is None else end.start()
-        ctx.consume(text[pos:stop])
-        self.body.append(text[pos:stop])
+        stop, end = read_to(ctx, self.body, _INVOKE_END, text, pos, final)
         if end is None:
             return stop, self
         if end.partial:

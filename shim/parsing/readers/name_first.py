@@ -23,7 +23,7 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, read_to
 from shim.parsing.readers.block_end import AfterBody, open_markup
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -58,10 +58,7 @@ class RawBody:
         self.body: list[str] = []
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        end = _RAW_END.search(text, pos, partial=not final)
-        stop = len(text) if end is None else end.start()
-        self.ctx.consume(text[pos:stop])
-        self.body.append(text[pos:stop])
+        stop, end = read_to(self.ctx, self.body, _RAW_END, text, pos, final)
         if end is not None and end.partial:
             return stop, MORE
         if end is None and not final:

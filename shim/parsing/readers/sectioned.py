@@ -20,7 +20,7 @@ from typing import Literal
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Next, Reader, ReaderFactory, match_at
+from shim.parsing.readers.base import MORE, Block, Context, Next, Reader, ReaderFactory, match_at, read_to
 from shim.parsing.readers.block_end import AfterBody, Closed, Skip
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.name_first import string_tools
@@ -111,10 +111,7 @@ class _FencedRaw:
         self.body: list[str] = []
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        end = _FENCE_CLOSE.search(text, pos, partial=not final)
-        stop = len(text) if end is None else end.start()
-        self.ctx.consume(text[pos:stop])
-        self.body.append(text[pos:stop])
+        stop, end = read_to(self.ctx, self.body, _FENCE_CLOSE, text, pos, final)
         if end is not None and end.partial:
             return stop, MORE
         if end is None and not final:
