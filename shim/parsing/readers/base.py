@@ -200,6 +200,10 @@ class Dialect:
         return compile_marker(self.close) if self.close else None
 
 
+NAME_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+"""The characters a tool's name may begin with: the ``first`` of rows whose opener is the name itself."""
+
+
 def read_to(
     ctx: Context, body: list[str], end: regex.Pattern[str], text: str, pos: int, final: bool
 ) -> tuple[int, regex.Match[str] | None]:

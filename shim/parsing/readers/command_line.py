@@ -18,7 +18,7 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_value
@@ -94,7 +94,6 @@ def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     return build
 
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 ROWS = [
     Dialect(
         "command_line",
@@ -102,7 +101,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first=_LETTERS,
+        first=NAME_START,
         reader=_open,
         open_for_tools=_opener(""),
     ),

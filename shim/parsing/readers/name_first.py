@@ -23,7 +23,7 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, read_to
+from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next, read_to
 from shim.parsing.readers.block_end import AfterBody, open_markup
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -31,7 +31,6 @@ from shim.parsing.shapes import ToolIndex, one_parameter
 
 __all__ = ["ROWS", "V2_HEADER", "V2_ROWS", "RawBody", "string_tools"]
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _MARKER = r"(?:>>>|<\|reserved_special_token_249\|>)[ \t]{0,4}"
 _RAW_END = regex.compile(r">>>|<\|[A-Za-z0-9_]{1,40}\|>")
 """Where a raw body ends: the next recipient marker or any special token (``<|eot_id|>``, ``<|from|>``)."""
@@ -144,7 +143,14 @@ ROWS = [
     Dialect("functionary_raw", ">>>", None, first="><", reader=_open_raw, open_for_tools=_marked_raw),
     Dialect("functionary_to_all", ">>>", None, kind="markup", first="><", reader=open_markup, open_for_tools=_to_all),
     Dialect(
-        "name_first", "name", None, kind="untagged", start="message", first=_LETTERS, reader=_open, open_for_tools=_bare
+        "name_first",
+        "name",
+        None,
+        kind="untagged",
+        start="message",
+        first=NAME_START,
+        reader=_open,
+        open_for_tools=_bare,
     ),
     # The same without the marker, a raw body: `bash\necho hi` opening the message (Qwen3.6 in vmlx#192)
     Dialect(
@@ -153,7 +159,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first=_LETTERS,
+        first=NAME_START,
         reader=_open_raw,
         open_for_tools=_bare_raw,
     ),

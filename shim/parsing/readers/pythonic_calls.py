@@ -18,7 +18,7 @@ from typing import Any
 import regex
 
 from shim.parsing.pythonic import PythonicScanner, parse_pythonic
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import TURN_END, Closed
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
@@ -165,7 +165,6 @@ _NEXT_CALL = regex.compile(
 the label again (Gorilla's ``<<function>>a(…)<<function>>b(…)``); one of the two is needed."""
 
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 ROWS = [
     # get_weather(city="Paris") opening the message or a line, alone on it.
     Dialect(
@@ -174,7 +173,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first=_LETTERS,
+        first=NAME_START,
         reader=_open_bare,
         open_for_tools=_opener(""),
     ),
