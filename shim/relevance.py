@@ -73,7 +73,8 @@ _DIGIT = re.compile(r"\d")
 _NUMBER_TYPES = frozenset({"number", "integer"})
 
 
-def _properties(schema: object) -> dict[str, dict[str, object]]:
+def schema_properties(schema: object) -> dict[str, dict[str, object]]:
+    """A JSON schema's properties that are objects, by name (nothing for anything else)."""
     if not isinstance(schema, dict):
         return {}
     props = cast("dict[str, object]", schema).get("properties")
@@ -98,7 +99,7 @@ def _parameter_words(tool: ToolSpec) -> tuple[set[str], set[str]]:
     """The words of the tool's parameters' names and descriptions, and those of their enumerated values."""
     described: set[str] = set()
     values: set[str] = set()
-    for name, prop in _properties(tool.input_schema).items():
+    for name, prop in schema_properties(tool.input_schema).items():
         described |= _words(name)
         text = prop.get("description")
         described |= _words(text) if isinstance(text, str) else set()
@@ -124,7 +125,7 @@ def can_fill(request: str, tool: ToolSpec) -> bool:
     schema = tool.input_schema
     required = schema.get("required")
     names = [str(n) for n in cast("list[object]", required)] if isinstance(required, list) else []
-    props = _properties(schema)
+    props = schema_properties(schema)
     return not any(_needs_number(props[n]) for n in names if n in props)
 
 

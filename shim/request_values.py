@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import cast
 
-from shim.relevance import STOP_WORDS, relevance
+from shim.relevance import STOP_WORDS, relevance, schema_properties
 from shim.types import ToolSpec
 
 __all__ = ["asks_for_several", "request_values"]
@@ -84,12 +83,9 @@ def asks_for_several(request: str, tools: Sequence[ToolSpec]) -> bool:
 
 def _number_slots(tool: ToolSpec) -> int:
     """How many numbers one call of ``tool`` holds (an array parameter holds any number)."""
-    props = tool.input_schema.get("properties")
-    if not isinstance(props, dict):
-        return 0
     slots = 0
-    for prop in cast("dict[str, object]", props).values():
-        kind = cast("dict[str, object]", prop).get("type") if isinstance(prop, dict) else None
+    for prop in schema_properties(tool.input_schema).values():
+        kind = prop.get("type")
         if kind == "array":
             return 1_000
         slots += kind in _NUMBER_TYPES
