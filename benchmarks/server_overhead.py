@@ -37,7 +37,7 @@ import anyio.abc
 
 from shim.backends import get_backend
 from shim.backends.base import Backend
-from shim.prompting import render_messages
+from shim.prompting import chat_messages, render_messages
 from shim.server.chat import ChatRequest, run_chat
 from shim.types import ToolSpec
 
@@ -72,7 +72,7 @@ async def bare(backend: Backend) -> Sample:
 async def pipeline(backend: Backend) -> Sample:
     started = time.perf_counter()
     first = 0.0
-    request = ChatRequest(model="m", messages=MESSAGES, tools=[ToolSpec.from_any(TOOL)])
+    request = ChatRequest(model="m", messages=chat_messages(MESSAGES), tools=[ToolSpec.from_any(TOOL)])
     async for _ in run_chat(backend, request):
         first = first or time.perf_counter() - started
     return first, time.perf_counter() - started

@@ -183,10 +183,11 @@ class Agent:
             reason=end.reason, text=end.text, messages=list(self.messages), calls=results, detail=end.detail
         )
 
-    async def stream(self, prompt: str | Sequence[Mapping[str, Any]]) -> AsyncIterator[AgentEvent]:
+    async def stream(self, prompt: str | Sequence[ChatMessage | Mapping[str, Any]]) -> AsyncIterator[AgentEvent]:
         """Add ``prompt`` (a user message, or whole messages) to the conversation and run the loop.
 
-        Every ending goes through one place, which records the trace's ``done`` line.
+        Every ending goes through one place, which records the trace's ``done`` line. Typed messages (a
+        server surface's, read once by its wire check) are taken as they are.
 
         Raises:
             BackendError: the model could not be reached or refused the request.
@@ -206,7 +207,7 @@ class Agent:
         self._record("done", reason=end.reason)
         yield end
 
-    async def prompt(self, prompt: str | Sequence[Mapping[str, Any]] = ()) -> list[Message]:
+    async def prompt(self, prompt: str | Sequence[ChatMessage | Mapping[str, Any]] = ()) -> list[Message]:
         """The prompt the next turn would send with ``prompt`` added, as the engine would get it (to count its
         tokens); the conversation is left as it is. The tool choice is decided as `stream` decides it.
 

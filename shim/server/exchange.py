@@ -9,7 +9,7 @@ from typing import Any, Literal, TypeAlias
 from shim.backends.base import GenerationOptions
 from shim.constrain.structured import StructuredOutput
 from shim.prompting import ToolChoice
-from shim.types import ToolSpec
+from shim.types import ChatMessage, ToolSpec
 
 __all__ = ["CallOut", "ChatRequest", "Finish", "FinishOut", "Output", "ReasoningOut", "TextOut"]
 
@@ -22,8 +22,9 @@ class ChatRequest:
 
     model: object
     """As the client sent it; the model registry checks it (and lists the models when it is wrong)."""
-    messages: list[dict[str, Any]]
-    """OpenAI-style messages (assistant ``tool_calls``, ``tool`` results)."""
+    messages: list[ChatMessage]
+    """The conversation, read once from the surface's wire form (`shim.server.wire.openai_chat.check_messages`):
+    the loop takes these as they are and never reads the client's JSON again."""
     tools: list[ToolSpec] = field(default_factory=list[ToolSpec])
     """The client's own tools."""
     tool_choice: ToolChoice = "auto"

@@ -29,13 +29,15 @@ import anyio.to_thread
 
 from shim.errors import ConfigError
 from shim.notices import notice
-from shim.types import ToolCall
+from shim.prompting import chat_messages
+from shim.types import ChatMessage, ToolCall
 
 __all__ = ["MemoryRounds", "RedisRounds", "RoundStore", "SqliteRounds", "open_store"]
 
 logger = logging.getLogger("shim.server")
 
 Messages = list[dict[str, Any]]
+"""Saved rounds, as the agent writes them (`shim.Agent.messages`): plain JSON for every store."""
 
 
 class RoundStore(Protocol):
@@ -45,7 +47,7 @@ class RoundStore(Protocol):
         """Keep ``messages`` (the rounds after the request's own) for the follow-up that answers ``calls``."""
         ...
 
-    async def restore(self, messages: Messages) -> Messages:
+    async def restore(self, messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         """``messages`` with each assistant message whose call ids were saved replaced by the saved rounds."""
         ...
 
@@ -60,13 +62,14 @@ def _worth_saving(messages: Messages) -> bool:
     return any(m.get("role") == "tool" for m in messages)  # else the client's own record is complete
 
 
-async def _restore(messages: Messages, get: Callable[[str], Awaitable[Messages | None]]) -> Messages:
-    restored: Messages = []
+async def _restore(
+    messages: Sequence[ChatMessage], get: Callable[[str], Awaitable[Messages | None]]
+) -> list[ChatMessage]:
+    restored: list[ChatMessage] = []
     for message in messages:
-        calls: Any = message.get("tool_calls") if message.get("role") == "assistant" else None
-        ids = [str(c.get("id")) for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType, reportUnknownArgumentType]
-        saved = await get(_key(ids)) if ids else None
-        restored.extend(saved if saved is not None else [message])
+        ids = [call.id for call in message.tool_calls] if message.role == "assistant" else []
+        saved = await get(_key(ids)) if ids and all(ids) else None  # a call without an id was never saved
+        restored.extend(chat_messages(saved) if saved is not None else [message])
     return restored
 
 
@@ -84,7 +87,7 @@ class MemoryRounds:
         while len(self._saved) > self._size:
             self._saved.popitem(last=False)
 
-    async def restore(self, messages: Messages) -> Messages:
+    async def restore(self, messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         async def get(key: str) -> Messages | None:
             return self._saved.get(key)
 
@@ -127,7 +130,7 @@ class SqliteRounds:
             data = json.dumps(messages, ensure_ascii=False)
             await anyio.to_thread.run_sync(self._put, _key([c.id for c in calls]), data)
 
-    async def restore(self, messages: Messages) -> Messages:
+    async def restore(self, messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         async def get(key: str) -> Messages | None:
             rows = await anyio.to_thread.run_sync(self._run, "SELECT messages FROM rounds WHERE key = ?", key)
             return json.loads(rows[0][0]) if rows else None
@@ -178,7 +181,7 @@ class RedisRounds:
                 logger.warning("could not save tool rounds to Redis: %s", exc)
                 notice(self.HEADER, "not-saved; the tool rounds run for this answer could not be kept in Redis")
 
-    async def restore(self, messages: Messages) -> Messages:
+    async def restore(self, messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         async def get(key: str) -> Messages | None:
             try:
                 data = await self._twice(lambda: self._redis.get(self.PREFIX + key))

@@ -22,7 +22,9 @@ from shim.constrain.structured import (
 )
 from shim.notices import notice
 from shim.parsing import lenient_json
+from shim.prompting import assistant_message, user_message
 from shim.server.exchange import CallOut, ChatRequest, FinishOut, Output, TextOut
+from shim.types import ChatMessage, ContentBlock
 
 __all__ = ["read_answer", "structured_chat"]
 
@@ -73,8 +75,8 @@ async def structured_chat(
             return
         messages = [
             *messages,
-            {"role": "assistant", "content": answer},
-            {"role": "user", "content": f"That answer cannot be used ({problem}). {structured.instruction()}"},
+            assistant_message(answer),
+            user_message(f"That answer cannot be used ({problem}). {structured.instruction()}"),
         ]
 
 
@@ -91,10 +93,13 @@ def _engine_options(options: GenerationOptions, structured: StructuredOutput, me
     return options
 
 
-def _with_instruction(messages: list[dict[str, Any]], instruction: str) -> list[dict[str, Any]]:
-    if messages and messages[0].get("role") == "system" and isinstance(messages[0].get("content"), str):
-        return [{**messages[0], "content": f"{messages[0]['content']}\n\n{instruction}"}, *messages[1:]]
-    return [{"role": "system", "content": instruction}, *messages]
+def _with_instruction(messages: list[ChatMessage], instruction: str) -> list[ChatMessage]:
+    """The instruction after a plain-text system message, or in one of its own before the conversation."""
+    first = messages[0] if messages else None
+    if first is not None and first.role == "system" and all(block.kind == "text" for block in first.content):
+        text = f"{first.text()}\n\n{instruction}"
+        return [replace(first, content=(ContentBlock(kind="text", text=text),)), *messages[1:]]
+    return [ChatMessage(role="system", content=(ContentBlock(kind="text", text=instruction),)), *messages]
 
 
 def read_answer(structured: StructuredOutput, text: str) -> tuple[Any, str | None]:

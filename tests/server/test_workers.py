@@ -23,7 +23,7 @@ from openai import AsyncOpenAI
 from shim.agent import BaseToolSource
 from shim.server import ServerSettings, create_app
 from shim.server.store import SqliteRounds, open_store
-from shim.types import ContentBlock, ToolCall, ToolResult, ToolSpec
+from shim.types import ChatMessage, ContentBlock, ToolCall, ToolResult, ToolSpec
 from tests.helpers.processes import STARTUP_GUARD, read_until, running
 from tests.server._helpers import WEATHER, Recording, call_block, replay, serving
 
@@ -88,10 +88,15 @@ async def test_the_sqlite_store_keeps_only_the_newest_rounds(tmp_path: Path) -> 
     try:
         for i in range(5):
             await store.save([ToolCall(id=f"call_{i}", name="f", arguments={})], rounds)
-        asked = [await store.restore([{"role": "assistant", "tool_calls": [{"id": f"call_{i}"}]}]) for i in range(5)]
+        asked = [await store.restore([_answered(f"call_{i}")]) for i in range(5)]
     finally:
         await store.aclose()
     assert [len(a) for a in asked] == [1, 1, 2, 2, 2]  # the two oldest were forgotten
+
+
+def _answered(call_id: str) -> ChatMessage:
+    """The assistant message of a follow-up request, carrying the id of a call handed to the client."""
+    return ChatMessage(role="assistant", tool_calls=(ToolCall(id=call_id, name="f", arguments={}),))
 
 
 def test_a_state_url_that_names_no_store_is_a_config_error() -> None:

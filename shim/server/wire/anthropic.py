@@ -175,7 +175,6 @@ def to_chat(body: MessagesRequest) -> MessagesCall:
         messages.insert(0, {"role": "system", "content": prompt})
     if not any(m["role"] != "system" for m in messages):
         raise RequestError(400, "'messages' needs at least one user or assistant message", param="messages")
-    check_messages(messages)
     options = GenerationOptions(
         temperature=body.temperature,
         top_p=body.top_p,
@@ -184,7 +183,7 @@ def to_chat(body: MessagesRequest) -> MessagesCall:
     )
     chat = ChatRequest(
         model=body.model,
-        messages=messages,
+        messages=check_messages(messages),
         tools=tools,
         tool_choice=choice,
         parallel_tool_calls=parallel,

@@ -140,7 +140,7 @@ def generate_request(body: GenerateRequest) -> tuple[ChatRequest, bool, OllamaEx
     messages.append({"role": "user", "content": _with_images(body.prompt, body.images or [], "images")})
     chat = ChatRequest(
         model=body.model,
-        messages=messages,
+        messages=check_messages(messages),
         options=_options(body.options),
         structured=structured(parse_ollama_format, body.format, "format"),
     )

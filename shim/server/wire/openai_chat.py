@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
+from shim import types
 from shim.backends.base import GenerationOptions
 from shim.constrain.structured import parse_response_format
 from shim.prompting import chat_messages
@@ -165,9 +166,10 @@ def _check_images(messages: list[ChatMessage]) -> None:
                     check_image_url(image, where)
 
 
-def check_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Check that the loop can read every message (`shim.prompting.chat_messages`, without rendering a prompt:
-    the tools and the tool choice are the loop's to check, against the server's tools too).
+def check_messages(messages: list[dict[str, Any]]) -> list[types.ChatMessage]:
+    """Every message read into the typed conversation the loop runs on (`shim.prompting.chat_messages`, the one
+    reader: the loop takes these as they are). Only the messages: the tools and the tool choice are the loop's
+    to check, against the server's tools too.
 
     Raises:
         RequestError: 400 saying which message is wrong.
@@ -176,10 +178,9 @@ def check_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         raise RequestError(400, "'messages' must be a non-empty list of messages", param="messages")
     _check_result_ids(messages)
     try:
-        chat_messages(messages)
+        return chat_messages(messages)
     except (ValueError, TypeError, RecursionError) as exc:
         raise RequestError(400, f"the messages cannot be used: {exc}", param="messages") from None
-    return messages
 
 
 def _check_result_ids(messages: list[dict[str, Any]]) -> None:

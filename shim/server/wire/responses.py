@@ -86,7 +86,7 @@ def to_chat(body: ResponsesRequest) -> ResponsesCall:
     else:
         for n, item in enumerate(body.input):
             _item(messages, n, item, qualified)
-    check_messages(messages)
+    conversation = check_messages(messages)
     text_format: Any = (body.text or {}).get("format")
     if is_obj(text_format) and text_format.get("type") == "json_schema":
         # Responses puts name / schema / strict beside the type; Chat Completions nests them in json_schema.
@@ -94,7 +94,7 @@ def to_chat(body: ResponsesRequest) -> ResponsesCall:
         text_format = {"type": "json_schema", "json_schema": inner}
     chat = ChatRequest(
         model=body.model,
-        messages=messages,
+        messages=conversation,
         tools=tools,
         tool_choice=tool_choice,
         parallel_tool_calls=body.parallel_tool_calls is not False,
