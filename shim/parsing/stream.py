@@ -39,6 +39,7 @@ from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, placeholder, presents
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
+from shim.parsing.xml_values import typed_arguments
 from shim.types import ToolSpec
 
 __all__ = ["StreamParser", "parse_text"]
@@ -363,6 +364,7 @@ class StreamParser:
             self._call_id = None
             self._state = TagState.END
             return
+        arguments = typed_arguments(self.tools, name, arguments)
         if not streamed:
             self.chunk(json.dumps(arguments, ensure_ascii=False))
         name = self.tools.resolve(name)

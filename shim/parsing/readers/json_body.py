@@ -39,7 +39,7 @@ class JsonBody:
         self.name = block.name
         block.name = None  # the next object of the same block is a whole call again
         stops = "<" + ("[" if "[" in ctx.markers.opener_chars else "")
-        self.scanner = JsonScanner(stop_chars=stops, args_only=self.name is not None)
+        self.scanner = JsonScanner(stop_chars=stops, args_only=self.name is not None, kinds=ctx.tools.scalar_kinds)
         self.scanner.name = self.name
         self.body: list[str] = []
         self.begun = False
