@@ -354,6 +354,19 @@ class JsonScanner:
             return pos + 1
         if char in "}]":
             opener = "{" if char == "}" else "["
+            while (
+                len(self._stack) > 1
+                and self._stack[-1] != opener
+                and opener in self._stack
+                and (expect == _AFTER or (self._closer_ok and expect in (_KEY, _VALUE)))
+            ):
+                # A closer that skips open brackets whose values are whole (`[{"a": {"b": 1}]`, a `}` left
+                # out): they are closed first, as `lenient_json.loads` reads the same text.
+                self._emit("}" if self._stack[-1] == "{" else "]")
+                self._stack.pop()
+                self._keys.pop()
+                self._value_done()
+                expect = self._expect
             if (
                 not self._stack
                 or self._stack[-1] != opener

@@ -68,6 +68,13 @@ class JsonBody:
         if status is Status.DONE:
             return new, self._finish()
         if status is Status.ERROR:
+            if self.block.array and text.startswith("]", new) and scanner.completable():
+                # The list of calls closed over its last call's missing brace (`[{…, "arguments": {…}]`): the
+                # scanner never saw the list's `[` (the opener took it), so the `]` is the block's, as in the
+                # scanner's own rule for a closer that skips open brackets.
+                scanner.error = None
+                self.finish(truncated=False)
+                return new, self.then() if self.then is not None else AfterBody(ctx, self.block)
             return new, Skip(ctx, str(scanner.error))
         found = ctx.markers.match(text, new, final, closes=True)  # STOP: a '<' or '[' outside strings
         if found is PARTIAL:
