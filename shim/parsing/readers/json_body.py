@@ -90,7 +90,8 @@ class JsonBody:
             return new, self.then()
         if found.kind == "close":
             ctx.markup(found.match.group())
-            return found.match.end(), Closed(ctx, fence=self.block.fence, outer=self.block.outer)
+            fence = self.block.fence and not found.match.group().startswith("`")  # a fence closer closes the fence
+            return found.match.end(), Closed(ctx, fence=fence, outer=self.block.outer)
         return new, None  # a new opener closes this block; the text scanner opens the next
 
     def _progress(self) -> None:

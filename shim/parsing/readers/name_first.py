@@ -137,11 +137,7 @@ the last path segment."""
 def _bare(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     # the arguments on the next line, or on the same line after a space (`searxng_search {"query": …}`)
-    return (
-        None
-        if names is None
-        else rf"(?P<name>{names})(?:[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}|[ \t]{{1,4}})(?=\{{)"
-    )
+    return None if names is None else rf"(?P<name>{names})(?:[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}|[ \t]{{1,4}})(?=\{{)"
 
 
 _CALL_LABEL = r"(?:[-=*#]{2,}|\[)[ \t]{0,4}(?i:(?:tool|function)[ _]?)?(?i:call)[ \t]{0,4}(?:[-=*#]{2,}|\]|:)"

@@ -140,7 +140,8 @@ class TagCloser:
         if found is None:
             return pos, AfterBody(self.ctx, self.block)
         self.ctx.markup(text[pos : found.end()])
-        return found.end(), Closed(self.ctx, fence=self.block.fence, outer=self.block.outer)
+        fence = self.block.fence and not found.group().lstrip().startswith("`")  # a fence closer closes the fence
+        return found.end(), Closed(self.ctx, fence=fence, outer=self.block.outer)
 
     def finish(self, truncated: bool) -> None:
         self.ctx.markup_as_text()
