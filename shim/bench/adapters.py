@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 __all__ = ["PARSER_NAMES", "BenchParser", "ParserSpec", "ShimStream", "parser_specs"]
@@ -30,6 +31,9 @@ class ParserSpec:
     name: str
     strategy: str
     make: Callable[[Sequence[str | dict[str, Any]]], BenchParser]
+    make_in_reasoning: Callable[[Sequence[str | dict[str, Any]]], BenchParser] | None = None
+    """A parser told the output starts inside reasoning (a case's ``starts_in_reasoning``, what a model's profile
+    gives from its template); None: the parser has no such setting and reads those outputs like any other."""
 
 
 class ShimStream:
@@ -37,10 +41,10 @@ class ShimStream:
 
     name = "shim"
 
-    def __init__(self, tools: Sequence[str | dict[str, Any]] = ()) -> None:
+    def __init__(self, tools: Sequence[str | dict[str, Any]] = (), *, in_reasoning: bool = False) -> None:
         from shim.parsing.stream import StreamParser  # imported late: the parser is optional for the baselines
 
-        self._parser = StreamParser(tools=list(tools))
+        self._parser = StreamParser(tools=list(tools), in_reasoning=in_reasoning)
 
     def feed(self, chunk: str) -> list[EventDict]:
         return [e.to_dict() for e in self._parser.feed(chunk)]
@@ -74,6 +78,7 @@ def parser_specs() -> dict[str, ParserSpec]:
             name="shim",
             strategy="shim.StreamParser: tag state machine + string-aware body scan + lenient JSON grammar",
             make=ShimStream,
+            make_in_reasoning=partial(ShimStream, in_reasoning=True),
         ),
         ParserSpec(
             name="hermes-partial",

@@ -55,6 +55,9 @@ class Case:
     """Where the shape is seen (fixtures, real outputs) or what the operator does (generated)."""
     tools: tuple[dict[str, Any], ...] | None = None
     """The tools offered when the output was written (MCP ``tools/list`` entries); None: the bench's own set."""
+    starts_in_reasoning: bool = False
+    """The prompt the output continues opened a reasoning block (a chat template's thinking mode), so the output
+    begins inside it and only closes it: what a model's profile tells the parser (``starts_in_reasoning``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +71,7 @@ class Case:
             "errors": self.errors,
             "note": self.note,
             "tools": None if self.tools is None else [dict(t) for t in self.tools],
+            "starts_in_reasoning": self.starts_in_reasoning,
         }
 
 

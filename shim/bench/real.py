@@ -115,6 +115,8 @@ def validate_real(meta: Any, text: str, *, family: str) -> list[str]:
                 problems.append(f"call {call!r} needs a name and an arguments object")
             elif c["name"] not in names:
                 problems.append(f"call {c['name']!r} is not among the offered tools")
+    if not isinstance(m.get("starts_in_reasoning", False), bool):
+        problems.append("starts_in_reasoning must be true or false")
     if not isinstance(m.get("visible"), str):
         problems.append("visible must be a string")
     if family == NEGATIVE and (m.get("calls") or m.get("visible") != text):
@@ -166,6 +168,7 @@ def real_case(meta: dict[str, Any], text: str, *, family: str, name: str) -> Cas
         errors=None,  # a parser may report the repairs it made; only calls and text are scored
         note=f"{prov['type']}: {prov.get('url') or prov['source']}",
         tools=tuple(_mcp_tool(t) for t in meta["tools"]),
+        starts_in_reasoning=meta.get("starts_in_reasoning", False),
     )
 
 

@@ -33,14 +33,17 @@ def stream(
     *,
     deadline: float = float("inf"),
     tools: Sequence[dict[str, Any]] = TOOL_SPECS,
+    in_reasoning: bool = False,
 ) -> Outcome:
-    """Feed ``chunks`` to a fresh parser that knows ``tools`` and fold its events.
+    """Feed ``chunks`` to a fresh parser that knows ``tools`` (and, with ``in_reasoning``, that the output starts
+    inside reasoning, if it has that setting) and fold its events.
 
     A raised exception is recorded in the outcome, not propagated.
     """
     events: list[dict[str, Any]] = []
+    make = spec.make_in_reasoning if in_reasoning and spec.make_in_reasoning is not None else spec.make
     try:
-        parser = spec.make(tools)
+        parser = make(tools)
         for chunk in chunks:
             events += parser.feed(chunk)
             if time.perf_counter() > deadline:
@@ -80,7 +83,8 @@ def run_accuracy(
     for spec in specs:
         for case in cases:
             tools = TOOL_SPECS if case.tools is None else case.tools
-            reference = stream(spec, [case.text], tools=tools)
+            reasoning = case.starts_in_reasoning
+            reference = stream(spec, [case.text], tools=tools, in_reasoning=reasoning)
             for chunker in chunkers:
                 cell = CellScore(
                     parser=spec.name, case_id=case.id, category=case.category, source=case.source, chunker=chunker.name
@@ -88,7 +92,9 @@ def run_accuracy(
                 deadline = time.perf_counter() + cell_limit_s
                 for chunks in chunker.split(case.text):
                     outcome = (
-                        reference if chunker.name == "whole" else stream(spec, chunks, deadline=deadline, tools=tools)
+                        reference
+                        if chunker.name == "whole"
+                        else stream(spec, chunks, deadline=deadline, tools=tools, in_reasoning=reasoning)
                     )
                     run = score_run(case, outcome, reference)
                     cell.add(run)

@@ -18,17 +18,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Mapping
 from enum import Enum
+from typing import Any
 
 __all__ = [
     "ARG_KEYS",
     "MAX_DEPTH",
     "NAME_KEYS",
+    "SCALAR_KINDS",
     "WRAPPER_KEYS",
     "JsonScanner",
     "Status",
     "normalize_number",
     "normalize_string_unit",
+    "retyped",
 ]
 
 MAX_DEPTH = 100
@@ -97,6 +101,24 @@ def normalize_number(token: str) -> str | None:
     return json.dumps(value)
 
 
+_EXACT = {
+    "integer": re.compile(r"-?(?:0|[1-9]\d*)"),
+    "number": _STRICT_NUMBER,
+    "boolean": re.compile(r"true|false|True|False"),
+}
+SCALAR_KINDS = frozenset(_EXACT)
+"""Schema types a string argument may be read as (`retyped`)."""
+
+
+def retyped(kind: str | None, value: Any) -> Any:
+    """A string that is exactly a JSON literal of the schema's scalar ``kind`` (``"2"`` for an integer,
+    ``"0.5"`` for a number, ``"true"`` for a boolean: small models quote every value) as that literal; any other
+    value as it is (``"007"``, ``" 2"``, ``"2 people"`` stay strings: nothing is guessed)."""
+    if not isinstance(value, str) or kind not in _EXACT or not _EXACT[kind].fullmatch(value):
+        return value
+    return value.lower() == "true" if kind == "boolean" else json.loads(value)
+
+
 class Status(Enum):
     MORE = "more"
     """Everything given was consumed (or a split token was left for the next chunk)."""
@@ -123,7 +145,14 @@ _BLOCK_END = re.compile(r"\*/")
 class JsonScanner:
     """Scan one lenient JSON value incrementally. Feed it with `feed`, read `name` and `take_arguments`."""
 
-    def __init__(self, *, stop_chars: str = "<", capture: bool = True, args_only: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        stop_chars: str = "<",
+        capture: bool = True,
+        args_only: bool = False,
+        kinds: Callable[[str | None], Mapping[str, str]] | None = None,
+    ) -> None:
         self.stop_chars = stop_chars
         """Characters outside strings that end the scan with `Status.STOP` (tag openers)."""
         self.capture = capture and not args_only
@@ -146,6 +175,10 @@ class JsonScanner:
         self._args_depth: int | None = None  # stack depth of the streaming arguments object
         self._out: list[str] = []  # normalised argument text not yet taken
         self._pending = ""  # a comma (and the whitespace after it) held until we know it is not trailing
+        self._kinds_for = kinds
+        """The schema's scalar type of each top-level argument, asked once the arguments start (`retyped`)."""
+        self._kinds: Mapping[str, str] = {}
+        self._held: list[str] | None = None  # a top-level string argument of a scalar type, until it closes
 
     # -- public -------------------------------------------------------------------------------------
 
@@ -251,7 +284,9 @@ class JsonScanner:
         return self._args_depth is not None and len(self._stack) >= self._args_depth
 
     def _emit(self, piece: str) -> None:
-        if self._in_args():
+        if self._held is not None:
+            self._held.append(piece)
+        elif self._in_args():
             if self._pending:
                 self._out.append(self._pending[1:] if piece in "}]" else self._pending)
                 self._pending = ""
@@ -307,16 +342,31 @@ class JsonScanner:
             if self.args_only and len(self._stack) == 1 and char == "{":
                 self._args_depth = 1
                 self.streamed = True
+                self._kinds = self._kinds_for(self.name) if self._kinds_for is not None else {}
             elif role == "args" and char == "{" and self.name is not None and not self.streamed:
                 # Stream only when the name came first: a start event must precede argument chunks.
                 self._args_depth = len(self._stack)
                 self.streamed = True
+                self._kinds = self._kinds_for(self.name) if self._kinds_for is not None else {}
             self._emit(char)
             self._expect = _KEY if char == "{" else _VALUE
             self._closer_ok = True
             return pos + 1
         if char in "}]":
             opener = "{" if char == "}" else "["
+            while (
+                len(self._stack) > 1
+                and self._stack[-1] != opener
+                and opener in self._stack
+                and (expect == _AFTER or (self._closer_ok and expect in (_KEY, _VALUE)))
+            ):
+                # A closer that skips open brackets whose values are whole (`[{"a": {"b": 1}]`, a `}` left
+                # out): they are closed first, as `lenient_json.loads` reads the same text.
+                self._emit("}" if self._stack[-1] == "{" else "]")
+                self._stack.pop()
+                self._keys.pop()
+                self._value_done()
+                expect = self._expect
             if (
                 not self._stack
                 or self._stack[-1] != opener
@@ -359,6 +409,8 @@ class JsonScanner:
             self._parts = []
             self._quote = char
             self._emit('"')
+            if self._string_role is None and self._scalar_key() is not None:
+                self._held = [self._out.pop()]  # its opening quote: the whole string decides how it streams
             return pos + 1
         match = _TOKEN.match(text, pos)
         if match is None:
@@ -424,9 +476,20 @@ class JsonScanner:
             self._parts.append(piece)
         self._emit(piece)
 
+    def _scalar_key(self) -> str | None:
+        """The key of a value starting directly in the streaming arguments object whose schema type is scalar."""
+        if self._args_depth is None or len(self._stack) != self._args_depth or self._stack[-1] != "{":
+            return None
+        key = self._keys[-1]
+        return key if key is not None and key in self._kinds else None
+
     def _end_string(self) -> None:
         self._quote = None
         self._emit('"')
+        if self._held is not None:
+            held, self._held = "".join(self._held), None
+            value = retyped(self._kinds.get(self._keys[-1] or ""), json.loads(held))
+            self._out.append(held if isinstance(value, str) else json.dumps(value))
         role, self._string_role = self._string_role, None
         if role is None:
             self._value_done()

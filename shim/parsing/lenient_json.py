@@ -26,6 +26,7 @@ __all__ = [
     "MAX_DEPTH",
     "LenientJSONError",
     "loads",
+    "matched_closers",
     "nesting_depth",
     "normalize_number",
     "normalize_string_unit",
@@ -130,6 +131,43 @@ def loads(text: str, *, strict: bool = False) -> Any:
     except ValueError:
         if strict:
             raise LenientJSONError("not strict JSON") from None
+    try:
+        return _lenient(text)
+    except LenientJSONError:
+        repaired = matched_closers(text)
+        if repaired == text:
+            raise
+        try:
+            return _lenient(repaired)
+        except LenientJSONError:
+            pass
+        raise
+
+
+def matched_closers(text: str) -> str:
+    """``text`` with the brackets a closer skips closed before it (``[{'a': {'b': 1}]``: a ``}`` left out, the
+    list closed over it), outside strings; the grammar then decides whether every value in them was whole."""
+    stack: list[str] = []
+    out: list[str] = []
+    last = 0
+    for found in _NESTING.finditer(text):
+        token = found.group()
+        if token in ("[", "{"):
+            stack.append(token)
+        elif token in ("]", "}"):
+            opener = "[" if token == "]" else "{"
+            if stack and stack[-1] != opener and opener in stack:
+                missing: list[str] = []
+                while stack[-1] != opener:
+                    missing.append("}" if stack.pop() == "{" else "]")
+                out.append(text[last : found.start()] + "".join(missing))
+                last = found.start()
+            if stack:
+                stack.pop()
+    return "".join(out) + text[last:] if out else text
+
+
+def _lenient(text: str) -> Any:
     parser = _parser()
     try:
         interactive: Any = parser.parse_interactive(text)  # pyright: ignore[reportUnknownMemberType]  # untyped in lark

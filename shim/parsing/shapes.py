@@ -32,7 +32,7 @@ from typing import Any, cast
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, WRAPPER_KEYS
+from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, SCALAR_KINDS, WRAPPER_KEYS
 from shim.types import ToolSpec, tool_specs
 
 __all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "one_parameter", "to_call"]
@@ -313,6 +313,14 @@ class ToolIndex:
             kinds = [k for k in cast("list[Any]", kind) if k != "null"]
             kind = kinds[0] if len(kinds) == 1 else None
         return kind if isinstance(kind, str) else None
+
+    def scalar_kinds(self, tool: str | None) -> dict[str, str]:
+        """Each top-level parameter of ``tool`` (a name as written) whose schema type is one scalar a quoted
+        value may be read as (integer, number, boolean: `shim.parsing.json_scan.retyped`), with that type."""
+        name = self.resolve(tool) if tool is not None else None
+        props = self.properties(name) if name is not None else None
+        kinds = {key: self.property_type(name, key) for key in props or {}} if name is not None else {}
+        return {key: kind for key, kind in kinds.items() if kind in SCALAR_KINDS}
 
     def admits_null(self, tool: str, parameter: str) -> bool:
         """The parameter's schema admits JSON null: ``"type": "null"``, a type list with ``"null"``, or an

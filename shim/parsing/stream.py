@@ -35,10 +35,12 @@ import regex
 from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.ids import IdGenerator
+from shim.parsing.boundary import BoundaryTokens
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, placeholder, presents
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
+from shim.parsing.xml_values import typed_arguments
 from shim.types import ToolSpec
 
 __all__ = ["StreamParser", "parse_text"]
@@ -93,6 +95,7 @@ class StreamParser:
             in_reasoning = in_reasoning or profile.starts_in_reasoning
         self.tools = tools if isinstance(tools, ToolIndex) else ToolIndex(tools or ())
         self._ids = ids or IdGenerator()
+        self._boundary = BoundaryTokens()  # leaked boundary tokens: out of the text, back into the raw
         rows = rows_for(dialects, self.tools)
         self.markers = Markers(rows)
         # Untagged forms count only with offered tools as evidence (a fence still closes a tagged body).
@@ -154,13 +157,15 @@ class StreamParser:
         """
         if self._closed:
             raise ParserClosedError("this StreamParser is closed; create a new one for the next stream")
+        chunk = self._boundary.strip(chunk, final=False)
         if self._reader is None and not self._carry and not self._at_start and not self._quick.search(chunk):
             self._remember(chunk)
-            return [TextDelta(text=chunk, raw=chunk)] if chunk else []  # the fast path: prose, nothing to look at
+            fast = [TextDelta(text=chunk, raw=chunk)] if chunk else []  # the fast path: prose, nothing to look at
+            return self._boundary.restore(fast)
         text = self._carry + chunk
         self._carry = ""
         self._run(text, final=False)
-        return self._flush_out()
+        return self._boundary.restore(self._flush_out())
 
     def close(self, *, truncated: bool = False) -> list[Event]:
         """End of stream: flush held-back text and finish or fail an open call.
@@ -175,7 +180,7 @@ class StreamParser:
         if self._closed:
             raise ParserClosedError("this StreamParser is already closed")
         self._closed = True
-        text, self._carry = self._carry, ""
+        text, self._carry = self._carry + self._boundary.strip("", final=True), ""
         self._run(text, final=True)
         while True:
             if self._carry:  # only a split escape inside an unfinished string can remain
@@ -190,7 +195,7 @@ class StreamParser:
         self._state = TagState.NONE
         if self._raw:  # nothing may be dropped
             self._text("", self.take_raw())
-        return self._flush_out()
+        return self._boundary.restore(self._flush_out(), final=True)
 
     # -- driver -------------------------------------------------------------------------------------
 
@@ -363,6 +368,7 @@ class StreamParser:
             self._call_id = None
             self._state = TagState.END
             return
+        arguments = typed_arguments(self.tools, name, arguments)
         if not streamed:
             self.chunk(json.dumps(arguments, ensure_ascii=False))
         name = self.tools.resolve(name)

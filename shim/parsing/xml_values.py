@@ -24,9 +24,10 @@ from typing import Any, cast
 import regex
 
 from shim.parsing import lenient_json
+from shim.parsing.json_scan import retyped
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["typed_tree", "typed_value", "unescaped_text", "unlaid"]
+__all__ = ["typed_arguments", "typed_tree", "typed_value", "unescaped_text", "unlaid"]
 
 _LITERAL_KINDS: dict[str, type | tuple[type, ...]] = {
     "array": list,
@@ -54,6 +55,18 @@ def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
     if text == "null" and tools.admits_null(name, key):
         return None  # the model wrote JSON null where the schema admits it (`"anyOf": [{"type": "null"}, …]`)
     return _typed_as(kind, raw)
+
+
+def typed_arguments(tools: ToolIndex, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments with each top-level string that is exactly a literal of its parameter's scalar type
+    (``{"a": "3"}`` where ``a`` is an integer) read as that literal (`shim.parsing.json_scan.retyped`; the JSON
+    scanner applies the same rule to the argument chunks it streams). Every call passes here once, whatever its
+    family, so the router's schema check sees the value the model meant."""
+    kinds = tools.scalar_kinds(tool)
+    if not kinds:
+        return arguments
+    typed = {key: retyped(kinds.get(key), value) for key, value in arguments.items()}
+    return arguments if all(typed[key] is arguments[key] for key in arguments) else typed
 
 
 def _typed_as(kind: str | None, raw: str) -> Any:

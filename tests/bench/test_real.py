@@ -16,6 +16,7 @@ from shim.bench.real import (
     load_decoys,
     load_hunts,
     load_real,
+    real_case,
     real_dir,
     validate_real,
 )
@@ -113,3 +114,14 @@ def test_a_decoy_listed_but_missing_is_refused(tmp_path: Path) -> None:
     (tmp_path / "sources.json").write_text(json.dumps({"documents": [entry]}), encoding="utf-8")
     with pytest.raises(ValueError, match="missing"):
         load_decoys(tmp_path)
+
+
+def test_starts_in_reasoning_is_a_boolean_carried_into_the_case() -> None:
+    meta = {"family": "glm", "provenance": {"type": "peer_test", "source": "a/b:c.go"}, "tools": [{"name": "f"}]}
+    meta |= {"calls": [], "visible": "", "sha256": hashlib.sha256(b"x").hexdigest()}
+    assert any(
+        "starts_in_reasoning" in p for p in validate_real(meta | {"starts_in_reasoning": "yes"}, "x", family="glm")
+    )
+    assert validate_real(meta | {"starts_in_reasoning": True}, "x", family="glm") == []
+    assert real_case(meta | {"starts_in_reasoning": True}, "x", family="glm", name="n").starts_in_reasoning
+    assert not real_case(meta, "x", family="glm", name="n").starts_in_reasoning

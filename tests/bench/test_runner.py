@@ -8,7 +8,8 @@ from typing import Any
 
 from shim.bench.adapters import ParserSpec, parser_specs
 from shim.bench.chunkers import make_chunkers
-from shim.bench.corpus import generate
+from shim.bench.corpus import Case, generate
+from shim.bench.mutations import Call
 from shim.bench.runner import ThroughputConfig, huge_workload, mixed_workload, run_accuracy, run_throughput, stream
 
 
@@ -65,3 +66,27 @@ def test_throughput_reports_both_sizes_and_a_scaling_ratio_per_workload() -> Non
         m = results["regex"][workload]
         assert m["small"]["bytes"] == 500 or m["small"]["bytes"] >= 490
         assert m["scaling"] > 0 and m["large"]["bytes"] > m["small"]["bytes"]
+
+
+def test_a_case_whose_prompt_opened_reasoning_is_read_as_reasoning_by_shim_at_every_split() -> None:
+    """A case's ``starts_in_reasoning`` reaches a parser that has the setting, as a model's profile would."""
+    text = 'plan: look it up</think>Checking.<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    case = Case(
+        id="real:x/opened",
+        category="x",
+        operator="opened",
+        source="real",
+        text=text,
+        calls=[Call(name="get_weather", arguments={"city": "Paris"})],
+        visible="Checking.",
+        errors=None,
+        starts_in_reasoning=True,
+    )
+    cells = run_accuracy([case], [parser_specs()["shim"]], make_chunkers(quick=True))
+    assert cells and all(c.passed for c in cells)
+    told = stream(parser_specs()["shim"], [text], in_reasoning=True)
+    untold = stream(parser_specs()["shim"], [text])
+    assert told.text == "Checking." and untold.text == "plan: look it upChecking."
+    assert (
+        stream(parser_specs()["regex"], [text], in_reasoning=True).text == stream(parser_specs()["regex"], [text]).text
+    )

@@ -269,3 +269,41 @@ def test_between_the_tokens_the_call_prefix_left_out_before_an_offered_tool_is_a
 def test_between_the_tokens_a_name_of_no_offered_tool_without_the_prefix_stays_text(text: str) -> None:
     result = parse_everywhere(text, ["get_weather"])
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+E = "<escape>"
+
+
+@pytest.mark.parametrize(
+    ("body", "arguments"),
+    [
+        # FunctionGemma fine-tuned on data that fills unused parameters with None, a datetime left unescaped
+        # (unsloth's FunctionGemma notebook; benchmarks/real/functiongemma/c6_unsloth_…)
+        (
+            f"{{body:None,datetime:2025-06-06 14:00:00,title:{E}Team Sync{E},to:None}}",
+            {"datetime": "2025-06-06 14:00:00", "title": "Team Sync"},
+        ),
+        (f"{{to:None,title:{E}Sync{E}}}", {"title": "Sync"}),
+        ("{url:https://example.com/a?b=1,when:16:30}", {"url": "https://example.com/a?b=1", "when": "16:30"}),
+        ("{title:None}", {}),
+        ("{title:null,to:None}", {"title": None}),  # JSON null is a value; only Python's None is a filler
+        ("{meta:{to:None}}", {"meta": {"to": "None"}}),  # inside a value, the word is the model's text
+    ],
+)
+def test_bare_values_run_to_the_next_comma_and_none_fillers_are_parameters_not_given(
+    body: str, arguments: dict[str, Any]
+) -> None:
+    for text in (
+        f"<start_function_call>call:create_event{body}<end_function_call>",
+        f"<|tool_call>call:create_event{body}<tool_call|>",
+        f"call:create_event{body}",  # the special tokens stripped: an offered tool opening the message
+    ):
+        result = parse_everywhere(text, ["create_event"], seeds=5)
+        assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("create_event", arguments)], text
+        assert result["text"] == "" and result["errors"] == []
+
+
+def test_a_stripped_call_with_fillers_of_a_tool_not_offered_stays_text() -> None:
+    text = "call:create_event{body:None,datetime:2025-06-06 14:00:00}"
+    result = parse_everywhere(text, ["get_weather"], seeds=5)
+    assert result["calls"] == [] and result["text"] == text

@@ -73,3 +73,36 @@ def test_after_visible_text_a_list_following_reasoning_is_a_call_like_any_json_c
     text = 'Sure. <think>x</think>[{"name": "get_weather", "arguments": {}}]'
     result = parse_everywhere(text, ["get_weather"])
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+_WEATHER = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[[ ## tool_calls ## ]]\n[{'name': 'get_weather', 'args': {'city': 'Paris'}]",  # DSPy's field (c4_dspy_…)
+        '[{"name": "get_weather", "arguments": {"city": "Paris"}]',
+        '<tool_call>[{"name": "get_weather", "arguments": {"city": "Paris"}]</tool_call>',
+        '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}]',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}, "id": ["a", "b"}</tool_call>',
+    ],
+)
+def test_a_call_list_closed_over_an_object_missing_its_brace_is_read_at_every_split_point(text: str) -> None:
+    """A `]` (or `}`) that skips an open bracket closes it too when every value in it is whole."""
+    result = parse_everywhere(text, _WEATHER, seeds=5)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[{"name": "get_weather", "arguments": {"city": ]',  # a value missing: never repaired into a call
+        "A list such as [{'name': 'weather', 'args': {'city': 'Paris'}] names no offered tool.",
+        "```python\n[{'name': 'get_weather', 'args': {'city': 'Paris'}]\n```",  # quoted in a program's fence
+    ],
+)
+def test_a_mismatched_closer_that_makes_no_call_of_an_offered_tool_stays_text(text: str) -> None:
+    result = parse_everywhere(text, _WEATHER, seeds=5)
+    assert result["calls"] == [] and result["text"] == text

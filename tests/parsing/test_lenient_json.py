@@ -32,6 +32,10 @@ LENIENT = [
     ("a code fence around the value", '```json\n{"a": 1}\n```', {"a": 1}),
     ("missing closing brackets", '{"a": {"b": [1, 2', {"a": {"b": [1, 2]}}),
     ("a stray extra closing bracket", '{"a": 1}}', {"a": 1}),
+    ("a list closed over an object", "[{'n': 'f', 'a': {'c': 'P'}]", [{"n": "f", "a": {"c": "P"}}]),
+    ("an object closed over a list", '{"a": [1, 2}', {"a": [1, 2]}),
+    ("a closer over two brackets", '[{"a": {"b": [1]]', [{"a": {"b": [1]}}]),
+    ("a mismatched bracket inside a string", '{"a": "[x}"}', {"a": "[x}"}),
     ("surrogate pair escapes", r'{"e": "\ud83d\ude00"}', {"e": "😀"}),
 ]
 
@@ -49,6 +53,7 @@ def test_lenient_json_is_read(text: str, expected: object) -> None:
         ('{"a" 1}', "unexpected"),
         ("{'a': undefined}", "unexpected"),
         ("hello world", "unexpected"),
+        ('[{"a": ]', "unexpected"),
     ],
     ids=[
         "a string cut mid-value",
@@ -56,6 +61,7 @@ def test_lenient_json_is_read(text: str, expected: object) -> None:
         "a missing colon",
         "an unquoted word as a value",
         "prose",
+        "a closer over an object whose value is missing",
     ],
 )
 def test_text_that_is_not_json_is_refused_with_a_position(text: str, message: str) -> None:
@@ -78,6 +84,7 @@ def test_the_grammar_header_lists_every_leniency() -> None:
         "comments",
         "`json` word",
         "code fence",
+        "a closer that skips open brackets",
         "stray extra closing brackets",
         "missing closing brackets",
     ):

@@ -355,3 +355,54 @@ def test_a_pipe_that_opens_no_block_is_the_value_itself() -> None:
 def test_attributes_without_that_evidence_stay_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+_ITEM = {"type": "object", "properties": {"step": _S, "status": _S}}
+_PLAN_TOOLS = [
+    _tool(
+        "update_plan",
+        explanation=_S,
+        plan={"type": "object", "properties": {"step": {"type": "array", "items": _ITEM}}},
+        steps={"type": "array", "items": _ITEM},
+        note=_S,
+    )
+]
+_TWO = [{"step": "Read", "status": "completed"}, {"step": "Write", "status": "in_progress"}]
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        (
+            "<update_plan><plan><step><step>Read</step><status>completed</status></step>"
+            "<step><step>Write</step><status>in_progress</status></step></plan></update_plan>",
+            {"plan": {"step": _TWO}},
+        ),
+        (  # the first item's closer left out, the second's split over a line (ai-sdk's morph test, b6_aisdk_…)
+            "<update_plan><plan><step><step>Read</step><status>completed</status>"
+            "<step><step>Write</\n  step><status>in_progress</status></step></plan></update_plan>",
+            {"plan": {"step": _TWO}},
+        ),
+        (  # an array parameter repeated, each an object item, one closer with a line break inside
+            "<update_plan><steps><step>Read</step><status>completed</\nstatus></steps>"
+            "<steps><step>Write</step><status>in_progress</status></steps></update_plan>",
+            {"steps": _TWO},
+        ),
+        (  # an object parameter's one item: a list of one
+            "<update_plan><plan><step><step>Read</step><status>completed</status></step></plan></update_plan>",
+            {"plan": {"step": _TWO[:1]}},
+        ),
+    ],
+)
+def test_an_object_or_array_parameter_of_nested_elements_is_read_by_its_schema_even_damaged(
+    text: str, arguments: dict[str, Any]
+) -> None:
+    result = parse_everywhere(text, _PLAN_TOOLS, seeds=5)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("update_plan", arguments)]
+    assert result["text"] == ""
+
+
+def test_elements_inside_a_string_parameter_stay_its_text() -> None:
+    text = "<update_plan><note>Use <b>bold</b> and a <br> here</note></update_plan>"
+    result = parse_everywhere(text, _PLAN_TOOLS, seeds=5)
+    assert [c["arguments"] for c in result["calls"]] == [{"note": "Use <b>bold</b> and a <br> here"}]

@@ -179,3 +179,62 @@ def test_a_decoded_value_reads_the_same_at_every_split_point(text: str, value: s
     tools = [{"name": "send_keys", "inputSchema": {"type": "object", "properties": {"value": {"type": "string"}}}}]
     result = parse_everywhere(text, tools)
     assert [c["arguments"] for c in result["calls"]] == [{"value": value}]
+
+
+_ADD = {
+    "name": "add",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer"},
+            "b": {"type": ["number", "null"]},
+            "exact": {"type": "boolean"},
+            "note": {"type": "string"},
+            "nested": {"type": "object", "properties": {"n": {"type": "integer"}}},
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "add", "arguments": {"a": "3", "b": "-0.5", "exact": "true", "note": "3"}}</tool_call>',
+        '<|python_tag|>{"name": "add", "parameters": {"a": "3", "b": "-0.5", "exact": "true", "note": "3"}}',
+        "<function=add>{'a': '3', 'b': '-0.5', 'exact': 'True', 'note': '3'}</function>",
+        '[add(a="3", b="-0.5", exact="true", note="3")]',
+        '{"name": "add", "arguments": {"a": "3", "b": "-0.5", "exact": "true", "note": "3"}}',
+    ],
+)
+def test_a_quoted_literal_of_a_scalar_parameter_is_read_as_that_literal_in_every_family_at_every_split(
+    text: str,
+) -> None:
+    """Small models quote every value (`"2"` for an integer); the schema says what the model meant. A string
+    parameter keeps its text, and the streamed argument chunks decode to the typed values."""
+    result = parse_everywhere(text, [_ADD], seeds=5)
+    assert [c["arguments"] for c in result["calls"]] == [{"a": 3, "b": -0.5, "exact": True, "note": "3"}]
+
+
+@pytest.mark.parametrize(
+    ("written", "kept"),
+    [
+        ('"a": "007"', {"a": "007"}),  # a leading zero: an id, not a number
+        ('"a": " 3"', {"a": " 3"}),
+        ('"a": "3 apples"', {"a": "3 apples"}),
+        ('"a": "3.0"', {"a": "3.0"}),  # no integer
+        ('"b": "1e400x"', {"b": "1e400x"}),
+        ('"exact": "yes"', {"exact": "yes"}),
+        ('"nested": {"n": "4"}', {"nested": {"n": "4"}}),  # only a top-level parameter is retyped
+        ('"note": "12"', {"note": "12"}),
+    ],
+)
+def test_a_quoted_value_that_is_no_exact_literal_of_its_type_stays_the_string_the_model_wrote(
+    written: str, kept: dict[str, Any]
+) -> None:
+    result = parse_everywhere(f'<tool_call>{{"name": "add", "arguments": {{{written}}}}}</tool_call>', [_ADD], seeds=5)
+    assert [c["arguments"] for c in result["calls"]] == [kept]
+
+
+def test_a_tool_without_a_schema_keeps_quoted_numbers_as_strings() -> None:
+    result = parse_everywhere('<tool_call>{"name": "add", "arguments": {"a": "3"}}</tool_call>', ["add"], seeds=5)
+    assert [c["arguments"] for c in result["calls"]] == [{"a": "3"}]

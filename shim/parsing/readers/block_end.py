@@ -206,7 +206,9 @@ class AfterBody:
                     return pos, None
                 ctx.markup(found.match.group())
                 if found.kind == "close":
-                    return found.match.end(), Closed(ctx, fence=block.fence, outer=block.outer)
+                    # the fence stays open unless this closer was the fence's own (```), which closes it
+                    fence = block.fence and not found.match.group().startswith("`")
+                    return found.match.end(), Closed(ctx, fence=fence, outer=block.outer)
                 return found.match.end(), None if block.fence else self
             damaged, partial = damaged_closer(block, text, pos, final)
             if partial:

@@ -49,6 +49,11 @@ _CLOSED_QUOTE = regex.compile(r"""(?:^|[:\[,])[ \t]{0,4}(?:'[^'\n]*'|"[^"\n]*")[
 _LITERAL = regex.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 
 
+_KEY_AFTER_SPACE = regex.compile(r"\s[A-Za-z_]\w*\s*$")
+"""A bare value whose last word, after a space, looks like a key: the colon after it starts a pair (``{a:1 b:2}``,
+a comma left out), not part of the value (``14:00:00``, ``https://…``)."""
+
+
 def _json_string(word: str) -> bool:
     """``word`` is a whole JSON string literal (``"ls"``): kept as it is rather than quoted again."""
     if len(word) < 2 or word[0] != '"' or word[-1] != '"':
@@ -62,18 +67,39 @@ def _json_string(word: str) -> bool:
 def to_json(parts: list[tuple[bool, str]]) -> str:
     """JSON text for a body given as (is_string, text) parts: strings quoted, bare keys and words quoted.
 
+    A bare value runs to the next ``,`` or closer, colons included (``datetime:2025-06-06 14:00:00``, a value the
+    model left unescaped), unless a key-like word after a space precedes the colon (``{a:1 b:2}`` stays an
+    error). A top-level parameter whose value is the bare word ``None`` is left out: Python's filler for a
+    parameter not given (FunctionGemma's fine-tuning data fills every unused one so); JSON ``null`` stays null.
+
     Raises:
         ValueError: a token where none belongs (``{a:1 b}``).
     """
     out: list[str] = []
     stack: list[str] = []
     expect: str = "value"
+    word: str | None = None  # a bare value being read: its text so far, until a `,` or a closer ends it
+    pair = 0  # where the current top-level pair starts in `out`
+    skip_comma = False
     for is_string, text in parts:
         if is_string:
             out.append(json.dumps(text, ensure_ascii=False))
             expect = "colon" if expect == "key" else "after"
             continue
         for token in _TOKEN.findall(text):
+            if word is not None and token == ":" and not _KEY_AFTER_SPACE.search(word):
+                word += token  # a colon inside a bare value (a time, a URL): part of it
+                continue
+            if word is not None and token not in "{}[],:" and token.strip():
+                word += token
+                continue
+            if word is not None:
+                if stack == ["{"] and word.strip() == "None":
+                    del out[pair:]  # Python's filler: the parameter was not given
+                    skip_comma = True
+                else:
+                    out.append(_bare_value(word.strip()))
+                word = None
             if token in "{[":
                 stack.append(token)
                 expect = "key" if token == "{" else "value"
@@ -82,21 +108,38 @@ def to_json(parts: list[tuple[bool, str]]) -> str:
                 expect = "after"
             elif token == ",":
                 expect = "key" if stack[-1:] == ["{"] else "value"
+                if skip_comma and stack == ["{"]:
+                    skip_comma = False
+                    pair = len(out)
+                    continue
             elif token == ":" and expect == "colon":
                 expect = "value"
             elif not token.strip():
                 pass
-            elif expect in ("key", "value"):
-                word, is_key = token.strip(), expect == "key"
-                literal = (not is_key and _LITERAL.fullmatch(word)) or _json_string(word)
-                if not literal and not is_key and len(word) >= 2 and word[0] == word[-1] == "'":
-                    word = word[1:-1]  # a value in plain single quotes: the text inside them
-                token = word if literal else json.dumps(word, ensure_ascii=False)
-                expect = "colon" if is_key else "after"
+            elif expect == "value":
+                word, expect = token, "after"
+                continue
+            elif expect == "key":
+                key = token.strip()
+                if stack == ["{"]:
+                    pair = len(out)
+                token = key if _json_string(key) else json.dumps(key, ensure_ascii=False)
+                expect = "colon"
             else:
                 raise ValueError(f"unexpected {token.strip()[:40]!r}")
             out.append(token)
+    if word is not None:
+        out.append(_bare_value(word.strip()))
     return "".join(out)
+
+
+def _bare_value(word: str) -> str:
+    """A bare value's JSON: a literal as it is, a string in JSON or plain single quotes unquoted, a word quoted."""
+    if _LITERAL.fullmatch(word) or _json_string(word):
+        return word
+    if len(word) >= 2 and word[0] == word[-1] == "'":
+        word = word[1:-1]  # a value in plain single quotes: the text inside them
+    return json.dumps(word, ensure_ascii=False)
 
 
 class GemmaArgs:

@@ -39,7 +39,7 @@ class JsonBody:
         self.name = block.name
         block.name = None  # the next object of the same block is a whole call again
         stops = "<" + ("[" if "[" in ctx.markers.opener_chars else "")
-        self.scanner = JsonScanner(stop_chars=stops, args_only=self.name is not None)
+        self.scanner = JsonScanner(stop_chars=stops, args_only=self.name is not None, kinds=ctx.tools.scalar_kinds)
         self.scanner.name = self.name
         self.body: list[str] = []
         self.begun = False
@@ -68,6 +68,13 @@ class JsonBody:
         if status is Status.DONE:
             return new, self._finish()
         if status is Status.ERROR:
+            if self.block.array and text.startswith("]", new) and scanner.completable():
+                # The list of calls closed over its last call's missing brace (`[{…, "arguments": {…}]`): the
+                # scanner never saw the list's `[` (the opener took it), so the `]` is the block's, as in the
+                # scanner's own rule for a closer that skips open brackets.
+                scanner.error = None
+                self.finish(truncated=False)
+                return new, self.then() if self.then is not None else AfterBody(ctx, self.block)
             return new, Skip(ctx, str(scanner.error))
         found = ctx.markers.match(text, new, final, closes=True)  # STOP: a '<' or '[' outside strings
         if found is PARTIAL:
@@ -83,7 +90,8 @@ class JsonBody:
             return new, self.then()
         if found.kind == "close":
             ctx.markup(found.match.group())
-            return found.match.end(), Closed(ctx, fence=self.block.fence, outer=self.block.outer)
+            fence = self.block.fence and not found.match.group().startswith("`")  # a fence closer closes the fence
+            return found.match.end(), Closed(ctx, fence=fence, outer=self.block.outer)
         return new, None  # a new opener closes this block; the text scanner opens the next
 
     def _progress(self) -> None:

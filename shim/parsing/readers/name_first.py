@@ -3,6 +3,10 @@
     >>>get_weather
     {"city": "Paris"}
 
+The same without a marker opens a message (the arguments on the next line, or after a space on the name's line:
+``searxng_search {"query": …}``), and after a label set off by rules or brackets anywhere (``--- CALL ---``),
+where the name may carry a URI scheme (``nc://searxng_search``).
+
 Functionary's turns begin with ``>>>RECIPIENT\\n`` (v2.5 on Llama 3: ``<|reserved_special_token_249|>``): ``all``
 for text to the user, a tool's name for a call. Its template ends the prompt with ``>>>``, so a served model's
 output starts with the bare name. Both are read for offered tools only (``>>>`` opens REPL transcripts in prose,
@@ -125,9 +129,27 @@ def _bare_raw(tools: ToolIndex) -> str | None:
     )
 
 
+_SCHEME = r"(?:[a-z][a-z0-9+.\-]{0,15}://)?"
+"""A URI scheme before the name (``nc://searxng_search``): the tool named as a resource; `ToolIndex.resolve` keeps
+the last path segment."""
+
+
 def _bare(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
-    return None if names is None else rf"(?P<name>{names})[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}(?=\{{)"
+    # the arguments on the next line, or on the same line after a space (`searxng_search {"query": …}`)
+    return None if names is None else rf"(?P<name>{names})(?:[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}|[ \t]{{1,4}})(?=\{{)"
+
+
+_CALL_LABEL = r"(?:[-=*#]{2,}|\[)[ \t]{0,4}(?i:(?:tool|function)[ _]?)?(?i:call)[ \t]{0,4}(?:[-=*#]{2,}|\]|:)"
+"""A label that announces a call on its line, set off by rules or brackets: ``--- CALL ---``, ``=== TOOL CALL ===``,
+``[CALL]``, ``## Call:``."""
+
+
+def _labelled(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    if names is None:
+        return None
+    return rf"{_CALL_LABEL}[ \t]{{0,4}}{_SCHEME}(?P<name>{names})[ \t]{{0,4}}\r?\n?[ \t]{{0,4}}(?=\{{)"
 
 
 ROWS = [
@@ -151,6 +173,11 @@ ROWS = [
         first=NAME_START,
         reader=_open,
         open_for_tools=_bare,
+    ),
+    # A label announcing the call, then the name and its arguments: `--- CALL --- nc://searxng_search {…}` (Qwen3.6
+    # under vLLM, 1cat-vllm#26), anywhere in the message (the label and an offered tool's name are the evidence)
+    Dialect(
+        "labelled_name_first", "[-=*#[]", None, kind="untagged", first="-=*#[", reader=_open, open_for_tools=_labelled
     ),
     # The same without the marker, a raw body: `bash\necho hi` opening the message (Qwen3.6 in vmlx#192)
     Dialect(

@@ -236,17 +236,21 @@ class ToolXml:
     def _final(self) -> dict[str, Any]:
         """The arguments from the children as written: a value that opens with one space in every child
         (``<city> Seoul</city>``, Nova 2 Lite) has it as layout; an array parameter collects its repeated
-        elements (``<command>git</command><command>log</command>``), and one element is a one-item list; a
-        repeated parameter of another type keeps its last value, as JSON keeps a repeated key's."""
+        elements (``<command>git</command><command>log</command>``), and one element is a one-item list; an object
+        or array parameter's child elements are read by its schema (`elements`); a repeated parameter of another
+        type keeps its last value, as JSON keeps a repeated key's."""
         raws = self.raws
         padded = all(r[:1] == " " and r[1:2].strip() and "\n" not in r for rs in raws.values() for r in rs)
         # Values given as the opening tag's attributes (`<TOOL k="v">…`) come first; children set the rest.
         arguments: dict[str, Any] = {k: v for k, v in self.arguments.items() if k not in raws}
         for key, written in raws.items():
             values = [r[1:] for r in written] if padded else written
-            if self.ctx.tools.property_type(self.name, key) == "array":
-                items = [elements(v) if _CHILD.search(v) else v for v in values]
-                one: Any = items if len(items) > 1 else items[0]
+            kind = self.ctx.tools.property_type(self.name, key)
+            if kind in ("array", "object"):  # child elements read by the schema at their place
+                schema: Any = (self.ctx.tools.properties(self.name) or {}).get(key)
+                inner: Any = schema.get("items") if kind == "array" and isinstance(schema, dict) else schema
+                items = [elements(v, inner) if _CHILD.search(v) else v for v in values]
+                one: Any = items if kind == "array" and len(items) > 1 else items[-1]
                 arguments[key] = typed_tree(self.ctx.tools, self.name, key, one)
             else:
                 arguments[key] = typed_value(self.ctx.tools, self.name, key, values[-1])

@@ -20,6 +20,7 @@ from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Closed
+from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
 from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
 from shim.parsing.tags import PARTIAL, compile_marker
 
@@ -35,7 +36,12 @@ __all__ = [
     "tagged_inside",
 ]
 
-FENCE_OPEN = r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html)?[ \t]*\r?\n"
+FENCE_OPEN = (
+    r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html"
+    rf"|(?!{NOT_CODE}|{CODE_WORD})[A-Za-z][\w+#.\-]{{0,31}}(?![\w+#.\-]))?[ \t]*\r?\n"
+)
+"""A fence of no language, of one that says "call", of markup, or named by a word that names no language
+(```` ```homeassistant ````: a framework's own call block; `shim.parsing.readers.code_fence.LANGUAGES`)."""
 
 
 class JsonCandidate:
@@ -134,7 +140,8 @@ class TagCloser:
         if found is None:
             return pos, AfterBody(self.ctx, self.block)
         self.ctx.markup(text[pos : found.end()])
-        return found.end(), Closed(self.ctx, fence=self.block.fence, outer=self.block.outer)
+        fence = self.block.fence and not found.group().lstrip().startswith("`")  # a fence closer closes the fence
+        return found.end(), Closed(self.ctx, fence=fence, outer=self.block.outer)
 
     def finish(self, truncated: bool) -> None:
         self.ctx.markup_as_text()

@@ -42,21 +42,92 @@ KEY_LINE_START = regex.compile(
 )
 """The other spelling of such a body: ``name: NAME`` on its line, then ``arguments: {…}`` (YAML-like)."""
 _KEY_LINE = regex.compile(r"^[ \t]*(?P<key>[A-Za-z_][\w\-]{0,63})[ \t]*:[ \t]?(?P<value>.*)$", regex.MULTILINE)
-_ELEMENT = regex.compile(r"<(?P<tag>[A-Za-z_][\w.\-]{0,63})[ \t]*>(?P<body>.*?)</[ \t]*(?P=tag)[ \t]*>", regex.DOTALL)
 _CDATA = regex.compile(r"<!\[CDATA\[(?P<text>.*?)\]\]>", regex.DOTALL)
 
 
-def elements(text: str, depth: int = 0) -> Any:
-    """The elements of ``text`` as an object, or its text when it holds none (CDATA taken as written)."""
+_TAG = regex.compile(r"<(?P<slash>/?)[ \t\r\n]{0,8}(?P<tag>[A-Za-z_][\w.\-]{0,63})[ \t\r\n]{0,8}>")
+_MAX_DEPTH = 16
+
+
+class _Node:
+    __slots__ = ("children", "end", "schema", "start", "tag")
+
+    def __init__(self, tag: str, start: int, schema: Any) -> None:
+        self.tag = tag
+        self.start = start
+        """Where its content begins in the text."""
+        self.end = -1
+        self.schema: dict[str, Any] = cast("dict[str, Any]", schema) if isinstance(schema, dict) else {}
+        self.children: list[tuple[str, Any]] = []
+
+
+def elements(text: str, schema: Any = None) -> Any:
+    """The elements of ``text`` as an object, or its text when it holds none (CDATA taken as written).
+
+    An element holding elements is an object, a repeated element a list of its values in order, one holding text
+    its text. Read leniently, as models damage them: an element may hold one of its own name (``<step><step>a
+    </step>…``), a closer may have spaces or a line break inside (``</\n  step>``), an element left open is closed
+    by its parent's closer (or the text's end); with the value's JSON ``schema``, an element whose object already
+    holds a single-valued element of that name ends before a second one (``<step><step>a</step><status>…</status>
+    <step>…``: the first item's closer left out). A tag whose closer never follows is text (``<br>``).
+    """
     cdata = _CDATA.fullmatch(text.strip())
     if cdata is not None:
         return cdata.group("text")
-    found = list(_ELEMENT.finditer(text)) if depth < 16 else []
-    if not found:
-        return unlaid(text)
+    root = _Node("", 0, schema)
+    stack = [root]
+    closers = {m.group("tag") for m in _TAG.finditer(text) if m.group("slash")}
+    cdata_ends = [(m.start(), m.end()) for m in _CDATA.finditer(text)]
+    for found in _TAG.finditer(text):
+        tag = found.group("tag")
+        while cdata_ends and cdata_ends[0][1] <= found.start():
+            cdata_ends.pop(0)
+        if cdata_ends and cdata_ends[0][0] <= found.start():
+            continue  # inside a CDATA section: its text
+        if found.group("slash"):
+            at = next((i for i in range(len(stack) - 1, 0, -1) if stack[i].tag == tag), None)
+            while at is not None and len(stack) > at:
+                _close(stack, text, found.start())
+            continue
+        if tag not in closers or len(stack) > _MAX_DEPTH:
+            continue
+        while len(stack) > 1 and _ends_before(stack[-1], tag):
+            _close(stack, text, found.start())
+        stack.append(_Node(tag, found.end(), _child_schema(stack[-1].schema, tag)))
+    while len(stack) > 1:
+        _close(stack, text, len(text))
+    return _node_value(root, text, len(text)) if root.children else unlaid(text)
+
+
+def _child_schema(schema: dict[str, Any], tag: str) -> Any:
+    props: Any = schema.get("properties")
+    child: Any = cast("dict[str, Any]", props).get(tag) if isinstance(props, dict) else None
+    if isinstance(child, dict) and cast("dict[str, Any]", child).get("type") == "array":
+        return cast("dict[str, Any]", child).get("items")  # each repeated element is one item
+    return child
+
+
+def _ends_before(node: _Node, tag: str) -> bool:
+    """``node`` already holds a ``tag`` its schema says is single-valued: a second one begins after it."""
+    props: Any = node.schema.get("properties")
+    child: Any = cast("dict[str, Any]", props).get(tag) if isinstance(props, dict) else None
+    if not isinstance(child, dict) or cast("dict[str, Any]", child).get("type") == "array":
+        return False
+    return any(t == tag for t, _ in node.children)
+
+
+def _close(stack: list[_Node], text: str, end: int) -> None:
+    node = stack.pop()
+    stack[-1].children.append((node.tag, _node_value(node, text, end)))
+
+
+def _node_value(node: _Node, text: str, end: int) -> Any:
+    if not node.children:
+        body = text[node.start : end]
+        cdata = _CDATA.fullmatch(body.strip())
+        return cdata.group("text") if cdata is not None else unlaid(body)
     result: dict[str, Any] = {}
-    for m in found:
-        tag, value = m.group("tag"), elements(m.group("body"), depth + 1)
+    for tag, value in node.children:
         if tag in result:  # a repeated element (several <invoke>): its values in order
             before = result[tag]
             result[tag] = [*before, value] if isinstance(before, list) else [before, value]

@@ -32,3 +32,37 @@ def test_a_json_fence_is_still_a_call_fence() -> None:
     text = '```json\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```'
     result = parse_everywhere(text, TOOLS)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+_CALL = '{"name": "get_weather", "parameters": {"city": "Lima"}}'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"```homeassistant\n{_CALL}\n```",  # home-llm's trained block (a6_issue_home_llm_310…)
+        f"```homeassistant\n{_CALL}",  # …that the output ends inside, never closed
+        f"Turning it off.\n```tool_request\n{_CALL}\n```",
+        f"```Action\n{_CALL}\n",
+    ],
+)
+def test_a_fence_named_by_a_word_that_names_no_language_holds_a_call_of_an_offered_tool(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Lima"})]
+    assert "```" not in result["text"] and "{" not in result["text"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"```toml\n{_CALL}\n```",  # a data or configuration file's example
+        f"```JSONL\n{_CALL}\n",  # a data set's line, in capitals, never closed
+        f"```console\n$ shim run\n{_CALL}\n```",
+        f"```Python\n{_CALL}\n```",
+        '```homeassistant\n{"name": "weather_report", "parameters": {"city": "Lima"}}\n```',  # no offered tool
+        "```homeassistant\nlight.turn_off bedroom\n```",  # no JSON at all
+    ],
+)
+def test_a_fence_of_a_language_or_holding_no_offered_call_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert result["calls"] == [] and result["errors"] == [] and result["text"] == text

@@ -173,3 +173,44 @@ def test_a_bare_name_then_a_raw_body_opening_the_message_is_the_tools_one_string
 )
 def test_a_bare_name_line_without_that_evidence_stays_text(text: str, tools: list) -> None:
     check(Real("written", text, [], visible=text, tools=tools))
+
+
+ONECAT = "https://github.com/1cat-ai/1cat-vllm/issues/26"  # benchmarks/real/call_marker_uri/a6_issue_1cat_vllm_26_…
+
+LABELLED = [
+    Real(
+        ONECAT,
+        '--- CALL --- nc://searxng_search {"query":"今日新闻","max_results":8}',
+        [("searxng_search", {"query": "今日新闻", "max_results": 8})],
+    ),
+    Real(  # variant: another rule, after text, the arguments on the next line
+        "written",
+        'Searching.\n=== TOOL CALL === searxng_search\n{"query": "x"}',
+        [("searxng_search", {"query": "x"})],
+        visible="Searching.",
+    ),
+    Real("written", '[CALL] searxng_search {"query": "x"}', [("searxng_search", {"query": "x"})]),
+    Real("written", '## Function call: mcp://searxng_search {"query": "x"}', [("searxng_search", {"query": "x"})]),
+    Real(  # variant: no label, the arguments after a space where the message begins
+        "written", 'searxng_search {"query": "x"}', [("searxng_search", {"query": "x"})]
+    ),
+]
+
+
+@pytest.mark.parametrize("case", LABELLED, ids=lambda c: c.text[:30])
+def test_a_call_label_or_the_message_start_then_a_name_and_its_arguments_on_one_line_is_a_call(case: Real) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '--- CALL --- weather_lookup {"q": 1}',  # a name that was not offered
+        'Use searxng_search {"query": "x"} for that.',  # inside a sentence
+        '- [ ] searxng_search {"query": "x"}',  # a task list item, no call label
+        "--- CALL --- searxng_search is what I would run",  # no arguments object
+    ],
+)
+def test_a_label_or_name_without_an_offered_call_after_it_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text, tools=["searxng_search"]), visible=False)
+    assert result["text"] == text

@@ -599,3 +599,22 @@ def test_a_tag_of_no_call_family_right_around_a_call_is_markup(text: str, visibl
 )
 def test_a_tag_around_no_call_or_more_than_a_call_stays_text(text: str, calls: list, visible: str) -> None:
     check(Real("written", text, calls, visible=visible, tools=["get_weather"]))
+
+
+_FENCED = '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```'
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        '\n```json\n{"name": "unknown_weather", "arguments": {"city": "Berlin"}}\n```',  # vLLM's RWKV test
+        "\n```python\nprint('hi')\n```",
+        '\n\n```\n{"note": 1}\n```',
+    ],
+)
+def test_a_fence_right_after_a_fenced_call_keeps_its_opener_visible(after: str) -> None:
+    """The call's closing fence closes its fence: the next fence's ``` is the next block's, never markup."""
+    tools = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+    result = parse_everywhere(_FENCED + after, tools, seeds=5)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
+    assert result["text"] == after
