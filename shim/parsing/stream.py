@@ -37,6 +37,7 @@ from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallCh
 from shim.ids import IdGenerator
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, placeholder, presents
+from shim.parsing.readers.reasoning import ReasoningBody
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
 from shim.types import ToolSpec
@@ -129,13 +130,13 @@ class StreamParser:
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
         if in_reasoning:
-            row = next((d for d in rows if d.kind == "reasoning"), None)
-            if row is not None:
+            # The prompt opened reasoning: the block ends at the closer of any reasoning row (the template's
+            # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
+            closers = [d.close for d in rows if d.kind == "reasoning" and d.close]
+            if closers:
                 self._at_start = False
                 self._reasoning_block = True
-                nothing = regex.compile("").match("")
-                assert nothing is not None
-                self._reader = reader_for(row)(self, Block(row), nothing)
+                self._reader = ReasoningBody(self, compile_marker("|".join(closers)), watch_calls=True)
                 self._state = TagState.INSIDE
 
     # -- public -------------------------------------------------------------------------------------
