@@ -38,6 +38,7 @@ from shim.ids import IdGenerator
 from shim.parsing.boundary import BoundaryTokens
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, placeholder, presents
+from shim.parsing.readers.reasoning import ReasoningBody
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
 from shim.parsing.xml_values import typed_arguments
@@ -132,13 +133,13 @@ class StreamParser:
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
         if in_reasoning:
-            row = next((d for d in rows if d.kind == "reasoning"), None)
-            if row is not None:
+            # The prompt opened reasoning: the block ends at the closer of any reasoning row (the template's
+            # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
+            closers = [d.close for d in rows if d.kind == "reasoning" and d.close]
+            if closers:
                 self._at_start = False
                 self._reasoning_block = True
-                nothing = regex.compile("").match("")
-                assert nothing is not None
-                self._reader = reader_for(row)(self, Block(row), nothing)
+                self._reader = ReasoningBody(self, compile_marker("|".join(closers)), watch_calls=True)
                 self._state = TagState.INSIDE
 
     # -- public -------------------------------------------------------------------------------------
@@ -272,6 +273,9 @@ class StreamParser:
         if row.kind in ("call", "untagged") and self._recent and (self._in_transcript() or presents(self._tail())):
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
             self._reader = Quoted(self, row)
+            return match.end()
+        if row.kind == "markup" and self._recent and self._in_transcript():
+            self._text(self.take_raw())  # a quoted conversation's turn tokens are quoted too
             return match.end()
         if row.name in PRESENTED_ONLY and row.kind == "prose" and not (self._recent and presents(self._tail())):
             self._text(self.take_raw())  # not presented: only the opener is text, its content is read as usual

@@ -47,10 +47,15 @@ def unlaid(raw: str) -> str:
     return raw[:-1] if raw.endswith("\n") else raw
 
 
-def typed_value(tools: ToolIndex, tool: str, key: str, raw: str) -> Any:
-    """The value of parameter ``key`` of ``tool`` written as ``raw`` text (see the module docstring)."""
+def typed_value(tools: ToolIndex, tool: str, key: str, raw: str, *, declared: str | None = None) -> Any:
+    """The value of parameter ``key`` of ``tool`` written as ``raw`` text (see the module docstring).
+
+    ``declared``: the JSON type the markup gives the value (Kimi K3's ``type="array"``), used where the schema
+    gives none."""
     name = tools.resolve(tool)
     kind = tools.property_type(name, key)
+    if kind is None and declared in _LITERAL_KINDS:
+        kind = declared
     text = raw.strip()
     if text == "null" and tools.admits_null(name, key):
         return None  # the model wrote JSON null where the schema admits it (`"anyOf": [{"type": "null"}, …]`)

@@ -16,6 +16,7 @@ from dataclasses import replace
 import regex
 
 from shim.parsing.readers import (
+    at_call,
     call_tokens,
     code_fence,
     command_line,
@@ -102,6 +103,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *call_tokens.ROWS,  # <|function_call|>{…}, <|tool_call:start|>NAME<|tool_arg:start|>…, role headers, Kimi K3
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
+    *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
@@ -119,6 +121,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     untagged.INSIDE_TAG,  # <functioncall {"name": …}>: a JSON call inside a tag's brackets
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
+    *at_call.ROWS,  # gptme: @NAME(CALL_ID): {…} (offered tools only)
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
     *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
     *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup

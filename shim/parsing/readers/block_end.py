@@ -37,10 +37,11 @@ __all__ = [
 ]
 
 TURN_END = regex.compile(
-    r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_text|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
+    r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_[a-z]{1,8}|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
     r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?END_TOOL_REQUEST\]|<\|tool_response>"
     r"|<start_(?:function|tool)_response>"  # FunctionGemma opens the tool's answer after its call: a stop token
     r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
+    r"|<\|close\|>(?:tools|message)<\|sep\|>"  # Kimi K3's section and message closers
     r"|<\|>",  # an empty token: the fragment of one a model left after its call (MemGPT's `{…}<|>`)
     regex.IGNORECASE,
 )
@@ -342,6 +343,12 @@ class TurnEnd:
         if not final and (end >= len(text) or (pos + 2 > len(text) and "<|".startswith(adjacent))):
             return pos, MORE  # the message may end here, or `<|` may follow
         if end >= len(text) or adjacent == "<|":
+            self.ctx.markup("")
+            return pos, None
+        after = match_at(TURN_END, text, end, final)  # `<|close|>message<|sep|>\n<|end_of_msg|>`: two turn ends
+        if after is MORE:
+            return pos, MORE
+        if after is not None:
             self.ctx.markup("")
         else:
             self.ctx.revert()

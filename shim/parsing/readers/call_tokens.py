@@ -15,7 +15,8 @@ function call, and the body inside is read by the shared shape readers (a JSON c
 - A Markdown fence whose language is a call word (```` ```tool_call ````) around a JSON call.
 - Kimi K3's open / close grammar (SGLang ``kimik3_detector.py``): ``<|open|>tools<|sep|>`` and
   ``<|open|>response<|sep|>`` sections (markup), ``<|open|>call tool="NAME" …<|sep|>``, arguments
-  ``<|open|>argument key="K" …<|sep|>V<|close|>argument<|sep|>``, ``<|close|>call<|sep|>``.
+  ``<|open|>argument key="K" …<|sep|>V<|close|>argument<|sep|>``, ``<|close|>call<|sep|>``, the message's end
+  ``<|close|>message<|sep|>`` (markup as a turn's end is; its think channel is a reasoning row).
 
 Leniencies: ``:``, ``_``, a space or nothing between a token's words; either word order of start and subject;
 any case; the call's end token left out (the next call, or the stream's end, closes it). A token whose words
@@ -76,13 +77,16 @@ _SEP = rf"{_L}sep{_R}"
 _ATTR = r"""[ \t]+[\w-]{1,32}[ \t]*=[ \t]*"[^"\n<>]{0,64}\""""
 OPEN_CLOSE_FORM = PairForm(
     key=regex.compile(
-        rf"""{_L}open{_R}argument[ \t]+key[ \t]*=[ \t]*"(?P<key>[^"\n<>]{{1,200}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}""",
+        rf"""{_L}open{_R}argument[ \t]+key[ \t]*=[ \t]*"(?P<key>[^"\n<>]{{1,200}})"(?:{_ATTR}){{0,4}}?"""
+        rf"""(?:[ \t]+type[ \t]*=[ \t]*"(?P<type>[a-z]{{1,16}})")?(?:{_ATTR}){{0,4}}[ \t]*{_SEP}""",
         regex.IGNORECASE,
     ),
     value_end=regex.compile(
-        rf"(?P<close>{_L}close{_R}argument{_SEP})|{_L}open{_R}argument[ \t]|{_L}close{_R}call{_SEP}", regex.IGNORECASE
+        rf"(?P<close>{_L}close{_R}argument{_SEP})|{_L}open{_R}argument[ \t]|{_L}close{_R}call{_SEP}",
+        regex.IGNORECASE,
     ),
-    call_end=regex.compile(rf"{_L}close{_R}call{_SEP}", regex.IGNORECASE),
+    # The section's closer ends a call whose own closer was left out.
+    call_end=regex.compile(rf"{_L}close{_R}call{_SEP}|{_L}close{_R}tools{_SEP}", regex.IGNORECASE),
     expected='<|open|>argument key="KEY"<|sep|>VALUE<|close|>argument<|sep|> or <|close|>call<|sep|>',
 )
 
@@ -129,15 +133,18 @@ ROWS = [
     Dialect(
         "open_close_call",
         rf"""{_L}open{_R}call[ \t]+tool[ \t]*=[ \t]*"(?P<name>[^"\n<>]{{1,128}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}""",
-        None,
+        rf"{_L}close{_R}call{_SEP}",  # read by the pairs' reader; named so a reasoning block knows a call closed
         first="<",
         reader=_open_close,
         example='<|open|>call tool="NAME"<|sep|><|open|>argument key="KEY"<|sep|>VALUE<|close|>argument<|sep|>'
         "<|close|>call<|sep|>",
     ),
+    # The response channel's tokens; the tools section's opener where a token follows it (named in prose, it is
+    # text). Its closer and the message's are turn ends (`block_end.TURN_END`): markup after a call, or where the
+    # message ends or another token follows.
     Dialect(
         "open_close_section",
-        rf"{_L}(?:open|close){_R}(?:tools|response){_SEP}",
+        rf"{_L}(?:open|close){_R}response{_SEP}|{_L}open{_R}tools{_SEP}(?=[ \t\r\n]{{0,8}}{_L})",
         None,
         kind="markup",
         first="<",

@@ -86,9 +86,9 @@ class CodeFence:
         self.ctx.revert()
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> CodeFence:
+def open_code_fence(ctx: Context, block: Block, match: regex.Match[str]) -> CodeFence:
     del block, match
     return CodeFence(ctx)
 
 
-ROWS = [Dialect("code_fence", OPEN, None, kind="prose", first="`", reader=_open)]
+ROWS = [Dialect("code_fence", OPEN, None, kind="prose", first="`", reader=open_code_fence)]

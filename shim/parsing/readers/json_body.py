@@ -145,11 +145,15 @@ class NamedStart:
     the body the arguments as JSON, whatever form the family writes otherwise (``otherwise``: its own reader of
     a body that begins with markup, ``<``; None: only JSON may follow). Anything else: the opener was text."""
 
-    def __init__(self, ctx: Context, block: Block, name: str, otherwise: Callable[[], Reader] | None) -> None:
+    def __init__(
+        self, ctx: Context, block: Block, name: str, otherwise: Callable[[], Reader] | None, *, raw: bool = False
+    ) -> None:
+        """``raw``: ``otherwise`` also reads a body of plain text (the family's wrapper vouches for the opener)."""
         self.ctx = ctx
         self.block = block
         self.name = name
         self.otherwise = otherwise
+        self.raw = raw
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         pos = self.ctx.skip_ws(text, pos)
@@ -158,7 +162,7 @@ class NamedStart:
         if text[pos] == "{":
             self.block.name = self.name
             return pos, JsonBody(self.ctx, self.block)
-        if self.otherwise is not None and text[pos] == "<":  # the family's own markup
+        if self.otherwise is not None and (text[pos] == "<" or self.raw):  # the family's own markup
             return pos, self.otherwise()
         self.ctx.revert()  # neither: the opener was named in prose (`use the <invoke name="x"> tag`)
         return pos, None

@@ -27,7 +27,7 @@ from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.readers.xml_elements import elements
-from shim.parsing.shapes import ToolIndex
+from shim.parsing.shapes import ToolIndex, one_parameter
 from shim.parsing.xml_values import typed_tree
 
 __all__ = ["ANY_TAG_ROWS", "FORM", "ROWS"]
@@ -54,7 +54,9 @@ _INVOKE_END = regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE)
 class _InvokeBody:
     """``<parameter name="K">`` pairs (MiniMax M2), or elements named by the parameters (MiniMax-M3, Xinference
     ``minimax_m3_tool_parser``: ``<city>Beijing</city>``, nested elements an object, ``<item>`` children or a
-    repeated element a list), read whole up to ``</invoke>`` and typed by the schema at each place."""
+    repeated element a list), read whole up to ``</invoke>`` and typed by the schema at each place. A body of
+    plain text is the value of the tool's one parameter (Claude Haiku 4.5 in gptme: ``<invoke name="ipython">``
+    then the code itself)."""
 
     def __init__(self, ctx: Context, block: Block, name: str) -> None:
         self.ctx = ctx
@@ -85,6 +87,11 @@ class _InvokeBody:
         value: Any = elements("".join(self.body or []))
         if isinstance(value, str) and not value.strip():
             value = {}
+        if isinstance(value, str):  # no elements: the raw value of the tool's one parameter (Claude Haiku's code)
+            value = one_parameter(ctx.tools, self.name, value.strip("\r\n"))
+            if value is not None:
+                ctx.end_call(self.name, value, streamed=False)
+                return
         if not isinstance(value, dict):
             ctx.fail_call(f"expected {EXAMPLE} or elements named by the parameters")
             return
@@ -101,7 +108,10 @@ class _InvokeBody:
 def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
     name = match.group("name")
     body: Reader = _InvokeBody(ctx, block, name)
-    return NamedStart(ctx, block, name, lambda: body)
+    # Inside its wrapper (`<function_calls>`), an invoke whose body is plain text is a call too; bare, such an
+    # opener may be named in prose (`use the <invoke name="x"> tag`).
+    wrapped = block.dialect is not None and block.dialect.name != "invoke"
+    return NamedStart(ctx, block, name, lambda: body, raw=wrapped)
 
 
 _NAMED_TAGS = "tool_call|function_call|tool[-_]use|tool"

@@ -57,10 +57,22 @@ _LABEL = regex.compile(
     r"(?:[ \t]+\w+){0,2}[ \t]*:[ \t]*(?:\r?\n[ \t]*)?$",
     regex.IGNORECASE,
 )
-TRANSCRIPT = regex.compile(r"(?<=\n)[ \t]{0,3}(?:\*\*)?(?:user|human)(?:\*\*)?[ \t]{0,3}:", regex.IGNORECASE)
-"""A line opening the user's turn (``USER:``, ``User:``, ``Human:``): what follows is a transcript of a
-conversation (in-context examples in a prompt, a README's sample session), not the model's own turn, so
-every call after it is shown, not made. A model writes its own turn, never the user's."""
+_ROLE = r"(?:system|user|human|tool|ipython|developer)"
+_SPECIAL = r"(?:<[|\uff5c][^|\uff5c<>\s]{1,30}[|\uff5c]>|<\|[a-z_]{1,30}>|<[a-z]{2,16}(?:_[a-z]{2,16}){1,4}>|\]~b\])"
+"""A chat template's special token that can open a turn: ``<|im_start|>``, DeepSeek's full-width ``<|User|>``,
+Gemma 4's ``<|turn>``, ``<start_of_turn>``, ``<beginning_of_sentence>``, MiniMax's ``]~b]``."""
+TRANSCRIPT = regex.compile(
+    rf"(?<=\n)[ \t]{{0,3}}(?:\*\*)?(?:user|human)(?:\*\*)?[ \t]{{0,3}}:"
+    rf"|{_SPECIAL}[ \t]{{0,2}}{_ROLE}(?=[ \t]{{0,4}}(?:\r?\n|<|[\w-]{{1,32}}=))"  # <|im_start|>user, ]~b]system
+    rf"|<[|\uff5c](?:{_ROLE}|{_ROLE}_token)[|\uff5c]>"  # <|user|>, <|USER_TOKEN|>, full-width bars
+    r"|\[INST\]",
+    regex.IGNORECASE,
+)
+"""A line opening the user's turn (``USER:``, ``User:``, ``Human:``), or a chat template's header of a turn that is
+not the model's (system, user, tool: ``<|im_start|>user``, ``<|start_header_id|>system<|end_header_id|>``,
+``<start_of_turn>user``, ``[INST]``): what follows is a transcript of a conversation (in-context examples in a
+prompt, a rendered prompt in a doc, a log), not the model's own turn, so every call after it is shown, not made.
+A model writes its own turn, never the user's or the system's."""
 _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
 _PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
 
@@ -151,6 +163,16 @@ PRESENTED_ONLY = frozenset({"shown_fence"})
 """Prose rows that hold only where the text before them presents them (`presents`); else the opener is text."""
 
 ROWS = [
+    # A fence whose first line is a chat template's turn header (any role): a quoted conversation, text to its
+    # closing fence. A model's own turn never holds its header inside a Markdown fence.
+    Dialect(
+        "turn_fence",
+        rf"```[\w-]{{0,20}}[ \t]*\r?\n(?=[ \t]{{0,4}}{_SPECIAL}[ \t]{{0,2}}(?:{_ROLE}|assistant|model)\b)",
+        None,
+        kind="prose",
+        first="`",
+        reader=_shown,
+    ),
     Dialect(
         "shown_fence", r"```(?:text|plaintext|txt|console)[ \t]*\r?\n", None, kind="prose", first="`", reader=_shown
     ),

@@ -149,6 +149,14 @@ ROWS = [
     # A special token of either bar style whose words say reasoning and start / end: Solar Open's
     # `<|think:start|>…<|think:end|>`, and the same words joined by `_` or in the other order.
     Dialect("think_token", _think_token("start|begin"), _think_token("end"), kind="reasoning", reader=open_reasoning),
+    # Kimi K3's think channel, in its open / close grammar: `<|open|>think<|sep|>…<|close|>think<|sep|>`.
+    Dialect(
+        "think_channel",
+        r"<\|open\|>(?:think|thinking|reasoning)<\|sep\|>",
+        r"<\|close\|>(?:think|thinking|reasoning)<\|sep\|>",
+        kind="reasoning",
+        reader=open_reasoning,
+    ),
 ]
 
 ORPHAN_CLOSERS = [

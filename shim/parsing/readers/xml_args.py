@@ -8,6 +8,7 @@ families' own parsers do. Arguments stream one pair at a time, as JSON text that
 
 from __future__ import annotations
 
+import html
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,8 @@ __all__ = ["PairForm", "XmlPairs"]
 @dataclass(frozen=True)
 class PairForm:
     key: regex.Pattern[str]
-    """Opens a pair and names it (group ``key``); the value starts right after it."""
+    """Opens a pair and names it (group ``key``; a group ``type`` gives the value's JSON type where the schema gives
+    none); the value starts right after it."""
     value_end: regex.Pattern[str]
     """Where a value ends; only a match with the group ``close`` is consumed (others begin what follows)."""
     call_end: regex.Pattern[str] | None
@@ -75,7 +77,7 @@ class XmlPairs:
             if found is not None:
                 ctx.consume(found.group())
                 if pattern is form.key:
-                    self.key = found.group("key").strip()
+                    self.key = html.unescape(found.group("key").strip())  # an attribute's value: `&quot;` is `"`
                     self.attributes = {k: v for k, v in found.groupdict().items() if k != "key" and v is not None}
                     self.value = []
                     return found.end(), self
@@ -97,7 +99,8 @@ class XmlPairs:
 
     def _end_pair(self) -> None:
         assert self.key is not None
-        value = typed_value(self.ctx.tools, self.name, self.key, unlaid("".join(self.value)))
+        declared = self.attributes.get("type")
+        value = typed_value(self.ctx.tools, self.name, self.key, unlaid("".join(self.value)), declared=declared)
         prefix = ", " if self.arguments else "{"
         self.arguments[self.key] = value
         pair = f"{json.dumps(self.key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"

@@ -10,11 +10,13 @@ parsers: vLLM ``gigachat3_tool_parser.py`` and ``solar_open_tool_parser.py``, SG
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from tests.parsing.chunking import parse_everywhere
+from tests.parsing.readers.cases import Real, check, tool
 
 LOOKUP = {
     "name": "lookup",
@@ -209,3 +211,78 @@ def test_cohere_citation_tags_are_markup_and_the_cited_text_stays(text: str, vis
     result = parse_everywhere(text, TOOLS)
     assert result["calls"] == []
     assert result["text"] == visible
+
+
+K3_TOOLS = [tool("exec", input="string"), {"name": "plan", "inputSchema": {"type": "object", "properties": {"p": {}}}}]
+_K3_CALL = (
+    '<|open|>tools<|sep|><|open|>call tool="exec" index="1"<|sep|><|open|>argument key="input" type="string"<|sep|>'
+    "ls<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible", "reasoning"),
+    [
+        # The think channel, the response channel, the section, the message's end: all markup around the text.
+        (
+            f"<|open|>think<|sep|>plan<|close|>think<|sep|><|open|>response<|sep|>Hi.<|close|>response<|sep|>{_K3_CALL}"
+            "<|close|>message<|sep|><|end_of_msg|>",
+            [("exec", {"input": "ls"})],
+            "Hi.",
+            "plan",
+        ),
+        # Tokens on lines of their own; the message's closer then the end token on the next line.
+        (
+            "<|open|>response<|sep|>Hi.<|close|>response<|sep|>\n"
+            + _K3_CALL.replace("<|sep|><|open|>", "<|sep|>\n<|open|>")
+            + "\n<|close|>message<|sep|>\n<|end_of_msg|>",
+            [("exec", {"input": "ls"})],
+            "Hi.",
+            "",
+        ),
+        # The call's closer left out: the section's closer ends it.
+        (_K3_CALL.replace("<|close|>call<|sep|>", ""), [("exec", {"input": "ls"})], "", ""),
+        # A key escaped as an XML attribute; a value typed by the markup where the schema gives no type.
+        (
+            '<|open|>call tool="exec"<|sep|><|open|>argument key="in&quot;put" type="string"<|sep|>x'
+            '<|close|>argument<|sep|><|close|>call<|sep|><|open|>call tool="plan"<|sep|><|open|>argument key="p" '
+            'type="array"<|sep|>[{"s": 1}]<|close|>argument<|sep|><|close|>call<|sep|>',
+            [("exec", {'in"put': "x"}), ("plan", {"p": [{"s": 1}]})],
+            "",
+            "",
+        ),
+    ],
+)
+def test_kimi_k3_channels_sections_and_message_end_are_markup(
+    text: str, calls: Calls, visible: str, reasoning: str
+) -> None:
+    check(
+        Real(
+            "written: Kimi K3 (TensorRT-LLM corpus shapes)",
+            text,
+            calls,
+            visible=visible,
+            tools=K3_TOOLS,
+            reasoning=reasoning,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "K3 calls start with <|open|>tools<|sep|> and end with <|close|>tools<|sep|>; that is all.",
+        "Messages end with <|close|>message<|sep|> and then more.",
+        "The stop token is <|end_of_msg|> and after it comes more text.",
+    ],
+)
+def test_kimi_k3_section_and_message_tokens_named_in_prose_stay_text(text: str) -> None:
+    check(Real("written: K3 tokens in prose", text, [], visible=text, tools=K3_TOOLS))
+
+
+def test_a_prompt_opened_k3_think_channel_closes_at_its_own_closer() -> None:
+    text = f"I will list.<|close|>think<|sep|><|open|>response<|sep|>Listing.<|close|>response<|sep|>{_K3_CALL}"
+    case = Real(
+        "written: generation starts in K3's think channel", text, [("exec", {"input": "ls"})], visible="Listing."
+    )
+    check(replace(case, tools=K3_TOOLS, in_reasoning=True, reasoning="I will list."))

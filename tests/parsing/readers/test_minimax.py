@@ -193,3 +193,43 @@ def test_parameter_pairs_under_a_tag_of_any_name_naming_an_offered_tool_are_a_ca
 )
 def test_a_tag_naming_a_tool_without_that_evidence_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=[tool("read", path="string", limit="integer")]))
+
+
+SHELL = tool("shell", command="string")
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        ('<function_calls>\n<invoke name="shell">\necho hello\n</invoke>\n</function_calls>', "echo hello"),
+        ('<function_calls><invoke name="shell">ls -la | grep "<x>"</invoke></function_calls>', 'ls -la | grep "<x>"'),
+        (
+            '<minimax:tool_call>\n<invoke name="shell">\n  cd /tmp\n  ls\n</invoke>\n</minimax:tool_call>',
+            "cd /tmp\n  ls",
+        ),
+    ],
+)
+def test_an_invoke_of_plain_text_in_its_wrapper_is_the_tools_one_parameter(text: str, command: str) -> None:
+    check(
+        Real(
+            "written: Claude Haiku's invoke body (gptme tests)", text, [("shell", {"command": command})], tools=[SHELL]
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Use the <invoke name="shell"> tag, then write the command.',
+        'Use <invoke name="shell">echo hi</invoke> to run it.',
+    ],
+)
+def test_a_bare_invoke_of_plain_text_stays_text(text: str) -> None:
+    result = check(Real("written: invoke named in prose", text, [], visible=text, tools=[SHELL]))
+    assert result["errors"] == []
+
+
+def test_an_invoke_of_plain_text_for_a_tool_of_several_parameters_is_an_error() -> None:
+    two = tool("save", path="string", content="string")
+    text = '<function_calls><invoke name="save">print(1)</invoke></function_calls>'
+    check(Real("written: no single parameter for the body", text, [], tools=[two], errors=1), visible=False)

@@ -224,3 +224,47 @@ def test_a_placeholder_name_that_is_an_offered_tool_or_an_unknown_real_name_is_s
     assert [c["name"] for c in parse_everywhere(text, ["function_name"])["calls"]] == ["function_name"]
     text = '<tool_call>{"name": "lookup_user", "arguments": {}}</tool_call>'  # handed on for the router's answer
     assert [c["name"] for c in parse_everywhere(text, TOOLS)["calls"]] == ["lookup_user"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A rendered prompt: a chat template's header of a turn that is not the model's, then a call.
+        "<|im_start|>user\nRome?<|im_end|>\n<|im_start|>assistant\n"
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call><|im_end|>',
+        "<|start_header_id|>system<|end_header_id|>\n\nTools: get_weather<|eot_id|><|start_header_id|>assistant"
+        '<|end_header_id|>\n\n<|python_tag|>get_weather.call(city="Rome")<|eom_id|>',
+        'input: "<start_of_turn>system\nFormat:\n[TOOL_REQUEST]{"name": "get_weather", "arguments": {}}[END_TOOL_REQUEST]',
+        ']~b]system\nTools:\n<tool>{"name": "get_weather", "parameters": {"type": "object"}}</tool>',
+        '<|user|>\nRome?\n<|assistant|>\n{"name": "get_weather", "arguments": {"city": "Rome"}}',
+        '[INST] Rome? [/INST][TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Rome"}}]',
+        "<\uff5cUser\uff5c>Rome?<\uff5cAssistant\uff5c>"
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>',
+        # A Markdown fence that opens with a turn header (any role) quotes a conversation.
+        "Calls use tags:\n```\n<|im_start|>assistant\nLet me look.\n<tool_call>\n"
+        '{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call><|im_end|>\n```\n',
+        '```text\n<start_of_turn>model\n[get_weather(city="Rome")]<end_of_turn>\n```',
+    ],
+)
+def test_a_call_after_a_turn_header_of_a_template_not_the_models_is_a_transcript_and_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 160, seeds=4)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # The model's own header, its words naming a user, a fence of code: the call is the model's.
+        ('<|im_start|>assistant\nI will check.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', None),
+        ('The user wants Rome.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', None),
+        ('<b>user</b> asked.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', None),
+        ('```\nprint("user")\n```\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', None),
+        ('Checking.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call><|im_end|>', "Checking.\n"),
+    ],
+)
+def test_a_call_with_no_turn_header_of_another_role_before_it_is_still_a_call(text: str, visible: str | None) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    if visible is not None:
+        assert result["text"] == visible
