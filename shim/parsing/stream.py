@@ -97,6 +97,8 @@ class StreamParser:
         self.tools = tools if isinstance(tools, ToolIndex) else ToolIndex(tools or ())
         self._ids = ids or IdGenerator()
         self._boundary = BoundaryTokens()  # leaked boundary tokens: out of the text, back into the raw
+        self._fed = 0  # characters of (stripped) text fed so far
+        self._covered = 0  # of those, how many the raw of the events returned so far covers
         rows = rows_for(dialects, self.tools)
         self.markers = Markers(rows)
         # Untagged forms count only with offered tools as evidence (a fence still closes a tagged body).
@@ -158,15 +160,19 @@ class StreamParser:
         """
         if self._closed:
             raise ParserClosedError("this StreamParser is closed; create a new one for the next stream")
-        chunk = self._boundary.strip(chunk, final=False)
+        if "]" in chunk or self._boundary.hold:
+            chunk = self._boundary.strip(chunk, fed=self._fed, final=False)
+        self._fed += len(chunk)
         if self._reader is None and not self._carry and not self._at_start and not self._quick.search(chunk):
-            self._remember(chunk)
-            fast = [TextDelta(text=chunk, raw=chunk)] if chunk else []  # the fast path: prose, nothing to look at
-            return self._boundary.restore(fast)
+            self._remember(chunk)  # the fast path: prose, nothing to look at
+            if self._boundary.tokens or not chunk:
+                return self._returned([TextDelta(text=chunk, raw=chunk)] if chunk else [])
+            self._covered += len(chunk)
+            return [TextDelta(text=chunk, raw=chunk)]
         text = self._carry + chunk
         self._carry = ""
         self._run(text, final=False)
-        return self._boundary.restore(self._flush_out())
+        return self._returned(self._flush_out())
 
     def close(self, *, truncated: bool = False) -> list[Event]:
         """End of stream: flush held-back text and finish or fail an open call.
@@ -181,7 +187,9 @@ class StreamParser:
         if self._closed:
             raise ParserClosedError("this StreamParser is already closed")
         self._closed = True
-        text, self._carry = self._carry + self._boundary.strip("", final=True), ""
+        held = self._boundary.strip("", fed=self._fed, final=True)
+        self._fed += len(held)
+        text, self._carry = self._carry + held, ""
         self._run(text, final=True)
         while True:
             if self._carry:  # only a split escape inside an unfinished string can remain
@@ -196,7 +204,7 @@ class StreamParser:
         self._state = TagState.NONE
         if self._raw:  # nothing may be dropped
             self._text("", self.take_raw())
-        return self._boundary.restore(self._flush_out(), final=True)
+        return self._returned(self._flush_out(), final=True)
 
     # -- driver -------------------------------------------------------------------------------------
 
@@ -407,6 +415,15 @@ class StreamParser:
         return f"The tool call could not be used: {problem}. Write each call as {form}, with valid JSON, and try again."
 
     # -- emitting -----------------------------------------------------------------------------------
+
+    def _returned(self, events: list[Event], *, final: bool = False) -> list[Event]:
+        """``events`` as returned: any boundary token taken out of their text put back into their raw."""
+        covered = self._covered
+        for event in events:
+            self._covered += len(event.raw)
+        if self._boundary.tokens:
+            return self._boundary.restore(events, covered=covered, final=final)
+        return events
 
     def _flush_out(self) -> list[Event]:
         self._flush_span()
