@@ -63,7 +63,7 @@ from shim.ids import IdGenerator
 from shim.notices import notice
 from shim.profiles import DEFAULT_PROFILE, ModelProfile
 from shim.prompting import assistant_message, chat_messages, render_messages, tool_message, user_message
-from shim.request_values import asks_for_several, request_values
+from shim.request_values import asks_for_several, named_choices, request_values
 from shim.tool_choice import NO_TOOLS, ExternalTools, TurnChoice
 from shim.trace import TraceWriter
 from shim.types import ChatMessage, ContentBlock, Message, ToolCall, ToolResult, ToolSpec, tool_specs
@@ -371,6 +371,7 @@ class Agent:
     ) -> GenerationOptions | None:
         if native:
             return replace(options or GenerationOptions(), tools=tuple(tools))
+        copy_from, choices = self._copy_from(tools)
         return constrained_options(
             options,
             backend=self.backend,
@@ -381,6 +382,8 @@ class Agent:
             max_calls=call_limit,
             bounds=self.profile.call_bounds,
             steer=self._steer(),
+            copy_from=copy_from,
+            choices=choices,
         )
 
     def _reply_limit(self, tools: Sequence[ToolSpec]) -> int | None:
@@ -399,6 +402,15 @@ class Agent:
         if not self.profile.steer_further_calls or last is None or last.role != "user":
             return ()
         return request_values(last.text())
+
+    def _copy_from(self, tools: Sequence[ToolSpec]) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+        """The request whose spans a small model's string values are copied whole from, and the enumerated
+        choices it names (the profile's ``copy_request_spans``), on the turn right after the user's message."""
+        last = self.conversation[-1] if self.conversation else None
+        if not self.profile.copy_request_spans or last is None or last.role != "user":
+            return "", ()
+        text = last.text()
+        return text, named_choices(text, tools)
 
     def _take(self, turn: int, event: Event, outcome: TurnOutcome, decided: TurnChoice) -> list[Event | CallRouted]:
         """Record a parser event and pass it on, with the routing decision after a complete call."""

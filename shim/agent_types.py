@@ -170,11 +170,14 @@ def constrained_options(
     max_calls: int | None = None,
     bounds: Bounds | None = None,
     steer: tuple[str, ...] = (),
+    copy_from: str = "",
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = (),
 ) -> GenerationOptions | None:
     """``options`` with the turn's `CallConstraint`, when ``mode`` and the backend allow one; ``choice`` is the
     turn's, already decided (`TurnChoice`); ``max_calls`` bounds the calls of a forced reply, ``bounds`` the
     strings and arrays of every call (`shim.constrain.turn.Bounds`); ``steer`` holds the request's values a
-    forced reply's further calls are steered toward (`shim.request_values`).
+    forced reply's further calls are steered toward (`shim.request_values`); ``copy_from`` is the request whose
+    spans string values are copied whole from, ``choices`` the enumerated choices it names (the same module).
 
     A caller's own ``grammar`` wins (it already constrains the whole reply).
 
@@ -196,6 +199,8 @@ def constrained_options(
     constraint = replace(
         constraint,
         steer=steer,
+        copy_from=copy_from,
+        choices=choices,
         tools=tuple(replace(t, input_schema=expressible(t.input_schema, bounds)) for t in constraint.tools),
     )
     return replace(options or GenerationOptions(), constraint=constraint)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import cast
 
 from shim.relevance import STOP_WORDS, relevance, schema_properties
 from shim.types import ToolSpec
 
-__all__ = ["asks_for_several", "request_values"]
+__all__ = ["asks_for_several", "named_choices", "request_values", "span_continuations"]
 
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:,\d{3})*(?:\.\d+)?")
 _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"")
@@ -90,3 +91,62 @@ def _number_slots(tool: ToolSpec) -> int:
             return 1_000
         slots += kind in _NUMBER_TYPES
     return slots
+
+
+_SPAN_WORD = r"\w(?:[\w./'&-]*\w)?"
+_SPAN_START = re.compile(_SPAN_WORD)
+_SPAN_NEXT = re.compile(rf"(?:,\s*|\s+)((?=[A-Z0-9]){_SPAN_WORD})")
+
+
+def span_continuations(request: str, so_far: str) -> tuple[str, ...]:
+    """What may continue ``so_far`` (a string value being written) as a span of ``request``: one text for each
+    place the request has it at a word's start with more of its span after it, without repeats.
+
+    A span is a word of the request and the words after it that begin with a capital or a digit, joined by
+    spaces or commas, up to a lowercase word, a sentence's end or a common word ("2020 Addison Street, Berkeley,
+    CA, USA", "New York, NY", "Chennai, Tamil Nadu"): a place, a name, an address. A word ends in a letter or a
+    digit (a closing quote or a full stop is not part of it). SmolLM2-135M stops such a value at its first comma
+    ("Berkeley" for "Berkeley, CA") or misspells its end; when what it wrote so far starts a span of the request,
+    the rest of that span is what should follow."""
+    if not any(ch.isalnum() for ch in so_far):
+        return ()
+    found: list[str] = []
+    at = request.find(so_far)
+    while at >= 0:
+        if at == 0 or not request[at - 1].isalnum():
+            end = _span_end(request, at)
+            rest = request[at + len(so_far) : end]
+            if rest and rest not in found:
+                found.append(rest)
+        at = request.find(so_far, at + 1)
+    return tuple(found)
+
+
+def _span_end(request: str, start: int) -> int:
+    first = _SPAN_START.match(request, start)
+    if first is None:
+        return start
+    end = first.end()
+    while (nxt := _SPAN_NEXT.match(request, end)) is not None and nxt.group(1).lower() not in STOP_WORDS | _LEADING:
+        end = nxt.end()
+    return end
+
+
+def named_choices(request: str, tools: Sequence[ToolSpec]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Per parameter of ``tools`` that enumerates strings, the choices ``request`` names as whole words (any
+    case): ``(("unit", ("fahrenheit",)),)`` for "...in Fahrenheit?" and a ``unit`` of celsius or fahrenheit.
+    SmolLM2-135M picks an enumeration's first choice whatever the request says; a named one is what it should
+    pick."""
+    found: dict[str, list[str]] = {}
+    for tool in tools:
+        for name, prop in schema_properties(tool.input_schema).items():
+            choices = prop.get("enum")
+            if not isinstance(choices, list):
+                continue
+            for choice in cast("list[object]", choices):
+                if not isinstance(choice, str) or not choice.strip():
+                    continue
+                named = re.search(rf"(?<!\w){re.escape(choice)}(?!\w)", request, re.IGNORECASE)
+                if named is not None and choice not in found.setdefault(name, []):
+                    found[name].append(choice)
+    return tuple((name, tuple(values)) for name, values in found.items() if values)

@@ -79,13 +79,14 @@ def test_the_small_models_profiles_carry_the_decision_and_a_bound_on_calls_of_on
         assert profile.call_when_matched == MATCH_THRESHOLD
         assert profile.max_calls_per_turn == SMALL_MODEL_CALLS and profile.further_calls_same_tool
         assert profile.call_bounds == SMALL_MODEL_BOUNDS
-        assert profile.steer_further_calls and profile.several_calls_when_asked
+        assert profile.steer_further_calls and profile.several_calls_when_asked and profile.copy_request_spans
     for other in ("gemma3", "qwen", "default"):
         profile = get_profile(other)
         assert profile.call_when_matched is None
         assert profile.max_calls_per_turn is None and not profile.further_calls_same_tool
         assert profile.call_bounds is None
         assert not profile.steer_further_calls and not profile.several_calls_when_asked
+        assert not profile.copy_request_spans
 
 
 @pytest.mark.anyio

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shim.request_values import asks_for_several, request_values
+from shim.request_values import asks_for_several, named_choices, request_values, span_continuations
 from shim.types import ToolSpec
 
 
@@ -42,3 +42,48 @@ def test_a_request_asks_for_several_by_more_numbers_than_a_call_holds_a_word_or_
     assert asks_for_several("Play Taylor Swift and Maroon 5.", [songs])
     assert asks_for_several("Play some jazz, and also some rock.", [songs])
     assert not asks_for_several("Play some jazz.", [songs])
+
+
+def test_a_value_that_starts_a_span_of_the_request_continues_through_its_capitalised_words_and_commas() -> None:
+    address = "I need a ride from 2020 Addison Street, Berkeley, CA, USA, and I can wait 600 seconds."
+    assert span_continuations(address, "Berkeley") == (", CA, USA",)  # up to ", and": a lowercase word ends it
+    assert span_continuations(address, "2020") == (" Addison Street, Berkeley, CA, USA",)
+    assert span_continuations(address, "Add") == ("ison Street, Berkeley, CA, USA",)  # a word begun is finished
+    assert span_continuations("a trip to New York, NY in December", "New") == (" York, NY",)
+    assert span_continuations("in Bangkok, Thailand. I prefer", "Bangkok") == (", Thailand",)  # a sentence ends it
+    assert span_continuations("Im at Riga, Latvia, Can you tell me", "Riga") == (", Latvia",)  # "Can": a common word
+
+
+def test_a_value_that_is_no_span_s_start_or_already_whole_has_no_continuation() -> None:
+    request = "What's the weather in Tel Aviv, and in Fahrenheit?"
+    assert span_continuations(request, "Tel Aviv") == ()  # whole already
+    assert span_continuations(request, "Aviv") == ()  # whole from where it starts
+    assert span_continuations(request, "el Aviv") == ()  # not at a word's start
+    assert span_continuations(request, "London") == ()  # not in the request
+    assert span_continuations(request, " ") == ()
+    quoted = "Exports of my bot 'my-bot-id', version 'v2'."
+    assert span_continuations(quoted, "my-bot") == ("-id",)  # a closing quote is not part of a word
+    assert span_continuations(quoted, "my-bot-id") == ()
+
+
+def test_a_value_that_starts_several_spans_has_each_continuation_once() -> None:
+    flights = "A flight on May 3rd 2022, and another on May 18th 2022, and one more on May 3rd 2022."
+    assert span_continuations(flights, "May ") == ("3rd 2022", "18th 2022")
+
+
+def test_the_choices_of_an_enumeration_the_request_names_as_whole_words_come_out_by_parameter() -> None:
+    weather = ToolSpec(
+        name="get_current_weather",
+        description="The weather.",
+        input_schema={
+            "type": "object",
+            "properties": {
+                "location": {"type": "string"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                "days": {"type": "integer", "enum": [1, 2]},
+            },
+        },
+    )
+    assert named_choices("The weather in Boston in Fahrenheit?", [weather]) == (("unit", ("fahrenheit",)),)
+    assert named_choices("The weather in Boston in fahr?", [weather]) == ()  # a whole word, not a prefix
+    assert named_choices("The weather in Boston?", [weather]) == ()

@@ -13,6 +13,13 @@ It also winds a call up before the token budget ends (`WRAP_UP_TOKENS`): a model
 value within the profile's bounds (a list of ten beer pairings of a hundred characters) would otherwise be cut
 off mid-call, a malformed call; near the end, the tokens that close a string, an array or an object are
 favoured, so the reply ends in a complete call.
+
+And in every call it copies values from the request whole (a profile's ``copy_request_spans``): inside a string
+value, when what the model wrote so far starts a span of the request (`shim.request_values.span_continuations`:
+"Berkeley" of "Berkeley, CA, USA"), the tokens that continue the span get `COPY_BONUS` (where it starts several,
+those of the spans no earlier call holds: "May " of "May 3rd 2022" and "May 18th 2022"); and where a string
+value starts under a key whose enumeration the request names ("in Fahrenheit" for a ``unit`` of celsius or
+fahrenheit, `shim.request_values.named_choices`), the tokens that begin the named choice get it too.
 """
 
 from __future__ import annotations
@@ -21,10 +28,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["BONUS", "WRAP_UP_BONUS", "WRAP_UP_TOKENS", "Steer"]
+from shim.request_values import span_continuations
+
+__all__ = ["BONUS", "COPY_BONUS", "WRAP_UP_BONUS", "WRAP_UP_TOKENS", "Steer"]
 
 BONUS = 10.0
 """Added to a steered token's logit."""
+COPY_BONUS = 10.0
+"""Added to the logit of a token that continues a span of the request, or begins a choice the request names."""
 WRAP_UP_TOKENS = 24
 """How many tokens before the end of the budget a call starts to be wound up."""
 WRAP_UP_BONUS = 100.0
@@ -44,6 +55,8 @@ class Steer:
         budget: int | None = None,
         forced: bool = True,
         bonus: float | None = None,
+        request: str = "",
+        choices: Sequence[tuple[str, Sequence[str]]] = (),
     ) -> None:
         self._budget = budget
         self._forced = forced
@@ -56,6 +69,9 @@ class Steer:
         self._closer = closer
         self._bonus = BONUS if bonus is None else bonus
         self._first = {v: _first_tokens(llm, v) for v in self._values}
+        self._request = request
+        self._choices = {key: tuple(values) for key, values in choices}
+        self._texts = _token_texts(llm) if request or self._choices else {}
         self._done: list[str] = []  # the text of each complete call
         self._call = ""  # the current call's text after its opener
         self._in_call = False
@@ -84,7 +100,7 @@ class Steer:
             text = self._call[end + len(self._closer) :]
             self._done.append(self._call[:end])
             self._in_call, self._call = False, ""
-        self.bias = self._wrap_up() or self._bonuses()
+        self.bias = self._wrap_up() or {**self._bonuses(), **self._copy()}
 
     def _wrap_up(self) -> dict[int, float]:
         """Near the end of the token budget, inside a call: every token that closes a string, an array or an
@@ -110,6 +126,50 @@ class Steer:
         # A token that also starts a used value ("6" of 6 and of 60) would steer toward the copy as much as away.
         copied = {t for v in used for t in self._first[v][where]}
         return {t: self._bonus for v in unused for t in self._first[v][where] if t not in copied}
+
+    def _copy(self) -> dict[int, float]:
+        """The tokens that continue a span of the request the current string value starts, or begin a choice
+        the request names for the current key (see the module docstring)."""
+        if not self._in_call or not self._texts:
+            return {}
+        inside = _string_value(self._call)
+        if inside is None:
+            return {}
+        key, so_far = inside
+        if so_far:
+            wanted = span_continuations(self._request, so_far)
+            unused = [rest for rest in wanted if not any(_holds(call, so_far + rest) for call in self._done)]
+            wanted = unused or wanted
+        else:
+            wanted = self._choices.get(key, ())
+        return {
+            token: COPY_BONUS
+            for text in wanted
+            for k in range(1, min(len(text), _LONGEST_TOKEN) + 1)
+            for token in self._texts.get(text[:k], ())
+        }
+
+
+_LONGEST_TOKEN = 32
+"""Characters: longer token texts are not looked for."""
+
+
+def _token_texts(llm: Any) -> dict[str, list[int]]:
+    """The model's tokens by their text; found once per model."""
+    key = id(llm)
+    found = _texts_cache.get(key)
+    if found is None:
+        found = {}
+        for token in range(int(llm.n_vocab())):
+            text = llm.detokenize([token]).decode("utf-8", errors="ignore")
+            if text and len(text) <= _LONGEST_TOKEN:
+                found.setdefault(text, []).append(token)
+        _texts_cache.clear()
+        _texts_cache[key] = found
+    return found
+
+
+_texts_cache: dict[int, dict[str, list[int]]] = {}
 
 
 def _closing_tokens(llm: Any) -> dict[int, float]:
@@ -210,3 +270,45 @@ def _value_start(call: str) -> str | None:
     if expect_value or (stack[-1] == "[" and call.rstrip().endswith(("[", ","))):
         return "bare"
     return None
+
+
+def _string_value(call: str) -> tuple[str, str] | None:
+    """``(key, text so far)`` when ``call`` ends inside a string that is an argument's value (or an item of an
+    argument's array), else None."""
+    stack: list[str] = []
+    key = ""
+    last_string = ""
+    expect_value = in_string = is_value_string = escaped = False
+    start = 0
+    for at, ch in enumerate(call):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+                last_string = call[start:at]
+            continue
+        if ch == '"':
+            in_string, start = True, at + 1
+            is_value_string = expect_value or (bool(stack) and stack[-1] == "[")
+            expect_value = False
+        elif ch in "{[":
+            stack.append(ch)
+            expect_value = False
+        elif ch in "}]":
+            if stack:
+                stack.pop()
+            expect_value = False
+        elif ch == ":":
+            expect_value = True
+            if stack and stack[-1] == "{":
+                key = last_string
+        elif ch == ",":
+            expect_value = bool(stack) and stack[-1] == "["
+        elif not ch.isspace():
+            expect_value = False
+    if not in_string or not is_value_string or len(stack) < 2:
+        return None
+    return key, call[start:]

@@ -90,6 +90,11 @@ class ModelProfile:
     """In a forced reply, steer the calls after the first toward the values of the user's request that no call
     has used yet (`shim.request_values`; engines that can: embedded llama.cpp). A small model otherwise copies
     its first call's values into the next."""
+    copy_request_spans: bool = False
+    """In a constrained call, a string value that starts a span of the user's request (a place with its region,
+    an address) is steered to copy it whole, and an enumerated value to the choice the request names
+    (`shim.request_values`; engines that can: embedded llama.cpp). A small model otherwise stops a place at its
+    first comma and picks an enumeration's first choice."""
     call_bounds: Bounds | None = None
     """The most characters of a free string and items of an array a constrained call may write (where the
     tool's schema sets no smaller bound): a model that repeats itself inside a value then still finishes its
@@ -212,6 +217,7 @@ PROFILES: tuple[ModelProfile, ...] = (
         further_calls_same_tool=True,
         call_bounds=SMALL_MODEL_BOUNDS,
         steer_further_calls=True,
+        copy_request_spans=True,
         several_calls_when_asked=True,
         quirks=(
             "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
@@ -270,6 +276,7 @@ PROFILES: tuple[ModelProfile, ...] = (
         further_calls_same_tool=True,
         call_bounds=SMALL_MODEL_BOUNDS,
         steer_further_calls=True,
+        copy_request_spans=True,
         several_calls_when_asked=True,
         quirks=(
             "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",

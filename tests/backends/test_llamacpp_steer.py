@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from shim.backends.llamacpp_steer import BONUS, WRAP_UP_BONUS, WRAP_UP_TOKENS, Steer, _value_start
+from shim.backends.llamacpp_steer import (
+    BONUS,
+    COPY_BONUS,
+    WRAP_UP_BONUS,
+    WRAP_UP_TOKENS,
+    Steer,
+    _string_value,
+    _value_start,
+)
 
 
 class _Words:
@@ -80,3 +88,45 @@ def test_near_the_end_of_the_budget_free_text_cannot_begin_a_call_that_could_not
     assert steer.bias == {}
     steer.feed("hello")
     assert steer.bias == {words.ids["<"]: -WRAP_UP_BONUS, words.ids["<c>"]: -WRAP_UP_BONUS}
+
+
+def test_the_string_value_being_written_is_read_with_its_key_and_the_text_so_far() -> None:
+    assert _string_value('{"name": "f", "arguments": {"loc": "Berke') == ("loc", "Berke")
+    assert _string_value('{"name": "f", "arguments": {"a": 1, "unit": "') == ("unit", "")
+    assert _string_value('{"name": "f", "arguments": {"repos": ["a/b", "c') == ("repos", "c")
+    assert _string_value('{"name": "f", "arguments": {"lo') is None  # a key, not a value
+    assert _string_value('{"name": "f') is None  # the tool's name is no argument
+    assert _string_value('{"name": "f", "arguments": {"loc": "Berkeley"') is None  # closed
+
+
+def test_a_string_value_that_starts_a_span_of_the_request_is_steered_to_copy_the_rest_of_it() -> None:
+    words = _Words()
+    words.tokenize(b", CA , Berkeley")
+    request = "A ride from Berkeley, CA, and fast."
+    steer = Steer(words, (), opener="<c>", closer="</c>", request=request)
+    steer.feed('<c>{"name": "ride", "arguments": {"loc": "')
+    assert steer.bias == {}  # no value begun, no choice named
+    steer.feed("Berkeley")
+    assert steer.bias == {words.ids[","]: COPY_BONUS}  # the tokens that begin ", CA"
+    steer.feed(", CA")
+    assert steer.bias == {}  # the span is whole: the model closes it as it likes
+
+
+def test_a_value_under_a_key_whose_choices_the_request_names_is_steered_to_the_named_choice() -> None:
+    words = _Words()
+    words.tokenize(b"celsius fahrenheit")
+    steer = Steer(words, (), opener="<c>", closer="</c>", choices=(("unit", ("fahrenheit",)),))
+    steer.feed('<c>{"name": "weather", "arguments": {"location": "')
+    assert steer.bias == {}  # another key
+    steer.feed('Boston", "unit": "')
+    assert steer.bias == {words.ids["fahrenheit"]: COPY_BONUS}
+
+
+def test_a_further_call_s_value_that_starts_several_spans_is_steered_to_those_no_call_holds() -> None:
+    words = _Words()
+    words.tokenize(b"3rd 18th")
+    steer = Steer(words, (), opener="<c>", closer="</c>", request="Fly on May 3rd, and on May 18th.")
+    steer.feed('<c>{"name": "fly", "arguments": {"date": "May ')
+    assert steer.bias == {words.ids["3rd"]: COPY_BONUS, words.ids["18th"]: COPY_BONUS}  # the model picks
+    steer.feed('3rd"}}</c><c>{"name": "fly", "arguments": {"date": "May ')
+    assert steer.bias == {words.ids["18th"]: COPY_BONUS}
