@@ -10,14 +10,15 @@ where a value starts, the first token of each value no call has used yet gets a 
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import cast
 
 from shim.relevance import STOP_WORDS, relevance, schema_properties
 from shim.types import ToolSpec
 
-__all__ = ["asks_for_several", "named_choices", "request_values", "span_continuations"]
+__all__ = ["asks_for_several", "further_values", "named_choices", "request_values", "span_continuations"]
 
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:,\d{3})*(?:\.\d+)?")
 _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"")
@@ -30,6 +31,15 @@ def request_values(request: str) -> tuple[str, ...]:
     """The values ``request`` names, in order, without repeats: numbers (thousands separators dropped),
     quoted text, and runs of capitalised words (a leading question or command word left out, and a single
     capitalised word that starts a sentence)."""
+    values: list[str] = []
+    for _, value in _named(request):
+        if value not in values:
+            values.append(value)
+    return tuple(values[:_MAX_VALUES])
+
+
+def _named(request: str) -> list[tuple[int, str]]:
+    """Where each value `request_values` finds starts, and the value, in order, repeats kept."""
     found: list[tuple[int, str]] = []
     for match in _NUMBER.finditer(request):
         found.append((match.start(), match.group(0).replace(",", "")))
@@ -43,16 +53,12 @@ def request_values(request: str) -> tuple[str, ...]:
             continue  # a sentence's first word ("Play songs from..."), not a name
         if words:
             found.append((match.start(), " ".join(words).rstrip(".")))
-    values: list[str] = []
-    for _, value in sorted(found):
-        if value and value not in values:
-            values.append(value)
-    return tuple(values[:_MAX_VALUES])
+    return [(at, value) for at, value in sorted(found) if value]
 
 
 _LEADING_TEXT = (
     "i i'd i'm im can could would will what what's whats how find get give show tell calculate compute please "
-    "is are do does the a an in on for of and or to my me"
+    "is are do does the a an in on for of and or to my me also plus then"
 )
 _LEADING = frozenset(_LEADING_TEXT.split())
 
@@ -150,3 +156,62 @@ def named_choices(request: str, tools: Sequence[ToolSpec]) -> tuple[tuple[str, t
                 if named is not None and choice not in found.setdefault(name, []):
                     found[name].append(choice)
     return tuple((name, tuple(values)) for name, values in found.items() if values)
+
+
+def further_values(request: str, previous: Mapping[str, object]) -> dict[str, str]:
+    """What each argument of a further call should hold, by analogy with the call before it (``previous``, its
+    arguments): the request's values after the last one that call used, of the same kind (a number or a text),
+    take the places of its arguments whose values came from the request, the last ones first ("Tokyo to
+    Sydney on May 18th" after "San Francisco to Tokyo on May 3rd" changes both cities and the date; "in Berlin
+    and Madrid" only the city); an argument they do not reach keeps its value (the same company, "also 2018");
+    one whose value the request does not hold is left to the model. Values as JSON writes them, without a
+    string's quotes; only arguments that are a number or a string.
+
+    SmolLM2-135M's second call takes the unused values but puts them in the wrong places ("Sydney" as where the
+    flight leaves from) or keeps a value it should change."""
+    named = _named(request)
+    # 'Dara Inc' is one value (found quoted and as a name, one character apart), "Tokyo, then Tokyo" two.
+    distinct = [i for i in range(len(named)) if i == 0 or named[i][0] > named[i - 1][0] + len(named[i - 1][1]) + 1]
+    places = [named[i][0] for i in distinct]
+    elements = [named[i][1] for i in distinct]
+    used: dict[str, int] = {}  # argument -> the index of the (first) element its value holds
+    last = -1
+    for key, value in previous.items():
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            continue
+        text = value if isinstance(value, str) else json.dumps(value)
+        held = [i for i, e in enumerate(elements) if _same(text, e) or _inside(e, text) or _inside(text, e)]
+        if held:
+            used[key] = end = held[0]
+            # A value that spans several elements ("May 3rd 2022") ends where its text would; not at a repeat.
+            while end + 1 in held and places[end + 1] < places[held[0]] + len(text):
+                end += 1
+            last = max(last, end)
+    targets: dict[str, str] = {}
+    for kind in (True, False):  # numbers, then texts
+        keys = [key for _, key in sorted((i, key) for key, i in used.items() if _is_number(elements[i]) is kind)]
+        new = [e for e in elements[last + 1 :] if _is_number(e) is kind]
+        kept = max(len(keys) - len(new), 0)
+        for key in keys[:kept]:
+            value = previous[key]
+            targets[key] = value if isinstance(value, str) else json.dumps(value)
+        targets.update(zip(keys[kept:], new, strict=False))
+    return targets
+
+
+def _is_number(text: str) -> bool:
+    return _NUMBER.fullmatch(text) is not None
+
+
+def _same(text: str, element: str) -> bool:
+    if _is_number(text) and _is_number(element):
+        return float(text) == float(element.replace(",", ""))
+    return text.strip(" .").lower() == element.strip(" .").lower()
+
+
+def _inside(part: str, whole: str) -> bool:
+    """Whether ``part`` is part of text ``whole``: a number as a number (not "3" of "30"), a text of three
+    characters or more in any case."""
+    if _is_number(part):
+        return not _is_number(whole) and re.search(rf"(?<![\d.]){re.escape(part)}(?![\d])", whole) is not None
+    return len(part) >= 3 and part.lower() in whole.lower()

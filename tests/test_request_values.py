@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shim.request_values import asks_for_several, named_choices, request_values, span_continuations
+from shim.request_values import asks_for_several, further_values, named_choices, request_values, span_continuations
 from shim.types import ToolSpec
 
 
@@ -87,3 +87,35 @@ def test_the_choices_of_an_enumeration_the_request_names_as_whole_words_come_out
     assert named_choices("The weather in Boston in Fahrenheit?", [weather]) == (("unit", ("fahrenheit",)),)
     assert named_choices("The weather in Boston in fahr?", [weather]) == ()  # a whole word, not a prefix
     assert named_choices("The weather in Boston?", [weather]) == ()
+
+
+def test_a_further_call_takes_the_request_s_next_values_of_each_kind_in_the_places_of_the_call_before() -> None:
+    flights = "Book a flight from San Francisco to Tokyo on May 3rd 2022 and another from Tokyo to Sydney on May 18th."
+    first = {"departure_city": "San Francisco", "destination_city": "Tokyo", "date": "May 3rd 2022"}
+    # Both cities and the date change: "May" is the start of the next date ("May 3rd 2022" spans three values).
+    assert further_values(flights, first) == {"departure_city": "Tokyo", "destination_city": "Sydney", "date": "May"}
+    bmi = "The BMI of a person 6 feet tall weighing 80 kg and of another 5.6 feet tall weighing 60 kg"
+    assert further_values(bmi, {"height": 6, "weight": 80}) == {"height": "5.6", "weight": "60"}
+    assert further_values("The factorial of 5, 10 and 15.", {"n": 10}) == {"n": "15"}
+
+
+def test_fewer_new_values_than_arguments_change_the_last_ones_and_the_others_keep_their_values() -> None:
+    cases = "Cases against 'Dara Inc' filed in 2019, also those filed in 2018 against the same company."
+    assert further_values(cases, {"company_name": "Dara Inc", "year": 2019}) == {
+        "company_name": "Dara Inc",
+        "year": "2018",
+    }
+    stores = "The price of a Yamaha P125 piano in Berlin and Madrid."
+    assert further_values(stores, {"instrument": "Yamaha P125", "city": "Berlin"}) == {
+        "instrument": "Yamaha P125",
+        "city": "Madrid",
+    }
+
+
+def test_an_argument_whose_value_the_request_does_not_hold_is_left_to_the_model() -> None:
+    empires = "The religious history of the Persian Empire and the Mauryan Empire."
+    # "Persia" is part of a value of the request; true and the years are not in it.
+    assert further_values(empires, {"empire_name": "Persia", "include_influences": True, "years": [1, 2]}) == {
+        "empire_name": "Mauryan Empire"
+    }
+    assert further_values("Tell me about it.", {"topic": "history"}) == {}

@@ -24,11 +24,13 @@ fahrenheit, `shim.request_values.named_choices`), the tokens that begin the name
 
 from __future__ import annotations
 
+import json
 import re
+import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from shim.request_values import span_continuations
+from shim.request_values import further_values, span_continuations
 
 __all__ = ["BONUS", "COPY_BONUS", "WRAP_UP_BONUS", "WRAP_UP_TOKENS", "Steer"]
 
@@ -72,6 +74,7 @@ class Steer:
         self._request = request
         self._choices = {key: tuple(values) for key, values in choices}
         self._texts = _token_texts(llm) if request or self._choices else {}
+        self._targets: dict[str, str] = {}  # argument -> the value a further call should hold
         self._done: list[str] = []  # the text of each complete call
         self._call = ""  # the current call's text after its opener
         self._in_call = False
@@ -100,7 +103,8 @@ class Steer:
             text = self._call[end + len(self._closer) :]
             self._done.append(self._call[:end])
             self._in_call, self._call = False, ""
-        self.bias = self._wrap_up() or {**self._bonuses(), **self._copy()}
+            self._targets = further_values(self._request, _arguments(self._done[-1])) if self._request else {}
+        self.bias = self._wrap_up() or {**self._bonuses(), **self._copy(), **self._analogy()}
 
     def _wrap_up(self) -> dict[int, float]:
         """Near the end of the token budget, inside a call: every token that closes a string, an array or an
@@ -117,8 +121,9 @@ class Steer:
         if not self._in_call or not self._done:
             return {}
         where = _value_start(self._call)
-        if where is None:
-            return {}
+        at = _value_text(self._call)
+        if where is None or (at is not None and at[0] in self._targets):
+            return {}  # a value the call before says where to take from (`_analogy`)
         used = [v for v in self._values if any(_holds(call, v) for call in self._done)]
         unused = [v for v in self._values if v not in used]
         if not unused or any(_holds(self._call, v) for v in unused):
@@ -126,6 +131,30 @@ class Steer:
         # A token that also starts a used value ("6" of 6 and of 60) would steer toward the copy as much as away.
         copied = {t for v in used for t in self._first[v][where]}
         return {t: self._bonus for v in unused for t in self._first[v][where] if t not in copied}
+
+    def _analogy(self) -> dict[int, float]:
+        """In a further call, the tokens that write the value the call before it says this argument should hold
+        (`shim.request_values.further_values`)."""
+        if not self._in_call or not self._targets:
+            return {}
+        at = _value_text(self._call)
+        if at is None or at[0] not in self._targets:
+            return {}
+        key, quoted, so_far = at
+        target = self._targets[key]
+        if not quoted and not so_far:
+            bare = target if _NUMBER.fullmatch(target) else '"' + target
+            wanted = [bare, " " + bare]
+        elif target.startswith(so_far) and len(so_far) < len(target):
+            wanted = [target[len(so_far) :]]
+        else:
+            return {}
+        return {
+            token: COPY_BONUS
+            for text in wanted
+            for k in range(1, min(len(text), _LONGEST_TOKEN) + 1)
+            for token in self._texts.get(text[:k], ())
+        }
 
     def _copy(self) -> dict[int, float]:
         """The tokens that continue a span of the request the current string value starts, or begin a choice
@@ -155,21 +184,19 @@ _LONGEST_TOKEN = 32
 
 
 def _token_texts(llm: Any) -> dict[str, list[int]]:
-    """The model's tokens by their text; found once per model."""
-    key = id(llm)
-    found = _texts_cache.get(key)
+    """The model's tokens by their text; found once per model (kept while the model lives)."""
+    found = _texts_cache.get(llm)
     if found is None:
         found = {}
         for token in range(int(llm.n_vocab())):
             text = llm.detokenize([token]).decode("utf-8", errors="ignore")
             if text and len(text) <= _LONGEST_TOKEN:
                 found.setdefault(text, []).append(token)
-        _texts_cache.clear()
-        _texts_cache[key] = found
+        _texts_cache[llm] = found
     return found
 
 
-_texts_cache: dict[int, dict[str, list[int]]] = {}
+_texts_cache: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
 
 
 def _closing_tokens(llm: Any) -> dict[int, float]:
@@ -222,8 +249,21 @@ def _first_tokens(llm: Any, value: str) -> dict[str, list[int]]:
     return {"string": first(value), "bare": [*first(value), *first(" " + value)]}
 
 
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _arguments(call: str) -> dict[str, object]:
+    """The arguments of a complete call's text (nothing when it cannot be read)."""
+    try:
+        body = json.loads(call)
+    except ValueError:
+        return {}
+    arguments = body.get("arguments") if isinstance(body, dict) else None
+    return cast("dict[str, object]", arguments) if isinstance(arguments, dict) else {}
+
+
 def _holds(text: str, value: str) -> bool:
-    if re.fullmatch(r"-?\d+(?:\.\d+)?", value):
+    if _NUMBER.fullmatch(value):
         return re.search(rf"(?<![\d.]){re.escape(value)}(?![\d])", text) is not None
     return value.lower() in text.lower()
 
@@ -275,11 +315,18 @@ def _value_start(call: str) -> str | None:
 def _string_value(call: str) -> tuple[str, str] | None:
     """``(key, text so far)`` when ``call`` ends inside a string that is an argument's value (or an item of an
     argument's array), else None."""
+    at = _value_text(call)
+    return (at[0], at[2]) if at is not None and at[1] else None
+
+
+def _value_text(call: str) -> tuple[str, bool, str] | None:
+    """``(key, inside a string, text so far)`` when ``call`` ends where an argument's value (or an item of an
+    argument's array) starts or is being written, else None. A bare value's text has no leading space."""
     stack: list[str] = []
     key = ""
     last_string = ""
     expect_value = in_string = is_value_string = escaped = False
-    start = 0
+    start = bare = -1  # where the string's text, and a bare value, started
     for at, ch in enumerate(call):
         if in_string:
             if escaped:
@@ -291,24 +338,32 @@ def _string_value(call: str) -> tuple[str, str] | None:
                 last_string = call[start:at]
             continue
         if ch == '"':
-            in_string, start = True, at + 1
+            in_string, start, bare = True, at + 1, -1
             is_value_string = expect_value or (bool(stack) and stack[-1] == "[")
             expect_value = False
         elif ch in "{[":
             stack.append(ch)
-            expect_value = False
+            expect_value, bare = ch == "[", -1
         elif ch in "}]":
             if stack:
                 stack.pop()
-            expect_value = False
+            expect_value, bare = False, -1
         elif ch == ":":
-            expect_value = True
+            expect_value, bare = True, -1
             if stack and stack[-1] == "{":
                 key = last_string
         elif ch == ",":
-            expect_value = bool(stack) and stack[-1] == "["
+            expect_value, bare = bool(stack) and stack[-1] == "[", -1
         elif not ch.isspace():
+            if expect_value:
+                bare = at
             expect_value = False
-    if not in_string or not is_value_string or len(stack) < 2:
+        elif bare >= 0:
+            bare = -2  # a space after a bare value: it is whole
+    if len(stack) < 2:
         return None
-    return key, call[start:]
+    if in_string:
+        return (key, True, call[start:]) if is_value_string else None
+    if expect_value:
+        return key, False, ""
+    return (key, False, call[bare:]) if bare >= 0 else None

@@ -10,6 +10,7 @@ from shim.backends.llamacpp_steer import (
     Steer,
     _string_value,
     _value_start,
+    _value_text,
 )
 
 
@@ -130,3 +131,26 @@ def test_a_further_call_s_value_that_starts_several_spans_is_steered_to_those_no
     assert steer.bias == {words.ids["3rd"]: COPY_BONUS, words.ids["18th"]: COPY_BONUS}  # the model picks
     steer.feed('3rd"}}</c><c>{"name": "fly", "arguments": {"date": "May ')
     assert steer.bias == {words.ids["18th"]: COPY_BONUS}
+
+
+def test_where_a_value_starts_or_is_being_written_it_is_read_with_its_key_and_whether_it_is_a_string() -> None:
+    assert _value_text('{"name": "f", "arguments": {"n": ') == ("n", False, "")
+    assert _value_text('{"name": "f", "arguments": {"n": 5.') == ("n", False, "5.")
+    assert _value_text('{"name": "f", "arguments": {"n": 5 ') is None  # whole: a comma or a brace comes next
+    assert _value_text('{"name": "f", "arguments": {"s": "To') == ("s", True, "To")
+    assert _value_text('{"name": "f", "arguments": {"a": [1, ') == ("a", False, "")
+
+
+def test_a_further_call_is_steered_to_write_each_argument_as_the_call_before_says() -> None:
+    words = _Words()
+    words.tokenize(b'"Tokyo Sydney " "Sydney 5.6 60')
+    request = "Fly from Paris to Tokyo, then from Tokyo to Sydney."
+    steer = Steer(words, (), opener="<c>", closer="</c>", request=request)
+    steer.feed('<c>{"name": "fly", "arguments": {"from": "Paris", "to": "Tokyo"}}</c><c>{"name": "fly", ')
+    steer.feed('"arguments": {"from": ')
+    assert steer.bias == {words.ids['"']: COPY_BONUS, words.ids['"Tokyo']: COPY_BONUS}  # the quote, then Tokyo
+    steer.feed('"Tokyo", "to": "')
+    assert steer.bias == {words.ids["Sydney"]: COPY_BONUS}
+    numbers = Steer(words, (), opener="<c>", closer="</c>", request="BMI of 6 ft 80 kg, and of 5.6 ft 60 kg")
+    numbers.feed('<c>{"name": "bmi", "arguments": {"h": 6, "w": 80}}</c><c>{"name": "bmi", "arguments": {"h": ')
+    assert numbers.bias == {words.ids["5.6"]: COPY_BONUS}
