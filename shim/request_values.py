@@ -101,7 +101,7 @@ def _number_slots(tool: ToolSpec) -> int:
 
 _SPAN_WORD = r"\w(?:[\w./'&-]*\w)?"
 _SPAN_START = re.compile(_SPAN_WORD)
-_SPAN_NEXT = re.compile(rf"(?:,\s*|\s+)((?=[A-Z0-9]){_SPAN_WORD})")
+_SPAN_NEXT = re.compile(rf"(?:,\s*(?=[A-Z])|\s+(?=[A-Z0-9]))({_SPAN_WORD})")
 
 
 def span_continuations(request: str, so_far: str) -> tuple[str, ...]:
@@ -109,7 +109,7 @@ def span_continuations(request: str, so_far: str) -> tuple[str, ...]:
     place the request has it at a word's start with more of its span after it, without repeats.
 
     A span is a word of the request and the words after it that begin with a capital or a digit, joined by
-    spaces or commas, up to a lowercase word, a sentence's end or a common word ("2020 Addison Street, Berkeley,
+    spaces (or by commas, before a capital: "2017, 2018" is a list, not one value), up to a lowercase word, a sentence's end or a common word ("2020 Addison Street, Berkeley,
     CA, USA", "New York, NY", "Chennai, Tamil Nadu"): a place, a name, an address. A word ends in a letter or a
     digit (a closing quote or a full stop is not part of it). SmolLM2-135M stops such a value at its first comma
     ("Berkeley" for "Berkeley, CA") or misspells its end; when what it wrote so far starts a span of the request,

@@ -52,6 +52,7 @@ def test_a_value_that_starts_a_span_of_the_request_continues_through_its_capital
     assert span_continuations("a trip to New York, NY in December", "New") == (" York, NY",)
     assert span_continuations("in Bangkok, Thailand. I prefer", "Bangkok") == (", Thailand",)  # a sentence ends it
     assert span_continuations("Im at Riga, Latvia, Can you tell me", "Riga") == (", Latvia",)  # "Can": a common word
+    assert span_continuations("in seasons 2017, 2018 and 2019", "2017") == ()  # numbers after commas: a list
 
 
 def test_a_value_that_is_no_span_s_start_or_already_whole_has_no_continuation() -> None:
