@@ -109,10 +109,11 @@ def span_continuations(request: str, so_far: str) -> tuple[str, ...]:
     place the request has it at a word's start with more of its span after it, without repeats.
 
     A span is a word of the request and the words after it that begin with a capital or a digit, joined by
-    spaces (or by commas, before a capital: "2017, 2018" is a list, not one value), up to a lowercase word, a sentence's end or a common word ("2020 Addison Street, Berkeley,
-    CA, USA", "New York, NY", "Chennai, Tamil Nadu"): a place, a name, an address. A word ends in a letter or a
-    digit (a closing quote or a full stop is not part of it). SmolLM2-135M stops such a value at its first comma
-    ("Berkeley" for "Berkeley, CA") or misspells its end; when what it wrote so far starts a span of the request,
+    spaces (or by commas, before a capital: "2017, 2018" is a list, not one value), up to a lowercase word, a
+    sentence's end or a common word ("2020 Addison Street, Berkeley, CA, USA", "New York, NY", "Chennai, Tamil
+    Nadu"): a place, a name, an address. A word ends in a letter or a digit (a closing quote or a full stop is
+    not part of it). SmolLM2-135M stops such a value at its first comma ("Berkeley" for "Berkeley, CA") or
+    misspells its end; when what it wrote so far starts a span of the request,
     the rest of that span is what should follow."""
     if not any(ch.isalnum() for ch in so_far):
         return ()
@@ -164,8 +165,9 @@ def further_values(request: str, previous: Mapping[str, object]) -> dict[str, st
     take the places of its arguments whose values came from the request, the last ones first ("Tokyo to
     Sydney on May 18th" after "San Francisco to Tokyo on May 3rd" changes both cities and the date; "in Berlin
     and Madrid" only the city); an argument they do not reach keeps its value (the same company, "also 2018");
-    one whose value the request does not hold is left to the model. Values as JSON writes them, without a
-    string's quotes; only arguments that are a number or a string.
+    one whose value the request does not hold is left to the model, and so is every one when the request names
+    nothing after the values the call used. Values as JSON writes them, without a string's quotes; only arguments
+    that are a number or a string.
 
     SmolLM2-135M's second call takes the unused values but puts them in the wrong places ("Sydney" as where the
     flight leaves from) or keeps a value it should change."""
@@ -188,6 +190,8 @@ def further_values(request: str, previous: Mapping[str, object]) -> dict[str, st
                 end += 1
             last = max(last, end)
     targets: dict[str, str] = {}
+    if not elements[last + 1 :]:
+        return targets  # nothing named after what the call used: the unused ones earlier are the model's to place
     for kind in (True, False):  # numbers, then texts
         keys = [key for _, key in sorted((i, key) for key, i in used.items() if _is_number(elements[i]) is kind)]
         new = [e for e in elements[last + 1 :] if _is_number(e) is kind]

@@ -120,3 +120,14 @@ def test_an_argument_whose_value_the_request_does_not_hold_is_left_to_the_model(
         "empire_name": "Mauryan Empire"
     }
     assert further_values("Tell me about it.", {"topic": "history"}) == {}
+    # Nothing named after the values the call used: "Pop" is left to the model (and to the unused-value bonus).
+    assert (
+        further_values(
+            "The most played Pop song, and the most played Rock song in Australia.",
+            {
+                "genre": "Rock",
+                "region": "Australia",
+            },
+        )
+        == {}
+    )

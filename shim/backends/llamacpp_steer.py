@@ -30,7 +30,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any, cast
 
-from shim.request_values import further_values, span_continuations
+from shim.request_values import further_values, request_values, span_continuations
 
 __all__ = ["BONUS", "COPY_BONUS", "WRAP_UP_BONUS", "WRAP_UP_TOKENS", "Steer"]
 
@@ -75,6 +75,7 @@ class Steer:
         self._choices = {key: tuple(values) for key, values in choices}
         self._texts = _token_texts(llm) if request or self._choices else {}
         self._targets: dict[str, str] = {}  # argument -> the value a further call should hold
+        self._asked_all = False  # the last call used the request's last values
         self._done: list[str] = []  # the text of each complete call
         self._call = ""  # the current call's text after its opener
         self._in_call = False
@@ -104,7 +105,10 @@ class Steer:
             self._done.append(self._call[:end])
             self._in_call, self._call = False, ""
             self._targets = further_values(self._request, _arguments(self._done[-1])) if self._request else {}
-        self.bias = self._wrap_up() or {**self._bonuses(), **self._copy(), **self._analogy()}
+            # Every value the request names is in a call already: nothing is left to ask for.
+            named = request_values(self._request) if self._request else ()
+            self._asked_all = bool(named) and all(any(_holds(c, v) for c in self._done) for v in named)
+        self.bias = self._wrap_up() or self._ending() or {**self._bonuses(), **self._copy(), **self._analogy()}
 
     def _wrap_up(self) -> dict[int, float]:
         """Near the end of the token budget, inside a call: every token that closes a string, an array or an
@@ -116,6 +120,13 @@ class Steer:
         if self._in_call:
             return self._closing
         return {self._end: WRAP_UP_BONUS} if self._forced else self._no_opening
+
+    def _ending(self) -> dict[int, float]:
+        """Between the calls of a forced reply, the end of generation once the calls hold every value the
+        request names (`shim.request_values.request_values`)."""
+        if self._in_call or not self._forced or not self._asked_all:
+            return {}
+        return {self._end: COPY_BONUS}
 
     def _bonuses(self) -> dict[int, float]:
         if not self._in_call or not self._done:

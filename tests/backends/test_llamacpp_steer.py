@@ -154,3 +154,17 @@ def test_a_further_call_is_steered_to_write_each_argument_as_the_call_before_say
     numbers = Steer(words, (), opener="<c>", closer="</c>", request="BMI of 6 ft 80 kg, and of 5.6 ft 60 kg")
     numbers.feed('<c>{"name": "bmi", "arguments": {"h": 6, "w": 80}}</c><c>{"name": "bmi", "arguments": {"h": ')
     assert numbers.bias == {words.ids["5.6"]: COPY_BONUS}
+
+
+def test_a_forced_reply_is_steered_to_end_once_its_calls_hold_every_value_the_request_names() -> None:
+    words = _Words()
+    steer = Steer(words, (), opener="<c>", closer="</c>", request="The factorial of 5, 10 and 15.")
+    steer.feed('<c>{"name": "f", "arguments": {"n": 10}}</c>')
+    assert steer.bias == {}  # 5 and 15 are still to come
+    steer.feed('<c>{"name": "f", "arguments": {"n": 15}}</c>')
+    assert steer.bias == {}
+    steer.feed('<c>{"name": "f", "arguments": {"n": 5}}</c>')
+    assert steer.bias == {words.token_eos(): COPY_BONUS}
+    lazy = Steer(words, (), opener="<c>", closer="</c>", request="The factorial of 15.", forced=False)
+    lazy.feed('<c>{"name": "f", "arguments": {"n": 15}}</c>')
+    assert lazy.bias == {}  # free text after a call: the model's own
