@@ -179,16 +179,22 @@ def further_values(request: str, previous: Mapping[str, object]) -> dict[str, st
     used: dict[str, int] = {}  # argument -> the index of the (first) element its value holds
     last = -1
     for key, value in previous.items():
-        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            continue
-        text = value if isinstance(value, str) else json.dumps(value)
-        held = [i for i, e in enumerate(elements) if _same(text, e) or _inside(e, text) or _inside(text, e)]
-        if held:
-            used[key] = end = held[0]
+        # An array's items count as used (the stops of one route), but only a number or a string is a place.
+        items = cast("list[object]", value) if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, bool) or not isinstance(item, (str, int, float)):
+                continue
+            text = item if isinstance(item, str) else json.dumps(item)
+            held = [i for i, e in enumerate(elements) if _same(text, e) or _inside(e, text) or _inside(text, e)]
+            if not held:
+                continue
+            end = held[0]
             # A value that spans several elements ("May 3rd 2022") ends where its text would; not at a repeat.
             while end + 1 in held and places[end + 1] < places[held[0]] + len(text):
                 end += 1
             last = max(last, end)
+            if item is value:
+                used[key] = held[0]
     targets: dict[str, str] = {}
     if not elements[last + 1 :]:
         return targets  # nothing named after what the call used: the unused ones earlier are the model's to place

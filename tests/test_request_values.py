@@ -120,6 +120,9 @@ def test_an_argument_whose_value_the_request_does_not_hold_is_left_to_the_model(
         "empire_name": "Mauryan Empire"
     }
     assert further_values("Tell me about it.", {"topic": "history"}) == {}
+    route = "From San Francisco to Los Angeles with stops at Santa Barbara and Monterey."
+    stops = {"start": "San Francisco", "end": "Los Angeles", "stops": ["Santa Barbara", "Monterey"]}
+    assert further_values(route, stops) == {}  # the array's items are used too: nothing is left
     # Nothing named after the values the call used: "Pop" is left to the model (and to the unused-value bonus).
     assert (
         further_values(
