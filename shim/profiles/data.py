@@ -225,7 +225,10 @@ PROFILES: tuple[ModelProfile, ...] = (
             "a second call in the same reply repeats the first or calls a wrong tool: a repeat or another tool ends "
             f"the reply, and it holds at most {SMALL_MODEL_CALLS} calls",
             "one call unless the request asks for several things; then greedy decoding copies the first call's "
-            "values into the next, so further calls are steered toward the request's unused values",
+            "values into the next, so further calls are steered toward the request's unused values, in the places "
+            "of the call before, and the reply toward its end once every value the request names is used",
+            "stops a place at its first comma and picks an enumeration's first choice: string values are steered to "
+            "copy the request's spans whole, enumerations to the choice the request names",
             "loops inside a value until the token limit: strings and arrays are bounded in the grammar, and a "
             "call is wound up before the budget ends",
         ),
