@@ -125,6 +125,13 @@ class TurnOutcome:
     """Generation was stopped on purpose: the reply reached its call limit, or the model began a call that is
     not made (a repeat of one already in the reply, another tool than the first where the profile forbids it)."""
 
+    held: list[Event] | None = None
+    """The call events held back until the reply's first call is complete, for a call that may not be made
+    (`shim.request_values.grounded`); None: events pass as they come."""
+    ungrounded: bool = False
+    """The reply's first call was forced by a word match and its required values are not in the request: it was
+    not made (the profile's ``ground_matched_calls``)."""
+
     def refused(self) -> dict[str, str]:
         """Calls refused by the tool choice, by id, with the reason that goes back to the model."""
         return {id_: routed.reason for id_, routed in self.routes.items() if routed.route == "refused"}

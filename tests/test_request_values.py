@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from shim.request_values import asks_for_several, further_values, named_choices, request_values, span_continuations
+from shim.request_values import (
+    asks_for_several,
+    further_values,
+    grounded,
+    named_choices,
+    request_values,
+    span_continuations,
+)
 from shim.types import ToolSpec
 
 
@@ -134,3 +141,27 @@ def test_an_argument_whose_value_the_request_does_not_hold_is_left_to_the_model(
         )
         == {}
     )
+
+
+def test_a_call_is_grounded_when_the_request_holds_every_required_number_and_shares_a_word_with_each_string() -> None:
+    tool = ToolSpec(
+        name="potential",
+        description="The potential.",
+        input_schema={
+            "type": "object",
+            "properties": {
+                "charge": {"type": "number"},
+                "count": {"type": "integer"},
+                "medium": {"type": "string"},
+                "unit": {"type": "string"},
+                "exact": {"type": "boolean"},
+            },
+            "required": ["charge", "count", "medium", "exact"],
+        },
+    )
+    request = "The potential of three charges of 1e-9 in dry Vacuum"
+    assert grounded(request, {"charge": 1e-09, "count": 3, "medium": "vacuum", "exact": True}, tool)
+    assert grounded(request, {"charge": 1e-09, "count": 3, "medium": "vacuum", "unit": "volts"}, tool)  # optional
+    assert not grounded(request, {"charge": 2.5, "count": 3, "medium": "vacuum"}, tool)  # a number made up
+    assert not grounded(request, {"charge": 1e-09, "count": 3, "medium": "water"}, tool)  # a string made up
+    assert grounded("A 5% rate", {"charge": 0.05, "count": 5, "medium": "5%"}, tool)  # a share, a number in text

@@ -95,6 +95,10 @@ class ModelProfile:
     an address) is steered to copy it whole, and an enumerated value to the choice the request names
     (`shim.request_values`; engines that can: embedded llama.cpp). A small model otherwise stops a place at its
     first comma and picks an enumeration's first choice."""
+    ground_matched_calls: bool = False
+    """A call forced because the request's words match a tool (``call_when_matched``) whose required values the
+    request does not hold (`shim.request_values.grounded`) is not made: the turn is asked again, and the model
+    answers as it likes. A small model fills a tool on the request's subject with values it makes up."""
     call_bounds: Bounds | None = None
     """The most characters of a free string and items of an array a constrained call may write (where the
     tool's schema sets no smaller bound): a model that repeats itself inside a value then still finishes its
@@ -218,10 +222,12 @@ PROFILES: tuple[ModelProfile, ...] = (
         call_bounds=SMALL_MODEL_BOUNDS,
         steer_further_calls=True,
         copy_request_spans=True,
+        ground_matched_calls=True,
         several_calls_when_asked=True,
         quirks=(
             "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
-            "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance)",
+            "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance), "
+            "and takes such a call back when the request holds none of its required values",
             "a second call in the same reply repeats the first or calls a wrong tool: a repeat or another tool ends "
             f"the reply, and it holds at most {SMALL_MODEL_CALLS} calls",
             "one call unless the request asks for several things; then greedy decoding copies the first call's "
@@ -280,6 +286,7 @@ PROFILES: tuple[ModelProfile, ...] = (
         call_bounds=SMALL_MODEL_BOUNDS,
         steer_further_calls=True,
         copy_request_spans=True,
+        ground_matched_calls=True,
         several_calls_when_asked=True,
         quirks=(
             "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",
