@@ -63,7 +63,7 @@ from shim.ids import IdGenerator
 from shim.notices import notice
 from shim.profiles import DEFAULT_PROFILE, ModelProfile
 from shim.prompting import assistant_message, chat_messages, render_messages, tool_message, user_message
-from shim.request_values import asks_for_several, request_values
+from shim.request_values import asks_for_several, grounded, named_choices, request_values
 from shim.tool_choice import NO_TOOLS, ExternalTools, TurnChoice
 from shim.trace import TraceWriter
 from shim.types import ChatMessage, ContentBlock, Message, ToolCall, ToolResult, ToolSpec, tool_specs
@@ -234,14 +234,19 @@ class Agent:
         for turn in range(1, limits.max_turns + 1):
             yield TurnStart(turn=turn)
             tools = await self._list_tools()
-            decided = TurnChoice.of(choice, tools).when_matched(
-                self.profile.call_when_matched, self.conversation, tools
-            )
-            outcome = TurnOutcome()
+            asked = TurnChoice.of(choice, tools)
+            decided = asked.when_matched(self.profile.call_when_matched, self.conversation, tools)
+            outcome = TurnOutcome(held=[] if decided is not asked and self.profile.ground_matched_calls else None)
             # aclosing: a consumer that stops reading mid-turn must stop the engine now, not at garbage collection.
             async with aclosing(self._model_turn(turn, tools, outcome, decided)) as events:
                 async for event in events:
                     yield event
+            if outcome.ungrounded:
+                # The word match forced a call the request holds no values for: asked again, the model decides.
+                decided, outcome = asked, TurnOutcome()
+                async with aclosing(self._model_turn(turn, tools, outcome, decided)) as events:
+                    async for event in events:
+                        yield event
             text = outcome.fold.text.strip()
             yield TurnEnd(turn=turn, finish_reason=outcome.finish_reason, usage=outcome.usage)
             calls, errors = outcome.fold.calls, outcome.fold.errors
@@ -337,7 +342,7 @@ class Agent:
                     async for item in stream:
                         items.append(item_record(item))
                         for event in parser.feed(item) if isinstance(item, str) else item_events(item):
-                            for taken in self._take(turn, event, outcome, decided):
+                            for taken in self._take(turn, event, outcome, decided, tools):
                                 yield taken
                         if outcome.ended_early:
                             break  # the block is complete: leaving the context stops the engine
@@ -355,8 +360,13 @@ class Agent:
         if outcome.ended_early:
             finish = "stop"  # we stopped it on purpose
         for event in parser.close(truncated=finish == "length" or bool(outcome.interrupted)):
-            for taken in self._take(turn, event, outcome, decided):
+            for taken in self._take(turn, event, outcome, decided, tools):
                 yield taken
+        if outcome.held:  # the reply ended without a complete call: what was held back is passed on as it is
+            released, outcome.held = outcome.held, None
+            for event in released:
+                for taken in self._pass(event, outcome, decided):
+                    yield taken
         outcome.finish_reason = finish
         outcome.usage = completion.usage if completion is not None else None
         constrained = completion is not None and completion.constrained
@@ -372,6 +382,7 @@ class Agent:
     ) -> GenerationOptions | None:
         if native:
             return replace(options or GenerationOptions(), tools=tuple(tools))
+        copy_from, choices = self._copy_from(tools)
         return constrained_options(
             options,
             backend=self.backend,
@@ -382,6 +393,8 @@ class Agent:
             max_calls=call_limit,
             bounds=self.profile.call_bounds,
             steer=self._steer(),
+            copy_from=copy_from,
+            choices=choices,
         )
 
     def _reply_limit(self, tools: Sequence[ToolSpec]) -> int | None:
@@ -401,13 +414,48 @@ class Agent:
             return ()
         return request_values(last.text())
 
-    def _take(self, turn: int, event: Event, outcome: TurnOutcome, decided: TurnChoice) -> list[Event | CallRouted]:
-        """Record a parser event and pass it on, with the routing decision after a complete call."""
+    def _copy_from(self, tools: Sequence[ToolSpec]) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+        """The request whose spans a small model's string values are copied whole from, and the enumerated
+        choices it names (the profile's ``copy_request_spans``), on the turn right after the user's message."""
+        last = self.conversation[-1] if self.conversation else None
+        if not self.profile.copy_request_spans or last is None or last.role != "user":
+            return "", ()
+        text = last.text()
+        return text, named_choices(text, tools)
+
+    def _grounded(self, call: ToolCallEnd, tools: Sequence[ToolSpec]) -> bool:
+        """Whether the request right before this turn holds the required values of ``call``
+        (`shim.request_values.grounded`); a call of a tool not offered is left to routing."""
+        last = self.conversation[-1] if self.conversation else None
+        tool = next((t for t in tools if t.name == call.name), None)
+        if last is None or last.role != "user" or tool is None:
+            return True
+        return grounded(last.text(), call.arguments, tool)
+
+    def _take(
+        self, turn: int, event: Event, outcome: TurnOutcome, decided: TurnChoice, tools: Sequence[ToolSpec]
+    ) -> list[Event | CallRouted]:
+        """Record a parser event and pass it on (`_pass`); in a reply whose first call is held back
+        (``TurnOutcome.held``), hold it until that call is complete."""
         self._record("event", turn=turn, event=event.to_dict())
         if outcome.ended_early:
             # Generation was stopped at the reply's last call: what the engine had already sent after it (the
             # start of the closing tag, another call) is not part of the turn.
             return []
+        if outcome.held is None:
+            return self._pass(event, outcome, decided)
+        # A call the word match forced is held back until it is complete: its values decide whether it is made.
+        if not isinstance(event, ToolCallEnd):
+            outcome.held.append(event)
+            return []
+        released, outcome.held = outcome.held, None
+        if not self._grounded(event, tools):
+            outcome.ungrounded = outcome.ended_early = True
+            return []
+        return [taken for held in [*released, event] for taken in self._pass(held, outcome, decided)]
+
+    def _pass(self, event: Event, outcome: TurnOutcome, decided: TurnChoice) -> list[Event | CallRouted]:
+        """Pass an event of the reply on, with the routing decision after a complete call."""
         made = outcome.fold.calls
         if self.profile.further_calls_same_tool and made and _names_another_tool(event, made[0].name):
             # A further call to another tool than the reply's first: for a small model, a wrong one (the

@@ -125,6 +125,13 @@ class TurnOutcome:
     """Generation was stopped on purpose: the reply reached its call limit, or the model began a call that is
     not made (a repeat of one already in the reply, another tool than the first where the profile forbids it)."""
 
+    held: list[Event] | None = None
+    """The call events held back until the reply's first call is complete, for a call that may not be made
+    (`shim.request_values.grounded`); None: events pass as they come."""
+    ungrounded: bool = False
+    """The reply's first call was forced by a word match and its required values are not in the request: it was
+    not made (the profile's ``ground_matched_calls``)."""
+
     def refused(self) -> dict[str, str]:
         """Calls refused by the tool choice, by id, with the reason that goes back to the model."""
         return {id_: routed.reason for id_, routed in self.routes.items() if routed.route == "refused"}
@@ -170,11 +177,14 @@ def constrained_options(
     max_calls: int | None = None,
     bounds: Bounds | None = None,
     steer: tuple[str, ...] = (),
+    copy_from: str = "",
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = (),
 ) -> GenerationOptions | None:
     """``options`` with the turn's `CallConstraint`, when ``mode`` and the backend allow one; ``choice`` is the
     turn's, already decided (`TurnChoice`); ``max_calls`` bounds the calls of a forced reply, ``bounds`` the
     strings and arrays of every call (`shim.constrain.turn.Bounds`); ``steer`` holds the request's values a
-    forced reply's further calls are steered toward (`shim.request_values`).
+    forced reply's further calls are steered toward (`shim.request_values`); ``copy_from`` is the request whose
+    spans string values are copied whole from, ``choices`` the enumerated choices it names (the same module).
 
     A caller's own ``grammar`` wins (it already constrains the whole reply).
 
@@ -196,6 +206,8 @@ def constrained_options(
     constraint = replace(
         constraint,
         steer=steer,
+        copy_from=copy_from,
+        choices=choices,
         tools=tuple(replace(t, input_schema=expressible(t.input_schema, bounds)) for t in constraint.tools),
     )
     return replace(options or GenerationOptions(), constraint=constraint)

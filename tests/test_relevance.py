@@ -79,13 +79,15 @@ def test_the_small_models_profiles_carry_the_decision_and_a_bound_on_calls_of_on
         assert profile.call_when_matched == MATCH_THRESHOLD
         assert profile.max_calls_per_turn == SMALL_MODEL_CALLS and profile.further_calls_same_tool
         assert profile.call_bounds == SMALL_MODEL_BOUNDS
-        assert profile.steer_further_calls and profile.several_calls_when_asked
+        assert profile.steer_further_calls and profile.several_calls_when_asked and profile.copy_request_spans
+        assert profile.ground_matched_calls
     for other in ("gemma3", "qwen", "default"):
         profile = get_profile(other)
         assert profile.call_when_matched is None
         assert profile.max_calls_per_turn is None and not profile.further_calls_same_tool
         assert profile.call_bounds is None
         assert not profile.steer_further_calls and not profile.several_calls_when_asked
+        assert not profile.copy_request_spans and not profile.ground_matched_calls
 
 
 @pytest.mark.anyio
@@ -119,6 +121,41 @@ async def test_a_small_model_s_further_call_to_another_tool_is_not_made() -> Non
     with anyio.fail_after(10):
         end = [e async for e in agent.stream("The area of the triangle of base 3 and height 4, please.")][-1]
     assert isinstance(end, AgentEnd) and [c.name for c in end.calls] == ["calculate_triangle_area"]
+
+
+REQUIRED_TRIANGLE = ToolSpec(
+    name=TRIANGLE.name,
+    description=TRIANGLE.description,
+    input_schema={**TRIANGLE.input_schema, "required": ["base", "height"]},
+)
+
+
+@pytest.mark.anyio
+async def test_a_matched_call_whose_values_the_request_does_not_hold_is_not_made_and_the_model_answers() -> None:
+    made_up = (
+        '<function_call>{"name": "calculate_triangle_area", "arguments": {"base": 7, "height": 9}}</function_call>'
+    )
+    backend = ScriptedBackend([made_up, "A triangle's area is half its base times its height."])
+    agent = Agent(backend, None, profile=get_profile("smollm"), external_tools=[REQUIRED_TRIANGLE], max_turns=1)
+    with anyio.fail_after(10):
+        events = [e async for e in agent.stream("What is the area of a triangle of base 3 and height 4?")]
+    end = events[-1]
+    assert isinstance(end, AgentEnd) and end.reason == "answer" and not end.calls
+    assert end.text == "A triangle's area is half its base times its height."
+    assert not [e for e in events if type(e).__name__.startswith("ToolCall")]  # nothing of the call got out
+    asked_again = backend.requests[1]
+    assert asked_again.options is None or asked_again.options.constraint is None  # the model decides
+
+
+@pytest.mark.anyio
+async def test_a_matched_call_whose_values_the_request_holds_is_made_with_every_event_of_it() -> None:
+    call = '<function_call>{"name": "calculate_triangle_area", "arguments": {"base": 3, "height": 4}}</function_call>'
+    backend = ScriptedBackend([call])
+    agent = Agent(backend, None, profile=get_profile("smollm"), external_tools=[REQUIRED_TRIANGLE], max_turns=1)
+    with anyio.fail_after(10):
+        events = [e async for e in agent.stream("What is the area of a triangle of base three and height 4?")]
+    kinds = [type(e).__name__ for e in events if type(e).__name__.startswith("ToolCall")]
+    assert kinds[0] == "ToolCallStart" and kinds[-1] == "ToolCallEnd" and len(backend.requests) == 1
 
 
 FOOD = ToolSpec(

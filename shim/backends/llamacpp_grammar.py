@@ -69,6 +69,8 @@ def call_sampling(llm: Any, constraint: CallConstraint, llama_cpp: Any) -> Const
                 closer=constraint.closer,
                 lazy=not constraint.forced,
                 steer=constraint.steer if constraint.forced else (),
+                copy_from=constraint.copy_from,
+                choices=constraint.choices,
             )
     return None
 
@@ -76,13 +78,27 @@ def call_sampling(llm: Any, constraint: CallConstraint, llama_cpp: Any) -> Const
 class ConstrainedSampling:
     """One constrained generation's token source; see the module docstring."""
 
-    def __init__(self, grammar: str, *, trigger: str, closer: str, lazy: bool, steer: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        grammar: str,
+        *,
+        trigger: str,
+        closer: str,
+        lazy: bool,
+        steer: tuple[str, ...] = (),
+        copy_from: str = "",
+        choices: tuple[tuple[str, tuple[str, ...]], ...] = (),
+    ) -> None:
         self.grammar = grammar
         self.trigger = trigger
         self.closer = closer
         self.lazy = lazy
         self.steer = steer
         """Values of the request that further calls are steered toward (`shim.backends.llamacpp_steer`)."""
+        self.copy_from = copy_from
+        """The request whose spans string values are copied whole from (`shim.backends.llamacpp_steer`)."""
+        self.choices = choices
+        """The enumerated choices the request names, by parameter."""
         self.budget: int | None = None
         """The reply's token budget, set by the caller: calls are wound up before it ends."""
         self.engaged = not lazy
@@ -97,7 +113,14 @@ class ConstrainedSampling:
             **sampling: ``temp`` and the sampling keywords of ``Llama.generate`` (``top_k``, ``min_p``...).
         """
         steer = Steer(
-            llm, self.steer, opener=self.trigger, closer=self.closer, budget=self.budget, forced=not self.lazy
+            llm,
+            self.steer,
+            opener=self.trigger,
+            closer=self.closer,
+            budget=self.budget,
+            forced=not self.lazy,
+            request=self.copy_from,
+            choices=self.choices,
         )
         free = _chain(llm, None, steer=steer if self.lazy else None, **sampling)
         constrained = _chain(llm, self.grammar, steer=steer, **sampling) if not self.lazy else None

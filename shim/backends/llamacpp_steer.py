@@ -13,18 +13,31 @@ It also winds a call up before the token budget ends (`WRAP_UP_TOKENS`): a model
 value within the profile's bounds (a list of ten beer pairings of a hundred characters) would otherwise be cut
 off mid-call, a malformed call; near the end, the tokens that close a string, an array or an object are
 favoured, so the reply ends in a complete call.
+
+And in every call it copies values from the request whole (a profile's ``copy_request_spans``): inside a string
+value, when what the model wrote so far starts a span of the request (`shim.request_values.span_continuations`:
+"Berkeley" of "Berkeley, CA, USA"), the tokens that continue the span get `COPY_BONUS` (where it starts several,
+those of the spans no earlier call holds: "May " of "May 3rd 2022" and "May 18th 2022"); and where a string
+value starts under a key whose enumeration the request names ("in Fahrenheit" for a ``unit`` of celsius or
+fahrenheit, `shim.request_values.named_choices`), the tokens that begin the named choice get it too.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-__all__ = ["BONUS", "WRAP_UP_BONUS", "WRAP_UP_TOKENS", "Steer"]
+from shim.request_values import further_values, request_values, span_continuations
+
+__all__ = ["BONUS", "COPY_BONUS", "WRAP_UP_BONUS", "WRAP_UP_TOKENS", "Steer"]
 
 BONUS = 10.0
 """Added to a steered token's logit."""
+COPY_BONUS = 10.0
+"""Added to the logit of a token that continues a span of the request, or begins a choice the request names."""
 WRAP_UP_TOKENS = 24
 """How many tokens before the end of the budget a call starts to be wound up."""
 WRAP_UP_BONUS = 100.0
@@ -44,6 +57,8 @@ class Steer:
         budget: int | None = None,
         forced: bool = True,
         bonus: float | None = None,
+        request: str = "",
+        choices: Sequence[tuple[str, Sequence[str]]] = (),
     ) -> None:
         self._budget = budget
         self._forced = forced
@@ -56,6 +71,11 @@ class Steer:
         self._closer = closer
         self._bonus = BONUS if bonus is None else bonus
         self._first = {v: _first_tokens(llm, v) for v in self._values}
+        self._request = request
+        self._choices = {key: tuple(values) for key, values in choices}
+        self._texts = _token_texts(llm) if request or self._choices else {}
+        self._targets: dict[str, str] = {}  # argument -> the value a further call should hold
+        self._asked_all = False  # the last call used the request's last values
         self._done: list[str] = []  # the text of each complete call
         self._call = ""  # the current call's text after its opener
         self._in_call = False
@@ -84,7 +104,11 @@ class Steer:
             text = self._call[end + len(self._closer) :]
             self._done.append(self._call[:end])
             self._in_call, self._call = False, ""
-        self.bias = self._wrap_up() or self._bonuses()
+            self._targets = further_values(self._request, _arguments(self._done[-1])) if self._request else {}
+            # Every value the request names is in a call already: nothing is left to ask for.
+            named = request_values(self._request) if self._request else ()
+            self._asked_all = bool(named) and all(any(_holds(c, v) for c in self._done) for v in named)
+        self.bias = self._wrap_up() or self._ending() or {**self._bonuses(), **self._copy(), **self._analogy()}
 
     def _wrap_up(self) -> dict[int, float]:
         """Near the end of the token budget, inside a call: every token that closes a string, an array or an
@@ -97,12 +121,20 @@ class Steer:
             return self._closing
         return {self._end: WRAP_UP_BONUS} if self._forced else self._no_opening
 
+    def _ending(self) -> dict[int, float]:
+        """Between the calls of a forced reply, the end of generation once the calls hold every value the
+        request names (`shim.request_values.request_values`)."""
+        if self._in_call or not self._forced or not self._asked_all:
+            return {}
+        return {self._end: COPY_BONUS}
+
     def _bonuses(self) -> dict[int, float]:
         if not self._in_call or not self._done:
             return {}
         where = _value_start(self._call)
-        if where is None:
-            return {}
+        at = _value_text(self._call)
+        if where is None or (at is not None and at[0] in self._targets):
+            return {}  # a value the call before says where to take from (`_analogy`)
         used = [v for v in self._values if any(_holds(call, v) for call in self._done)]
         unused = [v for v in self._values if v not in used]
         if not unused or any(_holds(self._call, v) for v in unused):
@@ -110,6 +142,72 @@ class Steer:
         # A token that also starts a used value ("6" of 6 and of 60) would steer toward the copy as much as away.
         copied = {t for v in used for t in self._first[v][where]}
         return {t: self._bonus for v in unused for t in self._first[v][where] if t not in copied}
+
+    def _analogy(self) -> dict[int, float]:
+        """In a further call, the tokens that write the value the call before it says this argument should hold
+        (`shim.request_values.further_values`)."""
+        if not self._in_call or not self._targets:
+            return {}
+        at = _value_text(self._call)
+        if at is None or at[0] not in self._targets:
+            return {}
+        key, quoted, so_far = at
+        target = self._targets[key]
+        if not quoted and not so_far:
+            bare = target if _NUMBER.fullmatch(target) else '"' + target
+            wanted = [bare, " " + bare]
+        elif target.startswith(so_far) and len(so_far) < len(target):
+            wanted = [target[len(so_far) :]]
+        else:
+            return {}
+        return {
+            token: COPY_BONUS
+            for text in wanted
+            for k in range(1, min(len(text), _LONGEST_TOKEN) + 1)
+            for token in self._texts.get(text[:k], ())
+        }
+
+    def _copy(self) -> dict[int, float]:
+        """The tokens that continue a span of the request the current string value starts, or begin a choice
+        the request names for the current key (see the module docstring)."""
+        if not self._in_call or not self._texts:
+            return {}
+        inside = _string_value(self._call)
+        if inside is None:
+            return {}
+        key, so_far = inside
+        if so_far:
+            wanted = span_continuations(self._request, so_far)
+            unused = [rest for rest in wanted if not any(_holds(call, so_far + rest) for call in self._done)]
+            wanted = unused or wanted
+        else:
+            wanted = self._choices.get(key, ())
+        return {
+            token: COPY_BONUS
+            for text in wanted
+            for k in range(1, min(len(text), _LONGEST_TOKEN) + 1)
+            for token in self._texts.get(text[:k], ())
+        }
+
+
+_LONGEST_TOKEN = 32
+"""Characters: longer token texts are not looked for."""
+
+
+def _token_texts(llm: Any) -> dict[str, list[int]]:
+    """The model's tokens by their text; found once per model (kept while the model lives)."""
+    found = _texts_cache.get(llm)
+    if found is None:
+        found = {}
+        for token in range(int(llm.n_vocab())):
+            text = llm.detokenize([token]).decode("utf-8", errors="ignore")
+            if text and len(text) <= _LONGEST_TOKEN:
+                found.setdefault(text, []).append(token)
+        _texts_cache[llm] = found
+    return found
+
+
+_texts_cache: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
 
 
 def _closing_tokens(llm: Any) -> dict[int, float]:
@@ -162,8 +260,21 @@ def _first_tokens(llm: Any, value: str) -> dict[str, list[int]]:
     return {"string": first(value), "bare": [*first(value), *first(" " + value)]}
 
 
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _arguments(call: str) -> dict[str, object]:
+    """The arguments of a complete call's text (nothing when it cannot be read)."""
+    try:
+        body = json.loads(call)
+    except ValueError:
+        return {}
+    arguments = body.get("arguments") if isinstance(body, dict) else None
+    return cast("dict[str, object]", arguments) if isinstance(arguments, dict) else {}
+
+
 def _holds(text: str, value: str) -> bool:
-    if re.fullmatch(r"-?\d+(?:\.\d+)?", value):
+    if _NUMBER.fullmatch(value):
         return re.search(rf"(?<![\d.]){re.escape(value)}(?![\d])", text) is not None
     return value.lower() in text.lower()
 
@@ -210,3 +321,60 @@ def _value_start(call: str) -> str | None:
     if expect_value or (stack[-1] == "[" and call.rstrip().endswith(("[", ","))):
         return "bare"
     return None
+
+
+def _string_value(call: str) -> tuple[str, str] | None:
+    """``(key, text so far)`` when ``call`` ends inside a string that is an argument's value (or an item of an
+    argument's array), else None."""
+    at = _value_text(call)
+    return (at[0], at[2]) if at is not None and at[1] else None
+
+
+def _value_text(call: str) -> tuple[str, bool, str] | None:
+    """``(key, inside a string, text so far)`` when ``call`` ends where an argument's value (or an item of an
+    argument's array) starts or is being written, else None. A bare value's text has no leading space."""
+    stack: list[str] = []
+    key = ""
+    last_string = ""
+    expect_value = in_string = is_value_string = escaped = False
+    start = bare = -1  # where the string's text, and a bare value, started
+    for at, ch in enumerate(call):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+                last_string = call[start:at]
+            continue
+        if ch == '"':
+            in_string, start, bare = True, at + 1, -1
+            is_value_string = expect_value or (bool(stack) and stack[-1] == "[")
+            expect_value = False
+        elif ch in "{[":
+            stack.append(ch)
+            expect_value, bare = ch == "[", -1
+        elif ch in "}]":
+            if stack:
+                stack.pop()
+            expect_value, bare = False, -1
+        elif ch == ":":
+            expect_value, bare = True, -1
+            if stack and stack[-1] == "{":
+                key = last_string
+        elif ch == ",":
+            expect_value, bare = bool(stack) and stack[-1] == "[", -1
+        elif not ch.isspace():
+            if expect_value:
+                bare = at
+            expect_value = False
+        elif bare >= 0:
+            bare = -2  # a space after a bare value: it is whole
+    if len(stack) < 2:
+        return None
+    if in_string:
+        return (key, True, call[start:]) if is_value_string else None
+    if expect_value:
+        return key, False, ""
+    return (key, False, call[bare:]) if bare >= 0 else None

@@ -53,6 +53,12 @@ class CallConstraint:
     steer: tuple[str, ...] = ()
     """Values the user's request names, toward which an engine that can steers a forced reply's further calls
     (`shim.request_values`; a small model's profile ``steer_further_calls``)."""
+    copy_from: str = ""
+    """The user's request, whose spans an engine that can has every call's string values copy whole
+    (`shim.request_values.span_continuation`; a small model's profile ``copy_request_spans``)."""
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Per enumerated parameter, the choices the request names, toward which an engine that can steers that
+    parameter's value (`shim.request_values.named_choices`)."""
 
     @property
     def trigger(self) -> str:
@@ -69,7 +75,8 @@ class CallConstraint:
         return call_schema(self.tools)
 
     def key(self) -> str:
-        """A stable text identifying this constraint's grammar (for caches; ``steer`` changes sampling only)."""
+        """A stable text identifying this constraint's grammar (for caches; ``steer``, ``copy_from`` and
+        ``choices`` change sampling only)."""
         tools = [[t.name, t.input_schema] for t in self.tools]
         return json.dumps([tools, self.open, self.close, self.forced, self.max_calls], sort_keys=True, default=str)
 

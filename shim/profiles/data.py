@@ -90,6 +90,15 @@ class ModelProfile:
     """In a forced reply, steer the calls after the first toward the values of the user's request that no call
     has used yet (`shim.request_values`; engines that can: embedded llama.cpp). A small model otherwise copies
     its first call's values into the next."""
+    copy_request_spans: bool = False
+    """In a constrained call, a string value that starts a span of the user's request (a place with its region,
+    an address) is steered to copy it whole, and an enumerated value to the choice the request names
+    (`shim.request_values`; engines that can: embedded llama.cpp). A small model otherwise stops a place at its
+    first comma and picks an enumeration's first choice."""
+    ground_matched_calls: bool = False
+    """A call forced because the request's words match a tool (``call_when_matched``) whose required values the
+    request does not hold (`shim.request_values.grounded`) is not made: the turn is asked again, and the model
+    answers as it likes. A small model fills a tool on the request's subject with values it makes up."""
     call_bounds: Bounds | None = None
     """The most characters of a free string and items of an array a constrained call may write (where the
     tool's schema sets no smaller bound): a model that repeats itself inside a value then still finishes its
@@ -212,14 +221,20 @@ PROFILES: tuple[ModelProfile, ...] = (
         further_calls_same_tool=True,
         call_bounds=SMALL_MODEL_BOUNDS,
         steer_further_calls=True,
+        copy_request_spans=True,
+        ground_matched_calls=True,
         several_calls_when_asked=True,
         quirks=(
             "no tools in its ChatML template and never writes a call unasked; too small to decide when to call "
-            "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance)",
+            "(its own signals measured at chance): shim calls when the request's words match a tool (shim.relevance), "
+            "and takes such a call back when the request holds none of its required values",
             "a second call in the same reply repeats the first or calls a wrong tool: a repeat or another tool ends "
             f"the reply, and it holds at most {SMALL_MODEL_CALLS} calls",
             "one call unless the request asks for several things; then greedy decoding copies the first call's "
-            "values into the next, so further calls are steered toward the request's unused values",
+            "values into the next, so further calls are steered toward the request's unused values, in the places "
+            "of the call before, and the reply toward its end once every value the request names is used",
+            "stops a place at its first comma and picks an enumeration's first choice: string values are steered to "
+            "copy the request's spans whole, enumerations to the choice the request names",
             "loops inside a value until the token limit: strings and arrays are bounded in the grammar, and a "
             "call is wound up before the budget ends",
         ),
@@ -270,6 +285,8 @@ PROFILES: tuple[ModelProfile, ...] = (
         further_calls_same_tool=True,
         call_bounds=SMALL_MODEL_BOUNDS,
         steer_further_calls=True,
+        copy_request_spans=True,
+        ground_matched_calls=True,
         several_calls_when_asked=True,
         quirks=(
             "too small to decide when to call: shim calls when the request's words match a tool (shim.relevance)",
