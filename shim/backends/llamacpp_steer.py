@@ -196,7 +196,7 @@ _LONGEST_TOKEN = 32
 
 def _token_texts(llm: Any) -> dict[str, list[int]]:
     """The model's tokens by their text; found once per model (kept while the model lives)."""
-    found = _texts_cache.get(llm)
+    found: dict[str, list[int]] | None = _texts_cache.get(llm)
     if found is None:
         found = {}
         for token in range(int(llm.n_vocab())):
@@ -266,10 +266,10 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 def _arguments(call: str) -> dict[str, object]:
     """The arguments of a complete call's text (nothing when it cannot be read)."""
     try:
-        body = json.loads(call)
+        body: Any = json.loads(call)
     except ValueError:
         return {}
-    arguments = body.get("arguments") if isinstance(body, dict) else None
+    arguments: Any = cast("dict[str, Any]", body).get("arguments") if isinstance(body, dict) else None
     return cast("dict[str, object]", arguments) if isinstance(arguments, dict) else {}
 
 

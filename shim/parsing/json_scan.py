@@ -488,8 +488,8 @@ class JsonScanner:
         self._emit('"')
         if self._held is not None:
             held, self._held = "".join(self._held), None
-            value = retyped(self._kinds.get(self._keys[-1] or ""), json.loads(held))
-            self._out.append(held if isinstance(value, str) else json.dumps(value))
+            typed: Any = retyped(self._kinds.get(self._keys[-1] or ""), json.loads(held))
+            self._out.append(held if isinstance(typed, str) else json.dumps(typed))
         role, self._string_role = self._string_role, None
         if role is None:
             self._value_done()

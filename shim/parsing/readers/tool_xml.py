@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import regex
 
@@ -248,7 +248,11 @@ class ToolXml:
             kind = self.ctx.tools.property_type(self.name, key)
             if kind in ("array", "object"):  # child elements read by the schema at their place
                 schema: Any = (self.ctx.tools.properties(self.name) or {}).get(key)
-                inner: Any = schema.get("items") if kind == "array" and isinstance(schema, dict) else schema
+                inner: Any = (
+                    cast("dict[str, Any]", schema).get("items")
+                    if kind == "array" and isinstance(schema, dict)
+                    else schema
+                )
                 items = [elements(v, inner) if _CHILD.search(v) else v for v in values]
                 one: Any = items if kind == "array" and len(items) > 1 else items[-1]
                 arguments[key] = typed_tree(self.ctx.tools, self.name, key, one)

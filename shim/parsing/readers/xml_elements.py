@@ -103,8 +103,9 @@ def _child_schema(schema: dict[str, Any], tag: str) -> Any:
     props: Any = schema.get("properties")
     child: Any = cast("dict[str, Any]", props).get(tag) if isinstance(props, dict) else None
     if isinstance(child, dict) and cast("dict[str, Any]", child).get("type") == "array":
-        return cast("dict[str, Any]", child).get("items")  # each repeated element is one item
-    return child
+        items: Any = cast("dict[str, Any]", child).get("items")
+        return items  # each repeated element is one item
+    return cast("Any", child)
 
 
 def _ends_before(node: _Node, tag: str) -> bool:
