@@ -167,7 +167,26 @@ def matched_closers(text: str) -> str:
     return "".join(out) + text[last:] if out else text
 
 
-def _lenient(text: str) -> Any:
+_LINE_END_KEY = re.compile(r'(?<=["\d}\]el])[ \t]*\r?\n[ \t\r\n]*\Z')
+"""A value ending a line, then only blank space up to where the grammar stopped."""
+_KEY_AHEAD = re.compile(r'"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"[ \t]*:')
+MAX_COMMAS = 8
+"""How many commas left out at the ends of lines `loads` puts back in one text."""
+
+
+def _missing_comma(text: str, at: int) -> str | None:
+    """``text`` with a comma where one was left out at the end of a line before a key (``"id": "x"`` then
+    ``"function": …`` on the next line, as models write objects one member a line), or None: the grammar stopped
+    at ``at`` on a ``"key":`` that a line break, and no comma, separates from the value before it."""
+    if _KEY_AHEAD.match(text, at) is None:
+        return None
+    before = _LINE_END_KEY.search(text[:at])
+    if before is None:
+        return None
+    return text[: before.start()] + "," + text[before.start() :]
+
+
+def _lenient(text: str, commas: int = MAX_COMMAS) -> Any:
     parser = _parser()
     try:
         interactive: Any = parser.parse_interactive(text)  # pyright: ignore[reportUnknownMemberType]  # untyped in lark
@@ -192,6 +211,9 @@ def _lenient(text: str) -> Any:
         ) from None
     except UnexpectedToken as exc:
         token: Any = exc.token
+        start = getattr(token, "start_pos", None)
+        if commas and isinstance(start, int) and (repaired := _missing_comma(text, start)) is not None:
+            return _lenient(repaired, commas - 1)
         what = "the end of the text" if getattr(token, "type", None) == "$END" else repr(str(token))
         raise LenientJSONError(_position_message(text, exc, f"unexpected {what}")) from None
     except UnexpectedEOF:

@@ -252,3 +252,32 @@ def test_a_repeat_the_output_ends_in_is_one_call_under_a_wrapper_and_another_und
     call = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
     result = parse_everywhere(f"<act>{call}\n<act>{call}", TOOLS, dialects=[row])
     assert [c["arguments"]["city"] for c in result["calls"]] == cities
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # gemma3-12b, gamemaker1/gemma3-function-calling-benchmarks: the comma after the "id" line left out
+        '```function_call\n{\n\t"id": "c1"\n\t"function": "get_weather",\n\t"parameters": {"city": "Paris"}\n}\n```',
+        '<tool_call>\n{"name": "get_weather"\n "arguments": {"city": "Paris"}}\n</tool_call>',
+        '<tool_call>\n{"name": "get_weather", "arguments": {\n  "city": "Paris"\n  "days": 2\n}}\n</tool_call>',
+        '{\n  "name": "get_weather"\n  "arguments": {"city": "Paris"}\n}',
+    ],
+)
+def test_a_comma_left_out_at_the_end_of_a_line_before_a_key_is_read_as_there(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    assert result["calls"][0]["arguments"]["city"] == "Paris"
+    assert result["text"].strip() == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>\n{"name": "get_weather" "arguments": {"city": "Paris"}}\n</tool_call>',  # same line: no comma read
+        'The list:\n{"name": "get_weather"\n"Paris"}\n',  # a string after a line break that is no key
+    ],
+)
+def test_two_values_a_comma_cannot_join_are_no_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert result["calls"] == []
