@@ -16,8 +16,9 @@ ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool
   out (``function=NAME>``, GLM-4.7), the name as element text
   (``<function>NAME</function>``, Llama 3.1), or the bare name followed by property tags and closed by
   ``</NAME>`` (GLM-4.7), or by a declared key's tag with its value quoted inside it, the tag's ``>`` often
-  left out (``<location="Rome"</location>``, GLM-4's "attr" style in mlx-manager's golden outputs); a ``</NAME>`` closer after a parameter ends any call of the tool ``NAME`` (inside a value
-it is the value's text: an ``html`` tool's markup holds ``</html>``).
+  left out (``<location="Rome"</location>``, GLM-4's "attr" style in mlx-manager's golden outputs); a
+  ``</NAME>`` closer after a parameter ends any call of the tool ``NAME`` (inside a value it is the value's
+  text: an ``html`` tool's markup holds ``</html>``).
 """
 
 from __future__ import annotations

@@ -135,10 +135,16 @@ def test_a_damaged_call_whose_parameters_the_schema_declares_is_read(text: str) 
     ("text", "visible"),
     [
         # GLM-4's "attr" style (mlx-manager's golden outputs): the value quoted in the key's tag, its `>` left out
-        ('Let me write it.<tool_call>write<path="a.py"</path><content="x = 1"</content>\n</tool_call>\nDone.', "Let me write it.\nDone."),
-        ('<tool_call>write\n<path="a.py"></path>\n<content = \'x = 1\'></content>\n</tool_call>', ""),
+        (
+            'Let me write it.<tool_call>write<path="a.py"</path><content="x = 1"</content>\n</tool_call>\nDone.',
+            "Let me write it.\nDone.",
+        ),
+        ("<tool_call>write\n<path=\"a.py\"></path>\n<content = 'x = 1'></content>\n</tool_call>", ""),
         ("<tool_call>write<path='a.py' </path><content=\"x = 1\"</content></write>", ""),
-        ('<tool_call>write<path="a.py"</path>\n<content>x = 1</content>\n</tool_call>', ""),  # mixed with a property tag
+        (
+            '<tool_call>write<path="a.py"</path>\n<content>x = 1</content>\n</tool_call>',
+            "",
+        ),  # mixed with a property tag
     ],
 )
 def test_a_declared_keys_tag_holding_its_quoted_value_is_a_parameter(text: str, visible: str) -> None:
