@@ -143,6 +143,8 @@ ROWS = [
     Dialect("think", *tag(r"think(?:_[a-z]{1,12})?"), kind="reasoning", reader=open_reasoning),
     Dialect("thinking", *tag("thinking"), kind="reasoning", reader=open_reasoning),
     Dialect("reasoning", *tag("reasoning"), kind="reasoning", reader=open_reasoning),
+    # Harnesses that ask for the reasoning in a <thought> block (duoneural's "system override" prompt, Gemma).
+    Dialect("thought", *tag("thought"), kind="reasoning", reader=open_reasoning),
     Dialect(
         "command_thinking", r"<\|START_THINKING\|>", r"<\|END_THINKING\|>", kind="reasoning", reader=open_reasoning
     ),

@@ -136,3 +136,27 @@ def test_a_closed_call_in_a_think_block_naming_no_offered_tool_stays_reasoning(t
     text = f"<think>I could call {QWEN}</think>No need."
     result = check(Real("written", text, [], visible="No need.", tools=tools))
     assert "get_weather" in result["reasoning"]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (
+            '<thought>The user wants Paris.</thought><tool_call>{"name": "get_time", "arguments": {"tz": "CET"}}</tool_call>',
+            "",
+        ),
+        ("<thought>\nThe user wants Paris.\n</thought>\nIt is noon.", "It is noon."),
+    ],
+)
+def test_a_thought_block_is_reasoning(text: str, visible: str) -> None:
+    calls = [("get_time", {"tz": "CET"})] if "tool_call" in text else []
+    check(
+        Real(
+            "written: a harness asks for a <thought> block",
+            text,
+            calls,
+            visible=visible,
+            reasoning="The user wants Paris.",
+            tools=["get_time"],
+        )
+    )

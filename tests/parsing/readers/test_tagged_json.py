@@ -53,6 +53,35 @@ def test_a_tool_named_in_the_opener_takes_json_arguments(text: str) -> None:
     check(Real("written: the name as an attribute, the arguments as the body", text, [W]))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # DeepSeek V4 in memoh (issue 435): an id beside the name
+        '<tool_call id="call_00_xxx" name="get_weather">\n{"city": "Paris"}\n</tool_call>',
+        '<tool_call name="get_weather" id=\'c1\' type="function">{"city": "Paris"}</tool_call>',
+        '<function_call call_id="7" name="get_weather" >{"city": "Paris"}</function_call>',
+        # the arguments as an unquoted attribute holding the object, the tag's `>` left out (duoneural)
+        "<tool_call name=\"get_weather\" arguments={'city': 'Paris'}]</tool_call>",
+        '<tool_call name="get_weather" arguments={"city": "Paris"}></tool_call>',
+        '<tool_call id="1" name="get_weather" args = {"city": "Paris"}</tool_call>',
+    ],
+)
+def test_attributes_beside_the_name_are_markup_and_an_arguments_attribute_is_the_arguments(text: str) -> None:
+    check(Real("written: the name among other attributes", text, [W]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Write <tool_call id="1" name="get_weather"> then the arguments.',
+        'The <tool_call name="get_weather" arguments="…"> form is shown here.',
+        'A <tool_call name="get_weather" arguments=> tag with nothing after it.',
+    ],
+)
+def test_a_named_opener_with_other_attributes_but_no_object_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
 def test_a_named_opener_still_reads_its_familys_own_parameters() -> None:
     text = '<function name="get_weather"><param name="days">3</param></function>'
     check(Real("written: MiniCPM", text, [("get_weather", {"days": 3})], tools=[tool("get_weather", days="integer")]))
