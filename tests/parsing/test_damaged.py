@@ -281,3 +281,32 @@ def test_a_comma_left_out_at_the_end_of_a_line_before_a_key_is_read_as_there(tex
 def test_two_values_a_comma_cannot_join_are_no_call(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert result["calls"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # clawlite's extractor tests: a self-closing tag written as the opener, the JSON after it, no closer
+        ('Let me check.\n<tool_call/>\n{"name": "get_weather", "arguments": {"city": "Paris"}}', "Let me check.\n"),
+        ('<tool_call />{"name": "get_weather", "arguments": {"city": "Paris"}}\nDone.', "\nDone."),
+        ('<function_call/>\n{"tool": "get_weather", "args": {"city": "Paris"}}', ""),
+        ('<tool_use/> [{"name": "get_weather", "arguments": {"city": "Paris"}}]', ""),
+    ],
+)
+def test_a_self_closing_call_tag_before_a_json_call_is_its_opener(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [CALL]
+    assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mark the call with <tool_call/> and nothing else.",
+        "<tool_call/>\nThen the JSON goes here.",
+        "Use `<tool_call/>` before {the arguments}.",
+    ],
+)
+def test_a_self_closing_call_tag_without_a_call_after_it_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
