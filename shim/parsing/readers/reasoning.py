@@ -88,7 +88,8 @@ class ReasoningBody:
     def _closes_a_call(self, held: str) -> bool:
         """A call block closed in ``held`` that names an offered tool (without offered tools: drafts)."""
         names = tool_name_pattern(self.ctx.tools)
-        if names is None or not regex.search(rf"(?<![\w.-])(?:{names})(?![\w-])", held):
+        # The name whole, or under the `functions.` namespace the call tokens of Kimi K2 and gpt-oss write it in.
+        if names is None or not regex.search(rf"(?:(?<![\w.-])|(?<=(?<![\w.-])functions\.))(?:{names})(?![\w-])", held):
             return False
         return any(closer.search(held) for _, closer in self.ctx.markers.call_closers)
 
