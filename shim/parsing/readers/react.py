@@ -50,17 +50,20 @@ LlamaIndex, whose ReAct parser reads the object between the first ``{`` and the 
 _LABELS = [
     (r"Action[ \t]{0,8}:", r"Action[ \t]{0,8}Input[ \t]{0,8}:"),
     (r"✿FUNCTION✿[ \t]{0,8}:?", r"✿ARGS✿[ \t]{0,8}:?"),
+    (r"Tool[ \t]{0,8}Name[ \t]{0,8}:", r"Tool[ \t]{0,8}Input[ \t]{0,8}:"),
 ]
 """Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
 (``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``). The flower markers are tokens no prose writes, so
 their colon is optional (``✿FUNCTION✿read_file`` / ``✿ARGS✿{…}``, as agents that strip it print them); a plain
-word label needs its colon."""
+word label needs its colon. BeeAI's agents write ``Tool Name: NAME`` / ``Tool Caption: …`` / ``Tool Input: {…}``: the
+caption line between is the call's display text, markup with it."""
+_CAPTION = r"(?:Tool[ \t]{0,8}(?:Caption|Description)[ \t]{0,8}:[^\r\n]{0,240}(?:\r?\n[ \t]{0,8}){1,2})?"
 _NAME_LABEL = "|".join(name for name, _ in _LABELS)
 _INPUT_LABEL = "|".join(label for _, label in _LABELS)
 _HEAD = (
     rf"(?:{_NAME_LABEL})[ \t]{{0,8}}(?P<name>%s)(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
     rf"(?:[ \t]{{1,8}}[-\u2013\u2014][ \t][^\r\n]{{0,240}})?[ \t]{{0,8}}"
-    rf"(?:\r?\n[ \t]{{0,8}}){{1,6}}(?:{_INPUT_LABEL})[ \t]{{0,8}}"
+    rf"(?:\r?\n[ \t]{{0,8}}){{1,6}}{_CAPTION}(?:{_INPUT_LABEL})[ \t]{{0,8}}"
 )
 """The name line (the name may be followed by a description or a signature in parentheses, ``Action: add (add two
 numbers)``, and a dash and a description, as CrewAI prints its tools: ``Action: Internet Search Tool(user_query) -
@@ -253,7 +256,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="Aa✿",  # the name line's label
+        first="AaTt✿",  # the name line's label
         reader=_open_line,
         open_for_tools=_head(""),
     ),
