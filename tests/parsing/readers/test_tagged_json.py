@@ -146,3 +146,55 @@ def test_a_named_tag_also_takes_parameters(text: str) -> None:
 )
 def test_a_call_tag_in_prose_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+ARGS_ONLY_TOOLS = [
+    tool("get_weather", city="string", days="integer"),
+    tool("run_bash", script="string"),
+    {
+        "name": "exec",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"command": {"type": "string"}, "cwd": {"type": "string"}},
+            "required": ["command"],
+        },
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        # clawlite's extractor tests: the arguments alone in the tags, the tool the one whose schema takes them
+        ('<tool_call>\n{"script": "ls -la /workspace"}\n</tool_call>', ("run_bash", {"script": "ls -la /workspace"})),
+        ('<tool_call>{"city": "Paris", "days": 2}</tool_call>', ("get_weather", {"city": "Paris", "days": 2})),
+        ('<function_call>{"command": "ls", "cwd": "/"}</function_call>', ("exec", {"command": "ls", "cwd": "/"})),
+    ],
+)
+def test_a_call_tag_holding_only_arguments_is_a_call_of_the_one_tool_whose_schema_takes_them(
+    text: str, call: tuple[str, dict]
+) -> None:
+    check(Real("written", text, [call], tools=ARGS_ONLY_TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "errors"),
+    [
+        ('<tool_call>{"town": "Paris"}</tool_call>', 1),  # no tool declares the key: an error, as before
+        ('<tool_call>{"cwd": "/"}</tool_call>', 1),  # exec declares it but requires `command`
+        ('{"script": "ls"}', 0),  # no call tag: text
+        ('Run it with {"city": "Paris"} as the input.', 0),
+        ('<tool_call>{"arguments": {"city": "Paris"}}</tool_call>', 1),  # a call's own shape missing its name
+    ],
+)
+def test_arguments_alone_that_no_single_tool_takes_or_outside_a_call_tag_are_no_call(text: str, errors: int) -> None:
+    result = check(Real("written", text, [], tools=ARGS_ONLY_TOOLS, errors=errors), visible=False)
+    assert result["calls"] == []
+
+
+def test_arguments_alone_that_two_tools_take_are_no_call() -> None:
+    tools = [tool("get_weather", city="string"), tool("get_time", city="string")]
+    result = check(
+        Real("written", '<tool_call>{"city": "Paris"}</tool_call>', [], tools=tools, errors=1), visible=False
+    )
+    assert result["calls"] == []
