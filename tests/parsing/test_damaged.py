@@ -310,3 +310,31 @@ def test_a_self_closing_call_tag_before_a_json_call_is_its_opener(text: str, vis
 def test_a_self_closing_call_tag_without_a_call_after_it_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Llama 3.2 3B (a benchmark's raw_content): every quote after "parameters escaped, so its string never closes
+        '{"name":"get_weather","parameters\\":{\\"city\\":\\"Paris\\"}}',
+        '{"name": "get_weather", "arguments\\": {\\"city\\": \\"Paris\\"}}',
+        '{"name": "get_weather",\n "parameters\\":\n {\\"city\\": \\"Paris\\"}\n}',
+    ],
+)
+def test_json_whose_quotes_turn_escaped_at_a_key_is_read_unescaped_from_there(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [CALL]
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "lookup", "parameters\\": {\\"city\\": \\"Paris\\"}}',  # not an offered tool
+        'Write {"name": "get_weather", "note": "say \\"hi\\" to it',  # escaped quotes inside a value, never closed
+        '{"name": "get_weather", "parameters\\": {\\"city\\": \\"Par',  # cut off
+    ],
+)
+def test_escaped_quotes_that_do_not_make_a_whole_call_stay_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["text"]) == ([], text)
