@@ -167,10 +167,8 @@ def matched_closers(text: str) -> str:
     return "".join(out) + text[last:] if out else text
 
 
-_LINE_END_KEY = re.compile(r'(?<=["\d}\]el])[ \t]*\r?\n[ \t\r\n]*\Z')
-"""A value ending a line, then only blank space up to where the grammar stopped."""
 _KEY_AHEAD = re.compile(r'"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"[ \t]*:')
-MAX_COMMAS = 8
+_MAX_COMMAS = 8
 """How many commas left out at the ends of lines `loads` puts back in one text."""
 
 
@@ -180,13 +178,13 @@ def _missing_comma(text: str, at: int) -> str | None:
     at ``at`` on a ``"key":`` that a line break, and no comma, separates from the value before it."""
     if _KEY_AHEAD.match(text, at) is None:
         return None
-    before = _LINE_END_KEY.search(text[:at])
-    if before is None:
-        return None
-    return text[: before.start()] + "," + text[before.start() :]
+    value_end = len(text[:at].rstrip(" \t\r\n"))
+    if "\n" not in text[value_end:at] or text[value_end - 1 : value_end] not in tuple('"}]el0123456789'):
+        return None  # no line break in the gap, or no value (a string, object, list, literal, number) before it
+    return text[:value_end] + "," + text[value_end:]
 
 
-def _lenient(text: str, commas: int = MAX_COMMAS) -> Any:
+def _lenient(text: str, commas: int = _MAX_COMMAS) -> Any:
     parser = _parser()
     try:
         interactive: Any = parser.parse_interactive(text)  # pyright: ignore[reportUnknownMemberType]  # untyped in lark
