@@ -179,6 +179,7 @@ class JsonScanner:
         """The schema's scalar type of each top-level argument, asked once the arguments start (`retyped`)."""
         self._kinds: Mapping[str, str] = {}
         self._held: list[str] | None = None  # a top-level string argument of a scalar type, until it closes
+        self._line_after = False  # a line break followed the last whole value (a comma left out may be there)
 
     # -- public -------------------------------------------------------------------------------------
 
@@ -205,6 +206,8 @@ class JsonScanner:
             char = text[pos]
             if char in " \t\r\n":
                 end = _WS.match(text, pos).end()  # type: ignore[union-attr]  # a match is certain here
+                if self._expect == _AFTER and "\n" in text[pos:end]:
+                    self._line_after = True
                 self._emit_ws(text[pos:end])
                 pos = end
             elif char == "/" or char == "#":
@@ -325,6 +328,7 @@ class JsonScanner:
         else:
             self._expect = _AFTER
             self._closer_ok = False
+            self._line_after = False
 
     def _structural(self, text: str, pos: int, final: bool) -> int:
         char = text[pos]
@@ -399,6 +403,12 @@ class JsonScanner:
             self._closer_ok = True
             return pos + 1
         if char in "\"'":
+            if expect == _AFTER and self._line_after and self._stack[-1:] == ["{"]:
+                # A key opening the line after a whole value, the comma at the end of that line left out (models
+                # write objects one member a line): the comma is read there, as `lenient_json.loads` reads it.
+                if self._in_args():
+                    self._pending = ","
+                expect = self._expect = _KEY
             if expect == _KEY:
                 self._string_role = "key"
             elif expect == _VALUE:

@@ -167,7 +167,24 @@ def matched_closers(text: str) -> str:
     return "".join(out) + text[last:] if out else text
 
 
-def _lenient(text: str) -> Any:
+_KEY_AHEAD = re.compile(r'"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"[ \t]*:')
+_MAX_COMMAS = 8
+"""How many commas left out at the ends of lines `loads` puts back in one text."""
+
+
+def _missing_comma(text: str, at: int) -> str | None:
+    """``text`` with a comma where one was left out at the end of a line before a key (``"id": "x"`` then
+    ``"function": …`` on the next line, as models write objects one member a line), or None: the grammar stopped
+    at ``at`` on a ``"key":`` that a line break, and no comma, separates from the value before it."""
+    if _KEY_AHEAD.match(text, at) is None:
+        return None
+    value_end = len(text[:at].rstrip(" \t\r\n"))
+    if "\n" not in text[value_end:at] or text[value_end - 1 : value_end] not in tuple('"}]el0123456789'):
+        return None  # no line break in the gap, or no value (a string, object, list, literal, number) before it
+    return text[:value_end] + "," + text[value_end:]
+
+
+def _lenient(text: str, commas: int = _MAX_COMMAS) -> Any:
     parser = _parser()
     try:
         interactive: Any = parser.parse_interactive(text)  # pyright: ignore[reportUnknownMemberType]  # untyped in lark
@@ -192,6 +209,9 @@ def _lenient(text: str) -> Any:
         ) from None
     except UnexpectedToken as exc:
         token: Any = exc.token
+        start = getattr(token, "start_pos", None)
+        if commas and isinstance(start, int) and (repaired := _missing_comma(text, start)) is not None:
+            return _lenient(repaired, commas - 1)
         what = "the end of the text" if getattr(token, "type", None) == "$END" else repr(str(token))
         raise LenientJSONError(_position_message(text, exc, f"unexpected {what}")) from None
     except UnexpectedEOF:

@@ -300,6 +300,22 @@ class ToolIndex:
     def is_known(self, name: str) -> bool:
         return self.resolve(name) in self.specs
 
+    def taking(self, arguments: Mapping[str, Any]) -> str | None:
+        """The one offered tool whose schema declares every key of ``arguments`` and requires none missing, or None
+        (no keys, no such tool, or more than one): a call tag holding the arguments alone names its tool so."""
+        if not arguments:
+            return None
+        fits: list[str] = []
+        for name, spec in self.specs.items():
+            props = self.properties(name)
+            required: Any = spec.input_schema.get("required") or []
+            if props is None or not set(arguments) <= set(props):
+                continue
+            if isinstance(required, list) and not {str(r) for r in cast("list[Any]", required)} <= set(arguments):
+                continue
+            fits.append(name)
+        return fits[0] if len(fits) == 1 else None
+
     def property_type(self, tool: str, parameter: str) -> str | None:
         """The JSON Schema ``type`` of one parameter, where the schema says (used for XML-style calls)."""
         spec = self.specs.get(tool)

@@ -252,3 +252,89 @@ def test_a_repeat_the_output_ends_in_is_one_call_under_a_wrapper_and_another_und
     call = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
     result = parse_everywhere(f"<act>{call}\n<act>{call}", TOOLS, dialects=[row])
     assert [c["arguments"]["city"] for c in result["calls"]] == cities
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # gemma3-12b, gamemaker1/gemma3-function-calling-benchmarks: the comma after the "id" line left out
+        '```function_call\n{\n\t"id": "c1"\n\t"function": "get_weather",\n\t"parameters": {"city": "Paris"}\n}\n```',
+        '<tool_call>\n{"name": "get_weather"\n "arguments": {"city": "Paris"}}\n</tool_call>',
+        '<tool_call>\n{"name": "get_weather", "arguments": {\n  "city": "Paris"\n  "days": 2\n}}\n</tool_call>',
+        '{\n  "name": "get_weather"\n  "arguments": {"city": "Paris"}\n}',
+    ],
+)
+def test_a_comma_left_out_at_the_end_of_a_line_before_a_key_is_read_as_there(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    assert result["calls"][0]["arguments"]["city"] == "Paris"
+    assert result["text"].strip() == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>\n{"name": "get_weather" "arguments": {"city": "Paris"}}\n</tool_call>',  # same line: no comma read
+        'The list:\n{"name": "get_weather"\n"Paris"}\n',  # a string after a line break that is no key
+    ],
+)
+def test_two_values_a_comma_cannot_join_are_no_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert result["calls"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # clawlite's extractor tests: a self-closing tag written as the opener, the JSON after it, no closer
+        ('Let me check.\n<tool_call/>\n{"name": "get_weather", "arguments": {"city": "Paris"}}', "Let me check.\n"),
+        ('<tool_call />{"name": "get_weather", "arguments": {"city": "Paris"}}\nDone.', "\nDone."),
+        ('<function_call/>\n{"tool": "get_weather", "args": {"city": "Paris"}}', ""),
+        ('<tool_use/> [{"name": "get_weather", "arguments": {"city": "Paris"}}]', ""),
+    ],
+)
+def test_a_self_closing_call_tag_before_a_json_call_is_its_opener(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [CALL]
+    assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mark the call with <tool_call/> and nothing else.",
+        "<tool_call/>\nThen the JSON goes here.",
+        "Use `<tool_call/>` before {the arguments}.",
+    ],
+)
+def test_a_self_closing_call_tag_without_a_call_after_it_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Llama 3.2 3B (a benchmark's raw_content): every quote after "parameters escaped, so its string never closes
+        '{"name":"get_weather","parameters\\":{\\"city\\":\\"Paris\\"}}',
+        '{"name": "get_weather", "arguments\\": {\\"city\\": \\"Paris\\"}}',
+        '{"name": "get_weather",\n "parameters\\":\n {\\"city\\": \\"Paris\\"}\n}',
+    ],
+)
+def test_json_whose_quotes_turn_escaped_at_a_key_is_read_unescaped_from_there(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [CALL]
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "lookup", "parameters\\": {\\"city\\": \\"Paris\\"}}',  # not an offered tool
+        'Write {"name": "get_weather", "note": "say \\"hi\\" to it',  # escaped quotes inside a value, never closed
+        '{"name": "get_weather", "parameters\\": {\\"city\\": \\"Par',  # cut off
+    ],
+)
+def test_escaped_quotes_that_do_not_make_a_whole_call_stay_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["text"]) == ([], text)

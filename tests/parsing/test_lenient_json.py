@@ -37,6 +37,16 @@ LENIENT = [
     ("a closer over two brackets", '[{"a": {"b": [1]]', [{"a": {"b": [1]}}]),
     ("a mismatched bracket inside a string", '{"a": "[x}"}', {"a": "[x}"}),
     ("surrogate pair escapes", r'{"e": "\ud83d\ude00"}', {"e": "😀"}),
+    (
+        "a comma left out at the end of a line",
+        '{\n\t"id": "x"\n\t"function": "f",\n\t"parameters": {"a": 1}\n}',
+        {"id": "x", "function": "f", "parameters": {"a": 1}},
+    ),
+    (
+        "commas left out after every kind of value",
+        '{"a": 1\n"b": true\r\n"c": [1]\n\n"d": null\n"e": {"f": "g"\n  "h": 2}\n"i": false}',
+        {"a": 1, "b": True, "c": [1], "d": None, "e": {"f": "g", "h": 2}, "i": False},
+    ),
 ]
 
 
@@ -54,6 +64,9 @@ def test_lenient_json_is_read(text: str, expected: object) -> None:
         ("{'a': undefined}", "unexpected"),
         ("hello world", "unexpected"),
         ('[{"a": ]', "unexpected"),
+        ('{"a": 1 "b": 2}', "unexpected"),
+        ('{"a": "x"\n"b"}', "unexpected"),
+        ('{"a": [1\n2]}', "unexpected"),
     ],
     ids=[
         "a string cut mid-value",
@@ -62,6 +75,9 @@ def test_lenient_json_is_read(text: str, expected: object) -> None:
         "an unquoted word as a value",
         "prose",
         "a closer over an object whose value is missing",
+        "a comma left out between members on one line",
+        "a string after a line break that is no key",
+        "a comma left out between list items",
     ],
 )
 def test_text_that_is_not_json_is_refused_with_a_position(text: str, message: str) -> None:
@@ -87,6 +103,7 @@ def test_the_grammar_header_lists_every_leniency() -> None:
         "a closer that skips open brackets",
         "stray extra closing brackets",
         "missing closing brackets",
+        "a comma left out at the end of a line",
     ):
         assert word in header
 

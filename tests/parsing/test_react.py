@@ -255,3 +255,79 @@ def test_a_fence_not_right_after_the_input_line_stays_text(text: str, visible: s
     result = parse_everywhere(text, [SEARCH])
     assert _calls(result) == [("search", {"query": "cats"})]
     assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('✿FUNCTION✿get_weather\n✿ARGS✿{"city": "Paris"}', ""),  # no colons (Towel's agent prompt)
+        ('I will look.\n✿FUNCTION✿get_weather\n✿ARGS✿{"city": "Paris"}\n✿RESULT✿', "I will look.\n"),
+        ('✿FUNCTION✿: get_weather\n✿ARGS✿: {"city": "Paris"}\n✿RESULT✿: \nDone.', "Done."),
+        ('✿FUNCTION✿ get_weather ✿ARGS✿ {"city": "Paris"}✿RESULT✿', ""),  # the markers on one line
+        ('Sure. ✿FUNCTION✿get_weather\r\n✿ARGS✿{"city": "Paris"}\r\n✿RESULT✿\r\n', "Sure. "),
+    ],
+)
+def test_qwen_agent_markers_without_colons_or_lines_of_their_own_are_read_and_result_is_markup(
+    text: str, visible: str
+) -> None:
+    result = parse_everywhere(text, [WEATHER])
+    assert _calls(result) == [("get_weather", {"city": "Paris"})]
+    assert result["text"] == visible
+
+
+def test_qwen_agent_blocks_each_ended_by_result_are_each_a_call() -> None:
+    text = (
+        'Both.\n✿FUNCTION✿get_weather\n✿ARGS✿{"city": "Paris"}\n✿RESULT✿\n'
+        '✿FUNCTION✿get_weather\n✿ARGS✿{"city": "Oslo"}\n✿RESULT✿'
+    )
+    result = parse_everywhere(text, [WEATHER])
+    assert _calls(result) == [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Oslo"})]
+    assert result["text"] == "Both.\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '✿FUNCTION✿lookup\n✿ARGS✿{"city": "Paris"}\n✿RESULT✿',  # not an offered tool
+        "The reply is ✿FUNCTION✿get_weather then ✿ARGS✿ and a JSON object, then ✿RESULT✿.",  # no object
+        "Write ✿FUNCTION✿get_weather\n✿ARGS✿{...}\n✿RESULT✿ to call it.",  # a placeholder, not an object
+        "A line ✿RESULT✿ alone is text.",
+    ],
+)
+def test_qwen_agent_markers_without_an_offered_tool_and_an_object_stay_text(text: str) -> None:
+    result = parse_everywhere(text, [WEATHER])
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # BeeAI's line-prefixed agent output (i-am-bee/beeai-framework's parser tests): the caption is markup
+        (
+            'Thought: I need it.\nTool Name: get_weather\nTool Caption: Looking up Paris\nTool Input: {"city": "Paris"}\n'
+            'Tool Output: {"temp": 20}\nFinal Answer: 20 degrees.',
+            'Thought: I need it.\n\nTool Output: {"temp": 20}\nFinal Answer: 20 degrees.',
+        ),
+        ('Tool Name: get_weather\nTool Input: {"city": "Paris"}', ""),
+        ('tool name: get_weather\r\ntool caption: weather\r\ntool input: {"city": "Paris"}', ""),
+        ('Tool Name: get_weather\nTool Description: the weather\n\nTool Input: {"city": "Paris"}', ""),
+    ],
+)
+def test_tool_name_and_tool_input_lines_with_a_caption_between_are_a_call(text: str, visible: str) -> None:
+    result = parse_everywhere(text, [WEATHER])
+    assert _calls(result) == [("get_weather", {"city": "Paris"})]
+    assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Tool Name: lookup\nTool Input: {"city": "Paris"}',  # not an offered tool
+        "Tool Name: get_weather\nTool Caption: the weather\nand then the input follows.",  # no input line
+        'The line Tool Name: get_weather\nTool Input: {"city": "Paris"}',  # the label inside a line
+        'Tool Name: get_weather\nTool Caption: a\nTool Caption: b\nTool Input: {"city": "Paris"}',  # two captions
+    ],
+)
+def test_tool_name_lines_without_the_whole_shape_stay_text(text: str) -> None:
+    result = parse_everywhere(text, [WEATHER])
+    assert (result["calls"], result["text"]) == ([], text)

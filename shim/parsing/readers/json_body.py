@@ -9,12 +9,12 @@ ends it too, anything else is read as JSON.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Next, Reader
 from shim.parsing.readers.block_end import AfterBody, Closed, Skip
 from shim.parsing.shapes import CallShape, ShapeError, to_call
@@ -134,10 +134,25 @@ class JsonBody:
             else:
                 shape = to_call(value, self.ctx.tools, unwrap=not self.scanner.streamed)
         except ShapeError as exc:
-            self.ctx.fail_call(str(exc))
+            tool = self._tool_taking(value)
+            if tool is None:
+                self.ctx.fail_call(str(exc))
+            else:
+                self.ctx.end_call(tool, value, streamed=False)
         else:
             self.ctx.end_call(shape.name, shape.arguments, streamed=self.scanner.streamed)
         return after
+
+    def _tool_taking(self, value: Any) -> str | None:
+        """A call tag (never an untagged candidate) holding only the arguments, no name (clawlite's tests:
+        ``<tool_call>{"script": "ls"}</tool_call>``): the tool is the one offered tool whose schema declares those
+        keys, if exactly one does; else None."""
+        dialect = self.block.dialect
+        if dialect is None or dialect.kind != "call" or not isinstance(value, dict) or self.scanner.streamed:
+            return None
+        if any(key in value for key in (*NAME_KEYS, *ARG_KEYS)):
+            return None  # a call's own shape, only damaged: the error says what is wrong
+        return self.ctx.tools.taking(cast("dict[str, Any]", value))
 
 
 class NamedStart:

@@ -115,6 +115,11 @@ def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
 
 
 _NAMED_TAGS = "tool_call|function_call|tool[-_]use|tool"
+_OTHER_ATTRS = (
+    r"""(?:[ \t]+(?!name\b|arguments\b|args\b|parameters\b|input\b)[\w:-]{1,32}[ \t]*=[ \t]*"""
+    r"""["'][^"'\n<>]{0,128}["']){0,4}"""
+)
+"""Attributes beside the name (``id="call_00_xxx"``, DeepSeek V4 in memoh): markup of the call, never arguments."""
 _WS = r"[ \t]{0,8}"
 
 
@@ -166,10 +171,13 @@ ROWS = [
         reader=_invoke,
         example=EXAMPLE,
     ),
-    # The tool named in the opener, the arguments as the body: <tool_call name="NAME">{…}</tool_call>.
+    # The tool named in the opener, the arguments as the body: <tool_call name="NAME">{…}</tool_call>, other
+    # attributes beside the name (<tool_call id="call_0" name="NAME">), or the arguments as an unquoted attribute
+    # holding the object, the tag's `>` left out (<tool_call name="NAME" arguments={'k': 'v'}</tool_call>).
     Dialect(
         "named_tag",
-        rf"<{_WS}(?:{_NAMED_TAGS})[ \t]+name[ \t]*=[ \t]*[\"'](?P<name>[^\"'<>\n]{{1,128}})[\"']{_WS}>",
+        rf"<{_WS}(?:{_NAMED_TAGS}){_OTHER_ATTRS}[ \t]+name[ \t]*=[ \t]*[\"'](?P<name>[^\"'<>\n]{{1,128}})[\"']"
+        rf"{_OTHER_ATTRS}(?:{_WS}>|[ \t]+(?:arguments|args|parameters|input)[ \t]*=[ \t]*(?=\{{))",
         rf"<{_WS}/{_WS}(?:{_NAMED_TAGS}){_WS}>",
         reader=_named,
         example='<tool_call name="NAME">{"key": "value"}</tool_call>',

@@ -15,8 +15,10 @@ ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool
 - inside ``<tool_call>``: ``<call=NAME>…</call>`` for ``<function=NAME>…</function>``; the opener's ``<`` left
   out (``function=NAME>``, GLM-4.7), the name as element text
   (``<function>NAME</function>``, Llama 3.1), or the bare name followed by property tags and closed by
-  ``</NAME>`` (GLM-4.7); a ``</NAME>`` closer after a parameter ends any call of the tool ``NAME`` (inside a value
-it is the value's text: an ``html`` tool's markup holds ``</html>``).
+  ``</NAME>`` (GLM-4.7), or by a declared key's tag with its value quoted inside it, the tag's ``>`` often
+  left out (``<location="Rome"</location>``, GLM-4's "attr" style in mlx-manager's golden outputs); a
+  ``</NAME>`` closer after a parameter ends any call of the tool ``NAME`` (inside a value it is the value's
+  text: an ``html`` tool's markup holds ``</html>``).
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ class XmlBody:
         keys = "|".join(regex.escape(k) for k in sorted(props, key=len, reverse=True) if "\n" not in k)
         self._param_open = _PARAM_OPEN
         self._func_close = _FUNC_CLOSE_RE
+        self._tag_inline: regex.Pattern[str] | None = None
         opens, closes = [r"<parameter="], [_PARAM_CLOSE]
         if keys and _NAME.fullmatch(self.name):
             # The schema's own names as tags (`<path>`, `<parameter>path</parameter>`), and `</NAME>` as closer.
@@ -77,6 +80,10 @@ class XmlBody:
                 rf"|<parameter>[ \t\r\n]{{0,8}}(?P<bare>{keys})[ \t\r\n]{{0,8}}</parameter>"
             )
             self._func_close = compile_marker(rf"{_FUNC_CLOSE}|</{regex.escape(self.name)}[ \t]{{0,8}}>")
+            self._tag_inline = regex.compile(
+                rf"<(?P<key>{keys})[ \t]{{0,4}}=[ \t]{{0,4}}(?P<quote>[\"'])(?P<value>[^\n]{{0,512}}?)(?P=quote)"
+                rf"[ \t]{{0,4}}>?[ \t]{{0,4}}</(?P=key)[ \t]{{0,8}}>"
+            )
             opens += [rf"<(?:{keys})[ \t]{{0,8}}>", r"<parameter>"]
             closes += [rf"</(?:{keys})[ \t]{{0,8}}>"]
         self._param_close = compile_marker("|".join(f"(?:{e})" for e in closes))
@@ -152,6 +159,15 @@ class XmlBody:
                 self._end_param()
                 pos = inline.end()
                 continue
+            if self._tag_inline is not None:
+                attr = self._tag_inline.match(text, pos, partial=not final)
+                if attr is not None and attr.partial:
+                    return pos, "more"
+                if attr is not None:  # <location="Rome"</location>: a declared key, its value quoted in its tag
+                    self._key, self._value = attr.group("key"), [attr.group("value")]
+                    self._end_param()
+                    pos = attr.end()
+                    continue
             param = self._param_open.match(text, pos, partial=not final)
             if param is not None and param.partial:
                 return pos, "more"
@@ -291,7 +307,8 @@ ROWS = [
     Dialect(
         "qwen_xml_bare_name",
         r"(?P<name>[^\W\d][\w.\-:]{0,127}?)"
-        r"(?=[ \t]{0,8}\r?\n?[ \t\r\n]{0,8}<(?!arg_key>|parameter[=>]|function[=>])[A-Za-z_][\w.\-]{0,63}[ \t]{0,8}>)",
+        r"(?=[ \t]{0,8}\r?\n?[ \t\r\n]{0,8}<(?!arg_key>|parameter[=>]|function[=>])[A-Za-z_][\w.\-]{0,63}[ \t]{0,8}"
+        r"(?:>|=[ \t]{0,4}[\"']))",
         None,
         start="inside",
         inside=_IN_CALL,

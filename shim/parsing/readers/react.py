@@ -32,9 +32,14 @@ __all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arg
 
 _LINE_END = regex.compile(r"\r?\n")
 _BLANKS = regex.compile(r"[ \t]+")
+_FLOWER_COLON = regex.compile(r"[ \t]*:?[ \t]*")
+"""After ``✿ARGS✿``: its optional colon (the opener may end before it, where a chunk ends)."""
 _NEXT_LINE_OBJECT = regex.compile(r"(?:\r?\n[ \t]*)?(?:```(?:json)?[ \t]*\r?\n[ \t]*)?\{")
 """``Action Input:`` with its JSON object on the next line, or in a ```` ```json ```` fence."""
 _FENCE_END = regex.compile(r"[ \t\r\n]*```")
+_RESULT_MARKER = regex.compile(r"[ \t]*(?:\r?\n[ \t]*)?✿RESULT✿[ \t]*:?[ \t]*\r?\n?")
+"""Qwen-Agent's ``✿RESULT✿`` after a ``✿ARGS✿`` object, on its line: where the tool's result goes (the model stops
+there), so it and its line breaks are the call's markup."""
 _FENCE_NEXT = regex.compile(r"\r?\n[ \t]{0,3}```[^\r\n`]{0,32}\r?\n")
 """A code fence opening on the line right after a string input: it continues the input (LangChain reads the
 input to the end of the output), up to `_FENCE_CLOSE`."""
@@ -42,19 +47,31 @@ _FENCE_CLOSE = regex.compile(r"\r?\n[ \t]{0,3}```")
 _WRAPPED_OBJECT = regex.compile(r"[A-Za-z_][\w.]{0,63}[ \t]*\([ \t]*(?P<object>\{.*\})[ \t]*\)", regex.DOTALL)
 """An input that wraps its JSON object in one call of a class or the tool (``QueryEngineTool({…})``, seen by
 LlamaIndex, whose ReAct parser reads the object between the first ``{`` and the last ``}``): the object."""
-_LABELS = [("Action", r"Action[ \t]{0,8}Input"), ("✿FUNCTION✿", "✿ARGS✿")]
+_LABELS = [
+    (r"Action[ \t]{0,8}:", r"Action[ \t]{0,8}Input[ \t]{0,8}:"),
+    (r"✿FUNCTION✿[ \t]{0,8}:?", r"✿ARGS✿[ \t]{0,8}:?"),
+    (r"Tool[ \t]{0,8}Name[ \t]{0,8}:", r"Tool[ \t]{0,8}Input[ \t]{0,8}:"),
+]
 """Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
-(``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``)."""
+(``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``). The flower markers are tokens no prose writes, so
+their colon is optional (``✿FUNCTION✿read_file`` / ``✿ARGS✿{…}``, as agents that strip it print them); a plain
+word label needs its colon. BeeAI's agents write ``Tool Name: NAME`` / ``Tool Caption: …`` / ``Tool Input: {…}``: the
+caption line between is the call's display text, markup with it."""
+_CAPTION = r"(?:Tool[ \t]{0,8}(?:Caption|Description)[ \t]{0,8}:[^\r\n]{0,240}(?:\r?\n[ \t]{0,8}){1,2})?"
 _NAME_LABEL = "|".join(name for name, _ in _LABELS)
 _INPUT_LABEL = "|".join(label for _, label in _LABELS)
 _HEAD = (
-    rf"(?:{_NAME_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}(?P<name>%s)(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
+    rf"(?:{_NAME_LABEL})[ \t]{{0,8}}(?P<name>%s)(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
     rf"(?:[ \t]{{1,8}}[-\u2013\u2014][ \t][^\r\n]{{0,240}})?[ \t]{{0,8}}"
-    rf"(?:\r?\n[ \t]{{0,8}}){{1,6}}(?:{_INPUT_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}"
+    rf"(?:\r?\n[ \t]{{0,8}}){{1,6}}{_CAPTION}(?:{_INPUT_LABEL})[ \t]{{0,8}}"
 )
 """The name line (the name may be followed by a description or a signature in parentheses, ``Action: add (add two
 numbers)``, and a dash and a description, as CrewAI prints its tools: ``Action: Internet Search Tool(user_query) -
 Scrapes…``), then, after up to five blank lines, the input label."""
+_FLOWER_HEAD = (
+    rf"{_LABELS[1][0]}[ \t]{{0,8}}(?P<name>%s)[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}}){{0,6}}{_LABELS[1][1]}[ \t]{{0,8}}"
+)
+"""Qwen-Agent's markers with no line of their own: ``✿FUNCTION✿NAME`` then ``✿ARGS✿`` (colons optional)."""
 
 
 def _names(tools: ToolIndex) -> str | None:
@@ -97,9 +114,13 @@ def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] |
 class ReactInput:
     """What follows ``Action Input:``: a JSON object, or a string to the end of the line."""
 
-    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+    def __init__(self, ctx: Context, block: Block, name: str, *, result_marker: bool = False) -> None:
         self.ctx = ctx
         self.name = name
+        self.result_marker = result_marker
+        """The labels were Qwen-Agent's: a ``✿RESULT✿`` after the object belongs to the call."""
+        self.read: tuple[Any] | None = None
+        """The object, once read whole (the stream may end while a ``✿RESULT✿`` after it is awaited)."""
         self.json: JsonCandidate | None = None
         self.body: list[str] = []  # the string input, to the end of the line
         self.fenced = False  # the object sits in a ```json fence, whose end belongs to the call
@@ -108,7 +129,7 @@ class ReactInput:
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
         if self.json is None and not self.body:
-            blanks = _BLANKS.match(text, pos)
+            blanks = (_FLOWER_COLON if self.result_marker else _BLANKS).match(text, pos)
             if blanks is not None:
                 ctx.consume(blanks.group())
                 pos = blanks.end()
@@ -134,7 +155,16 @@ class ReactInput:
                 if fence is not None:
                     ctx.consume(fence.group())
                     new = fence.end()
-            return new, self._decide(lenient_loads(self.json.text()))
+            value = lenient_loads(self.json.text())
+            self.read = (value,)
+            if self.result_marker and input_arguments(ctx.tools, self.name, value) is not None:
+                result = match_at(_RESULT_MARKER, text, new, final)
+                if result is MORE:
+                    return new, MORE
+                if result is not None:
+                    ctx.consume(result.group())
+                    new = result.end()
+            return new, self._decide(value)
         if self.in_fence:  # the code fence the input's line introduced, up to its closing line
             close = _FENCE_CLOSE.search(text, pos, partial=not final)
             stop = len(text) if close is None else close.start()
@@ -176,6 +206,8 @@ class ReactInput:
             self.ctx.fail_call(CUT_OFF)
         elif self.json is None:
             self._decide("".join(self.body).strip().strip('"'))
+        elif self.read is not None:
+            self._decide(self.read[0])
         else:
             self.ctx.revert()
 
@@ -192,7 +224,7 @@ def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInpu
     lead = len(opener) - len(opener.lstrip("\r\n \t"))
     ctx.text(opener[:lead])  # the line break before `Action:` stays text
     ctx.consume(opener[lead:])
-    return ReactInput(ctx, block, match.group("name"))
+    return ReactInput(ctx, block, match.group("name"), result_marker="✿" in opener)
 
 
 def _head(prefix: str) -> Any:
@@ -224,12 +256,23 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="Aa✿",  # the name line's label
+        first="AaTt✿",  # the name line's label
         reader=_open_line,
         open_for_tools=_head(""),
     ),
     Dialect(
         "react_line", r"\n", None, kind="untagged", first="\n", reader=_open_line, open_for_tools=_head(r"\n[ \t]{0,8}")
+    ),
+    # ✿FUNCTION✿NAME ✿ARGS✿{…} anywhere (right after the ✿RESULT✿ of the call before it, say): Qwen-Agent's markers
+    # are tokens, not words, so they need no line of their own; NAME an offered tool.
+    Dialect(
+        "qwen_agent_fncall",
+        "✿FUNCTION✿",
+        None,
+        kind="untagged",
+        first="✿",
+        reader=_open_line,
+        open_for_tools=lambda tools: None if (names := _names(tools)) is None else _FLOWER_HEAD % names,
     ),
     # Functionary v2: <|recipient|>NAME\n<|content|>{…}; special tokens, but the name must be an offered tool
     # (``<|recipient|>all`` addresses the user).

@@ -88,7 +88,8 @@ class ReasoningBody:
     def _closes_a_call(self, held: str) -> bool:
         """A call block closed in ``held`` that names an offered tool (without offered tools: drafts)."""
         names = tool_name_pattern(self.ctx.tools)
-        if names is None or not regex.search(rf"(?<![\w.-])(?:{names})(?![\w-])", held):
+        # The name whole, or under the `functions.` namespace the call tokens of Kimi K2 and gpt-oss write it in.
+        if names is None or not regex.search(rf"(?:(?<![\w.-])|(?<=(?<![\w.-])functions\.))(?:{names})(?![\w-])", held):
             return False
         return any(closer.search(held) for _, closer in self.ctx.markers.call_closers)
 
@@ -143,6 +144,8 @@ ROWS = [
     Dialect("think", *tag(r"think(?:_[a-z]{1,12})?"), kind="reasoning", reader=open_reasoning),
     Dialect("thinking", *tag("thinking"), kind="reasoning", reader=open_reasoning),
     Dialect("reasoning", *tag("reasoning"), kind="reasoning", reader=open_reasoning),
+    # Harnesses that ask for the reasoning in a <thought> block (duoneural's "system override" prompt, Gemma).
+    Dialect("thought", *tag("thought"), kind="reasoning", reader=open_reasoning),
     Dialect(
         "command_thinking", r"<\|START_THINKING\|>", r"<\|END_THINKING\|>", kind="reasoning", reader=open_reasoning
     ),

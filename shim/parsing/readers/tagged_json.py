@@ -177,6 +177,15 @@ ROWS = [
     # Apriel 1.5 / 1.6: <tool_calls>[{…}]</tool_calls>; Nemotron Nano 2: <TOOLCALL>[{…}]</TOOLCALL>.
     Dialect("tool_calls", *tag("tool_calls", prefix=":_"), reader=_open),
     Dialect("toolcall", *tag("toolcall"), reader=_open),
+    # A call tag written self-closing as the opener (clawlite's tests): `<tool_call/>` then the JSON call, no closer.
+    # Like any opener it needs a body right after it; `<tool_call/>` before prose is text.
+    Dialect(
+        "self_closing_call_tag",
+        rf"<{_WS}(?:tool_call|function_call|functioncall|tool[-_]use){_WS}/{_WS}>",
+        None,
+        first="<",
+        reader=_open,
+    ),
     # The next Python-style call of a tag's list: <tool_call>[a(x=1), b(y=2)]</tool_call>.
     inner_row(
         "tagged_pycall",

@@ -97,8 +97,8 @@ class UntaggedJson:
             return pos, None
         return pos, self._classify("")
 
-    def _classify(self, added: str) -> Next:
-        body = self.json.text() + added
+    def _classify(self, added: str, body: str | None = None) -> Next:
+        body = self.json.text() + added if body is None else body
         content, shapes = message_of(body, self.ctx)
         shapes = shapes or calls_of(body, self.ctx)
         if not shapes:
@@ -117,8 +117,24 @@ class UntaggedJson:
             self._classify("")
         elif not truncated and self.json.scanner.completable():
             self._classify(self.json.scanner.closers())
+        elif not truncated and self.json.scanner.in_string and (body := _escaped_from_a_key(self.json.text())):
+            self._classify("", body)
         else:
             self.ctx.revert()
+
+
+_ESCAPED_KEY = regex.compile(r'[{,][ \t\r\n]*"[^"\\\r\n]{1,64}\\"[ \t]*:')
+"""A key whose closing quote is escaped (``"parameters\":``): from there on the model wrote its JSON escaped."""
+
+
+def _escaped_from_a_key(body: str) -> str | None:
+    """``body`` read with every quote after a key whose own closing quote is escaped unescaped (Llama 3.2 3B wrote
+    ``{"name":"get_weather","parameters\":{\"city\":\"Brussels\"}}``): the string that key opens never closes,
+    so the value runs to the end of the output. None when no key is so written."""
+    found = _ESCAPED_KEY.search(body)
+    if found is None:
+        return None
+    return body[: found.start()] + body[found.start() :].replace('\\"', '"')
 
 
 class TagCloser:

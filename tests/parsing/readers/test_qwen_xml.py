@@ -131,6 +131,49 @@ def test_a_damaged_call_whose_parameters_the_schema_declares_is_read(text: str) 
     check(Real("variant", text, WRITE, tools=TOOLS))
 
 
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # GLM-4's "attr" style (mlx-manager's golden outputs): the value quoted in the key's tag, its `>` left out
+        (
+            'Let me write it.<tool_call>write<path="a.py"</path><content="x = 1"</content>\n</tool_call>\nDone.',
+            "Let me write it.\nDone.",
+        ),
+        ("<tool_call>write\n<path=\"a.py\"></path>\n<content = 'x = 1'></content>\n</tool_call>", ""),
+        ("<tool_call>write<path='a.py' </path><content=\"x = 1\"</content></write>", ""),
+        (
+            '<tool_call>write<path="a.py"</path>\n<content>x = 1</content>\n</tool_call>',
+            "",
+        ),  # mixed with a property tag
+    ],
+)
+def test_a_declared_keys_tag_holding_its_quoted_value_is_a_parameter(text: str, visible: str) -> None:
+    check(Real("variant", text, WRITE, visible=visible, tools=TOOLS))
+
+
+def test_a_quoted_value_in_a_tag_types_by_the_schema() -> None:
+    text = '<tool_call>bash<command="ls"</command><timeout="30"</timeout></tool_call>'
+    check(Real("variant", text, [("bash", {"command": "ls", "timeout": 30})], tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'In HTML, <path="a.py"</path> is written so.',  # no call tag and name around it
+        'Use `<tool_call>write<path="a.py"</path></tool_call>` to write.',  # in an inline code span
+    ],
+)
+def test_a_quoted_value_tag_outside_a_call_stays_text(text: str) -> None:
+    result = check(Real("variant", text, [], visible=text, tools=TOOLS), visible=False)
+    assert result["calls"] == []
+
+
+def test_a_quoted_value_tag_of_a_key_the_schema_does_not_declare_is_no_parameter() -> None:
+    text = '<tool_call>write<file="a.py"</file></tool_call>'
+    result = check(Real("variant", text, [], visible=text, tools=TOOLS, errors=1), visible=False)
+    assert result["calls"] == []
+
+
 def test_a_value_holding_the_tools_own_closing_tag_keeps_it() -> None:
     text = (
         "<tool_call>\n<function=html>\n<parameter=markup>\n<p>hi</p>\n</html>\n</parameter>\n</function>\n</tool_call>"

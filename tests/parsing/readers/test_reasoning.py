@@ -82,6 +82,21 @@ PROMOTED = [
         [("get_weather", {"city": "Tokyo"}), ("get_time", {"tz": "JST"})],
         reasoning="Two lookups. Now the second.",
     ),
+    Real(  # Kimi K2 in llxprt issue 749: its section in the reasoning, the tokens spaced, the name under `functions.`
+        "benchmarks/real/kimi_k2/b8_llxprt_749_kimi_k2_thinking_call_inside_think",
+        "<think>Let me look. <|tool_calls_section_begin|> <|tool_call_begin|> functions.get_time:0 "
+        '<|tool_call_argument_begin|> {"tz": "JST"} <|tool_call_end|> <|tool_calls_section_end|></think>',
+        [("get_time", {"tz": "JST"})],
+        reasoning="Let me look.",
+    ),
+    Real(
+        "written",
+        "<think>plan<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>"
+        '{"city": "Tokyo"}<|tool_call_end|></think>\nOn it.',
+        [("get_weather", {"city": "Tokyo"})],
+        visible="On it.",
+        reasoning="plan",
+    ),
     Real(  # another family and reasoning tag
         "written",
         '<thinking>ok <|tool_call>call:get_time{tz:<|"|>UTC<|"|>}<tool_call|></thinking>Done.',
@@ -131,8 +146,45 @@ def test_a_call_opener_far_past_the_block_does_not_make_its_calls_drafts() -> No
     assert "get_weather" in result["reasoning"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the tool's name only under another namespace: os.get_weather is not the offered tool
+        f"<think>I could call os.get_weather() {TIME.replace('get_time', 'lookup')}</think>No need.",
+        "<think>Call functions.get_weather:0 later, with no call block.</think>No need.",
+    ],
+)
+def test_a_tool_named_under_another_namespace_or_without_a_closed_call_keeps_the_block_reasoning(text: str) -> None:
+    result = check(Real("written", text, [], visible="No need.", tools=["get_weather"]), visible=False)
+    assert result["calls"] == [] and "No need." in result["text"]
+
+
 @pytest.mark.parametrize("tools", [None, ["get_time"]])
 def test_a_closed_call_in_a_think_block_naming_no_offered_tool_stays_reasoning(tools: list[str] | None) -> None:
     text = f"<think>I could call {QWEN}</think>No need."
     result = check(Real("written", text, [], visible="No need.", tools=tools))
     assert "get_weather" in result["reasoning"]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (
+            '<thought>The user wants Paris.</thought><tool_call>{"name": "get_time", "arguments": {"tz": "CET"}}</tool_call>',
+            "",
+        ),
+        ("<thought>\nThe user wants Paris.\n</thought>\nIt is noon.", "It is noon."),
+    ],
+)
+def test_a_thought_block_is_reasoning(text: str, visible: str) -> None:
+    calls = [("get_time", {"tz": "CET"})] if "tool_call" in text else []
+    check(
+        Real(
+            "written: a harness asks for a <thought> block",
+            text,
+            calls,
+            visible=visible,
+            reasoning="The user wants Paris.",
+            tools=["get_time"],
+        )
+    )

@@ -53,6 +53,35 @@ def test_a_tool_named_in_the_opener_takes_json_arguments(text: str) -> None:
     check(Real("written: the name as an attribute, the arguments as the body", text, [W]))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # DeepSeek V4 in memoh (issue 435): an id beside the name
+        '<tool_call id="call_00_xxx" name="get_weather">\n{"city": "Paris"}\n</tool_call>',
+        '<tool_call name="get_weather" id=\'c1\' type="function">{"city": "Paris"}</tool_call>',
+        '<function_call call_id="7" name="get_weather" >{"city": "Paris"}</function_call>',
+        # the arguments as an unquoted attribute holding the object, the tag's `>` left out (duoneural)
+        "<tool_call name=\"get_weather\" arguments={'city': 'Paris'}]</tool_call>",
+        '<tool_call name="get_weather" arguments={"city": "Paris"}></tool_call>',
+        '<tool_call id="1" name="get_weather" args = {"city": "Paris"}</tool_call>',
+    ],
+)
+def test_attributes_beside_the_name_are_markup_and_an_arguments_attribute_is_the_arguments(text: str) -> None:
+    check(Real("written: the name among other attributes", text, [W]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Write <tool_call id="1" name="get_weather"> then the arguments.',
+        'The <tool_call name="get_weather" arguments="…"> form is shown here.',
+        'A <tool_call name="get_weather" arguments=> tag with nothing after it.',
+    ],
+)
+def test_a_named_opener_with_other_attributes_but_no_object_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
 def test_a_named_opener_still_reads_its_familys_own_parameters() -> None:
     text = '<function name="get_weather"><param name="days">3</param></function>'
     check(Real("written: MiniCPM", text, [("get_weather", {"days": 3})], tools=[tool("get_weather", days="integer")]))
@@ -117,3 +146,55 @@ def test_a_named_tag_also_takes_parameters(text: str) -> None:
 )
 def test_a_call_tag_in_prose_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+ARGS_ONLY_TOOLS = [
+    tool("get_weather", city="string", days="integer"),
+    tool("run_bash", script="string"),
+    {
+        "name": "exec",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"command": {"type": "string"}, "cwd": {"type": "string"}},
+            "required": ["command"],
+        },
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        # clawlite's extractor tests: the arguments alone in the tags, the tool the one whose schema takes them
+        ('<tool_call>\n{"script": "ls -la /workspace"}\n</tool_call>', ("run_bash", {"script": "ls -la /workspace"})),
+        ('<tool_call>{"city": "Paris", "days": 2}</tool_call>', ("get_weather", {"city": "Paris", "days": 2})),
+        ('<function_call>{"command": "ls", "cwd": "/"}</function_call>', ("exec", {"command": "ls", "cwd": "/"})),
+    ],
+)
+def test_a_call_tag_holding_only_arguments_is_a_call_of_the_one_tool_whose_schema_takes_them(
+    text: str, call: tuple[str, dict]
+) -> None:
+    check(Real("written", text, [call], tools=ARGS_ONLY_TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "errors"),
+    [
+        ('<tool_call>{"town": "Paris"}</tool_call>', 1),  # no tool declares the key: an error, as before
+        ('<tool_call>{"cwd": "/"}</tool_call>', 1),  # exec declares it but requires `command`
+        ('{"script": "ls"}', 0),  # no call tag: text
+        ('Run it with {"city": "Paris"} as the input.', 0),
+        ('<tool_call>{"arguments": {"city": "Paris"}}</tool_call>', 1),  # a call's own shape missing its name
+    ],
+)
+def test_arguments_alone_that_no_single_tool_takes_or_outside_a_call_tag_are_no_call(text: str, errors: int) -> None:
+    result = check(Real("written", text, [], tools=ARGS_ONLY_TOOLS, errors=errors), visible=False)
+    assert result["calls"] == []
+
+
+def test_arguments_alone_that_two_tools_take_are_no_call() -> None:
+    tools = [tool("get_weather", city="string"), tool("get_time", city="string")]
+    result = check(
+        Real("written", '<tool_call>{"city": "Paris"}</tool_call>', [], tools=tools, errors=1), visible=False
+    )
+    assert result["calls"] == []
