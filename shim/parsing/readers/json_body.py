@@ -138,7 +138,7 @@ class JsonBody:
             if tool is None:
                 self.ctx.fail_call(str(exc))
             else:
-                self.ctx.end_call(tool, value, streamed=False)
+                self.ctx.end_call(tool, cast("dict[str, Any]", value), streamed=False)
         else:
             self.ctx.end_call(shape.name, shape.arguments, streamed=self.scanner.streamed)
         return after
