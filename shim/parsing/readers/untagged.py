@@ -42,8 +42,10 @@ class JsonCandidate:
     """A JSON value read as a possible call: its text is consumed as it is scanned, so a revert gives it all back
     as text, and kept in `body` to be decoded once it is complete."""
 
-    def __init__(self, ctx: Context, opener: str = "") -> None:
+    def __init__(self, ctx: Context, opener: str = "", *, revert: bool = True) -> None:
+        """``revert``: an error gives the text back (else the caller decides what the text was)."""
         self.ctx = ctx
+        self.revert = revert
         self.scanner = JsonScanner(stop_chars="", capture=False)
         self.scanner.feed(opener, 0)
         self.body = [opener] if opener else []
@@ -55,7 +57,7 @@ class JsonCandidate:
         if new > pos:
             self.ctx.consume(text[pos:new])
             self.body.append(text[pos:new])
-        if status is not Status.MORE and status is not Status.DONE:
+        if status is not Status.MORE and status is not Status.DONE and self.revert:
             self.ctx.revert()
         return new, status
 
