@@ -116,3 +116,31 @@ def test_calls_separated_by_a_semicolon_inside_a_call_block_are_each_a_call(text
 def test_a_semicolon_after_a_tagged_call_that_no_call_follows_stays_text() -> None:
     text = '<|python_tag|>{"name": "f", "parameters": {}}; done'
     check(Real("written", text, [("f", {})], visible="; done"))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # The model's own turn header printed before its answer (its template's generation prompt).
+        ('<|im_start|>assistant\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>\n<|im_end|>', ""),
+        ('<|im_start|>assistant\nSure.\n<tool_call>{"name": "f", "arguments": {}}</tool_call>', "Sure."),
+        ('<|start_header_id|>assistant<|end_header_id|>\n\n{"name": "f", "parameters": {}}<|eot_id|>', ""),
+        ('<start_of_turn>model\n<tool_call>{"name": "f", "arguments": {}}</tool_call><end_of_turn>', ""),
+        # LLxprt Code's closer, the words of LM Studio's in the other order.
+        ('Here:\n[TOOL_REQUEST]\n{"name": "f", "arguments": {}}\n[TOOL_REQUEST_END]', "Here:"),
+    ],
+)
+def test_the_models_own_turn_header_and_a_closer_in_either_word_order_are_markup(text: str, visible: str) -> None:
+    check(Real("written: own turn headers, LLxprt's closer", text, [("f", {})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello!",
+        "The assistant turn starts with <|im_start|>assistant and a line break.",
+        "Close a request with [TOOL_REQUEST_END] and go on.",
+    ],
+)
+def test_an_assistant_header_after_another_roles_turn_or_inside_a_line_stays_text(text: str) -> None:
+    check(Real("written: headers in a transcript or named in prose", text, [], visible=text, tools=["f"]))
