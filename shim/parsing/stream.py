@@ -129,6 +129,7 @@ class StreamParser:
         self._transcript = False  # a user's turn was seen in the visible text: calls after it are shown
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
+        self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
         if in_reasoning:
             # The prompt opened reasoning: the block ends at the closer of any reasoning row (the template's
             # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
@@ -243,6 +244,14 @@ class StreamParser:
             self._text(text[pos:])
             return len(text)
         self._text(text[pos:at])
+        if self._outer is not None and text[at] == "<":  # the closer of a wrapper around the calls just read
+            outer = self._outer.match(text, at, partial=not final)
+            if outer is not None and outer.partial:
+                return self._more(text, at)
+            if outer is not None:
+                self._outer = None
+                self._text("", outer.group())
+                return outer.end()
         found = self.markers.match(text, at, final, fences=text[at] in self._fence_chars)
         if found is PARTIAL:
             return self._more(text, at)
@@ -416,7 +425,12 @@ class StreamParser:
             self._call_raw.append(event.raw)
         self._out.append(event)
 
+    def expect_outer(self, closer: regex.Pattern[str]) -> None:
+        self._outer = closer
+
     def _text(self, text: str, raw: str | None = None) -> None:
+        if self._outer is not None and text.strip():
+            self._outer = None  # text after the calls: the wrapper was no wrapper of calls only
         if self._text_is_reasoning:
             self._extend_span(ReasoningDelta, text, text if raw is None else raw)
             return
