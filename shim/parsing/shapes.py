@@ -50,7 +50,9 @@ _ARG_KEYS = (*ARG_KEYS, "action_input", "kwargs", "tool_args", "tool_arguments",
 _WRAPPERS = (*WRAPPER_KEYS, "function_call")
 _MAX_DEPTH = 4
 """How many wrapper levels a call may sit under (``{"tool_call": {"function": {…}}}`` is two)."""
-_ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input"})
+_ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input", "properties"})
+"""Keys a model nests its arguments under once more than asked; ``properties``: the JSON Schema's level, copied from
+the tool's declaration (LFM2 in mlx-swift-lm's tests: ``get_weather(properties={"location": "Tokyo"})``)."""
 _ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions")
 _PARALLEL = frozenset({"multi_tool_use.parallel", "parallel"})
 """OpenAI's built-in fan-out: ``{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": […]}}``

@@ -38,7 +38,7 @@ from shim.ids import IdGenerator
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, placeholder, presents
 from shim.parsing.readers.reasoning import ReasoningBody
-from shim.parsing.shapes import ToolIndex
+from shim.parsing.shapes import ToolIndex, call_arguments
 from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
 from shim.types import ToolSpec
 
@@ -376,9 +376,10 @@ class StreamParser:
             self._call_id = None
             self._state = TagState.END
             return
-        if not streamed:
-            self.chunk(json.dumps(arguments, ensure_ascii=False))
         name = self.tools.resolve(name)
+        if not streamed:  # decided whole: a family's arguments nested once more than asked are unwrapped here
+            arguments = call_arguments(self.tools, name, arguments)
+            self.chunk(json.dumps(arguments, ensure_ascii=False))
         self._emit(ToolCallEnd(id=self._call_id, name=name, arguments=arguments, raw=self.take_raw()))
         self._call_id = None
         self._state = TagState.END

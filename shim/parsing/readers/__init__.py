@@ -122,6 +122,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
     *at_call.ROWS,  # gptme: @NAME(CALL_ID): {…} (offered tools only)
+    *mistral.BARE_ROWS,  # NAME[ARGS]{…} opening the message, [TOOL_CALLS] left out (offered tools only)
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
     *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
     *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup
