@@ -6,7 +6,8 @@
     </tool_call>
 
 (vLLM ``glm4_moe_tool_parser.py``, SGLang ``function_call/glm4_moe_detector.py``.) The form lives inside the
-``<tool_call>`` row: a name right after the opener, followed by ``<arg_key>`` or ``</tool_call>``.
+``<tool_call>`` row: a name right after the opener (then a separator token, as Hunyuan HY-3 writes in vLLM's
+``hy_v3`` parser tests: ``<tool_call>NAME<tool_sep>``), followed by ``<arg_key>`` or ``</tool_call>``.
 
 Under load GLM-4.7/5 sometimes leave out the ``<arg_value>`` opener while the value and its closer are intact
 (``<arg_key>query</arg_key>how many days</arg_value>``, vLLM issue 49248): the value then starts right after
@@ -35,6 +36,9 @@ _NS = r"(?:[A-Za-z]{1,16}[_|])?"
 _TYPE = rf"(?:<{_NS}arg_type>[ \t]*[\w.\-]{{1,32}}[ \t]*</{_NS}arg_type>\s*+)?"
 """K2-V3 may declare a value's type between key and value (``<ifm|arg_type>string</ifm|arg_type>``): markup, the
 schema types the value."""
+
+_SEP = r"[ \t]{0,4}<[|\uff5c]?tool[_\u2581]sep[|\uff5c]?>"
+"""A separator token between the name and the pairs (Hunyuan's HY-3 ``<tool_call>NAME<tool_sep>``): markup."""
 
 FORM = PairForm(
     # After </arg_key>: <arg_value>, or (the opener left out) the value itself. The whitespace is taken
@@ -81,7 +85,7 @@ def _any_tag(tools: ToolIndex) -> str | None:
 ROWS = [
     Dialect(
         "glm",
-        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?=\s*<(?:{_NS}arg_key|/[A-Za-z_:|]{{0,17}}tool_call)>)",
+        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{_SEP})?(?=\s*<(?:{_NS}arg_key|/[A-Za-z_:|]{{0,17}}tool_call)>)",
         None,
         start="inside",
         inside=("tool_call",),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.parsing.readers.cases import Real, check, tool
@@ -195,3 +197,28 @@ def test_another_closer_after_the_pairs_is_no_end_of_the_call(end: str) -> None:
     text = "<tool_call>grep\n<arg_key>pattern</arg_key>\n<arg_value>needle</arg_value>" + end
     result = check(Real("written", text, [], visible=text, errors=1), visible=False)
     assert result["calls"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # Hunyuan HY-3 (vLLM's hy_v3 parser tests): a separator token after the name, <tool_calls> around.
+        (
+            "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n"
+            "</tool_call>\n<tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>Rome</arg_value></tool_call>"
+            "\n</tool_calls>",
+            [("get_weather", {"city": "Oslo"}), ("get_weather", {"city": "Rome"})],
+            "",
+        ),
+        (
+            "Checking.<tool_calls><tool_call>get_date<tool_sep></tool_call></tool_calls>",
+            [("get_date", {})],
+            "Checking.",
+        ),
+        ("<tool_call>get_date <|tool_sep|>\n</tool_call>", [("get_date", {})], ""),
+    ],
+)
+def test_a_separator_token_after_the_name_is_markup(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real("written: HY-3 shapes", text, calls, visible=visible, tools=["get_weather", "get_date"]))
