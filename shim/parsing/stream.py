@@ -456,7 +456,7 @@ class StreamParser:
             probe = self._edge + "".join(self._recent[self._unsearched :])
             self._transcript = TRANSCRIPT.search(probe) is not None
             self._unsearched = len(self._recent)
-            self._edge = probe[-16:]
+            self._edge = probe[-32:]  # as long as any lookbehind of `TRANSCRIPT`
         return self._transcript
 
     def _tail(self) -> str:

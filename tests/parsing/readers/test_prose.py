@@ -268,3 +268,18 @@ def test_a_call_with_no_turn_header_of_another_role_before_it_is_still_a_call(te
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
     if visible is not None:
         assert result["text"] == visible
+
+
+def test_a_react_question_line_after_a_prompts_text_makes_the_rest_a_transcript() -> None:
+    text = (
+        "Use the following format:\nQuestion: the input\nAction: get_weather\nAction Input: the input\n\nBegin!\n\n"
+        'Question: Rome?\nThought: I will look.\nAction: get_weather\nAction Input: {"city": "Rome"}\nObservation: sunny'
+    )
+    result = parse_everywhere(text, TOOLS, every_split=False, seeds=6)
+    assert result["calls"] == [] and result["text"] == text
+
+
+def test_a_question_restated_where_the_models_turn_begins_leaves_its_call_a_call() -> None:
+    text = 'Question: Rome?\nThought: I will look.\nAction: get_weather\nAction Input: {"city": "Rome"}'
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
