@@ -161,6 +161,12 @@ IPY = {"name": "ipython", "inputSchema": {"type": "object", "properties": {"code
             [("shell", {"command": "ls"}), ("ipython", {"code": "1"})],
             "",
         ),
+        (
+            '<tools>{"name": "shell", "arguments": {"command": "ls"}}, {"name": "ipython", "arguments": {"code": "1"}}'
+            "</tools>",
+            [("shell", {"command": "ls"}), ("ipython", {"code": "1"})],
+            "",
+        ),
         # gptme's <tool-use> around tools' own tags, one or several.
         ("<tool-use>\n<shell>\necho hi\n</shell>\n</tool-use>", [("shell", {"command": "echo hi"})], ""),
         (

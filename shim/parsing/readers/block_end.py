@@ -161,7 +161,7 @@ class AfterBody:
             return inner
         char = text[pos]
         tagged = block.dialect is not None
-        if char in "}]" or (char == "," and (tagged or block.array)):
+        if char in "}]" or (char == "," and (tagged or block.array or block.outer is not None)):
             if char == "]":
                 block.array = False
             ctx.consume(char)  # stray closers, separators between calls

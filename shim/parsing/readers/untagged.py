@@ -135,6 +135,7 @@ class TagCloser:
             return pos, MORE
         if found is None:  # more calls may follow inside the tag: its closer after them is markup too
             self.ctx.expect_outer(self.closer)
+            self.block.outer = self.closer  # and a comma between them is a separator (`<tools>{…}, {…}</tools>`)
             return pos, AfterBody(self.ctx, self.block)
         self.ctx.markup(text[pos : found.end()])
         return found.end(), Closed(self.ctx, fence=self.block.fence, outer=self.block.outer)
