@@ -16,14 +16,15 @@ Under load GLM-4.7/5 sometimes leave out the ``<arg_value>`` opener while the va
 The pair body is the evidence, not the tag around it: Laguna (Ollama's parser tests) sometimes wraps the same
 call in ``<user>…</user>``. So any tag whose content begins with an offered tool's name and then
 ``<arg_key>`` opens the call, and a closing tag after its pairs ends it. A name that is not an offered tool,
-or no ``<arg_key>`` after it, leaves the tag as text.
+or no ``<arg_key>`` after it, leaves the tag as text. With no tag at all, an offered tool's name opening the
+message with its pairs right below is the call too (GLM-4.5-Air printing its call without ``<tool_call>``).
 """
 
 from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.base import NAME_START, Block, Context, Dialect
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.shapes import ToolIndex
@@ -82,6 +83,11 @@ def _any_tag(tools: ToolIndex) -> str | None:
     )
 
 
+def _bare(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    return None if names is None else rf"(?P<name>{names})(?=[ \t]{{0,8}}\r?\n?[ \t]{{0,8}}<{_NS}arg_key>)"
+
+
 ROWS = [
     Dialect(
         "glm",
@@ -90,6 +96,18 @@ ROWS = [
         start="inside",
         inside=("tool_call",),
         reader=_open,
+        example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
+    ),
+    # The name then its pairs opening the message, <tool_call> left out (GLM-4.5-Air in mlx-lm#607).
+    Dialect(
+        "glm_bare",
+        "name",
+        None,
+        kind="untagged",
+        start="message",
+        first=NAME_START,
+        reader=_open,
+        open_for_tools=_bare,
         example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
     ),
     Dialect(

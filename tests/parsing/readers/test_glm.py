@@ -222,3 +222,33 @@ def test_a_separator_token_after_the_name_is_markup(
     text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
 ) -> None:
     check(Real("written: HY-3 shapes", text, calls, visible=visible, tools=["get_weather", "get_date"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "glob\n<arg_key>pattern</arg_key>\n<arg_value>**/*.md</arg_value>",
+        "glob<arg_key>pattern</arg_key><arg_value>**/*.md</arg_value>\n",
+    ],
+)
+def test_the_name_and_pairs_opening_the_message_without_the_tag_are_a_call(text: str) -> None:
+    check(
+        Real(
+            "written: GLM-4.5-Air without <tool_call> (mlx-lm#607)",
+            text,
+            [("glob", {"pattern": "**/*.md"})],
+            tools=["glob"],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I ran glob\n<arg_key>pattern</arg_key>\n<arg_value>x</arg_value>",
+        "unknown\n<arg_key>pattern</arg_key>\n<arg_value>x</arg_value>",
+    ],
+)
+def test_pairs_after_prose_or_an_unknown_name_without_the_tag_stay_text(text: str) -> None:
+    result = check(Real("written: pairs in prose", text, [], visible=text, tools=["glob"]))
+    assert result["errors"] == []
