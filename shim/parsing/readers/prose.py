@@ -49,7 +49,7 @@ _CUE = regex.compile(
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
     r"|\blike (?:this|so)|\b(?:looks?|be) like"
     r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say))"
-    r"[^.!?\n]{0,48}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",
+    r"(?:[^.!?\n]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",  # `Qwen2.5` ends no sentence
     regex.IGNORECASE,
 )
 _LABEL = regex.compile(
@@ -97,8 +97,14 @@ def placeholder(name: str) -> bool:
     return _PLACEHOLDER.fullmatch(name.strip()) is not None
 
 
+_FENCE_TAIL = regex.compile(r"\n[ \t]{0,3}```[\w+#.\-]{1,20}[ \t]*\r?\n[ \t]*$")
+"""A fence's opening line right before the opener: layout, the sentence before it presents what the fence holds."""
+
+
 def presents(before: str) -> bool:
-    """The text just before an opener quotes it (a ``>`` line) or presents it as an example."""
+    """The text just before an opener quotes it (a ``>`` line) or presents it as an example (directly, or with
+    a fence's opening line between them)."""
+    before = _FENCE_TAIL.sub("\n", before)
     return any(rule.search(before) is not None for rule in (_QUOTED_LINE, _CUE, _LABEL))
 
 
