@@ -291,6 +291,8 @@ LIST_TOOL = {"name": "fetch", "inputSchema": {"type": "object", "properties": {"
             [("get_weather", {"city": "Boston, MA", "days": 3})],
             "",
         ),
+        # The input label on the name's line (langchaingo's MRKL test).
+        ("Action:  search Action Input: bar", [("search", {"query": "bar"})], ""),
         # A fenced blob whose input key is a synonym, or whose input is a list for the one parameter.
         ('```json\n{"action": "search", "input": "cats"}\n```', [("search", {"query": "cats"})], ""),
         (

@@ -67,11 +67,12 @@ _INPUT_LABEL = "|".join(label for _, label in _LABELS)
 _HEAD = (
     rf"(?:{_NAME_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}(?P<name>%s)(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
     rf"(?:[ \t]{{1,8}}[-\u2013\u2014][ \t][^\r\n]{{0,240}})?[ \t]{{0,8}}"
-    rf"(?:\r?\n[ \t]{{0,8}}){{1,6}}(?:{_INPUT_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}"
+    rf"(?:(?:\r?\n[ \t]{{0,8}}){{1,6}}|(?<=[ \t]))(?:{_INPUT_LABEL})[ \t]{{0,8}}:[ \t]{{0,8}}"
 )
 """The name line (the name may be followed by a description or a signature in parentheses, ``Action: add (add two
 numbers)``, and a dash and a description, as CrewAI prints its tools: ``Action: Internet Search Tool(user_query) -
-Scrapes…``), then, after up to five blank lines, the input label."""
+Scrapes…``), then, after up to five blank lines, the input label; or the label on the same line after a blank
+(``Action: foo Action Input: bar``, langchaingo's MRKL test)."""
 
 
 def _names(tools: ToolIndex) -> str | None:
