@@ -50,7 +50,9 @@ _ARG_KEYS = (*ARG_KEYS, "action_input", "kwargs", "tool_args", "tool_arguments",
 _WRAPPERS = (*WRAPPER_KEYS, "function_call")
 _MAX_DEPTH = 4
 """How many wrapper levels a call may sit under (``{"tool_call": {"function": {…}}}`` is two)."""
-_ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input"})
+_ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input", "properties"})
+"""Keys a model nests its arguments under once more than asked; ``properties``: the JSON Schema's level, copied from
+the tool's declaration (LFM2 in mlx-swift-lm's tests: ``get_weather(properties={"location": "Tokyo"})``)."""
 _ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions")
 _PARALLEL = frozenset({"multi_tool_use.parallel", "parallel"})
 """OpenAI's built-in fan-out: ``{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": […]}}``
@@ -175,6 +177,20 @@ def one_parameter(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | N
         return {}
     keys = list(props) if len(props) == 1 else list(required) if len(required) == 1 else []  # pyright: ignore[reportUnknownArgumentType]
     return {str(keys[0]): value} if keys else None
+
+
+def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, Any] | None:
+    """``schema``, or what its local ``$ref`` (``#/$defs/Location``, ``#/definitions/…``) points to in ``root``."""
+    if not isinstance(schema, dict):
+        return None
+    node = cast("dict[str, Any]", schema)
+    ref = node.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/") or depth > 8:
+        return node
+    target: Any = root
+    for part in ref[2:].split("/"):
+        target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
+    return _local_ref(root, target, depth + 1)
 
 
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -321,10 +337,15 @@ class ToolIndex:
         spec = self.specs.get(tool)
         if spec is None:
             return None
-        prop = spec.input_schema.get("properties", {}).get(parameter)
-        if not isinstance(prop, dict):
+        root = spec.input_schema
+        prop = _local_ref(root, root.get("properties", {}).get(parameter))
+        if prop is None:
             return None
-        kind: Any = cast("dict[str, Any]", prop).get("type")
+        kind: Any = prop.get("type")
+        if kind is None:  # `anyOf` / `oneOf` with one type besides null (pydantic's Optional[X])
+            union: Any = prop.get("anyOf") or prop.get("oneOf") or []
+            branches = [b for b in (_local_ref(root, x) for x in cast("list[Any]", union)) if b is not None]
+            kind = [b.get("type") for b in branches]
         if isinstance(kind, list):
             kinds = [k for k in cast("list[Any]", kind) if k != "null"]
             kind = kinds[0] if len(kinds) == 1 else None

@@ -39,7 +39,7 @@ from shim.parsing.boundary import BoundaryTokens
 from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, placeholder, presents
 from shim.parsing.readers.reasoning import ReasoningBody
-from shim.parsing.shapes import ToolIndex
+from shim.parsing.shapes import ToolIndex, call_arguments
 from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
 from shim.parsing.xml_values import typed_arguments
 from shim.types import ToolSpec
@@ -134,6 +134,7 @@ class StreamParser:
         self._transcript = False  # a user's turn was seen in the visible text: calls after it are shown
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
+        self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
         if in_reasoning:
             # The prompt opened reasoning: the block ends at the closer of any reasoning row (the template's
             # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
@@ -256,6 +257,14 @@ class StreamParser:
             self._text(text[pos:])
             return len(text)
         self._text(text[pos:at])
+        if self._outer is not None and text[at] == "<":  # the closer of a wrapper around the calls just read
+            outer = self._outer.match(text, at, partial=not final)
+            if outer is not None and outer.partial:
+                return self._more(text, at)
+            if outer is not None:
+                self._outer = None
+                self._text("", outer.group())
+                return outer.end()
         found = self.markers.match(text, at, final, fences=text[at] in self._fence_chars)
         if found is PARTIAL:
             return self._more(text, at)
@@ -380,10 +389,12 @@ class StreamParser:
             self._call_id = None
             self._state = TagState.END
             return
-        arguments = typed_arguments(self.tools, name, arguments)
+        name = self.tools.resolve(name)
+        if not streamed:  # decided whole: a family's arguments nested once more than asked are unwrapped here
+            arguments = call_arguments(self.tools, name, arguments)
+        arguments = typed_arguments(self.tools, name, arguments)  # "2" for an integer: once, for every family
         if not streamed:
             self.chunk(json.dumps(arguments, ensure_ascii=False))
-        name = self.tools.resolve(name)
         self._emit(ToolCallEnd(id=self._call_id, name=name, arguments=arguments, raw=self.take_raw()))
         self._call_id = None
         self._state = TagState.END
@@ -439,7 +450,12 @@ class StreamParser:
             self._call_raw.append(event.raw)
         self._out.append(event)
 
+    def expect_outer(self, closer: regex.Pattern[str]) -> None:
+        self._outer = closer
+
     def _text(self, text: str, raw: str | None = None) -> None:
+        if self._outer is not None and text.strip():
+            self._outer = None  # text after the calls: the wrapper was no wrapper of calls only
         if self._text_is_reasoning:
             self._extend_span(ReasoningDelta, text, text if raw is None else raw)
             return
@@ -464,7 +480,7 @@ class StreamParser:
             probe = self._edge + "".join(self._recent[self._unsearched :])
             self._transcript = TRANSCRIPT.search(probe) is not None
             self._unsearched = len(self._recent)
-            self._edge = probe[-16:]
+            self._edge = probe[-32:]  # as long as any lookbehind of `TRANSCRIPT`
         return self._transcript
 
     def _tail(self) -> str:

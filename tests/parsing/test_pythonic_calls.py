@@ -155,6 +155,9 @@ def test_calls_followed_by_code_or_not_opening_the_message_stay_text(text: str) 
         # Gorilla OpenFunctions: the label again before each further call, glued or spaced.
         ("\n<<function>>get_weather(city='Paris')<<function>>search(query='x')", "\n"),
         ("<<function>>get_weather(city='Paris') <<function>>search(query='x')\n", "\n"),
+        # Gorilla OpenFunctions v2's README: a comma between the calls.
+        ("get_weather(city='Paris'), search(query='x')", ""),
+        ("Calls:\nget_weather(city='Paris'),search(query='x')\n", "Calls:\n\n"),
     ],
 )
 def test_a_run_of_calls_on_one_line_after_a_separator_or_the_label_again_is_every_call(text: str, visible: str) -> None:
@@ -172,6 +175,8 @@ def test_a_run_of_calls_on_one_line_after_a_separator_or_the_label_again_is_ever
         "Try get_weather(city='Paris'); search(query='x') in a shell.",  # inside a sentence
         "Code:\n    get_weather(city='Paris'); search(query='x')",  # indented: a line of code
         "<<function>>get_weather(city='Paris')<<function>>lookup(q='x')",  # the second is no offered tool
+        "get_weather(city='Paris'), then lookup(q='x')",  # a comma, then prose
+        "get_weather(city='Paris'), print(x)",  # a comma, then a call of no offered tool
     ],
 )
 def test_a_run_on_one_line_with_anything_but_calls_of_offered_tools_stays_text(text: str) -> None:

@@ -331,3 +331,66 @@ def test_tool_name_and_tool_input_lines_with_a_caption_between_are_a_call(text: 
 def test_tool_name_lines_without_the_whole_shape_stay_text(text: str) -> None:
     result = parse_everywhere(text, [WEATHER])
     assert (result["calls"], result["text"]) == ([], text)
+
+
+LIST_TOOL = {"name": "fetch", "inputSchema": {"type": "object", "properties": {"input": {"type": "array"}}}}
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # Braces around no JSON: a string input, braces kept (CrewAI).
+        ("Action: search\nAction Input: {temperature in SF}", [("search", {"query": "{temperature in SF}"})], ""),
+        # A JSON input whose closing brace the stream's end left out.
+        (
+            'Action: search\nAction Input: {"query": "temperature in SF"',
+            [("search", {"query": "temperature in SF"})],
+            "",
+        ),
+        # A stray mark before the object.
+        (
+            'Action: get_weather\nAction Input: ** {"city": "Oslo", "days": 2}',
+            [("get_weather", {"city": "Oslo", "days": 2})],
+            "",
+        ),
+        # A string input going on over the lines below, to a label, a blank line or the end.
+        (
+            "Action: search\nAction Input: what is\nthe weather\nObservation:",
+            [("search", {"query": "what is\nthe weather"})],
+            "Observation:",
+        ),
+        ("Action: search\nAction Input: bar\nbaz\n\nThen more.", [("search", {"query": "bar\nbaz"})], "Then more."),
+        ("Action: search\nAction Input: bar\nObs", [("search", {"query": "bar"})], "Obs"),
+        # Keyword pairs of declared parameters (ms-swift's Llama 3.1 ReAct output).
+        (
+            'Action: get_weather\nAction Input: city="Boston, MA", days=3',
+            [("get_weather", {"city": "Boston, MA", "days": 3})],
+            "",
+        ),
+        # The input label on the name's line (langchaingo's MRKL test).
+        ("Action:  search Action Input: bar", [("search", {"query": "bar"})], ""),
+        # A fenced blob whose input key is a synonym, or whose input is a list for the one parameter.
+        ('```json\n{"action": "search", "input": "cats"}\n```', [("search", {"query": "cats"})], ""),
+        (
+            '```\n{\n  "action": "fetch",\n  "action_input": ["GET", "/x"]\n}\n```',
+            [("fetch", {"input": ["GET", "/x"]})],
+            "",
+        ),
+    ],
+)
+def test_lenient_action_inputs_are_read(text: str, calls: list[tuple[str, dict[str, Any]]], visible: str) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER, LIST_TOOL], every_split=True, seeds=4)
+    assert _calls(result) == calls
+    assert " ".join(result["text"].split()) == visible
+
+
+def test_keyword_pairs_naming_an_undeclared_parameter_stay_a_string_for_the_one_parameter() -> None:
+    text = 'Action: search\nAction Input: q="cats", lang="en"'
+    result = parse_everywhere(text, [SEARCH, WEATHER], every_split=True, seeds=4)
+    assert _calls(result) == [("search", {"query": 'q="cats", lang="en"'})]
+
+
+def test_a_blob_with_two_input_keys_is_no_blob_and_stays_text() -> None:
+    text = '```json\n{"action": "search", "input": "a", "arguments": {"query": "b"}}\n```'
+    result = parse_everywhere(text, [SEARCH, WEATHER], every_split=True, seeds=4)
+    assert result["calls"] == [] and result["text"] == text

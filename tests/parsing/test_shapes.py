@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from shim.parsing.shapes import ShapeError, ToolIndex, call_arguments, call_items, to_call
@@ -183,3 +185,26 @@ def test_a_special_token_inside_a_name_is_stripped_only_when_the_rest_names_an_o
     assert index.resolve("read<\uff5ctool_sep\uff5c>") == "read"
     assert index.resolve("write<|message|>") == "write<|message|>"
     assert index.resolve("<|message|>") == "<|message|>"
+
+
+@pytest.mark.parametrize(
+    ("schema", "kind"),
+    [
+        ({"properties": {"p": {"$ref": "#/$defs/Loc"}}, "$defs": {"Loc": {"type": "object"}}}, "object"),
+        ({"properties": {"p": {"$ref": "#/definitions/N"}}, "definitions": {"N": {"type": "integer"}}}, "integer"),
+        ({"properties": {"p": {"anyOf": [{"type": "object"}, {"type": "null"}]}}}, "object"),
+        (
+            {
+                "properties": {"p": {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}},
+                "$defs": {"A": {"type": "array"}},
+            },
+            "array",
+        ),
+        ({"properties": {"p": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}, None),
+        ({"properties": {"p": {"$ref": "#/$defs/Missing"}}}, None),
+        ({"properties": {"p": {"$ref": "https://example.com/schema.json"}}}, None),
+    ],
+)
+def test_a_parameters_type_follows_a_local_ref_and_a_union_with_null(schema: dict[str, Any], kind: str | None) -> None:
+    tools = ToolIndex([{"name": "t", "inputSchema": {"type": "object", **schema}}])
+    assert tools.property_type("t", "p") == kind

@@ -116,3 +116,76 @@ def test_calls_separated_by_a_semicolon_inside_a_call_block_are_each_a_call(text
 def test_a_semicolon_after_a_tagged_call_that_no_call_follows_stays_text() -> None:
     text = '<|python_tag|>{"name": "f", "parameters": {}}; done'
     check(Real("written", text, [("f", {})], visible="; done"))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # The model's own turn header printed before its answer (its template's generation prompt).
+        ('<|im_start|>assistant\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>\n<|im_end|>', ""),
+        ('<|im_start|>assistant\nSure.\n<tool_call>{"name": "f", "arguments": {}}</tool_call>', "Sure."),
+        ('<|start_header_id|>assistant<|end_header_id|>\n\n{"name": "f", "parameters": {}}<|eot_id|>', ""),
+        ('<start_of_turn>model\n<tool_call>{"name": "f", "arguments": {}}</tool_call><end_of_turn>', ""),
+        # LLxprt Code's closer, the words of LM Studio's in the other order.
+        ('Here:\n[TOOL_REQUEST]\n{"name": "f", "arguments": {}}\n[TOOL_REQUEST_END]', "Here:"),
+    ],
+)
+def test_the_models_own_turn_header_and_a_closer_in_either_word_order_are_markup(text: str, visible: str) -> None:
+    check(Real("written: own turn headers, LLxprt's closer", text, [("f", {})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello!",
+        "The assistant turn starts with <|im_start|>assistant and a line break.",
+        "Close a request with [TOOL_REQUEST_END] and go on.",
+    ],
+)
+def test_an_assistant_header_after_another_roles_turn_or_inside_a_line_stays_text(text: str) -> None:
+    check(Real("written: headers in a transcript or named in prose", text, [], visible=text, tools=["f"]))
+
+
+SHELL = {"name": "shell", "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}}}
+IPY = {"name": "ipython", "inputSchema": {"type": "object", "properties": {"code": {"type": "string"}}}}
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # A tag of no call family around a list of calls, or several calls in a row: its tags are markup.
+        ('<tools>[{"name": "shell", "arguments": {"command": "ls"}}]</tools>', [("shell", {"command": "ls"})], ""),
+        (
+            '<tools>\n{"name": "shell", "arguments": {"command": "ls"}}\n{"name": "ipython", "arguments": {"code": "1"}}\n'
+            "</tools>",
+            [("shell", {"command": "ls"}), ("ipython", {"code": "1"})],
+            "",
+        ),
+        (
+            '<tools>{"name": "shell", "arguments": {"command": "ls"}}, {"name": "ipython", "arguments": {"code": "1"}}'
+            "</tools>",
+            [("shell", {"command": "ls"}), ("ipython", {"code": "1"})],
+            "",
+        ),
+        # gptme's <tool-use> around tools' own tags, one or several.
+        ("<tool-use>\n<shell>\necho hi\n</shell>\n</tool-use>", [("shell", {"command": "echo hi"})], ""),
+        (
+            "Running:\n<tool-use>\n<shell>ls</shell>\n<ipython>print(1)</ipython>\n</tool-use>Done.",
+            [("shell", {"command": "ls"}), ("ipython", {"code": "print(1)"})],
+            "Running: Done.",
+        ),
+        # Text after the calls: the wrapper's closer after it is text.
+        (
+            '<tools>\n{"name": "shell", "arguments": {"command": "ls"}}\n{"name": "shell", "arguments": {"command": "pwd"}}'
+            "\nThat is all.</tools>",
+            [("shell", {"command": "ls"}), ("shell", {"command": "pwd"})],
+            "That is all.</tools>",
+        ),
+    ],
+)
+def test_a_wrapper_around_several_calls_is_markup(
+    text: str, calls: list[tuple[str, dict[str, object]]], visible: str
+) -> None:
+    check(
+        Real("written: <tools> (Qwen2.5-Coder), <tool-use> (gptme)", text, calls, visible=visible, tools=[SHELL, IPY])
+    )

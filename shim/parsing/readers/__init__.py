@@ -37,6 +37,7 @@ from shim.parsing.readers import (
     lmstudio,
     minicpm,
     minimax,
+    minimax_bracket,
     mistral,
     name_first,
     olmo,
@@ -122,6 +123,8 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
     *at_call.ROWS,  # gptme: @NAME(CALL_ID): {…} (offered tools only)
+    *mistral.BARE_ROWS,  # NAME[ARGS]{…} opening the message, [TOOL_CALLS] left out (offered tools only)
+    *minimax_bracket.ROWS,  # [TOOL_CALL]{tool => "NAME", args => {--k "v"}}[/TOOL_CALL] (MiniMax M2.x, offered tools)
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
     *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
     *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup

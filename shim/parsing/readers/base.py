@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from shim.parsing.shapes import ToolIndex
 
 __all__ = [
+    "INNER_UNTAGGED",
     "MORE",
     "Block",
     "Context",
@@ -125,6 +126,11 @@ class Context(Protocol):
         (the calls a think block held, read as calls)."""
         ...
 
+    def expect_outer(self, closer: regex.Pattern[str]) -> None:
+        """A wrapper of no call family holds the calls being read (``<tools>{…}\n{…}</tools>``): its ``closer``, met
+        in text with only whitespace since the last call, is markup."""
+        ...
+
     def start_call(self, name: str) -> None: ...
 
     def chunk(self, arguments_chunk: str) -> None: ...
@@ -198,6 +204,11 @@ class Dialect:
 
     def compiled_close(self) -> regex.Pattern[str] | None:
         return compile_marker(self.close) if self.close else None
+
+
+INNER_UNTAGGED = frozenset({"tool_name_xml"})
+"""Untagged rows a wrapper tag may hold as it holds a call family's block: a tool's own tag (``<tool-use><shell>ls
+</shell></tool-use>``, gptme)."""
 
 
 NAME_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"

@@ -6,7 +6,8 @@
     </tool_call>
 
 (vLLM ``glm4_moe_tool_parser.py``, SGLang ``function_call/glm4_moe_detector.py``.) The form lives inside the
-``<tool_call>`` row: a name right after the opener, followed by ``<arg_key>`` or ``</tool_call>``.
+``<tool_call>`` row: a name right after the opener (then a separator token, as Hunyuan HY-3 writes in vLLM's
+``hy_v3`` parser tests: ``<tool_call>NAME<tool_sep>``), followed by ``<arg_key>`` or ``</tool_call>``.
 
 Under load GLM-4.7/5 sometimes leave out the ``<arg_value>`` opener while the value and its closer are intact
 (``<arg_key>query</arg_key>how many days</arg_value>``, vLLM issue 49248): the value then starts right after
@@ -15,14 +16,15 @@ Under load GLM-4.7/5 sometimes leave out the ``<arg_value>`` opener while the va
 The pair body is the evidence, not the tag around it: Laguna (Ollama's parser tests) sometimes wraps the same
 call in ``<user>…</user>``. So any tag whose content begins with an offered tool's name and then
 ``<arg_key>`` opens the call, and a closing tag after its pairs ends it. A name that is not an offered tool,
-or no ``<arg_key>`` after it, leaves the tag as text.
+or no ``<arg_key>`` after it, leaves the tag as text. With no tag at all, an offered tool's name opening the
+message with its pairs right below is the call too (GLM-4.5-Air printing its call without ``<tool_call>``).
 """
 
 from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.base import NAME_START, Block, Context, Dialect
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.shapes import ToolIndex
@@ -35,6 +37,9 @@ _NS = r"(?:[A-Za-z]{1,16}[_|])?"
 _TYPE = rf"(?:<{_NS}arg_type>[ \t]*[\w.\-]{{1,32}}[ \t]*</{_NS}arg_type>\s*+)?"
 """K2-V3 may declare a value's type between key and value (``<ifm|arg_type>string</ifm|arg_type>``): markup, the
 schema types the value."""
+
+_SEP = r"[ \t]{0,4}<[|\uff5c]?tool[_\u2581]sep[|\uff5c]?>"
+"""A separator token between the name and the pairs (Hunyuan's HY-3 ``<tool_call>NAME<tool_sep>``): markup."""
 
 FORM = PairForm(
     # After </arg_key>: <arg_value>, or (the opener left out) the value itself. The whitespace is taken
@@ -78,14 +83,31 @@ def _any_tag(tools: ToolIndex) -> str | None:
     )
 
 
+def _bare(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    return None if names is None else rf"(?P<name>{names})(?=[ \t]{{0,8}}\r?\n?[ \t]{{0,8}}<{_NS}arg_key>)"
+
+
 ROWS = [
     Dialect(
         "glm",
-        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?=\s*<(?:{_NS}arg_key|/[A-Za-z_:|]{{0,17}}tool_call)>)",
+        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{_SEP})?(?=\s*<(?:{_NS}arg_key|/[A-Za-z_:|]{{0,17}}tool_call)>)",
         None,
         start="inside",
         inside=("tool_call",),
         reader=_open,
+        example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
+    ),
+    # The name then its pairs opening the message, <tool_call> left out (GLM-4.5-Air in mlx-lm#607).
+    Dialect(
+        "glm_bare",
+        "name",
+        None,
+        kind="untagged",
+        start="message",
+        first=NAME_START,
+        reader=_open,
+        open_for_tools=_bare,
         example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
     ),
     Dialect(

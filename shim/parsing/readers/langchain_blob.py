@@ -1,7 +1,8 @@
 """LangChain's JSON agent blob in a fence: ```` ```\\n{"action": NAME, "action_input": …}\\n``` ````.
 
 Untagged, so it needs the evidence: the fence must open with ``{"action":``, the object may hold only
-``action`` and ``action_input``, and ``action`` must name an offered tool. The input is read as for ReAct
+``action`` and ``action_input`` (or one synonym of it: ``input``, ``arguments``…), and ``action`` must name an
+offered tool. The input is read as for ReAct
 (`react.input_arguments`): an object, or a string for the tool's one parameter. Listed before the generic
 ```` ```json ```` row, which reads every other fenced call.
 """
@@ -20,6 +21,8 @@ from shim.parsing.readers.untagged import JsonCandidate
 
 __all__ = ["ROWS", "ActionBlob"]
 
+_INPUT_KEYS = frozenset({"action_input", "input", "tool_input", "arguments", "args", "parameters"})
+"""The input's key: LangChain's ``action_input``, or the synonym another agent's prompt asks for (Dify: ``input``)."""
 _BLOB = r'```(?:json)?[ \t]{0,8}\r?\n[ \t\r\n]{0,64}(?P<body>\{[ \t\r\n]{0,64}"action"[ \t\r\n]{0,8}:)'
 
 
@@ -38,10 +41,11 @@ class ActionBlob:
             return new, (MORE if status is Status.MORE else None)
         value: Any = lenient_loads(self.json.text())
         blob: dict[str, Any] = cast("dict[str, Any]", value) if isinstance(value, dict) else {}
-        if blob and set(blob) <= {"action", "action_input"}:
+        inputs = set(blob) & _INPUT_KEYS
+        if blob and len(inputs) <= 1 and set(blob) <= {"action"} | _INPUT_KEYS:
             name = blob.get("action")
             if isinstance(name, str) and self.ctx.tools.is_known(name):
-                arguments = input_arguments(self.ctx.tools, name, blob.get("action_input"))
+                arguments = input_arguments(self.ctx.tools, name, blob.get(next(iter(inputs), "action_input")))
                 if arguments is not None:
                     self.ctx.end_call(name, arguments, streamed=False)
                     return new, AfterBody(self.ctx, self.block)

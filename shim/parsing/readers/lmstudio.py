@@ -1,4 +1,6 @@
-"""LM Studio's prompt-based tool use: ``[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`` (a JSON body, like the tagged family)."""
+"""LM Studio's prompt-based tool use: ``[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`` (a JSON body, like the tagged family).
+
+The closer's words in either order: ``[TOOL_REQUEST_END]`` (LLxprt Code's prompt) is the same closer."""
 
 from __future__ import annotations
 
@@ -14,4 +16,8 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
     return TaggedStart(ctx, block)
 
 
-ROWS = [Dialect("tool_request", r"\[TOOL_REQUEST\]", r"\[END_TOOL_REQUEST\]", body="json", reader=_open)]
+ROWS = [
+    Dialect(
+        "tool_request", r"\[TOOL_REQUEST\]", r"\[(?:END_TOOL_REQUEST|TOOL_REQUEST_END)\]", body="json", reader=_open
+    )
+]

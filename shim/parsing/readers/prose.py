@@ -49,7 +49,7 @@ _CUE = regex.compile(
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
     r"|\blike (?:this|so)|\b(?:looks?|be) like"
     r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say))"
-    r"[^.!?\n]{0,48}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",
+    r"(?:[^.!?\n]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",  # `Qwen2.5` ends no sentence
     regex.IGNORECASE,
 )
 _LABEL = regex.compile(
@@ -63,16 +63,18 @@ _SPECIAL = r"(?:<[|\uff5c][^|\uff5c<>\s]{1,30}[|\uff5c]>|<\|[a-z_]{1,30}>|<[a-z]
 Gemma 4's ``<|turn>``, ``<start_of_turn>``, ``<beginning_of_sentence>``, MiniMax's ``]~b]``."""
 TRANSCRIPT = regex.compile(
     rf"(?<=\n)[ \t]{{0,3}}(?:\*\*)?(?:user|human)(?:\*\*)?[ \t]{{0,3}}:"
+    # ReAct's question line after a prompt's text (a model may restate the question first in its own turn)
+    rf"|(?<=\S[ \t]{{0,3}}\r?\n(?:[ \t]{{0,3}}\r?\n){{0,2}})[ \t]{{0,3}}Question[ \t]{{0,3}}:"
     rf"|{_SPECIAL}[ \t]{{0,2}}{_ROLE}(?=[ \t]{{0,4}}(?:\r?\n|<|[\w-]{{1,32}}=))"  # <|im_start|>user, ]~b]system
     rf"|<[|\uff5c](?:{_ROLE}|{_ROLE}_token)[|\uff5c]>"  # <|user|>, <|USER_TOKEN|>, full-width bars
     r"|\[INST\]",
     regex.IGNORECASE,
 )
-"""A line opening the user's turn (``USER:``, ``User:``, ``Human:``), or a chat template's header of a turn that is
-not the model's (system, user, tool: ``<|im_start|>user``, ``<|start_header_id|>system<|end_header_id|>``,
-``<start_of_turn>user``, ``[INST]``): what follows is a transcript of a conversation (in-context examples in a
-prompt, a rendered prompt in a doc, a log), not the model's own turn, so every call after it is shown, not made.
-A model writes its own turn, never the user's or the system's."""
+"""A line opening the user's turn (``USER:``, ``User:``, ``Human:``, ReAct's ``Question:`` after a prompt's text), or
+a chat template's header of a turn that is not the model's (system, user, tool: ``<|im_start|>user``,
+``<|start_header_id|>system<|end_header_id|>``, ``<start_of_turn>user``, ``[INST]``): what follows is a transcript
+of a conversation (in-context examples in a prompt, a rendered prompt in a doc, a log), not the model's own turn,
+so every call after it is shown, not made. A model writes its own turn, never the user's or the system's."""
 _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
 _PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
 
@@ -95,8 +97,14 @@ def placeholder(name: str) -> bool:
     return _PLACEHOLDER.fullmatch(name.strip()) is not None
 
 
+_FENCE_TAIL = regex.compile(r"\n[ \t]{0,3}```[\w+#.\-]{1,20}[ \t]*\r?\n[ \t]*$")
+"""A fence's opening line right before the opener: layout, the sentence before it presents what the fence holds."""
+
+
 def presents(before: str) -> bool:
-    """The text just before an opener quotes it (a ``>`` line) or presents it as an example."""
+    """The text just before an opener quotes it (a ``>`` line) or presents it as an example (directly, or with
+    a fence's opening line between them)."""
+    before = _FENCE_TAIL.sub("\n", before)
     return any(rule.search(before) is not None for rule in (_QUOTED_LINE, _CUE, _LABEL))
 
 

@@ -159,10 +159,11 @@ _LABEL = r"Call[ \t]{0,4}:|<<function>>"
 ``<<function>>NAME(…)``."""
 
 _NEXT_CALL = regex.compile(
-    rf"[ \t]{{0,8}}(?P<sep>;[ \t]{{0,8}})?(?P<label>(?:{_LABEL})[ \t]{{0,4}})?(?P<name>[A-Za-z_][\w.\-]{{0,127}})\("
+    rf"[ \t]{{0,8}}(?P<sep>[;,][ \t]{{0,8}})?(?P<label>(?:{_LABEL})[ \t]{{0,4}})?(?P<name>[A-Za-z_][\w.\-]{{0,127}})\("
 )
-"""Another call on the same line: after Python's statement separator (NexusRaven's ``a(…); b(…)``) or under
-the label again (Gorilla's ``<<function>>a(…)<<function>>b(…)``); one of the two is needed."""
+"""Another call on the same line: after Python's statement separator (NexusRaven's ``a(…); b(…)``), a comma
+(Gorilla OpenFunctions v2's README: ``a(…), b(…)``) or under the label again (Gorilla's
+``<<function>>a(…)<<function>>b(…)``); one of them is needed, and every call of the run must be one."""
 
 
 ROWS = [

@@ -307,8 +307,8 @@ ROWS = [
     Dialect(
         "qwen_xml_bare_name",
         r"(?P<name>[^\W\d][\w.\-:]{0,127}?)"
-        r"(?=[ \t]{0,8}\r?\n?[ \t\r\n]{0,8}<(?!arg_key>|parameter[=>]|function[=>])[A-Za-z_][\w.\-]{0,63}[ \t]{0,8}"
-        r"(?:>|=[ \t]{0,4}[\"']))",
+        r"(?=[ \t]{0,8}\r?\n?[ \t\r\n]{0,8}<(?!arg_key>|tool_sep>|parameter[=>]|function[=>])"
+        r"[A-Za-z_][\w.\-]{0,63}[ \t]{0,8}(?:>|=[ \t]{0,4}[\"']))",
         None,
         start="inside",
         inside=_IN_CALL,

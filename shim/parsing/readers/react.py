@@ -21,6 +21,7 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import Status
+from shim.parsing.pythonic import parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.name_first import V2_HEADER, V2_ROWS
@@ -40,6 +41,22 @@ _FENCE_END = regex.compile(r"[ \t\r\n]*```")
 _RESULT_MARKER = regex.compile(r"[ \t]*(?:\r?\n[ \t]*)?✿RESULT✿[ \t]*:?[ \t]*\r?\n?")
 """Qwen-Agent's ``✿RESULT✿`` after a ``✿ARGS✿`` object, on its line: where the tool's result goes (the model stops
 there), so it and its line breaks are the call's markup."""
+_NEXT_LINE = regex.compile(r"\r?\n(?P<line>[^\r\n]*)\r?\n|\r?\n(?P<line>[^\r\n]+)\Z")
+"""The line below a string input, whole (its line break seen, or the text's end)."""
+_LABEL_LINE = regex.compile(r"[ \t]*(?:$|[*_#>`\-]|[^\s:]{1,24}(?:[ \t][^\s:]{1,24}){0,2}[ \t]*:)")
+"""A line that ends a string input: blank, Markdown, or a label (``Observation:``, ``Final Answer:``, ``Thought:``).
+Any other line goes on with the input (CrewAI and langchaingo read the input to the next label)."""
+_LABEL_WORDS = ("Observation", "Thought", "Final Answer", "Action", "Question", "Answer")
+
+
+def _ends_input(line: str) -> bool:
+    """A label line, or a label word cut short where the text ends (a stop sequence: ``Obs``)."""
+    word = line.strip()
+    return _LABEL_LINE.match(line) is not None or any(
+        w.casefold().startswith(word.casefold()) or word.casefold().startswith(w.casefold()) for w in _LABEL_WORDS
+    )
+
+
 _FENCE_NEXT = regex.compile(r"\r?\n[ \t]{0,3}```[^\r\n`]{0,32}\r?\n")
 """A code fence opening on the line right after a string input: it continues the input (LangChain reads the
 input to the end of the output), up to `_FENCE_CLOSE`."""
@@ -63,11 +80,12 @@ _INPUT_LABEL = "|".join(label for _, label in _LABELS)
 _HEAD = (
     rf"(?:{_NAME_LABEL})[ \t]{{0,8}}(?P<name>%s)(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
     rf"(?:[ \t]{{1,8}}[-\u2013\u2014][ \t][^\r\n]{{0,240}})?[ \t]{{0,8}}"
-    rf"(?:\r?\n[ \t]{{0,8}}){{1,6}}{_CAPTION}(?:{_INPUT_LABEL})[ \t]{{0,8}}"
+    rf"(?:(?:\r?\n[ \t]{{0,8}}){{1,6}}{_CAPTION}|(?<=[ \t]))(?:{_INPUT_LABEL})[ \t]{{0,8}}"
 )
 """The name line (the name may be followed by a description or a signature in parentheses, ``Action: add (add two
 numbers)``, and a dash and a description, as CrewAI prints its tools: ``Action: Internet Search Tool(user_query) -
-Scrapes…``), then, after up to five blank lines, the input label."""
+Scrapes…``), then, after up to five blank lines, the input label; or the label on the same line after a blank
+(``Action: foo Action Input: bar``, langchaingo's MRKL test)."""
 _FLOWER_HEAD = (
     rf"{_LABELS[1][0]}[ \t]{{0,8}}(?P<name>%s)[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}}){{0,6}}{_LABELS[1][1]}[ \t]{{0,8}}"
 )
@@ -90,7 +108,8 @@ def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] 
 
 
 def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] | None:
-    """An action input as arguments: an object, JSON object text, or a string for the one parameter."""
+    """An action input as arguments: an object, JSON object text, keyword pairs (``k="v", k2=1``) of declared
+    parameters, or another value (a string, a list) for the one parameter."""
     if isinstance(value, dict):
         return value  # pyright: ignore[reportUnknownVariableType]
     if value is None:
@@ -107,8 +126,29 @@ def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] |
                 return input_arguments(tools, name, lenient_json.loads(text))
             except lenient_json.LenientJSONError:
                 pass
-        return string_arguments(tools, name, value)
-    return None
+        pairs = _keyword_pairs(tools, name, text)
+        if pairs is not None:
+            return pairs
+        arguments = string_arguments(tools, name, value)
+        if arguments is None and "{" in text:  # `** {…}`: one JSON object after a stray mark
+            inner = lenient_loads(text[text.index("{") : text.rindex("}") + 1] if "}" in text else "")
+            if isinstance(inner, dict):
+                return inner  # pyright: ignore[reportUnknownVariableType]
+        return arguments
+    one = one_parameter(tools, name, "x")  # a list or a number: the value of the one parameter
+    return {next(iter(one)): value} if one else None
+
+
+def _keyword_pairs(tools: ToolIndex, name: str, text: str) -> dict[str, Any] | None:
+    """``location="Boston, MA", unit="fahrenheit"``: Python keyword arguments, each a declared parameter."""
+    if "=" not in text:
+        return None
+    parsed = parse_pythonic(f"[_input({text})]")
+    properties = tools.properties(name)
+    if not parsed or properties is None:
+        return None
+    arguments = parsed[0][1]
+    return arguments if arguments and all(key in properties for key in arguments) else None
 
 
 class ReactInput:
@@ -143,11 +183,15 @@ class ReactInput:
                 ctx.consume(text[pos : below.end() - 1])
                 pos = below.end() - 1
             if text[pos : pos + 1] == "{":
-                self.json = JsonCandidate(ctx)
+                self.json = JsonCandidate(ctx, revert=False)
         if self.json is not None:
             new, status = self.json.scan(text, pos, final)
-            if status is not Status.DONE:
-                return new, (MORE if status is Status.MORE else None)
+            if status is Status.MORE:
+                return new, MORE
+            if status is not Status.DONE:  # braces around no JSON (`{temperature in SF}`): a string input
+                self.body, self.json = [self.json.text()], None
+                return new, self
+
             if self.fenced:
                 fence = match_at(_FENCE_END, text, new, final)
                 if fence is MORE:  # the scanner is done: the next feed comes straight back here
@@ -175,7 +219,7 @@ class ReactInput:
             ctx.consume(close.group())
             self.body.append(close.group())
             self.in_fence = False
-            return close.end(), self._decide("".join(self.body).strip().strip('"'))
+            return close.end(), self._decide(_unquoted("".join(self.body)))
         end = _LINE_END.search(text, pos)
         stop = len(text) if end is None else end.start()
         ctx.consume(text[pos:stop])
@@ -183,6 +227,13 @@ class ReactInput:
         if end is None and not final:
             return stop, self
         if end is not None:
+            more = match_at(_NEXT_LINE, text, stop, final)
+            if more is MORE:
+                return stop, MORE
+            if more is not None and not _ends_input(more.group("line")):  # the input goes on below
+                ctx.consume(text[stop : more.start("line")])
+                self.body.append(text[stop : more.start("line")])
+                return more.start("line"), self
             fence = _FENCE_NEXT.match(text, stop, partial=not final)
             if fence is not None and fence.partial:
                 return stop, MORE
@@ -191,7 +242,7 @@ class ReactInput:
                 self.body.append(fence.group())
                 self.in_fence = True
                 return fence.end(), self
-        return stop, self._decide("".join(self.body).strip().strip('"'))
+        return stop, self._decide(_unquoted("".join(self.body)))
 
     def _decide(self, value: Any) -> Next:
         arguments = input_arguments(self.ctx.tools, self.name, value)
@@ -205,11 +256,21 @@ class ReactInput:
         if truncated:
             self.ctx.fail_call(CUT_OFF)
         elif self.json is None:
-            self._decide("".join(self.body).strip().strip('"'))
+            self._decide(_unquoted("".join(self.body)))
         elif self.read is not None:
             self._decide(self.read[0])
+        elif isinstance(value := lenient_loads(self.json.text()), dict):  # closers left out at the end
+            self._decide(value)
         else:
             self.ctx.revert()
+
+
+def _unquoted(text: str) -> str:
+    """A string input without the quotes around it (``"Paris"``); keyword pairs keep their own."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1]
+    return text if "=" in text else text.strip('"')
 
 
 def lenient_loads(text: str) -> Any:

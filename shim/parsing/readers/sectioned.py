@@ -5,7 +5,8 @@
 
 ``HEAD`` names the tool (``get_weather``, Kimi's ``functions.get_weather:0``), or is a type word after which
 the name follows the separator on its own line (DeepSeek V3/R1: ``function<｜tool▁sep｜>get_weather``). The
-arguments stream as they arrive (`JsonBody`). A missing ``CALL_END`` or ``SECTION_END`` is tolerated.
+arguments stream as they arrive (`JsonBody`). A missing ``CALL_END`` or ``SECTION_END`` is tolerated, and so is a
+missing ``CALL_BEGIN`` where a head and its separator follow the section's opener or a call.
 
 In place of ``HEAD SEPARATOR {ARGUMENTS}`` a call may hold any tagged form whose opener names its tool
 (Step 3 writes ``<steptml:invoke name="NAME">…</steptml:invoke>`` between these tokens): that form's reader
@@ -149,6 +150,8 @@ class Section:
         self.fenced = False  # the call's arguments opened a ``` fence
         self._call_begin, self._head, self._call_end, self._section_end = tokens.compiled()
         self._separator = regex.compile(tokens.separator)
+        self._bare_head = regex.compile(rf"[^<>\n{{]{{1,160}}?[ \t\r\n]{{0,8}}(?:{tokens.separator})")
+        """A head and its separator token right inside the section (mlx-swift-lm's Kimi K2 test)."""
 
     def _inner(self, text: str, pos: int, lead: int, final: bool) -> tuple[int, Next] | None:
         """A tagged call form whose opener names its tool at ``lead`` (after layout from ``pos``), in place of
@@ -191,6 +194,13 @@ class Section:
                     self.phase = "head"
                     self.opened = True
                     return found.end(), self
+            bare = match_at(self._bare_head, text, pos, final)  # the call's begin token left out
+            if bare is MORE:
+                return pos, MORE
+            if bare is not None:
+                self.phase = "head"
+                self.opened = True
+                return pos, self
             if self.opened:
                 ctx.markup_as_text()  # the section ends without its closing token
             else:

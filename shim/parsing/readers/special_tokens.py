@@ -68,4 +68,15 @@ TURN_END_ROWS = [
     # Last in the table: any call form opening with one of these tokens (`<|call|>NAME<|args|>`) is tried first.
     # A turn-end token after text, where the message ends or another special token follows: markup (`TurnEnd`).
     Dialect("turn_end", TURN_END.pattern, None, kind="markup", first="<[", reader=open_turn_end),
+    # The model's own turn header (its template's generation prompt printed again): markup. Another role's
+    # header makes the text a transcript (`prose.TRANSCRIPT`), where every token stays text.
+    Dialect(
+        "own_turn_header",
+        r"<\|im_start\|>[ \t]{0,2}assistant[ \t]{0,4}\r?\n|<\|start_header_id\|>assistant<\|end_header_id\|>"
+        r"|<start_of_turn>model[ \t]{0,4}\r?\n|<\|assistant\|>",
+        None,
+        kind="markup",
+        first="<",
+        reader=open_markup,
+    ),
 ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
 from shim.parsing.readers.json_body import JsonBody
@@ -112,6 +112,14 @@ class TaggedStart:
                 return pos, MORE
             if again is not None and again.dialect is not None and again.dialect.kind == "call":
                 ctx.markup("")  # `<function_call><function_call>{…}`: the first is a stray
+                return pos, None
+            inner = ctx.markers.match(text, pos, final, fences=True) if char == "<" and again is None else None
+            if inner is PARTIAL:
+                return pos, MORE
+            closer = block.dialect.compiled_close() if block.dialect is not None else None
+            if inner is not None and inner.dialect is not None and inner.dialect.name in INNER_UNTAGGED and closer:
+                ctx.markup("")  # `<tool-use><shell>ls</shell></tool-use>` (gptme): the tool's own tags inside
+                ctx.expect_outer(closer)
                 return pos, None
         named = self.named_body(text, pos, final)
         if named is not None:

@@ -18,7 +18,7 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
 from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
@@ -48,8 +48,10 @@ class JsonCandidate:
     """A JSON value read as a possible call: its text is consumed as it is scanned, so a revert gives it all back
     as text, and kept in `body` to be decoded once it is complete."""
 
-    def __init__(self, ctx: Context, opener: str = "") -> None:
+    def __init__(self, ctx: Context, opener: str = "", *, revert: bool = True) -> None:
+        """``revert``: an error gives the text back (else the caller decides what the text was)."""
         self.ctx = ctx
+        self.revert = revert
         self.scanner = JsonScanner(stop_chars="", capture=False)
         self.scanner.feed(opener, 0)
         self.body = [opener] if opener else []
@@ -61,7 +63,7 @@ class JsonCandidate:
         if new > pos:
             self.ctx.consume(text[pos:new])
             self.body.append(text[pos:new])
-        if status is not Status.MORE and status is not Status.DONE:
+        if status is not Status.MORE and status is not Status.DONE and self.revert:
             self.ctx.revert()
         return new, status
 
@@ -153,7 +155,9 @@ class TagCloser:
         found = self.closer.match(text, end, partial=not final)
         if found is not None and found.partial:
             return pos, MORE
-        if found is None:
+        if found is None:  # more calls may follow inside the tag: its closer after them is markup too
+            self.ctx.expect_outer(self.closer)
+            self.block.outer = self.closer  # and a comma between them is a separator (`<tools>{…}, {…}</tools>`)
             return pos, AfterBody(self.ctx, self.block)
         self.ctx.markup(text[pos : found.end()])
         fence = self.block.fence and not found.group().lstrip().startswith("`")  # a fence closer closes the fence
@@ -238,9 +242,17 @@ def tagged_inside(
         return pos, MORE
     row = found.dialect if found is not None and found.kind in ("open", "fence") else None
     # a call family's block, or a JSON call in a tag of its own (`<tools>{…}</tools>`): both end at their closer
-    if found is None or row is None or row.reader is None or not (row.kind == "call" or row.name == WRAPPED.name):
+    inner = row is not None and row.name in INNER_UNTAGGED
+    if (
+        found is None
+        or row is None
+        or row.reader is None
+        or not (row.kind == "call" or row.name == WRAPPED.name or inner)
+    ):
         ctx.revert()
         return pos, None
+    if inner and outer is not None:  # its reader knows no wrapper: the core takes the closer after its calls
+        ctx.expect_outer(outer)
     ctx.consume(found.match.group())
     block = Block(row if row.kind == "call" else None, fence=fence, outer=outer)
     return found.match.end(), row.reader(ctx, block, found.match)
@@ -285,13 +297,14 @@ FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_
 BARE = Dialect("bare_json", r"(?=\{|\[[ \t\r\n]{0,64}\{)", None, kind="untagged", first="{[", reader=_open_bare)
 WRAPPED = Dialect(
     "tag_around_json",
-    r"<(?P<tag>[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{)",
+    r"<(?P<tag>[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{|\[[ \t\r\n]{0,64}\{)",
     None,
     kind="untagged",
     first="<",
     reader=_open_wrapped,
 )
-"""``<user>{"name": …}</user>``: a tag that is no call tag around one JSON call (offered tools only)."""
+"""``<user>{"name": …}</user>``: a tag that is no call tag around a JSON call, a list of them, or several in a row
+(offered tools only)."""
 WRAPPED_CALL = Dialect(
     "tag_around_call",
     r"<(?P<tag>[A-Za-z_][\w:.\-]{0,31})>(?=[ \t\r\n]{0,16}<[A-Za-z_|])",

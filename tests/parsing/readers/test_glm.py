@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.parsing.readers.cases import Real, check, tool
@@ -195,3 +197,58 @@ def test_another_closer_after_the_pairs_is_no_end_of_the_call(end: str) -> None:
     text = "<tool_call>grep\n<arg_key>pattern</arg_key>\n<arg_value>needle</arg_value>" + end
     result = check(Real("written", text, [], visible=text, errors=1), visible=False)
     assert result["calls"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # Hunyuan HY-3 (vLLM's hy_v3 parser tests): a separator token after the name, <tool_calls> around.
+        (
+            "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n"
+            "</tool_call>\n<tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>Rome</arg_value></tool_call>"
+            "\n</tool_calls>",
+            [("get_weather", {"city": "Oslo"}), ("get_weather", {"city": "Rome"})],
+            "",
+        ),
+        (
+            "Checking.<tool_calls><tool_call>get_date<tool_sep></tool_call></tool_calls>",
+            [("get_date", {})],
+            "Checking.",
+        ),
+        ("<tool_call>get_date <|tool_sep|>\n</tool_call>", [("get_date", {})], ""),
+    ],
+)
+def test_a_separator_token_after_the_name_is_markup(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real("written: HY-3 shapes", text, calls, visible=visible, tools=["get_weather", "get_date"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "glob\n<arg_key>pattern</arg_key>\n<arg_value>**/*.md</arg_value>",
+        "glob<arg_key>pattern</arg_key><arg_value>**/*.md</arg_value>\n",
+    ],
+)
+def test_the_name_and_pairs_opening_the_message_without_the_tag_are_a_call(text: str) -> None:
+    check(
+        Real(
+            "written: GLM-4.5-Air without <tool_call> (mlx-lm#607)",
+            text,
+            [("glob", {"pattern": "**/*.md"})],
+            tools=["glob"],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I ran glob\n<arg_key>pattern</arg_key>\n<arg_value>x</arg_value>",
+        "unknown\n<arg_key>pattern</arg_key>\n<arg_value>x</arg_value>",
+    ],
+)
+def test_pairs_after_prose_or_an_unknown_name_without_the_tag_stay_text(text: str) -> None:
+    result = check(Real("written: pairs in prose", text, [], visible=text, tools=["glob"]))
+    assert result["errors"] == []

@@ -76,3 +76,22 @@ def test_a_call_without_its_section_tokens_is_read() -> None:
 def test_the_section_opener_mentioned_in_prose_stays_visible() -> None:
     text = "Kimi writes <|tool_calls_section_begin|> before its calls."
     check(Real("variant", text, [], visible=text, tools=["get_weather"]), every_split=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<|tool_calls_section_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Oslo"}'
+        "<|tool_calls_section_end|>",
+        '<|tool_calls_section_begin|>\nget_weather <|tool_call_argument_begin|> {"city": "Oslo"}',
+    ],
+)
+def test_a_call_whose_begin_token_was_left_out_is_read_from_its_head(text: str) -> None:
+    check(
+        Real("written: mlx-swift-lm's Kimi K2 shape", text, [("get_weather", {"city": "Oslo"})], tools=["get_weather"])
+    )
+
+
+def test_a_section_token_named_in_prose_with_no_head_after_it_stays_text() -> None:
+    text = "Calls open with <|tool_calls_section_begin|> and then a head."
+    check(Real("written: Kimi token in prose", text, [], visible=text, tools=["get_weather"]))

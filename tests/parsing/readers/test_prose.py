@@ -268,3 +268,46 @@ def test_a_call_with_no_turn_header_of_another_role_before_it_is_still_a_call(te
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
     if visible is not None:
         assert result["text"] == visible
+
+
+def test_a_react_question_line_after_a_prompts_text_makes_the_rest_a_transcript() -> None:
+    text = (
+        "Use the following format:\nQuestion: the input\nAction: get_weather\nAction Input: the input\n\nBegin!\n\n"
+        'Question: Rome?\nThought: I will look.\nAction: get_weather\nAction Input: {"city": "Rome"}\nObservation: sunny'
+    )
+    result = parse_everywhere(text, TOOLS, every_split=False, seeds=6)
+    assert result["calls"] == [] and result["text"] == text
+
+
+def test_a_question_restated_where_the_models_turn_begins_leaves_its_call_a_call() -> None:
+    text = 'Question: Rome?\nThought: I will look.\nAction: get_weather\nAction Input: {"city": "Rome"}'
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A fence's opening line between the presenting sentence and the call; a version number in the sentence.
+        "Example of a badly formatted `Qwen2.5-Instruct` tool call:\n\n   ```xml\n   <tool_call>\n"
+        '   ["name": "get_weather"]\n   </tool_call>\n   ```\n',
+        'For example, with Llama 3.1:\n```json\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n```',
+    ],
+)
+def test_a_call_presented_across_a_fence_opener_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=False, seeds=6)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The fence that closes an example is no opener: the call after it is the model's.
+        'For example:\n```\nsee the docs\n```\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'Checking the weather in Rome now:\n```json\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n```',
+    ],
+)
+def test_a_call_after_a_closed_example_or_an_unpresented_fence_is_still_a_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=False, seeds=6)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
