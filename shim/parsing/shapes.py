@@ -189,7 +189,8 @@ def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, A
         return node
     target: Any = root
     for part in ref[2:].split("/"):
-        target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
+        key = part.replace("~1", "/").replace("~0", "~")
+        target = cast("dict[str, Any]", target).get(key) if isinstance(target, dict) else None
     return _local_ref(root, target, depth + 1)
 
 
