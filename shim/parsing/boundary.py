@@ -7,8 +7,9 @@ the call, and a value would end with it. The form, ``]<]WORD[>[``, appears in no
 everywhere, whatever the family. A token split across chunks is held back until it is whole (or is not one).
 
 Incremental like the other pieces of the parser: `strip` each chunk before it is read, `restore` the events
-read from it. Positions are the parser's: how much stripped text it was fed, and how much of it the raw of its
-events covered, so a stream with no token (nearly every one) costs one membership test a chunk.
+read from it. A token's place is kept as its distance past the text the events returned so far cover, which the
+parser knows (what it holds back), so a stream with no token (nearly every one) costs one membership test a
+chunk.
 """
 
 from __future__ import annotations
@@ -33,12 +34,13 @@ class BoundaryTokens:
     def __init__(self) -> None:
         self.hold = ""
         """The end of the last chunk, held back because it may begin a token."""
-        self.tokens: list[tuple[int, str]] = []
-        """Tokens taken out and not yet given back, at their offset in the stripped text."""
+        self.tokens: list[list[int | str]] = []
+        """Tokens taken out and not yet given back: ``[distance, token]``, the distance counted in stripped text
+        from the end of what the events returned so far cover."""
 
-    def strip(self, chunk: str, *, fed: int, final: bool) -> str:
-        """``chunk`` without its boundary tokens (the end of it held back when it may begin one); ``fed`` is how
-        much stripped text the parser was given before it."""
+    def strip(self, chunk: str, *, ahead: int, final: bool) -> str:
+        """``chunk`` without its boundary tokens (the end of it held back when it may begin one); ``ahead`` is how
+        much stripped text the parser was given and has not returned in events yet."""
         text, self.hold = self.hold + chunk, ""
         if _START not in text and (final or "]" not in text[-_TAIL:]):
             return text
@@ -46,8 +48,8 @@ class BoundaryTokens:
         pos = 0
         for found in _TOKEN.finditer(text):
             pieces.append(text[pos : found.start()])
-            fed += found.start() - pos
-            self.tokens.append((fed, found.group()))
+            ahead += found.start() - pos
+            self.tokens.append([ahead, found.group()])
             pos = found.end()
         if not final:
             partial = _TOKEN.search(text, max(pos, len(text) - _TAIL), partial=True)
@@ -57,27 +59,27 @@ class BoundaryTokens:
         pieces.append(text[pos:])
         return "".join(pieces)
 
-    def restore(self, events: list[Event], *, covered: int, final: bool = False) -> list[Event]:
-        """``events`` (read from the stripped text, in order, the raw of those before them covering ``covered``
-        characters of it) with each token put back into the raw of the first event whose raw reaches its place;
-        at the end of the stream, any left go out as raw of empty text."""
+    def restore(self, events: list[Event], *, final: bool = False) -> list[Event]:
+        """``events`` (read from the stripped text, in order, right after those returned before) with each token
+        put back into the raw of the first event whose raw reaches its place; at the end of the stream, any left
+        go out as raw of empty text."""
         out: list[Event] = []
         for event in events:
-            start, end = covered, covered + len(event.raw)
-            covered = end
-            if not self.tokens or self.tokens[0][0] > end:
-                out.append(event)
-                continue
+            size = len(event.raw)
             raw: list[str] = []
             last = 0
-            while self.tokens and self.tokens[0][0] <= end:
+            while self.tokens and int(self.tokens[0][0]) <= size:
                 at, token = self.tokens.pop(0)
-                cut = max(at - start, 0)
-                raw += [event.raw[last:cut], token]
+                cut = max(int(at), 0)
+                raw += [event.raw[last:cut], str(token)]
                 last = cut
-            raw.append(event.raw[last:])
-            out.append(dataclasses.replace(event, raw="".join(raw)))
+            for waiting in self.tokens:
+                waiting[0] = int(waiting[0]) - size
+            if raw:
+                raw.append(event.raw[last:])
+                event = dataclasses.replace(event, raw="".join(raw))
+            out.append(event)
         if final and self.tokens:
-            out.append(TextDelta(text="", raw="".join(token for _, token in self.tokens)))
+            out.append(TextDelta(text="", raw="".join(str(token) for _, token in self.tokens)))
             self.tokens.clear()
         return out

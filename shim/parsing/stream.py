@@ -97,8 +97,7 @@ class StreamParser:
         self.tools = tools if isinstance(tools, ToolIndex) else ToolIndex(tools or ())
         self._ids = ids or IdGenerator()
         self._boundary = BoundaryTokens()  # leaked boundary tokens: out of the text, back into the raw
-        self._fed = 0  # characters of (stripped) text fed so far
-        self._covered = 0  # of those, how many the raw of the events returned so far covers
+        self._ahead = 0  # characters of (stripped) text fed and not yet returned in events' raw (held back)
         rows = rows_for(dialects, self.tools)
         self.markers = Markers(rows)
         # Untagged forms count only with offered tools as evidence (a fence still closes a tagged body).
@@ -162,14 +161,12 @@ class StreamParser:
         if self._closed:
             raise ParserClosedError("this StreamParser is closed; create a new one for the next stream")
         if "]" in chunk or self._boundary.hold:
-            chunk = self._boundary.strip(chunk, fed=self._fed, final=False)
-        self._fed += len(chunk)
+            chunk = self._boundary.strip(chunk, ahead=self._ahead, final=False)
         if self._reader is None and not self._carry and not self._at_start and not self._quick.search(chunk):
-            self._remember(chunk)  # the fast path: prose, nothing to look at
-            if self._boundary.tokens or not chunk:
-                return self._returned([TextDelta(text=chunk, raw=chunk)] if chunk else [])
-            self._covered += len(chunk)
-            return [TextDelta(text=chunk, raw=chunk)]
+            self._remember(chunk)  # the fast path: prose, nothing to look at (returned whole: nothing held)
+            fast: list[Event] = [TextDelta(text=chunk, raw=chunk)] if chunk else []
+            return self._boundary.restore(fast) if self._boundary.tokens else fast
+        self._ahead += len(chunk)
         text = self._carry + chunk
         self._carry = ""
         self._run(text, final=False)
@@ -188,8 +185,8 @@ class StreamParser:
         if self._closed:
             raise ParserClosedError("this StreamParser is already closed")
         self._closed = True
-        held = self._boundary.strip("", fed=self._fed, final=True)
-        self._fed += len(held)
+        held = self._boundary.strip("", ahead=self._ahead, final=True)
+        self._ahead += len(held)
         text, self._carry = self._carry + held, ""
         self._run(text, final=True)
         while True:
@@ -429,11 +426,10 @@ class StreamParser:
 
     def _returned(self, events: list[Event], *, final: bool = False) -> list[Event]:
         """``events`` as returned: any boundary token taken out of their text put back into their raw."""
-        covered = self._covered
         for event in events:
-            self._covered += len(event.raw)
+            self._ahead -= len(event.raw)
         if self._boundary.tokens:
-            return self._boundary.restore(events, covered=covered, final=final)
+            return self._boundary.restore(events, final=final)
         return events
 
     def _flush_out(self) -> list[Event]:

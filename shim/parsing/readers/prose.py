@@ -62,9 +62,9 @@ _SPECIAL = r"(?:<[|\uff5c][^|\uff5c<>\s]{1,30}[|\uff5c]>|<\|[a-z_]{1,30}>|<[a-z]
 """A chat template's special token that can open a turn: ``<|im_start|>``, DeepSeek's full-width ``<|User|>``,
 Gemma 4's ``<|turn>``, ``<start_of_turn>``, ``<beginning_of_sentence>``, MiniMax's ``]~b]``."""
 TRANSCRIPT = regex.compile(
-    rf"(?<=\n)[ \t]{{0,3}}(?:\*\*)?(?:user|human)(?:\*\*)?[ \t]{{0,3}}:"
+    rf"\n[ \t]{{0,3}}(?:\*\*)?(?:user|human)(?:\*\*)?[ \t]{{0,3}}:"  # each alternative opens on a literal: fast
     # ReAct's question line after a prompt's text (a model may restate the question first in its own turn)
-    rf"|(?<=\S[ \t]{{0,3}}\r?\n(?:[ \t]{{0,3}}\r?\n){{0,2}})[ \t]{{0,3}}Question[ \t]{{0,3}}:"
+    rf"|Question[ \t]{{0,3}}:(?<=\S[ \t]{{0,3}}\r?\n(?:[ \t]{{0,3}}\r?\n){{0,2}}[ \t]{{0,3}}Question[ \t]{{0,3}}:)"
     rf"|{_SPECIAL}[ \t]{{0,2}}{_ROLE}(?=[ \t]{{0,4}}(?:\r?\n|<|[\w-]{{1,32}}=))"  # <|im_start|>user, ]~b]system
     rf"|<[|\uff5c](?:{_ROLE}|{_ROLE}_token)[|\uff5c]>"  # <|user|>, <|USER_TOKEN|>, full-width bars
     r"|\[INST\]",
