@@ -38,6 +38,7 @@ __all__ = [
     "Reader",
     "ReaderFactory",
     "TagState",
+    "WholeToEnd",
     "first_chars",
     "match_at",
 ]
@@ -227,6 +228,39 @@ def read_to(
     ctx.consume(text[pos:stop])
     body.append(text[pos:stop])
     return stop, found
+
+
+class WholeToEnd:
+    """A body read to its end pattern (`END`) or the output's end and decided whole by `_decide`: the end is the
+    call's markup; cut short by the token limit, the whole is text again."""
+
+    END: regex.Pattern[str]
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.body: list[str] = []
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        stop, end = read_to(self.ctx, self.body, self.END, text, pos, final)
+        if end is None:
+            if final:
+                self._decide()
+                return stop, None
+            return stop, self
+        if end.partial:
+            return stop, MORE
+        self.ctx.consume(end.group())
+        self._decide()
+        return end.end(), None
+
+    def _decide(self) -> None:
+        raise NotImplementedError
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.revert()
+        else:
+            self._decide()
 
 
 def match_at(pattern: regex.Pattern[str], text: str, pos: int, final: bool) -> regex.Match[str] | _More | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, read_to
+from shim.parsing.readers.base import Block, Context, Dialect, WholeToEnd
 from shim.parsing.readers.react import input_arguments, lenient_loads
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
@@ -29,27 +29,15 @@ __all__ = ["ROWS", "ToolInput"]
 _INPUT_END = regex.compile(r"</tool_input[ \t]{0,8}>", regex.IGNORECASE)
 
 
-class ToolInput:
+class ToolInput(WholeToEnd):
     """The input up to ``</tool_input>`` (or the end of the output), decided whole."""
 
+    END = _INPUT_END
+
     def __init__(self, ctx: Context, name: str, *, several: bool) -> None:
-        self.ctx = ctx
+        super().__init__(ctx)
         self.name = name
         self.several = several
-        self.body: list[str] = []
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        stop, end = read_to(self.ctx, self.body, _INPUT_END, text, pos, final)
-        if end is None:
-            if final:
-                self._decide()
-                return stop, None
-            return stop, self
-        if end.partial:
-            return stop, MORE
-        self.ctx.consume(end.group())
-        self._decide()
-        return end.end(), None
 
     def _decide(self) -> None:
         raw = "".join(self.body)
@@ -59,12 +47,6 @@ class ToolInput:
             self.ctx.revert()
         else:
             self.ctx.end_call(self.ctx.tools.resolve(self.name), arguments, streamed=False)
-
-    def finish(self, truncated: bool) -> None:
-        if truncated:
-            self.ctx.revert()
-        else:
-            self._decide()
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolInput:

@@ -21,7 +21,7 @@ from typing import Any
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, read_to
+from shim.parsing.readers.base import Block, Context, Dialect, WholeToEnd
 from shim.parsing.shapes import ShapeError, to_call
 
 __all__ = ["ROWS"]
@@ -60,25 +60,10 @@ def _arguments(args: str) -> dict[str, Any] | None:
     return arguments
 
 
-class BracketBody:
+class BracketBody(WholeToEnd):
     """The body up to ``[/TOOL_CALL]``, decided whole."""
 
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-        self.body: list[str] = []
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        stop, end = read_to(self.ctx, self.body, _CLOSE, text, pos, final)
-        if end is None:
-            if final:
-                self._decide()
-                return stop, None
-            return stop, self
-        if end.partial:
-            return stop, MORE
-        self.ctx.consume(end.group())
-        self._decide()
-        return end.end(), None
+    END = _CLOSE
 
     def _decide(self) -> None:
         ctx, body = self.ctx, "".join(self.body).strip()
@@ -97,12 +82,6 @@ class BracketBody:
             ctx.revert()
         else:
             ctx.end_call(ctx.tools.resolve(call[0]), call[1], streamed=False)
-
-    def finish(self, truncated: bool) -> None:
-        if truncated:
-            self.ctx.revert()
-        else:
-            self._decide()
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> BracketBody:
