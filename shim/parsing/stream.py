@@ -29,7 +29,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import regex
 
@@ -115,7 +115,7 @@ class StreamParser:
         self._text_stop = compile_marker("|".join(stops) or r"(?!)")
         # The fast path's test of the same (`_plain_gate`), and where a word's start at a chunk's end may open.
         gate = _plain_gate(self.markers.opener_chars, fence_stops)
-        self._plain_stop, self._plain_heads, self._plain_ends = gate
+        self._plain_chars, self._plain_words, self._plain_shortest, self._plain_heads, self._plain_ends = gate
         self._plain_span = max(map(len, self._plain_heads), default=0)
         firsts = {c for head in self._plain_heads for c in (head[0], head[0].upper())}
         self._plain_firsts = frozenset(c for c in firsts if self.markers.may_open(c, fences=c in self._fence_chars))
@@ -176,7 +176,9 @@ class StreamParser:
                 stop = self._text_stop.search(text, partial=True)
                 if stop is None or stop.start() >= len(text):
                     return self._prose(text, carry)
-            elif self._plain_stop(text) is None:
+            elif self._plain_chars(text) is None and (
+                len(text) < self._plain_shortest or self._plain_words(text) is None
+            ):
                 if text[-1:] not in self._plain_ends or not text.lower().endswith(self._plain_heads):
                     return self._prose(text, carry)
                 plain = self._plain_end(text)  # it ends with the start of an opener's word: a marker's, maybe
@@ -586,20 +588,34 @@ class StreamParser:
         self._span_kind = None
 
 
-@lru_cache(maxsize=256)
-def _plain_gate(
-    opener_chars: str, fence_stops: tuple[str, ...]
-) -> tuple[Callable[[str], object], tuple[str, ...], frozenset[str]]:
+class _Gate(NamedTuple):
     """For ASCII text, what ``_text_stop`` (a `regex` search, with partial matches at the end) finds, in `re`
-    (several times faster on a short chunk): a search for a stop character or an untagged opener's leading word,
-    the proper starts of those words (lower-cased: text ending with one may end inside the word) and the
-    characters they end with (most text ends with none, and skips the test)."""
+    and `str` methods (several times faster on a short chunk)."""
+
+    chars: Callable[[str], object]
+    """Search for a character an opener begins with."""
+    words: Callable[[str], object]
+    """Search for an untagged opener's leading word (``Action``, ``commentary``), in any case."""
+    shortest: int
+    """The shortest word's length: a shorter text holds none."""
+    heads: tuple[str, ...]
+    """Every proper start of a word, lower-cased: a text that ends with one may end inside the word."""
+    ends: frozenset[str]
+    """The characters those starts end with, in either case: most text ends with none and skips that test."""
+
+
+@lru_cache(maxsize=256)
+def _plain_gate(opener_chars: str, fence_stops: tuple[str, ...]) -> _Gate:
     chars = opener_chars + "".join(s for s in fence_stops if len(s) == 1)
     words = [s for s in fence_stops if len(s) > 1]
-    alternatives = ([f"[{re.escape(chars)}]"] if chars else []) + [re.escape(w) for w in words]
     heads = {w[:k].lower() for w in words for k in range(1, len(w))}
-    ends = frozenset(c for h in heads for c in (h[-1], h[-1].upper()))
-    return re.compile("|".join(alternatives) or r"(?!)", re.IGNORECASE).search, tuple(sorted(heads)), ends
+    return _Gate(
+        chars=re.compile(f"[{re.escape(chars)}]" if chars else r"(?!)", re.IGNORECASE).search,
+        words=re.compile("|".join(map(re.escape, words)) or r"(?!)", re.IGNORECASE).search,
+        shortest=min(map(len, words), default=0),
+        heads=tuple(sorted(heads)),
+        ends=frozenset(c for h in heads for c in (h[-1], h[-1].upper())),
+    )
 
 
 _new_event = object.__new__
