@@ -28,7 +28,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from functools import lru_cache
+from typing import Any, NamedTuple, Protocol
 
 import regex
 
@@ -52,6 +53,8 @@ _SHOWN = "shown"
 _WS = regex.compile(r"[ \t\r\n]+")
 _TAIL = 160
 """How much of the latest visible text the rule for prose looks at before an opener."""
+_RECENT = 64
+"""How many pieces of visible text are kept before they are searched for a user's turn and cut to their tail."""
 
 ToolsArg = Iterable[str | Mapping[str, Any] | ToolSpec] | ToolIndex | None
 
@@ -106,12 +109,16 @@ class StreamParser:
         self._message_chars = "".join(c for d, _ in self._message_rows for c in first_chars(d))
         self._fence_chars = self.markers.fence_chars if self.tools else ""
         # Where text must be looked at: every opener's first character, and untagged openers' leading words.
+        fence_stops = tuple(self.markers.fence_stops) if self.tools else ()
         stops = [f"[{regex.escape(self.markers.opener_chars)}]"] if self.markers.opener_chars else []
-        stops += [regex.escape(s) for s in (self.markers.fence_stops if self.tools else [])]
+        stops += [regex.escape(s) for s in fence_stops]
         self._text_stop = compile_marker("|".join(stops) or r"(?!)")
-        firsts = {c for s in (self.markers.fence_stops if self.tools else []) for c in (s[0].lower(), s[0].upper())}
-        quick = self.markers.opener_chars + "".join(sorted(firsts))
-        self._quick = re.compile(f"[{re.escape(quick)}]" if quick else r"(?!)")  # `re`: faster for one class
+        # The fast path's test of the same (`_plain_gate`), and where a word's start at a chunk's end may open.
+        gate = _plain_gate(self.markers.opener_chars, fence_stops)
+        self._plain_chars, self._plain_words, self._plain_shortest, self._plain_heads, self._plain_ends = gate
+        self._plain_span = max(map(len, self._plain_heads), default=0)
+        firsts = {c for head in self._plain_heads for c in (head[0], head[0].upper())}
+        self._plain_firsts = frozenset(c for c in firsts if self.markers.may_open(c, fences=c in self._fence_chars))
         self._reader: Reader | None = None  # None: in text
         self._state = TagState.NONE
         self._dialect: Dialect | None = None  # the call block's row, for the retry message; None when untagged
@@ -162,10 +169,21 @@ class StreamParser:
             raise ParserClosedError("this StreamParser is closed; create a new one for the next stream")
         if "]" in chunk or self._boundary.hold:
             chunk = self._boundary.strip(chunk, ahead=self._ahead, final=False)
-        if self._reader is None and not self._carry and not self._at_start and not self._quick.search(chunk):
-            self._remember(chunk)  # the fast path: prose, nothing to look at (returned whole: nothing held)
-            fast: list[Event] = [TextDelta(text=chunk, raw=chunk)] if chunk else []
-            return self._boundary.restore(fast) if self._boundary.tokens else fast
+        if self._reader is None and not self._at_start:  # in text: the fast path when nothing can open here
+            carry = self._carry
+            text = carry + chunk if carry else chunk
+            if not text.isascii():  # `_text_stop` decides (`_plain_gate`: the same answer for ASCII, faster)
+                stop = self._text_stop.search(text, partial=True)
+                if stop is None or stop.start() >= len(text):
+                    return self._prose(text, carry)
+            elif self._plain_chars(text) is None and (
+                len(text) < self._plain_shortest or self._plain_words(text) is None
+            ):
+                if text[-1:] not in self._plain_ends or not text.lower().endswith(self._plain_heads):
+                    return self._prose(text, carry)
+                plain = self._plain_end(text)  # it ends with the start of an opener's word: a marker's, maybe
+                if plain is not None:
+                    return self._prose_held(text, carry, *plain)
         self._ahead += len(chunk)
         text = self._carry + chunk
         self._carry = ""
@@ -203,6 +221,64 @@ class StreamParser:
         if self._raw:  # nothing may be dropped
             self._text("", self.take_raw())
         return self._returned(self._flush_out(), final=True)
+
+    def _prose(self, text: str, carry: str, cuts: Sequence[int] = ()) -> list[Event]:
+        """The fast path: what `_run` does with ``text`` (``carry`` and the chunk) when it can open nothing there:
+        one run of text, returned whole, without the machinery. ``cuts``: where `_in_text` would stop on the way
+        (a character that opens nothing), which splits what it remembers."""
+        if carry:
+            self._carry = ""
+            self._ahead -= len(carry)  # counted when it was fed; returned now
+        if not text:
+            return []
+        if not self._shown or self._outer is not None:
+            self._text_seen(text)
+        if cuts:
+            last = 0
+            for cut in cuts:
+                if cut > last:
+                    self._remember(text[last:cut])
+                self._remember(text[cut])
+                last = cut + 1
+            if last < len(text):
+                self._remember(text[last:])
+        else:
+            recent = self._recent  # `_remember`, inline
+            recent.append(text)
+            if len(recent) > _RECENT:
+                self._compact()
+        event = _new_event(TextDelta)  # `TextDelta(text=text, raw=text)`: a call with keywords costs more than
+        _set_text(event, text)  # all the rest of the fast path
+        _set_raw(event, text)
+        _set_type(event, "text")
+        return self._boundary.restore([event]) if self._boundary.tokens else [event]
+
+    def _prose_held(self, text: str, carry: str, end: int, cuts: Sequence[int]) -> list[Event]:
+        """`_prose` up to ``end``, where a marker may begin: the rest is held for the next chunk."""
+        self._ahead += len(text) - len(carry) - end  # the chunk counted, the text before ``end`` returned
+        events = self._prose(text[:end], "", cuts)
+        self._carry = text[end:]
+        return events
+
+    def _plain_end(self, text: str) -> tuple[int, list[int]] | None:
+        """Where the text scanner would hold ``text`` back (its length: nowhere) and where it stops on the way,
+        when ``text`` ends with starts of an opener's word and holds nothing else to stop at; None if a marker
+        matches there (the slow path reads it). As `_in_text` does: each start, longest first (``_text_stop``
+        finds it), is a marker's (held) or is text (a cut)."""
+        lower = text.lower()
+        cuts: list[int] = []
+        for size in range(min(self._plain_span, len(text)), 0, -1):
+            at = len(text) - size
+            if lower[at:] not in self._plain_heads:
+                continue
+            if text[at] in self._plain_firsts:
+                found = self.markers.match(text, at, False, fences=text[at] in self._fence_chars)
+                if found is PARTIAL:
+                    return at, cuts
+                if found is not None:
+                    return None
+            cuts.append(at)
+        return len(text), cuts
 
     # -- driver -------------------------------------------------------------------------------------
 
@@ -461,14 +537,24 @@ class StreamParser:
             self._remember(text)
         self._extend_span(TextDelta, text, text if raw is None else raw)
 
+    def _text_seen(self, text: str) -> None:
+        """What `_text` notes of visible ``text`` (the fast path's): a wrapper's closer is no longer due after
+        it, and the message has begun."""
+        if text.strip():
+            self._outer = None
+            self._shown = True
+
     def _remember(self, text: str) -> None:
         # Appending is all the fast path can afford per chunk; the tail is joined only when an opener needs it.
         recent = self._recent
         recent.append(text)
-        if len(recent) > 64:
-            self._in_transcript()
-            self._recent = [self._tail()]
-            self._unsearched = 1
+        if len(recent) > _RECENT:
+            self._compact()
+
+    def _compact(self) -> None:
+        self._in_transcript()
+        self._recent = [self._tail()]
+        self._unsearched = 1
 
     def _in_transcript(self) -> bool:
         """Whether the visible text so far opened a user's turn (`TRANSCRIPT`); each piece is searched once."""
@@ -500,6 +586,42 @@ class StreamParser:
             self._span_text.clear()
             self._span_raw.clear()
         self._span_kind = None
+
+
+class _Gate(NamedTuple):
+    """For ASCII text, what ``_text_stop`` (a `regex` search, with partial matches at the end) finds, in `re`
+    and `str` methods (several times faster on a short chunk)."""
+
+    chars: Callable[[str], object]
+    """Search for a character an opener begins with."""
+    words: Callable[[str], object]
+    """Search for an untagged opener's leading word (``Action``, ``commentary``), in any case."""
+    shortest: int
+    """The shortest word's length: a shorter text holds none."""
+    heads: tuple[str, ...]
+    """Every proper start of a word, lower-cased: a text that ends with one may end inside the word."""
+    ends: frozenset[str]
+    """The characters those starts end with, in either case: most text ends with none and skips that test."""
+
+
+@lru_cache(maxsize=256)
+def _plain_gate(opener_chars: str, fence_stops: tuple[str, ...]) -> _Gate:
+    chars = opener_chars + "".join(s for s in fence_stops if len(s) == 1)
+    words = [s for s in fence_stops if len(s) > 1]
+    heads = {w[:k].lower() for w in words for k in range(1, len(w))}
+    return _Gate(
+        chars=re.compile(f"[{re.escape(chars)}]" if chars else r"(?!)", re.IGNORECASE).search,
+        words=re.compile("|".join(map(re.escape, words)) or r"(?!)", re.IGNORECASE).search,
+        shortest=min(map(len, words), default=0),
+        heads=tuple(sorted(heads)),
+        ends=frozenset(c for h in heads for c in (h[-1], h[-1].upper())),
+    )
+
+
+_new_event = object.__new__
+_slots: Any = TextDelta  # its class attributes are its slots' descriptors (a type checker sees the fields' types)
+_set_text, _set_raw, _set_type = _slots.text.__set__, _slots.raw.__set__, _slots.type.__set__
+"""`TextDelta`'s fields, set one by one through its slots' descriptors (a frozen dataclass refuses ``setattr``)."""
 
 
 def parse_text(text: str, tools: ToolsArg = None, *, chunk_size: int | None = None) -> list[Event]:

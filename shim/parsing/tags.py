@@ -155,6 +155,7 @@ class Markers(Generic[R]):
         self.opener_chars = "".join(sorted({c for d in anywhere if d.kind != "untagged" for c in first_chars(d)}))
         """First characters of every opener: where the text scanner must stop and look."""
         self.fence_chars = "".join(sorted({c for d in fences for c in first_chars(d)}))
+        self._opener_lower, self._fence_lower = self.opener_chars.lower(), self.fence_chars.lower()
         words = [(d, _WORD.match(d.open) if d.first is None else None) for d in fences]
         self.fence_stops = sorted(
             {m.group() for _, m in words if m} | {c for d, m in words if not m for c in first_chars(d)}
@@ -185,6 +186,12 @@ class Markers(Generic[R]):
             # An earlier candidate that may still match wins once it does: wait for it, whatever the chunking.
             return PARTIAL if partial else MarkerMatch(kind, dialect, found)
         return PARTIAL if partial else None
+
+    def may_open(self, char: str, *, fences: bool = False) -> bool:
+        """Whether an opener may begin where ``char`` is (if not, `match` there finds nothing): the first
+        characters `_candidates` tries, without building its list."""
+        lower = char.lower()
+        return lower in self._opener_lower or (fences and lower in self._fence_lower)
 
     def _candidates(self, opens: bool, closes: bool, fences: bool, char: str) -> list[_Candidate[R]]:
         """The markers that may match where ``char`` is, in table order (built once per flags and character:
