@@ -157,6 +157,26 @@ def test_arguments_written_in_one_wrapper_parameter_the_schema_lacks_are_unwrapp
 
 
 @pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"todos": '[{"content": "Init", "status": "done"}]'}, {"todos": [{"content": "Init", "status": "done"}]}),
+        ({"todos": ' ["a", "b"]'}, {"todos": ["a", "b"]}),
+        ({"opts": '{"deep": true}'}, {"opts": {"deep": True}}),
+        ({"todos": "[not json]"}, {"todos": "[not json]"}),  # nothing guessed
+        ({"todos": '{"a": 1}'}, {"todos": '{"a": 1}'}),  # an object where an array is wanted
+        ({"note": '["a"]'}, {"note": '["a"]'}),  # a string parameter keeps its text
+        ({"todos": ["a"]}, {"todos": ["a"]}),
+    ],
+)
+def test_an_array_or_object_parameter_written_as_a_json_string_of_one_is_decoded(
+    arguments: dict, expected: dict
+) -> None:
+    properties = {"todos": {"type": "array"}, "opts": {"type": "object"}, "note": {"type": "string"}}
+    tools = ToolIndex([{"name": "t", "inputSchema": {"type": "object", "properties": properties}}])
+    assert call_arguments(tools, "t", arguments) == expected
+
+
+@pytest.mark.parametrize(
     ("written", "resolved"),
     [
         ("get-weather", "get_weather"),
