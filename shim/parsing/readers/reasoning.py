@@ -1,4 +1,5 @@
-"""Reasoning blocks (``<think>``, ``<thinking>``, ``<reasoning>``, Command R's ``<|START_THINKING|>``): all inside is
+"""Reasoning blocks (``<think>``, ``<thinking>``, ``<reasoning>``, Command R's ``<|START_THINKING|>``, Magistral's
+``[THINK]``, Reflection's ``<reflection>``): all inside is
 reasoning; calls there are drafts.
 
 A closer met in text, with no block open (``plan</think>{…}``: a template opened the block in the prompt, or the
@@ -146,6 +147,10 @@ ROWS = [
     Dialect("reasoning", *tag("reasoning"), kind="reasoning", reader=open_reasoning),
     # Harnesses that ask for the reasoning in a <thought> block (duoneural's "system override" prompt, Gemma).
     Dialect("thought", *tag("thought"), kind="reasoning", reader=open_reasoning),
+    # Reflection-70B's self-check inside (or after) its <thinking>: reasoning, never the answer.
+    Dialect("reflection", *tag("reflection"), kind="reasoning", reader=open_reasoning),
+    # Mistral's reasoning models (Magistral) write their thinking between bracket tokens: [THINK]…[/THINK].
+    Dialect("bracket_think", r"\[THINK\]", r"\[/THINK\]", kind="reasoning", reader=open_reasoning),
     Dialect(
         "command_thinking", r"<\|START_THINKING\|>", r"<\|END_THINKING\|>", kind="reasoning", reader=open_reasoning
     ),
