@@ -7,7 +7,8 @@
 A message with a recipient is a call (its JSON arguments stream); the ``analysis`` channel is reasoning;
 any other message is visible text. Header tokens are markup. (Token spellings: openai/harmony, vLLM
 ``openai_tool_parser.py``, Ollama ``harmony/harmonyparser.go``.) Engines that strip special tokens leave
-``commentary to=functions.NAME json{…}``: read only when NAME is an offered tool; so is such a stripped header
+``commentary to=functions.NAME json{…}`` (or, opening the message, the recipient alone: ``to=functions.NAME {…}``,
+``to=tool:NAME {…}``): read only when NAME is an offered tool; so is such a stripped header
 as the body of a call tag (``<tool_call>assistant to=functions.NAME json\n{…}</tool_call>``).
 
 Models built on the same message structure address a message by recipient alone (ATEM / Glimmer,
@@ -186,6 +187,20 @@ ROWS = [
         r"commentary[ \t]+to=(?:functions\.)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]*(?:json)?[ \t]*(?=\{)",
         None,
         kind="untagged",
+        reader=_stripped,
+        example=EXAMPLE,
+    ),
+    # The recipient alone, channel word stripped too: `to=functions.NAME {…}`, `to=tool:NAME {…}` (supercoder's
+    # parser tests), opening the message; an offered tool only. (After prose it would need `to=` as a stop in
+    # every chunk of prose: 10% of the prose throughput, for a form seen in one project's tests.)
+    Dialect(
+        "recipient_only",
+        r"to=(?:functions|tools?)[.:](?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,8}"
+        r"(?:<\|constrain\|>[ \t]{0,4})?(?:json)?[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{)",
+        None,
+        kind="untagged",
+        start="message",
+        first="t",
         reader=_stripped,
         example=EXAMPLE,
     ),

@@ -130,6 +130,31 @@ def test_a_call_with_the_special_tokens_stripped_by_the_engine_is_read_for_an_of
     check(Real("variant", text, [("get_weather", {"city": "Paris"})]))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'to=functions.get_weather {"city": "Paris"}',
+        'to=tool:get_weather {"city": "Paris"}',  # supercoder's parser tests
+        'to=tool.get-weather json\n{"city": "Paris"}',
+        'to=functions.get_weather<|constrain|>json{"city": "Paris"}',
+    ],
+)
+def test_the_recipient_alone_opening_the_message_is_a_call_of_an_offered_tool(text: str) -> None:
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})], tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'to=functions.delete_all {"really": true}',  # not offered
+        'to=get_weather {"city": "Paris"}',  # no recipient's namespace
+        'Send it to=tool:get_weather {"city": "Paris"} later.',  # not where the message begins
+    ],
+)
+def test_the_recipient_alone_without_that_evidence_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]))
+
+
 def test_the_stripped_form_naming_no_offered_tool_stays_text() -> None:
     text = 'commentary to=functions.delete_all json{"really": true}'
     check(Real("variant", text, [], visible=text, tools=["get_weather"]))
