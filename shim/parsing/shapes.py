@@ -241,15 +241,17 @@ def call_items(value: Any) -> list[Any]:
     """The call objects one JSON value holds: a list's items, the list inside a message envelope
     (``{"tool_calls": [...]}``, a single object there counting as a list of one), else the value itself.
 
-    An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``) and an empty
-    ``content``: a message that also says something is not a bare call list, and its text would be lost.
+    An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``) or empty (an
+    empty ``content``, Aster's ``"assistant_text": null``): a message that also says something is not a bare call
+    list, and its text would be lost.
     """
     if isinstance(value, list):
         return [item for entry in cast("list[Any]", value) for item in _parallel(entry)]
     if isinstance(value, dict):
         data = cast("dict[str, Any]", value)
         key = next((k for k in _ENVELOPE_KEYS if k in data), None)
-        if key is not None and set(data) - {key} <= _ENVELOPE_META and data.get("content") in (None, ""):
+        others = {k for k, v in data.items() if k != key and v not in (None, "", [], {})}
+        if key is not None and others <= _ENVELOPE_META and data.get("content") in (None, ""):
             inner: Any = data[key]
             return call_items(inner)  # a list, an envelope again (DSPy's {"tool_calls": {"tool_calls": […]}}), or one
     return _parallel(value)

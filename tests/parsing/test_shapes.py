@@ -93,6 +93,12 @@ def test_parameter_types_come_from_the_input_schema() -> None:
         ({"function_calls": [{"name": "a"}], "type": "message"}, [{"name": "a"}]),
         ({"content": "hi", "tool_calls": [{"name": "a"}]}, [{"content": "hi", "tool_calls": [{"name": "a"}]}]),
         ({"tool_calls": [], "model": "x"}, [{"tool_calls": [], "model": "x"}]),
+        ({"assistant_text": None, "tool_calls": [{"name": "a"}]}, [{"name": "a"}]),  # Aster: empty, nothing lost
+        ({"assistant_text": "", "note": [], "tool_calls": [{"name": "a"}]}, [{"name": "a"}]),
+        (
+            {"assistant_text": "Hi", "tool_calls": [{"name": "a"}]},
+            [{"assistant_text": "Hi", "tool_calls": [{"name": "a"}]}],
+        ),
         ({"name": "a"}, [{"name": "a"}]),
     ],
 )
