@@ -147,6 +147,14 @@ ROWS = [
     Dialect("reasoning", *tag("reasoning"), kind="reasoning", reader=open_reasoning),
     # Harnesses that ask for the reasoning in a <thought> block (duoneural's "system override" prompt, Gemma).
     Dialect("thought", *tag("thought"), kind="reasoning", reader=open_reasoning),
+    # A reasoning tag named for what it reasons about: `<tool_call_reasoning>` (qMLX's parser tests),
+    # `<internal_thinking>`.
+    Dialect(
+        "named_reasoning",
+        *tag(r"[a-z]{1,16}(?:_[a-z]{1,16}){0,3}_(?:reasoning|thinking)"),
+        kind="reasoning",
+        reader=open_reasoning,
+    ),
     # Reflection-70B's self-check inside (or after) its <thinking>: reasoning, never the answer.
     Dialect("reflection", *tag("reflection"), kind="reasoning", reader=open_reasoning),
     # Mistral's reasoning models (Magistral) write their thinking between bracket tokens: [THINK]…[/THINK].

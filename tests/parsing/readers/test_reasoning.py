@@ -203,15 +203,28 @@ def test_a_thought_block_is_reasoning(text: str, visible: str) -> None:
             "Need the time.",
         ),
         ("<reflection>Reviewing my approach.</reflection>Confirmed.", "Confirmed.", "Reviewing my approach."),
+        (
+            '<tool_call_reasoning>Need the time.</tool_call_reasoning><tool_call>{"name": "get_time", "arguments": '
+            '{"tz": "CET"}}</tool_call>',
+            "",
+            "Need the time.",
+        ),
+        ("<internal_thinking>\nHmm.\n</internal_thinking>\nIt is noon.", "It is noon.", "Hmm."),
         ("<thinking>Plan.<reflection>Check it.</reflection></thinking><output>Done.</output>", None, None),
     ],
 )
-def test_magistral_bracket_think_and_reflection_blocks_are_reasoning(
+def test_magistral_bracket_think_reflection_and_named_reasoning_blocks_are_reasoning(
     text: str, visible: str | None, reasoning: str | None
 ) -> None:
-    calls = [("get_time", {"tz": "CET"})] if "TOOL_CALLS" in text else []
+    calls = [("get_time", {"tz": "CET"})] if "get_time" in text else []
     result = check(
-        Real("written: Magistral [THINK], Reflection-70B", text, calls, visible=visible or "", reasoning=reasoning),
+        Real(
+            "written: Magistral [THINK], Reflection-70B, qMLX's <tool_call_reasoning>",
+            text,
+            calls,
+            visible=visible or "",
+            reasoning=reasoning,
+        ),
         visible=visible is not None,
     )
     if visible is None:  # a reflection nested in a thinking block is that block's reasoning
