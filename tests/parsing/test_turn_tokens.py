@@ -45,6 +45,29 @@ def test_an_orphan_reasoning_closer_is_markup(text: str, visible: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "Use </think> to close the thought block.",  # olmlx's parser tests
+        "Write </thinking> when done, then answer.",
+    ],
+)
+def test_an_orphan_reasoning_closer_named_in_a_sentence_that_goes_on_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ("Reasoned.</think> The answer is 4.", "Reasoned. The answer is 4."),
+        ("done </think>\nanswer", "done answer"),
+        ("done </think>", "done"),
+    ],
+)
+def test_an_orphan_reasoning_closer_before_a_new_sentence_or_line_is_still_markup(text: str, visible: str) -> None:
+    check(Real("written", text, [], visible=visible, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Use <s>strike</s> for deleted text.",
         "Type <|im_end|> to end a turn.",
         "Llama 4 ends with <|eot|>.",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.block_end import open_markup
 from shim.parsing.readers.tagged_json import tag
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -175,9 +175,35 @@ ROWS = [
     ),
 ]
 
+_SENTENCE_GOES_ON = regex.compile(r"[ \t]\p{Ll}{1,24}[ \t,;]")
+"""A space, a word in small letters and its space after a closer: the sentence naming the token goes on."""
+
+
+class _Orphan:
+    """A reasoning closer met in text, no block open: markup, unless the sentence it stands in goes on right after
+    it (``Use </think> to close the thought block.``): then the token is named in prose, and stays text."""
+
+    def __init__(self, ctx: Context, block: Block, match: regex.Match[str]) -> None:
+        self.ctx = ctx
+        self.markup = open_markup(ctx, block, match)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        goes_on = match_at(_SENTENCE_GOES_ON, text, pos, final)
+        if goes_on is MORE:
+            return pos, MORE
+        if goes_on is not None:
+            self.ctx.revert()
+            return pos, None
+        return self.markup.feed(text, pos, final)
+
+    def finish(self, truncated: bool) -> None:
+        self.markup.finish(truncated)
+
+
 ORPHAN_CLOSERS = [
-    Dialect(f"orphan_{row.name}", row.close, None, kind="markup", first="<", reader=open_markup)
+    Dialect(f"orphan_{row.name}", row.close, None, kind="markup", first="<", reader=_Orphan)
     for row in ROWS
     if row.close is not None
 ]
-"""A reasoning closer in text, with no block open: markup (listed after every opener in the table)."""
+"""A reasoning closer in text, with no block open: markup (listed after every opener in the table), unless named in
+a sentence that goes on after it."""
