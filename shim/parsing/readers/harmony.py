@@ -89,13 +89,22 @@ def message_body(ctx: Context, block: Block, header: str) -> Reader:
         if name.casefold() in _SELF:
             ctx.reasoning("", ctx.take_raw())
             return ReasoningBody(ctx, _BODY_END)
-        ctx.markup("")
+        _visible_header(ctx)
         return ReasoningBody(ctx, _BODY_END, visible=True)
     channel = _CHANNEL.search(header)
     if name is None and channel is not None and channel.group("channel").casefold() == "analysis":
         ctx.reasoning("", ctx.take_raw())
         return ReasoningBody(ctx, _BODY_END)
     return _Lead(ctx, block, name)
+
+
+def _visible_header(ctx: Context) -> None:
+    """The header of a message the user reads: markup; after visible text of an earlier message (a commentary
+    preamble, then the final answer), a line break between the two, as a reader shows two messages."""
+    if ctx.shown:
+        ctx.text("\n", ctx.take_raw())
+    else:
+        ctx.markup("")
 
 
 class _Lead:
@@ -131,7 +140,7 @@ class _Lead:
             ctx.start_call(self.name)
             self.block.name = self.name
             return pos, JsonBody(ctx, self.block)
-        ctx.markup("")
+        _visible_header(ctx)
         return pos, ReasoningBody(ctx, _BODY_END, visible=True)
 
     def finish(self, truncated: bool) -> None:

@@ -196,3 +196,22 @@ def test_a_message_left_unended_ends_where_the_next_header_begins(text: str, vis
 def test_a_message_with_its_end_token_still_ends_there_and_no_call_is_made() -> None:
     text = "<|channel|>analysis<|message|>I will not call.<|end|>The answer."
     check(Real("written", text, [], visible="The answer.", reasoning="I will not call.", tools=["read_file"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (  # olmlx's tests: a commentary preamble, then the final answer
+            "<|start|>assistant<|channel|>commentary<|message|>Let me start.<|end|>"
+            "<|start|>assistant<|channel|>final<|message|>Done.<|end|>",
+            "Let me start.\nDone.",
+        ),
+        (
+            "<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>final<|message|>Done.<|return|>",
+            "Done.",
+        ),
+    ],
+)
+def test_two_visible_messages_are_shown_a_line_apart(text: str, visible: str) -> None:
+    result = check(Real("variant", text, [], visible=visible, tools=["get_weather"]))
+    assert result["text"] == visible
