@@ -107,7 +107,8 @@ def test_a_closing_special_token_without_a_call_before_it_stays_text(text: str) 
     [
         ("I can't do that, but happy to help otherwise.<|eot_id|>", "I can't do that, but happy to help otherwise."),
         ("Done.<|im_end|>\n", "Done."),
-        ("Let's use the tool.<|end|><|start|>assistant<|message|>Sure.<|end|>", "Let's use the tool.Sure."),
+        # two messages: shown a line apart (the header is the raw of that line break)
+        ("Let's use the tool.<|end|><|start|>assistant<|message|>Sure.<|end|>", "Let's use the tool.\nSure."),
         ("<|/tool_call|><|assistant|>I will call it now.", "I will call it now."),
     ],
 )
