@@ -25,6 +25,7 @@ schema does not have (``{"arguments": {…}}``, ``{"input": "{…}"}``) are unwr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -197,7 +198,10 @@ def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, A
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The arguments, unwrapped when the whole object was written as one wrapper parameter the tool's schema
     does not have (``{"arguments": {"city": "Paris"}}``, ``{"input": "{\"city\": \"Paris\"}"}``) and the inner
-    object's keys are all the schema's: a model that nests its arguments once more than asked."""
+    object's keys are all the schema's: a model that nests its arguments once more than asked. A parameter the
+    schema types as an array or an object, written as a JSON string of one (``{"todos": "[{…}]"}``: encoded twice),
+    is decoded."""
+    arguments = _decoded_structures(tools, name, arguments)
     if len(arguments) != 1:
         return arguments
     ((key, value),) = arguments.items()
@@ -214,19 +218,40 @@ def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> di
     return cast("dict[str, Any]", value)
 
 
+_STRUCTURES: dict[str, type] = {"array": list, "object": dict}
+
+
+def _decoded_structures(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Each string value whose parameter the schema types as an array (object) and that is, as strict JSON, an
+    array (object): that value. Any other string stays as written (nothing is guessed)."""
+    decoded: dict[str, Any] = {}
+    for key, value in arguments.items():
+        kind = _STRUCTURES.get(tools.property_type(name, key) or "") if isinstance(value, str) else None
+        if kind is not None and value.lstrip()[:1] == ("[" if kind is list else "{"):
+            try:
+                loaded = json.loads(value)
+            except ValueError:
+                loaded = None
+            if isinstance(loaded, kind):
+                decoded[key] = loaded
+    return {**arguments, **decoded} if decoded else arguments
+
+
 def call_items(value: Any) -> list[Any]:
     """The call objects one JSON value holds: a list's items, the list inside a message envelope
     (``{"tool_calls": [...]}``, a single object there counting as a list of one), else the value itself.
 
-    An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``) and an empty
-    ``content``: a message that also says something is not a bare call list, and its text would be lost.
+    An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``) or empty (an
+    empty ``content``, Aster's ``"assistant_text": null``): a message that also says something is not a bare call
+    list, and its text would be lost.
     """
     if isinstance(value, list):
         return [item for entry in cast("list[Any]", value) for item in _parallel(entry)]
     if isinstance(value, dict):
         data = cast("dict[str, Any]", value)
         key = next((k for k in _ENVELOPE_KEYS if k in data), None)
-        if key is not None and set(data) - {key} <= _ENVELOPE_META and data.get("content") in (None, ""):
+        others = {k for k, v in data.items() if k != key and v not in (None, "", [], {})}
+        if key is not None and others <= _ENVELOPE_META and data.get("content") in (None, ""):
             inner: Any = data[key]
             return call_items(inner)  # a list, an envelope again (DSPy's {"tool_calls": {"tool_calls": […]}}), or one
     return _parallel(value)

@@ -187,7 +187,15 @@ def _tool(name: str, **types: str) -> dict[str, Any]:
     return {"name": name, "inputSchema": {"type": "object", "properties": {k: {"type": t} for k, t in types.items()}}}
 
 
-_SCHEMAS = [_tool("search_files", pattern="string", limit="integer"), _tool("get_weather", city="string")]
+_SCHEMAS = [
+    _tool("search_files", pattern="string", limit="integer"),
+    _tool("get_weather", city="string"),
+    _tool("configure", key="object"),
+    {
+        "name": "wrap",
+        "inputSchema": {"type": "object", "properties": {"wrap": {"type": "object", "properties": {"wrap": {}}}}},
+    },
+]
 
 
 @pytest.mark.parametrize(
@@ -202,6 +210,10 @@ _SCHEMAS = [_tool("search_files", pattern="string", limit="integer"), _tool("get
         ('```tool_code\nsearch_files({pattern: "a", limit: 2})\n```', ("search_files", {"pattern": "a", "limit": 2})),
         ("<tool_call>get_weather(city: Antwerp)</tool_call>", ("get_weather", {"city": "Antwerp"})),
         ("<tool_call>get_weather(city=New York)</tool_call>", ("get_weather", {"city": "New York"})),
+        # One parameter taking an object, and the object names it: the arguments, not a value holding a `key`.
+        ('<tool_call>configure({"key": {"nested": true}})</tool_call>', ("configure", {"key": {"nested": True}})),
+        ('<tool_call>configure({"depth": 2})</tool_call>', ("configure", {"key": {"depth": 2}})),
+        ('<tool_call>wrap({"wrap": {"wrap": 1}})</tool_call>', ("wrap", {"wrap": {"wrap": {"wrap": 1}}})),
     ],
 )
 def test_positional_object_literal_and_bare_word_arguments_bind_to_the_offered_schema(

@@ -65,6 +65,8 @@ def test_calls_in_code_or_prose_stay_text_without_an_error(text: str) -> None:
         'Call: get_weather(city="Paris")<bot_end>',
         'Call: get_weather(city="Paris")\nThought: the weather is needed',
         'Thought: need weather\nCall: get_weather(city="Paris")',
+        'Calling tool: get_weather({"city": "Paris"})',  # a chat history's call record copied (qMLX)
+        'Thinking first.\ncalling function: get_weather(city="Paris")',
         '<<function>>get_weather(city="Paris")',
         'get_weather(city="Paris")<|eot_id|>',
     ],
@@ -82,6 +84,8 @@ def test_labelled_calls_and_a_turn_token_after_a_call_are_read(text: str) -> Non
         'e.g. <<function>>get_weather(city="Paris")',
         'Use `Call: get_weather(city="Paris")` to call it.',
         'Call: get_weather(city="Paris") and then wait',
+        'The log says Calling tool: get_weather(city="Paris")',
+        "Calling tool: unknown(x=1)",
     ],
 )
 def test_labelled_calls_in_prose_or_of_no_offered_tool_stay_text(text: str) -> None:

@@ -93,6 +93,12 @@ def test_parameter_types_come_from_the_input_schema() -> None:
         ({"function_calls": [{"name": "a"}], "type": "message"}, [{"name": "a"}]),
         ({"content": "hi", "tool_calls": [{"name": "a"}]}, [{"content": "hi", "tool_calls": [{"name": "a"}]}]),
         ({"tool_calls": [], "model": "x"}, [{"tool_calls": [], "model": "x"}]),
+        ({"assistant_text": None, "tool_calls": [{"name": "a"}]}, [{"name": "a"}]),  # Aster: empty, nothing lost
+        ({"assistant_text": "", "note": [], "tool_calls": [{"name": "a"}]}, [{"name": "a"}]),
+        (
+            {"assistant_text": "Hi", "tool_calls": [{"name": "a"}]},
+            [{"assistant_text": "Hi", "tool_calls": [{"name": "a"}]}],
+        ),
         ({"name": "a"}, [{"name": "a"}]),
     ],
 )
@@ -154,6 +160,26 @@ def test_arguments_written_in_one_wrapper_parameter_the_schema_lacks_are_unwrapp
     assert call_arguments(tools, "w", arguments) == expected
     wrapped = ToolIndex([{"name": "w", "inputSchema": {"type": "object", "properties": {"input": {}}}}])
     assert call_arguments(wrapped, "w", {"input": {"city": "x"}}) == {"input": {"city": "x"}}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"todos": '[{"content": "Init", "status": "done"}]'}, {"todos": [{"content": "Init", "status": "done"}]}),
+        ({"todos": ' ["a", "b"]'}, {"todos": ["a", "b"]}),
+        ({"opts": '{"deep": true}'}, {"opts": {"deep": True}}),
+        ({"todos": "[not json]"}, {"todos": "[not json]"}),  # nothing guessed
+        ({"todos": '{"a": 1}'}, {"todos": '{"a": 1}'}),  # an object where an array is wanted
+        ({"note": '["a"]'}, {"note": '["a"]'}),  # a string parameter keeps its text
+        ({"todos": ["a"]}, {"todos": ["a"]}),
+    ],
+)
+def test_an_array_or_object_parameter_written_as_a_json_string_of_one_is_decoded(
+    arguments: dict, expected: dict
+) -> None:
+    properties = {"todos": {"type": "array"}, "opts": {"type": "object"}, "note": {"type": "string"}}
+    tools = ToolIndex([{"name": "t", "inputSchema": {"type": "object", "properties": properties}}])
+    assert call_arguments(tools, "t", arguments) == expected
 
 
 @pytest.mark.parametrize(

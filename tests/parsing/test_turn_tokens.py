@@ -45,6 +45,29 @@ def test_an_orphan_reasoning_closer_is_markup(text: str, visible: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "Use </think> to close the thought block.",  # olmlx's parser tests
+        "Write </thinking> when done, then answer.",
+    ],
+)
+def test_an_orphan_reasoning_closer_named_in_a_sentence_that_goes_on_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ("Reasoned.</think> The answer is 4.", "Reasoned. The answer is 4."),
+        ("done </think>\nanswer", "done answer"),
+        ("done </think>", "done"),
+    ],
+)
+def test_an_orphan_reasoning_closer_before_a_new_sentence_or_line_is_still_markup(text: str, visible: str) -> None:
+    check(Real("written", text, [], visible=visible, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Use <s>strike</s> for deleted text.",
         "Type <|im_end|> to end a turn.",
         "Llama 4 ends with <|eot|>.",
@@ -84,7 +107,8 @@ def test_a_closing_special_token_without_a_call_before_it_stays_text(text: str) 
     [
         ("I can't do that, but happy to help otherwise.<|eot_id|>", "I can't do that, but happy to help otherwise."),
         ("Done.<|im_end|>\n", "Done."),
-        ("Let's use the tool.<|end|><|start|>assistant<|message|>Sure.<|end|>", "Let's use the tool.Sure."),
+        # two messages: shown a line apart (the header is the raw of that line break)
+        ("Let's use the tool.<|end|><|start|>assistant<|message|>Sure.<|end|>", "Let's use the tool.\nSure."),
         ("<|/tool_call|><|assistant|>I will call it now.", "I will call it now."),
     ],
 )

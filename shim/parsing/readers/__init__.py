@@ -17,6 +17,7 @@ import regex
 
 from shim.parsing.readers import (
     at_call,
+    bracket_attrs,
     call_tokens,
     code_fence,
     command_line,
@@ -104,6 +105,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *call_tokens.ROWS,  # <|function_call|>{…}, <|tool_call:start|>NAME<|tool_arg:start|>…, role headers, Kimi K3
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
+    *bracket_attrs.ROWS,  # [Calling tool="NAME" k="v"]: a call line copied from the chat history (offered tools)
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)

@@ -7,7 +7,8 @@
 A message with a recipient is a call (its JSON arguments stream); the ``analysis`` channel is reasoning;
 any other message is visible text. Header tokens are markup. (Token spellings: openai/harmony, vLLM
 ``openai_tool_parser.py``, Ollama ``harmony/harmonyparser.go``.) Engines that strip special tokens leave
-``commentary to=functions.NAME json{…}``: read only when NAME is an offered tool; so is such a stripped header
+``commentary to=functions.NAME json{…}`` (or, opening the message, the recipient alone: ``to=functions.NAME {…}``,
+``to=tool:NAME {…}``): read only when NAME is an offered tool; so is such a stripped header
 as the body of a call tag (``<tool_call>assistant to=functions.NAME json\n{…}</tool_call>``).
 
 Models built on the same message structure address a message by recipient alone (ATEM / Glimmer,
@@ -88,13 +89,22 @@ def message_body(ctx: Context, block: Block, header: str) -> Reader:
         if name.casefold() in _SELF:
             ctx.reasoning("", ctx.take_raw())
             return ReasoningBody(ctx, _BODY_END)
-        ctx.markup("")
+        _visible_header(ctx)
         return ReasoningBody(ctx, _BODY_END, visible=True)
     channel = _CHANNEL.search(header)
     if name is None and channel is not None and channel.group("channel").casefold() == "analysis":
         ctx.reasoning("", ctx.take_raw())
         return ReasoningBody(ctx, _BODY_END)
     return _Lead(ctx, block, name)
+
+
+def _visible_header(ctx: Context) -> None:
+    """The header of a message the user reads: markup; after visible text of an earlier message (a commentary
+    preamble, then the final answer), a line break between the two, as a reader shows two messages."""
+    if ctx.shown:
+        ctx.text("\n", ctx.take_raw())
+    else:
+        ctx.markup("")
 
 
 class _Lead:
@@ -130,7 +140,7 @@ class _Lead:
             ctx.start_call(self.name)
             self.block.name = self.name
             return pos, JsonBody(ctx, self.block)
-        ctx.markup("")
+        _visible_header(ctx)
         return pos, ReasoningBody(ctx, _BODY_END, visible=True)
 
     def finish(self, truncated: bool) -> None:
@@ -186,6 +196,20 @@ ROWS = [
         r"commentary[ \t]+to=(?:functions\.)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]*(?:json)?[ \t]*(?=\{)",
         None,
         kind="untagged",
+        reader=_stripped,
+        example=EXAMPLE,
+    ),
+    # The recipient alone, channel word stripped too: `to=functions.NAME {…}`, `to=tool:NAME {…}` (supercoder's
+    # parser tests), opening the message; an offered tool only. (After prose it would need `to=` as a stop in
+    # every chunk of prose: 10% of the prose throughput, for a form seen in one project's tests.)
+    Dialect(
+        "recipient_only",
+        r"to=(?:functions|tools?)[.:](?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,8}"
+        r"(?:<\|constrain\|>[ \t]{0,4})?(?:json)?[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{)",
+        None,
+        kind="untagged",
+        start="message",
+        first="t",
         reader=_stripped,
         example=EXAMPLE,
     ),

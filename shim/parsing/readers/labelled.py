@@ -43,8 +43,9 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart | U
     return UntaggedJson(ctx, block)
 
 
-_BRACKET = r"\[[ \t]{0,4}(?:calling|call)[ \t]{1,4}(?:tool|function)[ \t]{0,4}:[ \t]{0,8}(?=[A-Za-z_])"
-"""``[Calling tool: NAME({…})]``: a label and the call in one bracket (vllm-mlx's "Qwen bracket format")."""
+_BRACKET = r"\[[ \t]{0,4}(?:calling|call)[ \t]{1,4}(?:tool|function)[ \t]{0,4}:[ \t]{0,8}(?=[A-Za-z_{])"
+"""``[Calling tool: NAME({…})]``: a label and the call in one bracket (vllm-mlx's "Qwen bracket format"); a JSON
+call object in its place (``[calling tool: {"name": …}]``) too."""
 
 
 def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> PyStart:

@@ -165,7 +165,8 @@ ROWS = [
     Dialect("function_calls", *tag(f"{_NS}function_calls"), reader=_wrapper, example=EXAMPLE),
     Dialect(
         "invoke",
-        rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='name')}[ \t]*>",
+        # further attributes after the name (`type="function"`, olmlx's tests) as after a parameter's
+        rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='name')}{_ATTRS}[ \t]*>",
         rf"</{_NS}invoke[ \t]*>",
         inside=("minimax_tool_call", "function_calls", "tool_call", "tool_calls"),
         reader=_invoke,

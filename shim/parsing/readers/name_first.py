@@ -3,9 +3,10 @@
     >>>get_weather
     {"city": "Paris"}
 
-The same without a marker opens a message (the arguments on the next line, or after a space on the name's line:
-``searxng_search {"query": …}``), and after a label set off by rules or brackets anywhere (``--- CALL ---``),
-where the name may carry a URI scheme (``nc://searxng_search``).
+The same without a marker opens a message (the arguments on the next line, or on the name's line:
+``searxng_search {"query": …}``, ``read_file{"path": …}``) or, with a JSON object on the name's line, any line;
+and it follows a label set off by rules or brackets anywhere (``--- CALL ---``), where the name may carry a URI
+scheme (``nc://searxng_search``).
 
 Functionary's turns begin with ``>>>RECIPIENT\\n`` (v2.5 on Llama 3: ``<|reserved_special_token_249|>``): ``all``
 for text to the user, a tool's name for a call. Its template ends the prompt with ``>>>``, so a served model's
@@ -136,8 +137,22 @@ the last path segment."""
 
 def _bare(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
-    # the arguments on the next line, or on the same line after a space (`searxng_search {"query": …}`)
-    return None if names is None else rf"(?P<name>{names})(?:[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}|[ \t]{{1,4}})(?=\{{)"
+    # the arguments on the next line, or on the same line after a space (`searxng_search {"query": …}`) or none
+    return None if names is None else rf"(?P<name>{names})(?:[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}|[ \t]{{0,4}})(?=\{{)"
+
+
+def _line(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    # after prose, the name opens its line and a JSON object (`{"` or `{}`) follows on it: `read_file{"path": …}`
+    return None if names is None else rf"\r?\n[ \t]{{0,8}}(?P<name>{names})[ \t]{{0,4}}(?=\{{[ \t]{{0,4}}[\"}}])"
+
+
+def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
+    opener = ctx.take_raw()
+    lead = len(opener) - len(opener.lstrip("\r\n"))
+    ctx.text(opener[:lead])  # the line break before the name stays text
+    ctx.consume(opener[lead:])
+    return _open(ctx, block, match)
 
 
 _CALL_LABEL = r"(?:[-=*#]{2,}|\[)[ \t]{0,4}(?i:(?:tool|function)[ _]?)?(?i:call)[ \t]{0,4}(?:[-=*#]{2,}|\]|:)"
@@ -174,6 +189,8 @@ ROWS = [
         reader=_open,
         open_for_tools=_bare,
     ),
+    # The same on a line of its own after prose, a JSON object right after the name (MLX-Server's tests)
+    Dialect("name_first_line", r"\n", None, kind="untagged", first="\n", reader=_open_line, open_for_tools=_line),
     # A label announcing the call, then the name and its arguments: `--- CALL --- nc://searxng_search {…}` (Qwen3.6
     # under vLLM, 1cat-vllm#26), anywhere in the message (the label and an offered tool's name are the evidence)
     Dialect(

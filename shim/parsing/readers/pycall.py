@@ -97,7 +97,7 @@ def _bind(positional: list[Any], arguments: dict[str, Any], parameters: Mapping[
         first: Any = next(iter(parameters.values()), None)
         first_schema = cast("dict[str, Any]", first) if isinstance(first, dict) else {}
         holds_object = len(parameters) == 1 and first_schema.get("type") == "object"
-        if literal and set(literal) <= set(parameters) and not holds_object:
+        if literal and set(literal) <= set(parameters) and (not holds_object or _names_itself(literal, first_schema)):
             return literal  # get_weather({city: "London"}): the object is the arguments
     free = [name for name in parameters if name not in arguments]
     if len(positional) > len(free):
@@ -111,6 +111,15 @@ def _bind(positional: list[Any], arguments: dict[str, Any], parameters: Mapping[
                 raise ValueError(f"{str(value)[:40]!r} is not a literal value")
             arguments[key] = str(value)
     return arguments
+
+
+def _names_itself(literal: dict[str, Any], schema: dict[str, Any]) -> bool:
+    """``configure({"key": {…}})`` for a tool whose one parameter ``key`` takes an object: the object names its
+    parameter, so it is the arguments (not the value of ``key`` holding a ``key``), unless the parameter's own
+    schema has a property of that name too."""
+    ((key, value),) = literal.items()
+    inner: Any = schema.get("properties")
+    return isinstance(value, dict) and not (isinstance(inner, dict) and key in inner)
 
 
 def _literal(source: str, *, bare: bool = False) -> Any:

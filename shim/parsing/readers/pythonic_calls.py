@@ -154,9 +154,9 @@ def _opener(prefix: str, *, labelled: bool = False) -> Any:
     return build
 
 
-_LABEL = r"Call[ \t]{0,4}:|<<function>>"
+_LABEL = r"(?:Calling[ \t]{1,4}(?:tool|function)|Call)[ \t]{0,4}:|<<function>>"
 """Labels models put before a Python-style call: NexusRaven's ``Call: NAME(…)``, Gorilla OpenFunctions'
-``<<function>>NAME(…)``."""
+``<<function>>NAME(…)``, the ``Calling tool: NAME(…)`` line of a chat history's call record (qMLX)."""
 
 _NEXT_CALL = regex.compile(
     rf"[ \t]{{0,8}}(?P<sep>[;,][ \t]{{0,8}})?(?P<label>(?:{_LABEL})[ \t]{{0,4}})?(?P<name>[A-Za-z_][\w.\-]{{0,127}})\("

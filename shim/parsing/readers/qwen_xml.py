@@ -19,6 +19,9 @@ ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool
   left out (``<location="Rome"</location>``, GLM-4's "attr" style in mlx-manager's golden outputs); a
   ``</NAME>`` closer after a parameter ends any call of the tool ``NAME`` (inside a value it is the value's
   text: an ``html`` tool's markup holds ``</html>``).
+
+A ``</parameter>`` with more text right after it on its line (no tag, no line break) is the value's own text: the
+value goes on to the next closer.
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ _FUNC_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}(?:function|call)[ \t]{0,8}>"
 """``</function>``, or ``</call>`` closing a ``<call=NAME>`` (ai-sdk-tool-call-middleware's Qwen3-Coder tests)."""
 _FUNC_CLOSE_RE = regex.compile(_FUNC_CLOSE, regex.IGNORECASE)
 _PARAM_CLOSE_RE = regex.compile(_PARAM_CLOSE, regex.IGNORECASE)
+_VALUE_GOES_ON = regex.compile(r"[ \t]*[\w'\"]")
+"""Text on the same line right after a value's closer, no tag: the value holds the closer (``x = '</parameter>
+still here'</parameter>``, a file that writes the markup), and goes on to the next closer."""
 
 
 class XmlBody:
@@ -141,8 +147,16 @@ class XmlBody:
                 self._value.append(text[pos : found.start()])
                 if found.partial:
                     return found.start(), "more"
-                self._end_param()
                 closes_param = self._param_close.fullmatch(found.group()) is not None
+                if closes_param:
+                    goes_on = _VALUE_GOES_ON.match(text, found.end(), partial=not final)
+                    if goes_on is not None and goes_on.partial:
+                        return found.start(), "more"
+                    if goes_on is not None:  # `</parameter> still here'</parameter>`: the closer is the value's
+                        self._value.append(found.group())
+                        pos = found.end()
+                        continue
+                self._end_param()
                 self._closed_any = self._closed_any or closes_param
                 self._opened_next = self._opened_next or self._opens_next.fullmatch(found.group()) is not None
                 pos = found.end() if closes_param else found.start()

@@ -1,4 +1,5 @@
-"""Reasoning blocks (``<think>``, ``<thinking>``, ``<reasoning>``, Command R's ``<|START_THINKING|>``): all inside is
+"""Reasoning blocks (``<think>``, ``<thinking>``, ``<reasoning>``, Command R's ``<|START_THINKING|>``, Magistral's
+``[THINK]``, Reflection's ``<reflection>``): all inside is
 reasoning; calls there are drafts.
 
 A closer met in text, with no block open (``plan</think>{…}``: a template opened the block in the prompt, or the
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.block_end import open_markup
 from shim.parsing.readers.tagged_json import tag
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -146,6 +147,18 @@ ROWS = [
     Dialect("reasoning", *tag("reasoning"), kind="reasoning", reader=open_reasoning),
     # Harnesses that ask for the reasoning in a <thought> block (duoneural's "system override" prompt, Gemma).
     Dialect("thought", *tag("thought"), kind="reasoning", reader=open_reasoning),
+    # A reasoning tag named for what it reasons about: `<tool_call_reasoning>` (qMLX's parser tests),
+    # `<internal_thinking>`.
+    Dialect(
+        "named_reasoning",
+        *tag(r"[a-z]{1,16}(?:_[a-z]{1,16}){0,3}_(?:reasoning|thinking)"),
+        kind="reasoning",
+        reader=open_reasoning,
+    ),
+    # Reflection-70B's self-check inside (or after) its <thinking>: reasoning, never the answer.
+    Dialect("reflection", *tag("reflection"), kind="reasoning", reader=open_reasoning),
+    # Mistral's reasoning models (Magistral) write their thinking between bracket tokens: [THINK]…[/THINK].
+    Dialect("bracket_think", r"\[THINK\]", r"\[/THINK\]", kind="reasoning", reader=open_reasoning),
     Dialect(
         "command_thinking", r"<\|START_THINKING\|>", r"<\|END_THINKING\|>", kind="reasoning", reader=open_reasoning
     ),
@@ -162,9 +175,35 @@ ROWS = [
     ),
 ]
 
+_SENTENCE_GOES_ON = regex.compile(r"[ \t]\p{Ll}{1,24}[ \t,;]")
+"""A space, a word in small letters and its space after a closer: the sentence naming the token goes on."""
+
+
+class _Orphan:
+    """A reasoning closer met in text, no block open: markup, unless the sentence it stands in goes on right after
+    it (``Use </think> to close the thought block.``): then the token is named in prose, and stays text."""
+
+    def __init__(self, ctx: Context, block: Block, match: regex.Match[str]) -> None:
+        self.ctx = ctx
+        self.markup = open_markup(ctx, block, match)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        goes_on = match_at(_SENTENCE_GOES_ON, text, pos, final)
+        if goes_on is MORE:
+            return pos, MORE
+        if goes_on is not None:
+            self.ctx.revert()
+            return pos, None
+        return self.markup.feed(text, pos, final)
+
+    def finish(self, truncated: bool) -> None:
+        self.markup.finish(truncated)
+
+
 ORPHAN_CLOSERS = [
-    Dialect(f"orphan_{row.name}", row.close, None, kind="markup", first="<", reader=open_markup)
+    Dialect(f"orphan_{row.name}", row.close, None, kind="markup", first="<", reader=_Orphan)
     for row in ROWS
     if row.close is not None
 ]
-"""A reasoning closer in text, with no block open: markup (listed after every opener in the table)."""
+"""A reasoning closer in text, with no block open: markup (listed after every opener in the table), unless named in
+a sentence that goes on after it."""

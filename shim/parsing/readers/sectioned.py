@@ -66,7 +66,11 @@ class Tokens:
     def compiled(self) -> tuple[regex.Pattern[str], ...]:
         # Layout around the head: a newline after the call token, or before ``<|tool_call_argument_begin|>``.
         # The separator left out, the arguments right after the head (Goose's Kimi test: `functions.NAME:1  {…}`).
-        head = rf"[ \t\r\n]{{0,8}}(?P<head>[^<>\n{{]{{1,160}}?)[ \t\r\n]{{0,8}}(?:{self.separator}|(?=\{{))"
+        # A type word's line break stands for the separator (`function\nNAME\n{…}`: olmlx's DeepSeek tests).
+        head = (
+            rf"[ \t\r\n]{{0,8}}(?P<head>[^<>\n{{]{{1,160}}?)"
+            rf"(?:[ \t\r\n]{{0,8}}(?:{self.separator}|(?=\{{))|(?<=\bfunction)[ \t]{{0,4}}\r?\n)"
+        )
         return tuple(regex.compile(p) for p in (self.call_begin, head, self.call_end, self.section_end))
 
 
@@ -247,6 +251,15 @@ class Section:
             if text[pos] == "{":
                 return pos, JsonBody(ctx, self.block, then=lambda: Section(ctx, self.block, self.tokens, "after"))
             name = self.block.name
+            if not self.fenced and name is not None:  # the call's end token right after its name: no arguments
+                found = match_at(self._call_end, text, pos, final)
+                if found is MORE:
+                    return pos, MORE
+                if found is not None:
+                    ctx.end_call(name, {}, streamed=False)
+                    ctx.markup(found.group())
+                    self.phase = "between"
+                    return found.end(), self
             if self.fenced and name is not None and name in string_tools(ctx.tools).specs:
                 return pos, _FencedRaw(ctx, self, name)
             return pos, Skip(ctx, "expected the arguments as a JSON object")

@@ -289,7 +289,10 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJ
 
 def _open_wrapped(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
     tag = regex.escape(match.group("tag"))
-    return UntaggedJson(ctx, block, compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{tag}[ \t]{{0,8}}>"))
+    # A stray `>` glued after the call, before the closer (`}></@TOOL>`, qwen3.5-4b in supercoder): markup too.
+    return UntaggedJson(
+        ctx, block, compile_marker(rf"(?:>[ \t\r\n]{{0,8}})?<[ \t]{{0,8}}/[ \t]{{0,8}}{tag}[ \t]{{0,8}}>")
+    )
 
 
 FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_fence)
@@ -297,17 +300,17 @@ FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_
 BARE = Dialect("bare_json", r"(?=\{|\[[ \t\r\n]{0,64}\{)", None, kind="untagged", first="{[", reader=_open_bare)
 WRAPPED = Dialect(
     "tag_around_json",
-    r"<(?P<tag>[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{|\[[ \t\r\n]{0,64}\{)",
+    r"<(?P<tag>@?[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{|\[[ \t\r\n]{0,64}\{)",
     None,
     kind="untagged",
     first="<",
     reader=_open_wrapped,
 )
 """``<user>{"name": …}</user>``: a tag that is no call tag around a JSON call, a list of them, or several in a row
-(offered tools only)."""
+(offered tools only). The tag's name may carry an ``@`` (supercoder's prompt asks for ``<@TOOL>{…}</@TOOL>``)."""
 WRAPPED_CALL = Dialect(
     "tag_around_call",
-    r"<(?P<tag>[A-Za-z_][\w:.\-]{0,31})>(?=[ \t\r\n]{0,16}<[A-Za-z_|])",
+    r"<(?P<tag>@?[A-Za-z_][\w:.\-]{0,31})>(?=[ \t\r\n]{0,16}<[A-Za-z_|])",
     None,
     kind="untagged",
     first="<",

@@ -136,3 +136,39 @@ def test_a_fenced_body_that_is_no_json_for_a_tool_without_one_string_parameter_i
     text = f"{_HEAD}get_weather\n```python\nx = 1\n```{_TAIL}"
     tools = [tool("get_weather", city="string", days="integer")]
     check(Real("written", text, [], visible="", tools=tools, errors=1), visible=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # olmlx's tests: the type word's line break in place of the separator token
+        (
+            '<|tool_calls_begin|><|tool_call_begin|>function\nget_weather\n{"city": "Berlin"}<|tool_call_end|>'
+            "<|tool_calls_end|>",
+            [("get_weather", {"city": "Berlin"})],
+        ),
+        (
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function\nlist_items\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            [("list_items", {})],
+        ),
+        (  # no arguments after the separator either
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>list_items<｜tool▁sep｜><｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+            [("list_items", {})],
+        ),
+        (
+            "<|tool_calls_begin|><|tool_call_begin|>function\nlist_items\n<|tool_call_end|>"
+            '<|tool_call_begin|>function\nget_weather\n```json\n{"city": "Oslo"}\n```<|tool_call_end|><|tool_calls_end|>',
+            [("list_items", {}), ("get_weather", {"city": "Oslo"})],
+        ),
+    ],
+)
+def test_a_type_word_on_its_own_line_or_a_call_with_no_arguments_is_read(
+    text: str, calls: list[tuple[str, dict[str, object]]]
+) -> None:
+    check(Real("written: olmlx's DeepSeek variants", text, calls, tools=["get_weather", "list_items"]))
+
+
+def test_a_type_word_line_with_no_tool_name_after_it_is_an_error_not_a_call() -> None:
+    text = "<|tool_calls_begin|><|tool_call_begin|>function\n<|tool_call_end|><|tool_calls_end|>"
+    result = check(Real("written", text, [], errors=1, tools=["list_items"]), visible=False)
+    assert result["calls"] == []

@@ -130,6 +130,31 @@ def test_a_call_with_the_special_tokens_stripped_by_the_engine_is_read_for_an_of
     check(Real("variant", text, [("get_weather", {"city": "Paris"})]))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'to=functions.get_weather {"city": "Paris"}',
+        'to=tool:get_weather {"city": "Paris"}',  # supercoder's parser tests
+        'to=tool.get-weather json\n{"city": "Paris"}',
+        'to=functions.get_weather<|constrain|>json{"city": "Paris"}',
+    ],
+)
+def test_the_recipient_alone_opening_the_message_is_a_call_of_an_offered_tool(text: str) -> None:
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})], tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'to=functions.delete_all {"really": true}',  # not offered
+        'to=get_weather {"city": "Paris"}',  # no recipient's namespace
+        'Send it to=tool:get_weather {"city": "Paris"} later.',  # not where the message begins
+    ],
+)
+def test_the_recipient_alone_without_that_evidence_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]))
+
+
 def test_the_stripped_form_naming_no_offered_tool_stays_text() -> None:
     text = 'commentary to=functions.delete_all json{"really": true}'
     check(Real("variant", text, [], visible=text, tools=["get_weather"]))
@@ -171,3 +196,22 @@ def test_a_message_left_unended_ends_where_the_next_header_begins(text: str, vis
 def test_a_message_with_its_end_token_still_ends_there_and_no_call_is_made() -> None:
     text = "<|channel|>analysis<|message|>I will not call.<|end|>The answer."
     check(Real("written", text, [], visible="The answer.", reasoning="I will not call.", tools=["read_file"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (  # olmlx's tests: a commentary preamble, then the final answer
+            "<|start|>assistant<|channel|>commentary<|message|>Let me start.<|end|>"
+            "<|start|>assistant<|channel|>final<|message|>Done.<|end|>",
+            "Let me start.\nDone.",
+        ),
+        (
+            "<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>final<|message|>Done.<|return|>",
+            "Done.",
+        ),
+    ],
+)
+def test_two_visible_messages_are_shown_a_line_apart(text: str, visible: str) -> None:
+    result = check(Real("variant", text, [], visible=visible, tools=["get_weather"]))
+    assert result["text"] == visible

@@ -62,6 +62,8 @@ ADD = {
         ('[Calling tool: add({"a": 5, "b": 3})]', ""),  # vllm-mlx's Qwen bracket format
         ("Sure. [Calling tool: add(a=5, b=3)] Done.", "Sure. Done."),
         ("[call function: add(5, 3)]\n", ""),
+        ('[calling tool: {"name": "add", "arguments": {"a": 5, "b": 3}}]', ""),  # a JSON call object in the bracket
+        ('Sure. [Calling tool: {"name": "add", "arguments": {"a": 5, "b": 3}}] Done.', "Sure. Done."),
     ],
 )
 def test_a_label_and_a_call_in_one_bracket_is_a_call(text: str, visible: str) -> None:
@@ -72,6 +74,8 @@ def test_a_label_and_a_call_in_one_bracket_is_a_call(text: str, visible: str) ->
     "text",
     [
         "[Calling tool: sub(a=1)]",  # not an offered tool
+        '[Calling tool: {"name": "sub", "arguments": {"a": 1}}]',
+        "[Calling tool: {see the list below}]",
         "[Called tool: add(a=5, b=3)]",  # a record of a call made before
         "For example: [Calling tool: add(a=5, b=3)]",  # presented
     ],

@@ -95,6 +95,10 @@ def test_a_missing_invoke_closer_is_tolerated_before_the_wrapper_closer() -> Non
         '<invoke name="cron"><parameter name="action" type="string" required="true">list</parameter></invoke>',
         "<minimax:tool_call><invoke name='cron'><parameter name='action' string='true'>list</parameter></invoke>"
         "</minimax:tool_call>",
+        # olmlx's tests: an attribute after the invoke's name too
+        '<minimax:tool_call>\n<invoke name="cron" type="function">\n<parameter name="action">list</parameter>\n'
+        "</invoke>\n</minimax:tool_call>",
+        '<invoke name="cron" id="call_1"><parameter name="action">list</parameter></invoke>',
     ],
 )
 def test_a_parameter_tag_with_attributes_after_its_name_is_read(text: str) -> None:

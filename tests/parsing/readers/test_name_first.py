@@ -214,3 +214,29 @@ def test_a_call_label_or_the_message_start_then_a_name_and_its_arguments_on_one_
 def test_a_label_or_name_without_an_offered_call_after_it_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=["searxng_search"]), visible=False)
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('I will read it.\nget_weather{"city": "Paris"}', "I will read it."),  # MLX-Server's tests
+        ('I will read it.\n  get_weather {"city": "Paris"}\nDone.', "I will read it. Done."),
+        ('get_weather{"city": "Paris"}', ""),  # glued, where the message begins
+    ],
+)
+def test_an_offered_name_opening_a_line_with_its_json_object_on_it_is_a_call(text: str, visible: str) -> None:
+    check(Real("written", text, [("get_weather", {"city": "Paris"})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Note:\nget_weather{city} takes a city.",  # no JSON object
+        'Note:\nlookup{"city": "Paris"}',  # not offered
+        'Note: get_weather{"city": "Paris"} is how.',  # inside a line
+        'Note:\nget_weather\n{"city": "Paris"}',  # the object on the next line after prose: no evidence
+    ],
+)
+def test_a_name_line_after_prose_without_its_object_on_the_line_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text, tools=["get_weather"]), visible=False)
+    assert result["text"] == text

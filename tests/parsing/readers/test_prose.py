@@ -184,6 +184,10 @@ def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(
         '{"name": "get_weather", "arguments": {"city": "Paris"}}\n```\n\nThis will give the forecast.',
         'Here is how you could call it: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'This is how one would write it:\n{"name": "get_weather", "arguments": {"city": "Lima"}}',
+        # olmlx's parser tests: an example in a sentence, the cue before it
+        "You can call <function=get_weather><parameter=city>NYC</parameter></function> like this.",
+        'One could invoke it as <tool_call>{"name": "get_weather", "arguments": {}}</tool_call> later.',
+        'You may call the tool with\n[get_weather(city="Oslo")]',
     ],
 )
 def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str) -> None:
@@ -196,6 +200,8 @@ def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str)
     [
         'Here is how I will do it:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'You can see how you can use it once I check. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'You can call me back later. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        "I call it now: <function=get_weather><parameter=city>NYC</parameter></function>",
     ],
 )
 def test_a_call_the_model_makes_after_saying_how_is_still_a_call(text: str) -> None:

@@ -225,3 +225,33 @@ def test_a_call_element_for_the_function_element_is_read_inside_a_tool_call(text
 )
 def test_a_call_element_outside_a_tool_call_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=[tool("alpha", query="string")]))
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        # olmlx's parser tests: a file's text holds the closer itself
+        (
+            "<function=write_file><parameter=content>x = '</parameter> still here'</parameter></function>",
+            "x = '</parameter> still here'",
+        ),
+        (
+            '<tool_call>\n<function=write_file>\n<parameter=content>\ns = "</parameter>"\n</parameter>\n</function>\n'
+            "</tool_call>",
+            's = "</parameter>"',
+        ),
+    ],
+)
+def test_a_parameter_closer_with_text_after_it_on_its_line_is_the_values_own(text: str, content: str) -> None:
+    check(Real("written", text, [("write_file", {"content": content})], tools=["write_file"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<function=write_file><parameter=content>a</parameter> <parameter=mode>w</parameter></function>",
+        "<function=write_file><parameter=content>a</parameter>\n<parameter=mode>w</parameter>\n</function>",
+    ],
+)
+def test_a_parameter_closer_before_a_tag_or_a_line_break_ends_the_value(text: str) -> None:
+    check(Real("written", text, [("write_file", {"content": "a", "mode": "w"})], tools=["write_file"]))

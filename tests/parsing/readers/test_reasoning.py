@@ -188,3 +188,49 @@ def test_a_thought_block_is_reasoning(text: str, visible: str) -> None:
             tools=["get_time"],
         )
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "visible", "reasoning"),
+    [
+        ("[THINK]Let me reason about this.[/THINK]The answer is 42.", "The answer is 42.", "Let me reason about this."),
+        ("[think]lower case[/think]\nAnswer.", "Answer.", "lower case"),
+        ("[THINK][/THINK]The answer.", "The answer.", ""),
+        ("[THINK]A[/THINK]Hello [THINK]B[/THINK]World", "Hello World", "AB"),
+        (
+            '[THINK]Need the time.[/THINK][TOOL_CALLS]get_time[ARGS]{"tz": "CET"}',
+            "",
+            "Need the time.",
+        ),
+        ("<reflection>Reviewing my approach.</reflection>Confirmed.", "Confirmed.", "Reviewing my approach."),
+        (
+            '<tool_call_reasoning>Need the time.</tool_call_reasoning><tool_call>{"name": "get_time", "arguments": '
+            '{"tz": "CET"}}</tool_call>',
+            "",
+            "Need the time.",
+        ),
+        ("<internal_thinking>\nHmm.\n</internal_thinking>\nIt is noon.", "It is noon.", "Hmm."),
+        ("<thinking>Plan.<reflection>Check it.</reflection></thinking><output>Done.</output>", None, None),
+    ],
+)
+def test_magistral_bracket_think_reflection_and_named_reasoning_blocks_are_reasoning(
+    text: str, visible: str | None, reasoning: str | None
+) -> None:
+    calls = [("get_time", {"tz": "CET"})] if "get_time" in text else []
+    result = check(
+        Real(
+            "written: Magistral [THINK], Reflection-70B, qMLX's <tool_call_reasoning>",
+            text,
+            calls,
+            visible=visible or "",
+            reasoning=reasoning,
+        ),
+        visible=visible is not None,
+    )
+    if visible is None:  # a reflection nested in a thinking block is that block's reasoning
+        assert "Check it." in result["reasoning"] and "Check it." not in result["text"]
+
+
+@pytest.mark.parametrize("text", ["Use `[THINK]` to open a thought.", "Wrap it in `<reflection>` tags."])
+def test_a_reasoning_token_named_in_inline_code_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text))

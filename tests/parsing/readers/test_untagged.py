@@ -493,6 +493,11 @@ def test_the_tool_use_tag_and_function_equals_in_prose_stay_text() -> None:
         ),
         ('<answer>{"name": "get_weather", "arguments": {"city": "Paris"}}</answer> Done.', "Done."),
         ('<call>\n  {"name": "get_weather", "arguments": {"city": "Paris"}}\n</call>', ""),
+        # supercoder's prompt asks for <@TOOL>; qwen3.5-4b leaves a stray `>` before the closer, or no closer
+        ('Some text <@TOOL>{"name": "get_weather", "arguments": {"city": "Paris"}}</@TOOL> more', "Some text more"),
+        ('<@TOOL>{"name": "get_weather", "arguments": {"city": "Paris"}}></@TOOL>', ""),
+        ('<answer>\n{"name": "get_weather", "arguments": {"city": "Paris"}} >\n</answer>', ""),
+        ('<@tool>{"name": "get_weather", "arguments": {"city": "Paris"}}', ""),
     ],
 )
 def test_a_tag_that_is_no_call_tag_around_a_json_call_is_the_calls_markup(text: str, visible: str) -> None:
@@ -505,6 +510,8 @@ def test_a_tag_that_is_no_call_tag_around_a_json_call_is_the_calls_markup(text: 
         '<data>{"name": "lookup", "arguments": {"city": "Paris"}}</data>',  # not an offered tool
         '<data>{"city": "Paris", "days": 2}</data>',  # no call's shape
         'Write `<user>{"name": "get_weather", "arguments": {"city": "Paris"}}</user>` to call it.',  # code span
+        'Mail <@bob>{"name": "lookup", "arguments": {}}</@bob>',
+        '<@TOOL>{"city": "Paris"}></@TOOL>',
     ],
 )
 def test_a_tag_around_json_that_is_no_offered_call_stays_text(text: str) -> None:

@@ -1,0 +1,155 @@
+"""A call written as one bracket of attributes: ``[Calling tool="web_search" query="weather" days="3"]``.
+
+Models that saw earlier calls rendered in the chat history as a bracketed line copy that line (qMLX's parser tests,
+the form OpenClaw's history shows). The bracket is read whole up to its ``]`` (a ``]`` inside a quoted value is
+part of the value) and decided whole: the tool's name, then ``key=value`` pairs.
+
+Leniencies: ``Calling``/``Call`` and ``tool``/``function`` in any case, ``name`` after them (``[Call tool
+name="x" …]``); the name and the values in double or single quotes, or bare; backslash escapes inside a quoted
+value (``\\"``, ``\\\\``, JSON's ``\\n``); a bare value read as JSON where it is one (``3``, ``true``), else as a word;
+pairs separated by spaces, commas or line breaks. Quoted values stay strings here: the schema of the offered tool
+types them once, for every family. Anything else in the bracket, a bracket cut off by the end of the output, and a
+call of a tool that was not offered are text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect, Next
+
+__all__ = ["ROWS"]
+
+_OPEN = (
+    r"\[[ \t]{0,4}(?:calling|call)[ \t]{1,4}(?:tool|function)(?:[ \t]{1,4}name)?[ \t]{0,4}=[ \t]{0,4}"
+    r"(?=[\"'A-Za-z_])"
+)
+_VALUE = r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|[^\s\"',\]]+"
+_NAME = regex.compile(rf"(?P<name>{_VALUE})", regex.DOTALL)
+_PAIR = regex.compile(
+    rf"[\s,]{{1,64}}(?P<key>[A-Za-z_][\w.\-]{{0,63}})[ \t]{{0,4}}=[ \t]{{0,4}}(?P<value>{_VALUE})", regex.DOTALL
+)
+_TAIL = regex.compile(r"[\s,]{0,64}")
+_MAX_BODY = 1 << 20
+"""A bracket longer than this (1 MiB) is no call line: text, so a stray opener cannot hold a whole output back."""
+
+
+def _unquote(value: str) -> Any:
+    """A value as written: quoted, its characters (escapes read as JSON's, else only ``\\"``/``\\'``/``\\\\``); bare,
+    JSON where it is a JSON scalar, else the word."""
+    if value[:1] in "\"'":
+        inner = value[1:-1]
+        if value[0] == '"':
+            try:
+                return json.loads(value)
+            except ValueError:
+                pass
+        return regex.sub(r"\\([\\\"'])", r"\1", inner)
+    try:
+        loaded = json.loads(value)
+    except ValueError:
+        return value
+    return loaded if not isinstance(loaded, (dict, list)) else value
+
+
+def _call(body: str) -> tuple[str, dict[str, Any]] | None:
+    """The name and the pairs of a bracket's inside (after ``=``, before ``]``); None: anything else in it."""
+    found = _NAME.match(body)
+    if found is None:
+        return None
+    name = _unquote(found.group("name"))
+    if not isinstance(name, str) or not name:
+        return None
+    arguments: dict[str, Any] = {}
+    pos = found.end()
+    while (pair := _PAIR.match(body, pos)) is not None:
+        key = pair.group("key")
+        if key in arguments:
+            return None
+        arguments[key] = _unquote(pair.group("value"))
+        pos = pair.end()
+    if _TAIL.fullmatch(body, pos) is None:
+        return None
+    return name, arguments
+
+
+class AttrBracket:
+    """The inside of the bracket after ``=``, up to the ``]`` outside quotes, then decided whole."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.body: list[str] = []
+        self.size = 0
+        self.quote = ""
+        """The quote a value opened and has not closed; empty outside values."""
+        self.escaped = False
+        self.prev = "="
+        """The character read last (a quote opens a value only after ``=``, a space or a comma)."""
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        end = self._scan(text, pos)
+        piece = text[pos : len(text) if end is None else end]
+        self.ctx.consume(piece)
+        self.body.append(piece)
+        self.size += len(piece)
+        if end is None:
+            if self.size > _MAX_BODY:
+                self.ctx.revert()
+                return len(text), None
+            if final:
+                self.ctx.revert()  # no `]`: a bracket opened in prose, or cut off
+                return len(text), None
+            return len(text), self
+        self.ctx.consume("]")
+        self._decide()
+        return end + 1, None
+
+    def _scan(self, text: str, pos: int) -> int | None:
+        """Where the closing ``]`` is (outside quotes), tracking the quotes across chunks; None: not in ``text``."""
+        for index in range(pos, len(text)):
+            char, prev = text[index], self.prev
+            self.prev = char
+            if self.quote:
+                if self.escaped:
+                    self.escaped = False
+                elif char == "\\":
+                    self.escaped = True
+                elif char == self.quote:
+                    self.quote = ""
+            elif char in "\"'" and prev in "= \t\r\n,":
+                self.quote = char
+            elif char == "]":
+                return index
+        return None
+
+    def _decide(self) -> None:
+        ctx = self.ctx
+        call = _call("".join(self.body))
+        if call is None or not ctx.tools.is_known(call[0]):
+            ctx.revert()
+            return
+        ctx.end_call(ctx.tools.resolve(call[0]), call[1], streamed=False)
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> AttrBracket:
+    del block, match
+    return AttrBracket(ctx)
+
+
+ROWS = [
+    Dialect(
+        "calling_tool_attrs",
+        _OPEN,
+        None,
+        kind="untagged",
+        first="[",
+        reader=_open,
+        example='[Calling tool="NAME" KEY="VALUE"]',
+    )
+]

@@ -1,0 +1,74 @@
+"""A call as one bracket of attributes (``[Calling tool="NAME" k="v"]``) naming an offered tool is a call; the same
+bracket of a tool not offered, cut off, or holding anything but pairs stays text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+_EXEC = tool("exec", command="string", timeout="integer")
+_SEARCH = tool("web_search", query="string", days="integer")
+_TOOLS = [_EXEC, _SEARCH]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ('[Calling tool="web_search" query="weather palo alto"]', [("web_search", {"query": "weather palo alto"})], ""),
+        ("[calling tool='web_search' query='x' days=3]", [("web_search", {"query": "x", "days": 3})], ""),
+        (
+            '[Call function="exec", command="ls -la", timeout="5000"]',
+            [("exec", {"command": "ls -la", "timeout": 5000})],
+            "",
+        ),
+        ('[Calling tool name="exec" command="date"]', [("exec", {"command": "date"})], ""),
+        ('[Calling tool=exec command="a ] b"]', [("exec", {"command": "a ] b"})], ""),  # `]` inside quotes
+        (
+            '[Calling tool="exec" command="curl -s \\"https://x.org\\""]',
+            [("exec", {"command": 'curl -s "https://x.org"'})],
+            "",
+        ),
+        ("[Calling tool=\"exec\" command='it\\'s'\n]", [("exec", {"command": "it's"})], ""),
+        ('[Calling tool="exec" command="dir C:\\Users"]', [("exec", {"command": "dir C:\\Users"})], ""),
+        ('[Calling tool="web_search" query="你好 🚀"]', [("web_search", {"query": "你好 🚀"})], ""),
+        ('[Calling tool="exec"]', [("exec", {})], ""),
+        (
+            'Let me check. [Calling tool="web_search" query="w"] I will get the results.',
+            [("web_search", {"query": "w"})],
+            "Let me check. I will get the results.",
+        ),
+        (
+            '[Calling tool="web_search" query="w"]\n[Calling tool="exec" command="date"]',
+            [("web_search", {"query": "w"}), ("exec", {"command": "date"})],
+            "",
+        ),
+        (
+            '[Calling tool="exec" command="cat a"]\n[Calling tool: web_search({"query": "b"})]',
+            [("exec", {"command": "cat a"}), ("web_search", {"query": "b"})],
+            "",
+        ),
+    ],
+)
+def test_a_bracket_of_a_tool_name_and_pairs_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real("written: qMLX's [Calling tool=…] history line", text, calls, visible=visible, tools=_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[Calling tool="delete_all" path="/"]',  # not an offered tool
+        '[Calling tool="exec" command="ls"',  # cut off: no `]`
+        '[Calling tool="exec" command="ls" and then it answered]',  # words that are no pair
+        '[Calling tool="exec" command="a" command="b"]',  # a key twice
+        "[Calling tool=] is what the history shows.",
+        "A note [calling tool = off] about it.",
+    ],
+)
+def test_a_bracket_without_a_call_of_an_offered_tool_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text, tools=_TOOLS))
+    assert result["text"] == text
