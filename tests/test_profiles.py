@@ -111,15 +111,19 @@ def _read(text: str, parser: StreamParser) -> tuple[list[tuple[str, Any]], int]:
     return calls, sum(isinstance(e, ParseIssue) for e in events)
 
 
-def test_every_profile_reads_every_real_model_output_as_the_default_table_does() -> None:
+def test_every_profile_reads_real_model_outputs_of_every_family_as_the_default_table_does() -> None:
     # Models drift from their trained format, so a Qwen profile must still read a Mistral list: the quoted
-    # outputs of every family come out the same whichever rows go first. Case by case, every profile in turn:
-    # the parsers of one case share its tool-built openers, compiled once.
+    # outputs of every family come out the same whichever rows go first. Each output is read by the default
+    # table and by two profiles taken in turn (the outputs are sorted by family, so every profile reads outputs
+    # of every family with more than a few of them, about an eighth of the corpus each): every profile against
+    # every output would be 17 parses of each of 2,300 outputs, past ten minutes on a busy machine.
     differ: list[tuple[str, str]] = []
-    for case in load_real():
+    half = len(PROFILES) // 2
+    for i, case in enumerate(load_real()):
         tools = list(case.tools) if case.tools else None
         expected = _read(case.text, StreamParser(tools))
-        differ += [(p.name, case.id) for p in PROFILES if _read(case.text, p.parser(tools)) != expected]
+        turn = (PROFILES[i % len(PROFILES)], PROFILES[(i + half) % len(PROFILES)])
+        differ += [(p.name, case.id) for p in turn if _read(case.text, p.parser(tools)) != expected]
     assert not differ, differ
 
 
