@@ -34,10 +34,10 @@ derivative of '2x' at 1" two with one that computes a definite integral. What a 
 noun phrase after its lead ("what is the ...", "compute the ..."); the tool does not name it (in its name,
 its description or a value it enumerates), and the request names nothing of the tool's own name but a
 generic verb ("compute"). Chosen on questions 25 to 124 (questions matched: irrelevance 13% to 11%, simple,
-multiple, parallel, live_simple and live_irrelevance unchanged) and checked on 125 to 399: parallel 96% to
-95% (the "total distance" asked of a Euclidean norm tool), live_irrelevance 22.3% to 22.1%, the others
-unchanged.
-"""
+multiple, parallel, live_simple and live_irrelevance unchanged) and checked on 125 and up (every question each
+category has): parallel 96% to 95% (the "total distance" asked of a Euclidean norm tool), live_irrelevance 22.3%
+to 22.1%, the others unchanged. SmolLM2-135M asked the four questions of 25 and up whose decision changes got 0
+of them right before and 3 after."""
 
 from __future__ import annotations
 
