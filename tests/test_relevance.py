@@ -14,7 +14,15 @@ from shim.backends.scripted import ScriptedBackend
 from shim.profiles import get_profile
 from shim.profiles.data import SMALL_MODEL_BOUNDS, SMALL_MODEL_CALLS
 from shim.prompting import user_message
-from shim.relevance import MATCH_THRESHOLD, can_fill, names_tool, relevance, request_matches
+from shim.relevance import (
+    MATCH_THRESHOLD,
+    asked_for,
+    asks_for_another,
+    can_fill,
+    names_tool,
+    relevance,
+    request_matches,
+)
 from shim.tool_choice import TurnChoice
 from shim.types import ChatMessage, ToolSpec
 
@@ -281,3 +289,61 @@ def test_a_request_that_names_a_tool_whole_matches_below_the_threshold() -> None
     assert request_matches("What is the sum of 133 and 34?", [total])
     assert not names_tool("What is the product of 133 and 34?", total)
     assert not names_tool("anything", ToolSpec(name="get", description="", input_schema={"type": "object"}))
+
+
+HEIGHT = ToolSpec(
+    name="calculate_maximum_height",
+    description="Calculate the maximum height an object will reach if it's thrown straight upwards with an "
+    "initial velocity, ignoring air resistance.",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "initial_velocity": {"type": "integer", "description": "The initial velocity in m/s."},
+            "gravity": {"type": "number", "description": "The acceleration due to gravity."},
+        },
+        "required": ["initial_velocity"],
+    },
+)
+INTEGRAL = ToolSpec(
+    name="calculus_compute_definite_integral",
+    description="Compute the definite integral of a function within a given interval.",
+    input_schema={"type": "object", "properties": {"function": {"type": "string"}}, "required": ["function"]},
+)
+STATS = ToolSpec(
+    name="sports_stats_get_performance",
+    description="Compute the performance score of a soccer player given his game stats.",
+    input_schema={
+        "type": "object",
+        "properties": {"indicator": {"type": "array", "items": {"type": "string", "enum": ["Goals Scored"]}}},
+    },
+)
+
+
+def test_what_a_request_asks_for_is_the_noun_phrase_after_its_lead_at_a_sentence_start() -> None:
+    assert asked_for("What is the acceleration a ball will reach?") == {"acce"}
+    assert asked_for("Compute the derivative of the function '2x' at 1.") == {"deri"}
+    assert asked_for("Hey, can you calculate the standard deviation of these?") == {"stan", "devi"}
+    assert asked_for("What's the list of the largest cities in Peru?") == {"larg", "citi"}  # what the list holds
+    assert asked_for("Classify these: 'what is my balance?'") is None  # a quoted question is not the request's
+    assert asked_for("Find a supermarket in New York.") is None  # one of a kind, not a thing asked for
+    assert asked_for("What is the value of x?") is None  # no content word
+
+
+def test_a_request_for_another_thing_of_the_tool_s_subject_does_not_match_it() -> None:
+    ball = "What is the acceleration a ball will reach if it's thrown straight upwards with a velocity of 5 m/s?"
+    assert relevance(ball, HEIGHT) >= MATCH_THRESHOLD  # five words of the description
+    assert asks_for_another(ball, HEIGHT)
+    assert not request_matches(ball, [HEIGHT])
+    derivative = "Compute the derivative of the function '2x' within the at 1."
+    assert asks_for_another(derivative, INTEGRAL)  # "compute" is a generic verb of its name
+    assert not request_matches(derivative, [INTEGRAL])
+
+
+def test_a_request_for_what_the_tool_names_or_one_naming_its_own_name_still_matches() -> None:
+    height = "What is the maximum height a ball will reach if thrown upwards at 5 m/s?"
+    assert not asks_for_another(height, HEIGHT) and request_matches(height, [HEIGHT])
+    integral = "Compute the area under '2x' from 1 to 3 with a definite integral."
+    assert not asks_for_another(integral, INTEGRAL)  # its name's "definite" and "integral"
+    goals = "Calculate the overall goals of Messi in the 2020-2021 season of soccer's La Liga."
+    assert not asks_for_another(goals, STATS)  # a value the tool enumerates
+    assert not asks_for_another("Tell me a joke about balls thrown upwards.", HEIGHT)  # asks for nothing named

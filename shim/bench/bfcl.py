@@ -95,8 +95,9 @@ def _bfcl() -> types.ModuleType:
         ) from None
 
 
-def load_questions(category: str, limit: int | None = None) -> list[Question]:
-    """The first ``limit`` questions of ``category`` (all when None), in BFCL's order.
+def load_questions(category: str, limit: int | None = None, offset: int = 0) -> list[Question]:
+    """``limit`` questions of ``category`` (all when None) from the ``offset``-th on, in BFCL's order: an offset
+    keeps experiments off the questions a report scores.
 
     Raises:
         ValueError: the category is not one of `CATEGORIES`.
@@ -105,7 +106,7 @@ def load_questions(category: str, limit: int | None = None) -> list[Question]:
     if category not in CATEGORIES:
         raise ValueError(f"unknown BFCL category {category!r}; expected one of {list(CATEGORIES)!r}")
     utils: Any = _bfcl()
-    entries = utils.load_dataset_entry(category)
+    entries = utils.load_dataset_entry(category)[max(offset, 0) :]
     if limit is not None:
         entries = entries[:limit]
     answers: dict[str, Any] = {}

@@ -143,6 +143,8 @@ class ModelsOptions:
     categories: Sequence[str] = DEFAULT_CATEGORIES
     limit: int | None = 5
     """Questions per category (BFCL's first ones), or None for all."""
+    offset: int = 0
+    """The questions start at this one of each category (0: BFCL's first), for runs kept off a report's."""
     out: Path = Path("bench-results")
     max_tokens: int = MAX_TOKENS
     n_ctx: int = 8192
@@ -305,7 +307,7 @@ async def run_models(options: ModelsOptions, progress: Progress | None = None) -
     options.out.mkdir(parents=True, exist_ok=True)
     path = options.out / "outputs.jsonl"
     run = _read_existing(path)
-    questions = {c: load_questions(c, options.limit) for c in options.categories}
+    questions = {c: load_questions(c, options.limit, options.offset) for c in options.categories}
     models = [resolve_model(m) for m in options.models]
     backends = {
         label: get_backend(spec, n_ctx=options.n_ctx, n_threads=options.n_threads)
@@ -389,6 +391,7 @@ def aggregate(
     overall (``all``), plus the failures of shim's default configuration with their outputs."""
     track: dict[str, Any] = {
         "limit": options.limit,
+        "offset": options.offset,
         "categories": list(options.categories),
         "max_tokens": options.max_tokens,
         "models": {},

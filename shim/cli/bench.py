@@ -135,6 +135,13 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
     ),
 )
 @click.option("--limit", type=int, default=5, show_default=True, help="models track: questions per category.")
+@click.option(
+    "--offset",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="models track: start at this question of each category (tune on questions a report does not score).",
+)
 def bench(
     parsers: tuple[str, ...],
     quick: bool,
@@ -146,6 +153,7 @@ def bench(
     configs: tuple[str, ...],
     categories: tuple[str, ...],
     limit: int,
+    offset: int,
 ) -> None:
     """Benchmark tool-call parsing on malformed model streams, on real model outputs and on real prose.
 
@@ -167,7 +175,9 @@ def bench(
     if "models" in tracks:
         from shim.cli.bench_models import run_models_track
 
-        run_models_track(console, out=out, models=models, configs=configs, categories=categories, limit=limit)
+        run_models_track(
+            console, out=out, models=models, configs=configs, categories=categories, limit=limit, offset=offset
+        )
         if set(tracks) == {"models"}:
             return
     chosen: list[Track] = list(TRACKS) if "all" in tracks else [t for t in TRACKS if t in tracks]

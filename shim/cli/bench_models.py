@@ -34,6 +34,7 @@ def run_models_track(
     configs: Sequence[str],
     categories: Sequence[str],
     limit: int,
+    offset: int = 0,
 ) -> dict[str, Any]:
     """Run the track into ``out`` (resuming from ``out/outputs.jsonl``), write the files, print the tables.
 
@@ -47,6 +48,7 @@ def run_models_track(
         configs=tuple(configs) or mt.DEFAULT_CONFIGS,
         categories=tuple(categories) or mt.DEFAULT_CATEGORIES,
         limit=limit if limit > 0 else None,
+        offset=offset,
         out=out,
     )
     columns = (

@@ -60,6 +60,12 @@ def test_an_irrelevance_question_passes_only_without_a_call() -> None:
     assert called.failure == "unwanted_call"
 
 
+def test_an_offset_starts_the_questions_further_on_in_bfcl_s_order() -> None:
+    first = [q.id for q in bfcl.load_questions("irrelevance", 3)]
+    assert [q.id for q in bfcl.load_questions("irrelevance", 2, offset=1)] == first[1:]
+    assert [q.id for q in bfcl.load_questions("irrelevance", 2, offset=-5)] == first[:2]  # never from the end
+
+
 def test_unknown_categories_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match="'simple'"):
         bfcl.load_questions("simple")
@@ -150,3 +156,19 @@ def test_smollm2_through_shim_s_default_calls_on_the_simple_question_and_answers
     assert cells["simple_python"]["accuracy"] == 1.0
     # The irrelevant one (the same triangle, a body-mass-index tool) does not: the model answers in words.
     assert cells["irrelevance"]["accuracy"] == 1.0
+
+
+def test_a_run_with_an_offset_asks_the_questions_from_there_on_and_says_so(tmp_path: Path) -> None:
+    options = ModelsOptions(
+        models=(f"llama-cpp:{DEMO}",),
+        configs=("shim",),
+        categories=("irrelevance",),
+        limit=1,
+        offset=2,
+        out=tmp_path,
+        max_tokens=8,
+    )
+    track = anyio.run(run_models, options, _Count())
+    lines = [json.loads(line) for line in (tmp_path / "outputs.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in lines] == ["irrelevance_2"]
+    assert track["offset"] == 2 and track["limit"] == 1
