@@ -5,11 +5,13 @@ its arguments are spelled. Accepted shapes:
 
 - ``{"name", "arguments"}`` with the name spelled ``tool_name`` / ``function_name`` / ``tool`` / ``function`` /
   ``method`` / ``action`` and the arguments ``parameters`` / ``args`` / ``input`` / ``tool_input`` / ``params`` /
-  ``argument`` / ``action_input`` / ``kwargs``; arguments as an object or a JSON-encoded string; none meaning ``{}``;
+  ``argument`` / ``action_input`` / ``kwargs`` / ``function_args``; arguments as an object or a JSON-encoded
+  string; none meaning ``{}``;
 - the call one or more levels down under a wrapper key (``function``, ``tool``, ``tool_call``, ``call``,
   ``function_call``), to a bounded depth: ``{"type": "function", "function": {…}}``, DeepChat's
   ``{"function_call": {"name": …, "arguments": …}}``;
-- ``{"tool": NAME, ...flat arguments}``; JSON-RPC ``{"method", "params"}`` (MCP's own ``tools/call`` too);
+- ``{"tool": NAME, ...flat arguments}``, ``{"tool_call": NAME, ...}`` (an offered tool's); JSON-RPC
+  ``{"method", "params"}`` (MCP's own ``tools/call`` too);
 - the tool's name as the only key, with offered tools as evidence: ``{"get_weather": {"city": "Paris"}}`` (Apertus);
 - a list of calls, bare (``[{…}, {…}]``) or in an OpenAI-style message envelope (``{"tool_calls": [{…}]}``, the
   envelope itself nested once more as DSPy's JSONAdapter prints it);
@@ -41,12 +43,34 @@ _META_KEYS = frozenset({"type", "id", "call_id", "tool_call_id", "jsonrpc"})
 _ROUTING_KEYS = frozenset({"server_idx", "server_index", "server_id", "server_name", "server", "mcp_server"})
 """Which server a framework routes the call to (CAMEL's MCPAgent ``{server_idx, tool_name, tool_args}``): metadata
 beside named arguments, never an argument (a flat call keeps them as arguments)."""
-_NAME_KEYS = (*NAME_KEYS, "recipient_name", "toolName", "functionName", "_name", "tool_action", "action")
+_NAME_KEYS = (
+    *NAME_KEYS,
+    "recipient_name",
+    "toolName",
+    "functionName",
+    "_name",
+    "tool_action",
+    "tool_call",
+    "function_call",
+    "action",
+)
 """``action`` last: a flat call may have an argument of that name. ``recipient_name``: OpenAI's
 ``multi_tool_use.parallel`` items; ``_name``: TGI's grammar output ``{"function": {"_name": NAME, …flat}}``."""
 _FLAT_NAME_KEYS = frozenset({"_name"})
 """Name keys whose call writes its arguments flat beside them by design (a canonical call, not a guess)."""
-_ARG_KEYS = (*ARG_KEYS, "action_input", "kwargs", "tool_args", "tool_arguments", "function_arguments")
+_CALL_NAME_KEYS = frozenset({"tool_call", "function_call"})
+"""Keys that say the object is a call, holding its tool's name as a string (SmallCTL's small models:
+``{"tool_call": "artifact_read", "artifact_id": "A0001"}``): arguments flat beside it count where the name is an
+offered tool's (an object under the key is the call itself: `_WRAPPERS`)."""
+_ARG_KEYS = (
+    *ARG_KEYS,
+    "action_input",
+    "kwargs",
+    "tool_args",
+    "tool_arguments",
+    "function_arguments",
+    "function_args",
+)
 _WRAPPERS = (*WRAPPER_KEYS, "function_call")
 _MAX_DEPTH = 4
 """How many wrapper levels a call may sit under (``{"tool_call": {"function": {…}}}`` is two)."""
@@ -117,7 +141,8 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     rest = {k: v for k, v in data.items() if k != name_key and k not in _META_KEYS}
     if args_key is None:
         # {"tool": NAME, "city": "Paris"}: the other keys are the arguments.
-        return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS)
+        called = name_key in _CALL_NAME_KEYS and tools is not None and tools.is_known(name)
+        return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS or called)
     raw_args: Any = data[args_key]
     if isinstance(raw_args, str):
         try:

@@ -64,6 +64,17 @@ def test_a_parallel_fan_out_holds_the_calls_it_names() -> None:
         ('{"calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}', [W]),
         ('<tool_call>{"functions": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}</tool_call>', [W]),
         ('{"get_weather": {"city": "Paris"}}', [W]),
+        # A key that says "this is a call" naming an offered tool, its arguments flat beside it (SmallCTL).
+        ('{"tool_call": "get_weather", "city": "Paris"}', [W]),
+        ('{"function_call": "web-search", "query": "x"}', [S]),
+        (
+            '{"tool_call": "get_weather", "city": "Paris", "days": [1, 2]}',
+            [("get_weather", {"city": "Paris", "days": [1, 2]})],
+        ),
+        ('<tool_call>{"tool_call": "web-search", "query": "x"}</tool_call>', [S]),
+        # Arguments under `function_args` (mcp-client-for-ollama's tests).
+        ('{"function_name": "get_weather", "function_args": {"city": "Paris"}}', [W]),
+        ('[{"function_name": "web-search", "function_args": {"query": "x"}}]', [S]),
     ],
 )
 def test_untagged_and_tagged_envelopes_are_read_at_every_split(text: str, calls: list) -> None:
@@ -77,6 +88,9 @@ def test_untagged_and_tagged_envelopes_are_read_at_every_split(text: str, calls:
         '{"function": {"_name": "notify_error", "error": "no tool fits"}}',
         '{"calls": [1, 2, 3]}',
         '{"get_weather": "Paris"}',
+        '{"tool_call": "lookup_user", "id": 3}',  # a flat call under a call key, of no offered tool
+        '{"function_call": "auto", "model": "x"}',  # an API request's setting
+        '{"function_name": "lookup_user", "function_args": {"id": 3}}',
     ],
 )
 def test_an_envelope_of_no_offered_tool_stays_text(text: str) -> None:
