@@ -27,6 +27,7 @@ from shim.parsing.tags import PARTIAL, compile_marker
 __all__ = [
     "BARE",
     "FENCE",
+    "FENCE_LABEL",
     "INSIDE_TAG",
     "WRAPPED",
     "WRAPPED_CALL",
@@ -42,6 +43,11 @@ FENCE_OPEN = (
 )
 """A fence of no language, of one that says "call", of markup, or named by a word that names no language
 (```` ```homeassistant ````: a framework's own call block; `shim.parsing.readers.code_fence.LANGUAGES`)."""
+
+
+FENCE_LABEL = regex.compile(r"(?:function_calls?|tool_calls?|tool_code|json)[ \t]{0,4}(?:\r?\n[ \t]{0,8})?(?=[{\[])")
+"""A fence's first line naming the block a call (``function_call`` right after ```` ```tool_code ````: the
+label a prompt asked for, written inside the fence), right before the JSON: the fence's markup."""
 
 
 class JsonCandidate:
@@ -223,6 +229,12 @@ class FenceStart:
             return pos, self
         if text[pos] in "{[":
             return pos, UntaggedJson(self.ctx, self.block)
+        label = FENCE_LABEL.match(text, pos, partial=not final)
+        if label is not None and label.partial:
+            return pos, MORE
+        if label is not None:
+            self.ctx.consume(label.group())
+            return label.end(), self
         if text[pos] == "<":  # a tagged call fenced by the model (```xml around <function_call>…): the fence is markup
             return tagged_inside(self.ctx, text, pos, final, fence=True)
         self.ctx.revert()

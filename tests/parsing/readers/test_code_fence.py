@@ -66,3 +66,31 @@ def test_a_fence_named_by_a_word_that_names_no_language_holds_a_call_of_an_offer
 def test_a_fence_of_a_language_or_holding_no_offered_call_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # offline-function-calling's Gemma 3 1B: the label the prompt asked for, written inside the fence.
+        '```tool_code\nfunction_call\n{"id": 1, "function": "get_weather", "parameters": {"city": "Lima"}}\n```',
+        '```tool_code\nfunction_call {\n\t"function": "get_weather",\n\t"parameters": {"city": "Lima"}\n}\n```\n',
+        '```\ntool_call\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```',
+        '```json\njson\n[{"name": "get_weather", "arguments": {"city": "Lima"}}]\n```',
+    ],
+)
+def test_a_call_fences_first_line_naming_the_block_a_call_is_markup(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 110, seeds=8)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Lima"})]
+    assert result["text"].strip() == "" and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```python\nfunction_call\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```',  # code
+        "```\ntool_call\nis a word\n```",  # a label and no call after it
+    ],
+)
+def test_a_label_line_in_a_code_fence_or_before_no_call_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 110, seeds=8)
+    assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
