@@ -44,6 +44,9 @@ _CALL = '{"name": "get_weather", "parameters": {"city": "Lima"}}'
         f"```homeassistant\n{_CALL}",  # …that the output ends inside, never closed
         f"Turning it off.\n```tool_request\n{_CALL}\n```",
         f"```Action\n{_CALL}\n",
+        # Blanks before the info string, which CommonMark trims (mcp-client-for-ollama's tests).
+        f"``` json\n{_CALL}\n```",
+        f"Sure.\n```  tool_call\n{_CALL}\n```",
     ],
 )
 def test_a_fence_named_by_a_word_that_names_no_language_holds_a_call_of_an_offered_tool(text: str) -> None:
@@ -61,6 +64,8 @@ def test_a_fence_named_by_a_word_that_names_no_language_holds_a_call_of_an_offer
         f"```Python\n{_CALL}\n```",
         '```homeassistant\n{"name": "weather_report", "parameters": {"city": "Lima"}}\n```',  # no offered tool
         "```homeassistant\nlight.turn_off bedroom\n```",  # no JSON at all
+        f"``` python\n{_CALL}\n```",  # a language's fence with a blank before its name
+        "Like so:\n```  bash\nget_weather(city='Lima')\n```",
     ],
 )
 def test_a_fence_of_a_language_or_holding_no_offered_call_stays_text(text: str) -> None:
