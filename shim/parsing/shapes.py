@@ -302,13 +302,20 @@ class ToolIndex:
         self._loose: dict[str, list[str]] = {}
         for spec in self.specs.values():
             self._loose.setdefault(_loose(spec.name), []).append(spec.name)
+        self._tails: dict[str, list[str]] = {}
+        """Offered names under an MCP client's server prefix (goose's ``developer__shell``, ``mcp__fs__read``), by
+        the tool's own name after it: a model that writes the name without the prefix means that tool."""
+        for spec in self.specs.values():
+            if "__" in spec.name.strip("_"):
+                self._tails.setdefault(_loose(spec.name.rsplit("__", 1)[-1]), []).append(spec.name)
 
     def __bool__(self) -> bool:
         return bool(self.specs)
 
     def resolve(self, name: str) -> str:
         """The known tool ``name`` means, else ``name``: exact first, then any case, a title or description,
-        a namespace prefix (``functions.X``, ``server/X``, MCP clients' ``mcp__server__X``), ``-``/``_``/``.``/spaces
+        a namespace prefix (``functions.X``, ``server/X``, MCP clients' ``mcp__server__X``; or left out where the
+        offered name has it: ``shell`` for ``developer__shell``), ``-``/``_``/``.``/spaces
         and camelCase alike, and a built-in's ``X.call``; a loose spelling counts only when exactly one offered tool
         fits it."""
         name = name.strip()
@@ -324,6 +331,9 @@ class ToolIndex:
             fits = self._loose.get(_loose(candidate), ())
             if len(fits) == 1:
                 return fits[0]
+        tails = self._tails.get(_loose(stem), ())
+        if len(tails) == 1 and _loose(stem) not in self._loose:
+            return tails[0]
         bare = _SPECIAL_TOKEN.sub("", name)
         if bare != name and bare.strip():
             # A turn-structure token the model printed into the name (``read<|message|>``): the rest names the

@@ -105,6 +105,10 @@ def test_an_envelope_of_no_offered_tool_stays_text(text: str) -> None:
         ("get_weather", "getWeather"),
         ("mcp__weather__get_weather", "get_weather"),
         ("default_api.get_weather", "get_weather"),
+        # An MCP client's server prefix on the offered name, left out by the model (goose's `developer__shell`).
+        ("shell", "developer__shell"),
+        ("read_file", "mcp__fs__read_file"),
+        ("readFile", "mcp__fs__read_file"),
     ],
 )
 def test_names_resolve_across_camel_case_and_namespaces_when_one_tool_fits(written: str, offered: str) -> None:
@@ -251,3 +255,10 @@ def test_a_message_of_another_role_or_naming_no_offered_tool_stays_text(text: st
 def test_a_sigil_key_beside_the_same_key_written_plainly_is_kept_as_written() -> None:
     shape = to_call({"name": "get_weather", "arguments": {"city": "Paris"}, "$name": "x"})
     assert (shape.name, shape.arguments) == W
+
+
+def test_a_name_without_a_server_prefix_resolves_only_where_one_offered_tool_fits_and_no_exact_one_exists() -> None:
+    tools = ToolIndex(["a__read_file", "b__read_file", "shell", "dev__shell"])
+    assert tools.resolve("read_file") == "read_file"  # two servers offer it: left as written
+    assert tools.resolve("shell") == "shell"  # the exact name wins
+    assert not ToolIndex(["developer__shell"]).is_known("shel")

@@ -99,3 +99,52 @@ def test_a_call_fences_first_line_naming_the_block_a_call_is_markup(text: str) -
 def test_a_label_line_in_a_code_fence_or_before_no_call_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS, every_split=len(text) < 110, seeds=8)
     assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+_EXEC = [
+    {"name": "code_execution__execute", "inputSchema": {"type": "object", "properties": {"code": {"type": "string"}}}},
+    {
+        "name": "search",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"q": {"type": "string"}, "n": {"type": "integer"}},
+            "required": ["q"],
+        },
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        # goose's code mode: a fence named by the tool (its server prefix left out), the body its one parameter.
+        ("Here:\n```execute\nlet x = 1;\n```\n", ("code_execution__execute", {"code": "let x = 1;"}), "Here:\n\n"),
+        (
+            "```execute\nasync function run() {\n  return 1;\n}\n```",
+            ("code_execution__execute", {"code": "async function run() {\n  return 1;\n}"}),
+            "",
+        ),
+        ("```search\nweather in Oslo\n```\nDone.", ("search", {"q": "weather in Oslo"}), "\nDone."),
+        ("```code_execution__execute\nprint(1)", ("code_execution__execute", {"code": "print(1)"}), ""),  # cut off
+    ],
+)
+def test_a_fence_named_by_an_offered_tool_of_one_parameter_is_a_call_with_its_body(
+    text: str, call: tuple[str, dict[str, object]], visible: str
+) -> None:
+    result = parse_everywhere(text, _EXEC, every_split=len(text) < 90, seeds=8)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [call]
+    assert result["text"] == visible and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\nexecute('x')\n```",  # a language's fence
+        "```executes\nlet x = 1;\n```",  # no offered tool's name
+        "```execute\n```",  # an empty body
+        "For example:\n```execute\nlet x = 1;\n```",  # presented in prose
+    ],
+)
+def test_a_fence_of_a_language_or_no_tool_or_shown_as_an_example_stays_text(text: str) -> None:
+    result = parse_everywhere(text, _EXEC, every_split=len(text) < 90, seeds=8)
+    assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
