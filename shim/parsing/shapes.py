@@ -37,7 +37,16 @@ from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, SCALAR_KINDS, WRAPPER_KEYS
 from shim.types import ToolSpec, tool_specs
 
-__all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "one_parameter", "to_call"]
+__all__ = [
+    "CallShape",
+    "ShapeError",
+    "ToolIndex",
+    "call_arguments",
+    "call_items",
+    "one_parameter",
+    "positional_arguments",
+    "to_call",
+]
 
 _META_KEYS = frozenset({"type", "id", "call_id", "tool_call_id", "jsonrpc"})
 _ROUTING_KEYS = frozenset({"server_idx", "server_index", "server_id", "server_name", "server", "mcp_server"})
@@ -202,6 +211,22 @@ def one_parameter(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | N
         return {}
     keys = list(props) if len(props) == 1 else list(required) if len(required) == 1 else []  # pyright: ignore[reportUnknownArgumentType]
     return {str(keys[0]): value} if keys else None
+
+
+def positional_arguments(tools: ToolIndex, name: str, values: list[str]) -> dict[str, Any] | None:
+    """Values written in order without names (gptme's ``<invoke name="save" args="PATH">`` then the body) as the
+    tool's first parameters in its schema's order; None where the tool is unknown, declares fewer parameters, or
+    a required one would be left out."""
+    spec = tools.specs.get(tools.resolve(name))
+    if spec is None:
+        return None
+    props: Any = spec.input_schema.get("properties") or {}
+    required: Any = spec.input_schema.get("required") or []
+    keys = [str(k) for k in props]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    if len(values) > len(keys):
+        return None
+    arguments: dict[str, Any] = dict(zip(keys, values, strict=False))
+    return None if any(k not in arguments for k in required) else arguments  # pyright: ignore[reportUnknownVariableType]
 
 
 def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, Any] | None:
