@@ -94,7 +94,8 @@ _ENVELOPE_META = frozenset({"role", "content", "type", "id"})
 _BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "output", "response", "result"})
 """Keys a call object may carry beside its name and arguments without ceasing to be a call: the model's note on
 why (SWE-agent's ``thought``), the variable its output goes to (Hermes' ``output`` chaining), or the result it
-imagined (``response``). Never arguments when the arguments have their own key; a flat call keeps them."""
+imagined (``response``). Never arguments when the arguments have their own key; a flat call keeps them where the
+tool's schema declares them or is unknown."""
 _OUTER_WRAPPERS = ("command", "action")
 """Wrapper keys counted only when the object names no tool itself: SWE-agent's ``{"thought": …, "command":
 {"name": …, "arguments": …}}`` (a flat call may have a ``command`` argument holding anything)."""
@@ -149,7 +150,10 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     args_key = next((k for k in _ARG_KEYS if k in data), None)
     rest = {k: v for k, v in data.items() if k != name_key and k not in _META_KEYS}
     if args_key is None:
-        # {"tool": NAME, "city": "Paris"}: the other keys are the arguments.
+        # {"tool": NAME, "city": "Paris"}: the other keys are the arguments, but for a note beside the call that
+        # the tool's schema does not declare (Hermes' `"output": "random_city"` chaining on a tool of no parameters).
+        if tools is not None:
+            rest = _without_notes(tools, name, rest)
         called = name_key in _CALL_NAME_KEYS and tools is not None and tools.is_known(name)
         return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS or called)
     raw_args: Any = data[args_key]
@@ -242,6 +246,16 @@ def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, A
         key = part.replace("~1", "/").replace("~0", "~")
         target = cast("dict[str, Any]", target).get(key) if isinstance(target, dict) else None
     return _local_ref(root, target, depth + 1)
+
+
+def _without_notes(tools: ToolIndex, name: str, flat: dict[str, Any]) -> dict[str, Any]:
+    """A flat call's arguments less the notes beside it (`_BESIDE_ARGUMENTS`) that the tool's declared
+    parameters do not include; as written where the tool or its parameters are unknown."""
+    spec = tools.specs.get(tools.resolve(name))
+    props: Any = spec.input_schema.get("properties") if spec is not None else None
+    if not isinstance(props, dict) or not any(k in _BESIDE_ARGUMENTS and k not in props for k in flat):
+        return flat
+    return {k: v for k, v in flat.items() if k not in _BESIDE_ARGUMENTS or k in props}
 
 
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

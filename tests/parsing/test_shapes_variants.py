@@ -262,3 +262,26 @@ def test_a_name_without_a_server_prefix_resolves_only_where_one_offered_tool_fit
     assert tools.resolve("read_file") == "read_file"  # two servers offer it: left as written
     assert tools.resolve("shell") == "shell"  # the exact name wins
     assert not ToolIndex(["developer__shell"]).is_known("shel")
+
+
+_NOTED = [
+    {"name": "get_random_city", "inputSchema": {"type": "object", "properties": {}}},
+    {"name": "save", "inputSchema": {"type": "object", "properties": {"output": {"type": "string"}}}},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # Hermes 2 Pro's output chaining on a tool of no parameters: the call has no `params` key at all.
+        ('<function_calls>\n[{"name": "get_random_city", "output": "random_city"}]', [("get_random_city", {})]),
+        (
+            '<tool_call>{"name": "get_random_city", "thought": "need one", "output": "c"}</tool_call>',
+            [("get_random_city", {})],
+        ),
+        # A tool that declares the key keeps it as its argument.
+        ('<tool_call>{"name": "save", "output": "a.txt"}</tool_call>', [("save", {"output": "a.txt"})]),
+    ],
+)
+def test_a_note_beside_a_flat_call_is_no_argument_where_the_schema_does_not_declare_it(text: str, calls: list) -> None:
+    check(Real("written: notes beside a flat call", text, calls, tools=_NOTED))
