@@ -179,7 +179,7 @@ class JsonScanner:
         """The schema's scalar type of each top-level argument, asked once the arguments start (`retyped`)."""
         self._kinds: Mapping[str, str] = {}
         self._held: list[str] | None = None  # a top-level string argument of a scalar type, until it closes
-        self._line_after = False  # a line break followed the last whole value (a comma left out may be there)
+        self._line_after = False  # a blank or line break followed the last whole value (a comma left out there)
 
     # -- public -------------------------------------------------------------------------------------
 
@@ -206,7 +206,7 @@ class JsonScanner:
             char = text[pos]
             if char in " \t\r\n":
                 end = _WS.match(text, pos).end()  # type: ignore[union-attr]  # a match is certain here
-                if self._expect == _AFTER and "\n" in text[pos:end]:
+                if self._expect == _AFTER:
                     self._line_after = True
                 self._emit_ws(text[pos:end])
                 pos = end
@@ -404,8 +404,9 @@ class JsonScanner:
             return pos + 1
         if char in "\"'":
             if expect == _AFTER and self._line_after and self._stack[-1:] == ["{"]:
-                # A key opening the line after a whole value, the comma at the end of that line left out (models
-                # write objects one member a line): the comma is read there, as `lenient_json.loads` reads it.
+                # A key after a whole value and a gap, the comma left out (at a line's end, as models write objects
+                # one member a line, or on the same line: gptme's `{"a": "b" "c": "d"}`): the comma is read there,
+                # as `lenient_json.loads` reads it.
                 if self._in_args():
                     self._pending = ","
                 expect = self._expect = _KEY

@@ -169,18 +169,18 @@ def matched_closers(text: str) -> str:
 
 _KEY_AHEAD = re.compile(r'"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"[ \t]*:')
 _MAX_COMMAS = 8
-"""How many commas left out at the ends of lines `loads` puts back in one text."""
+"""How many commas left out before keys `loads` puts back in one text."""
 
 
 def _missing_comma(text: str, at: int) -> str | None:
-    """``text`` with a comma where one was left out at the end of a line before a key (``"id": "x"`` then
-    ``"function": …`` on the next line, as models write objects one member a line), or None: the grammar stopped
-    at ``at`` on a ``"key":`` that a line break, and no comma, separates from the value before it."""
+    """``text`` with a comma where one was left out before a key (``"id": "x"`` then ``"function": …`` on the next
+    line, as models write objects one member a line, or after a blank on the same line), or None: the grammar
+    stopped at ``at`` on a ``"key":`` that a gap, and no comma, separates from the value before it."""
     if _KEY_AHEAD.match(text, at) is None:
         return None
     value_end = len(text[:at].rstrip(" \t\r\n"))
-    if "\n" not in text[value_end:at] or text[value_end - 1 : value_end] not in tuple('"}]el0123456789'):
-        return None  # no line break in the gap, or no value (a string, object, list, literal, number) before it
+    if value_end == at or text[value_end - 1 : value_end] not in tuple('"}]el0123456789'):
+        return None  # no gap, or no value (a string, object, list, literal, number) before it
     return text[:value_end] + "," + text[value_end:]
 
 

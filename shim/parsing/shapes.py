@@ -5,11 +5,13 @@ its arguments are spelled. Accepted shapes:
 
 - ``{"name", "arguments"}`` with the name spelled ``tool_name`` / ``function_name`` / ``tool`` / ``function`` /
   ``method`` / ``action`` and the arguments ``parameters`` / ``args`` / ``input`` / ``tool_input`` / ``params`` /
-  ``argument`` / ``action_input`` / ``kwargs``; arguments as an object or a JSON-encoded string; none meaning ``{}``;
+  ``argument`` / ``action_input`` / ``kwargs`` / ``function_args``; arguments as an object or a JSON-encoded
+  string; none meaning ``{}``;
 - the call one or more levels down under a wrapper key (``function``, ``tool``, ``tool_call``, ``call``,
   ``function_call``), to a bounded depth: ``{"type": "function", "function": {…}}``, DeepChat's
   ``{"function_call": {"name": …, "arguments": …}}``;
-- ``{"tool": NAME, ...flat arguments}``; JSON-RPC ``{"method", "params"}`` (MCP's own ``tools/call`` too);
+- ``{"tool": NAME, ...flat arguments}``, ``{"tool_call": NAME, ...}`` (an offered tool's); JSON-RPC
+  ``{"method", "params"}`` (MCP's own ``tools/call`` too);
 - the tool's name as the only key, with offered tools as evidence: ``{"get_weather": {"city": "Paris"}}`` (Apertus);
 - a list of calls, bare (``[{…}, {…}]``) or in an OpenAI-style message envelope (``{"tool_calls": [{…}]}``, the
   envelope itself nested once more as DSPy's JSONAdapter prints it);
@@ -36,18 +38,49 @@ from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, SCALAR_KINDS, WRAPPER_KEYS
 from shim.types import ToolSpec, tool_specs
 
-__all__ = ["CallShape", "ShapeError", "ToolIndex", "call_arguments", "call_items", "one_parameter", "to_call"]
+__all__ = [
+    "CallShape",
+    "ShapeError",
+    "ToolIndex",
+    "call_arguments",
+    "call_items",
+    "one_parameter",
+    "positional_arguments",
+    "to_call",
+]
 
 _META_KEYS = frozenset({"type", "id", "call_id", "tool_call_id", "jsonrpc"})
 _ROUTING_KEYS = frozenset({"server_idx", "server_index", "server_id", "server_name", "server", "mcp_server"})
 """Which server a framework routes the call to (CAMEL's MCPAgent ``{server_idx, tool_name, tool_args}``): metadata
 beside named arguments, never an argument (a flat call keeps them as arguments)."""
-_NAME_KEYS = (*NAME_KEYS, "recipient_name", "toolName", "functionName", "_name", "tool_action", "action")
+_NAME_KEYS = (
+    *NAME_KEYS,
+    "recipient_name",
+    "toolName",
+    "functionName",
+    "_name",
+    "tool_action",
+    "tool_call",
+    "function_call",
+    "action",
+)
 """``action`` last: a flat call may have an argument of that name. ``recipient_name``: OpenAI's
 ``multi_tool_use.parallel`` items; ``_name``: TGI's grammar output ``{"function": {"_name": NAME, …flat}}``."""
 _FLAT_NAME_KEYS = frozenset({"_name"})
 """Name keys whose call writes its arguments flat beside them by design (a canonical call, not a guess)."""
-_ARG_KEYS = (*ARG_KEYS, "action_input", "kwargs", "tool_args", "tool_arguments", "function_arguments")
+_CALL_NAME_KEYS = frozenset({"tool_call", "function_call"})
+"""Keys that say the object is a call, holding its tool's name as a string (SmallCTL's small models:
+``{"tool_call": "artifact_read", "artifact_id": "A0001"}``): arguments flat beside it count where the name is an
+offered tool's (an object under the key is the call itself: `_WRAPPERS`)."""
+_ARG_KEYS = (
+    *ARG_KEYS,
+    "action_input",
+    "kwargs",
+    "tool_args",
+    "tool_arguments",
+    "function_arguments",
+    "function_args",
+)
 _WRAPPERS = (*WRAPPER_KEYS, "function_call")
 _MAX_DEPTH = 4
 """How many wrapper levels a call may sit under (``{"tool_call": {"function": {…}}}`` is two)."""
@@ -62,7 +95,8 @@ _ENVELOPE_META = frozenset({"role", "content", "type", "id"})
 _BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "output", "response", "result"})
 """Keys a call object may carry beside its name and arguments without ceasing to be a call: the model's note on
 why (SWE-agent's ``thought``), the variable its output goes to (Hermes' ``output`` chaining), or the result it
-imagined (``response``). Never arguments when the arguments have their own key; a flat call keeps them."""
+imagined (``response``). Never arguments when the arguments have their own key; a flat call keeps them where the
+tool's schema declares them or is unknown."""
 _OUTER_WRAPPERS = ("command", "action")
 """Wrapper keys counted only when the object names no tool itself: SWE-agent's ``{"thought": …, "command":
 {"name": …, "arguments": …}}`` (a flat call may have a ``command`` argument holding anything)."""
@@ -117,8 +151,12 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     args_key = next((k for k in _ARG_KEYS if k in data), None)
     rest = {k: v for k, v in data.items() if k != name_key and k not in _META_KEYS}
     if args_key is None:
-        # {"tool": NAME, "city": "Paris"}: the other keys are the arguments.
-        return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS)
+        # {"tool": NAME, "city": "Paris"}: the other keys are the arguments, but for a note beside the call that
+        # the tool's schema does not declare (Hermes' `"output": "random_city"` chaining on a tool of no parameters).
+        if tools is not None:
+            rest = _without_notes(tools, name, rest)
+        called = name_key in _CALL_NAME_KEYS and tools is not None and tools.is_known(name)
+        return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS or called)
     raw_args: Any = data[args_key]
     if isinstance(raw_args, str):
         try:
@@ -180,6 +218,22 @@ def one_parameter(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | N
     return {str(keys[0]): value} if keys else None
 
 
+def positional_arguments(tools: ToolIndex, name: str, values: list[str]) -> dict[str, Any] | None:
+    """Values written in order without names (gptme's ``<invoke name="save" args="PATH">`` then the body) as the
+    tool's first parameters in its schema's order; None where the tool is unknown, declares fewer parameters, or
+    a required one would be left out."""
+    spec = tools.specs.get(tools.resolve(name))
+    if spec is None:
+        return None
+    props: Any = spec.input_schema.get("properties") or {}
+    required: Any = spec.input_schema.get("required") or []
+    keys = [str(k) for k in props]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    if len(values) > len(keys):
+        return None
+    arguments: dict[str, Any] = dict(zip(keys, values, strict=False))
+    return None if any(k not in arguments for k in required) else arguments  # pyright: ignore[reportUnknownVariableType]
+
+
 def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, Any] | None:
     """``schema``, or what its local ``$ref`` (``#/$defs/Location``, ``#/definitions/…``) points to in ``root``."""
     if not isinstance(schema, dict):
@@ -193,6 +247,16 @@ def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, A
         key = part.replace("~1", "/").replace("~0", "~")
         target = cast("dict[str, Any]", target).get(key) if isinstance(target, dict) else None
     return _local_ref(root, target, depth + 1)
+
+
+def _without_notes(tools: ToolIndex, name: str, flat: dict[str, Any]) -> dict[str, Any]:
+    """A flat call's arguments less the notes beside it (`_BESIDE_ARGUMENTS`) that the tool's declared
+    parameters do not include; as written where the tool or its parameters are unknown."""
+    spec = tools.specs.get(tools.resolve(name))
+    props: Any = spec.input_schema.get("properties") if spec is not None else None
+    if not isinstance(props, dict) or not any(k in _BESIDE_ARGUMENTS and k not in props for k in flat):
+        return flat
+    return {k: v for k, v in flat.items() if k not in _BESIDE_ARGUMENTS or k in props}
 
 
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -302,13 +366,20 @@ class ToolIndex:
         self._loose: dict[str, list[str]] = {}
         for spec in self.specs.values():
             self._loose.setdefault(_loose(spec.name), []).append(spec.name)
+        self._tails: dict[str, list[str]] = {}
+        """Offered names under an MCP client's server prefix (goose's ``developer__shell``, ``mcp__fs__read``), by
+        the tool's own name after it: a model that writes the name without the prefix means that tool."""
+        for spec in self.specs.values():
+            if "__" in spec.name.strip("_"):
+                self._tails.setdefault(_loose(spec.name.rsplit("__", 1)[-1]), []).append(spec.name)
 
     def __bool__(self) -> bool:
         return bool(self.specs)
 
     def resolve(self, name: str) -> str:
         """The known tool ``name`` means, else ``name``: exact first, then any case, a title or description,
-        a namespace prefix (``functions.X``, ``server/X``, MCP clients' ``mcp__server__X``), ``-``/``_``/``.``/spaces
+        a namespace prefix (``functions.X``, ``server/X``, MCP clients' ``mcp__server__X``; or left out where the
+        offered name has it: ``shell`` for ``developer__shell``), ``-``/``_``/``.``/spaces
         and camelCase alike, and a built-in's ``X.call``; a loose spelling counts only when exactly one offered tool
         fits it."""
         name = name.strip()
@@ -324,6 +395,9 @@ class ToolIndex:
             fits = self._loose.get(_loose(candidate), ())
             if len(fits) == 1:
                 return fits[0]
+        tails = self._tails.get(_loose(stem), ())
+        if len(tails) == 1 and _loose(stem) not in self._loose:
+            return tails[0]
         bare = _SPECIAL_TOKEN.sub("", name)
         if bare != name and bare.strip():
             # A turn-structure token the model printed into the name (``read<|message|>``): the rest names the

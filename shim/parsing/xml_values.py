@@ -1,9 +1,11 @@
 """One rule for the type of a value written as text: an XML-style parameter (``<parameter=K>5</parameter>``,
 ``<arg_value>5</arg_value>``, ``<param name="k">5</param>``, ``<k>5</k>``) carries no type of its own.
 
-With the tool's schema, the schema decides: a ``string`` parameter keeps its text exactly; ``integer``,
-``number``, ``boolean``, ``null``, ``object`` and ``array`` read the text as (lenient) JSON, else as a Python
-literal of that type (``True``, ``['a', 'b']``: what templates print with ``{{ value }}``), else keep the text.
+With the tool's schema, the schema decides: a ``string`` parameter keeps its text exactly (but for a value
+written whole as one JSON string literal, ``"hello world"``: its content, as a model that quotes every value
+means); ``integer``, ``number``, ``boolean``, ``null``, ``object`` and ``array`` read the text as (lenient) JSON,
+else as a Python literal of that type (``True``, ``['a', 'b']``: what templates print with ``{{ value }}``),
+else keep the text.
 A parameter whose schema admits null (a type list or an ``anyOf`` / ``oneOf`` with ``null``) reads the text
 ``null`` as null. Without a schema (an unknown tool or parameter, or a type union), the same rule for every
 family: the value is its text (``5`` is ``"5"``), as the engines' own parsers of these formats keep it (vLLM's
@@ -77,7 +79,8 @@ def typed_arguments(tools: ToolIndex, tool: str, arguments: dict[str, Any]) -> d
 def _typed_as(kind: str | None, raw: str) -> Any:
     text = raw.strip()
     if kind == "string" or kind is None:
-        return unescaped_text(raw)
+        quoted = _json_string(text) if kind == "string" else None
+        return unescaped_text(raw) if quoted is None else quoted
     if kind == "null" and text in ("null", "None", ""):
         return None
     try:
@@ -91,6 +94,19 @@ def _typed_as(kind: str | None, raw: str) -> Any:
         decoded = _unescaped(text, expected)
         return raw if decoded is None else decoded
     return raw
+
+
+def _json_string(text: str) -> str | None:
+    """A value written whole as one JSON string literal (``"hello world"``, ``"a\\"b"``: a model that quotes every
+    value as JSON would, inside ``<arg_value>``): its content. The quotes are the writing, not the value. None
+    for any other text (``"a" and "b"``, ``"C:\\x"``: not one literal)."""
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
+        return None
+    try:
+        value: Any = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _unescaped(text: str, expected: type | tuple[type, ...]) -> Any:

@@ -262,9 +262,13 @@ def test_a_repeat_the_output_ends_in_is_one_call_under_a_wrapper_and_another_und
         '<tool_call>\n{"name": "get_weather"\n "arguments": {"city": "Paris"}}\n</tool_call>',
         '<tool_call>\n{"name": "get_weather", "arguments": {\n  "city": "Paris"\n  "days": 2\n}}\n</tool_call>',
         '{\n  "name": "get_weather"\n  "arguments": {"city": "Paris"}\n}',
+        # On the same line, after a blank (gptme's tests: `{"missing": "comma" "key": "value"}`).
+        '<tool_call>\n{"name": "get_weather" "arguments": {"city": "Paris"}}\n</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris" "days": 2}}</tool_call>',
+        '{"name": "get_weather",\t"arguments": {"days": 2  "city": "Paris"}}',
     ],
 )
-def test_a_comma_left_out_at_the_end_of_a_line_before_a_key_is_read_as_there(text: str) -> None:
+def test_a_comma_left_out_before_a_key_is_read_as_there(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
     assert result["calls"][0]["arguments"]["city"] == "Paris"
@@ -274,7 +278,8 @@ def test_a_comma_left_out_at_the_end_of_a_line_before_a_key_is_read_as_there(tex
 @pytest.mark.parametrize(
     "text",
     [
-        '<tool_call>\n{"name": "get_weather" "arguments": {"city": "Paris"}}\n</tool_call>',  # same line: no comma read
+        '<tool_call>\n{"name": "get_weather""arguments": {"city": "Paris"}}\n</tool_call>',  # no gap: no comma read
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris" "Rome"}}</tool_call>',  # no key after
         'The list:\n{"name": "get_weather"\n"Paris"}\n',  # a string after a line break that is no key
     ],
 )

@@ -307,3 +307,48 @@ def test_a_stripped_call_with_fillers_of_a_tool_not_offered_stays_text() -> None
     text = "call:create_event{body:None,datetime:2025-06-06 14:00:00}"
     result = parse_everywhere(text, ["get_weather"], seeds=5)
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # SmallCTL's Gemma 4 runs: the template's opener written as Hermes' tag, Gemma's own closer.
+        (f"<tool_call>call:get_weather{{city:{Q}Paris{Q}}}<tool_call|>", ""),
+        (f"Checking.\n<tool_call>call:get_weather{{city:{Q}Paris{Q},days:3}}</tool_call>", "Checking.\n"),
+        (f"<function_call>\ncall:get_weather{{city:{Q}Oslo, NO{Q}}}\n</function_call> Done.", " Done."),
+        ("<tool_call>call: get_weather{city:Lima}</tool_call>", ""),
+    ],
+)
+def test_a_gemma_call_body_inside_another_familys_call_tag_is_read(text: str, visible: str) -> None:
+    result = parse_everywhere(text, ["get_weather"], every_split=len(text) < 100, seeds=6)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"] and result["errors"] == []
+    assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use `<tool_call>call:get_weather{city:x}</tool_call>` to ask.",  # inline code
+        "```python\nprint('<tool_call>call:get_weather{}</tool_call>')\n```",  # code
+        "For example: <tool_call>call:get_weather{city:x}</tool_call>",  # an example presented
+    ],
+)
+def test_a_gemma_call_body_in_a_call_tag_shown_in_prose_stays_text(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"], every_split=len(text) < 100, seeds=6)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    ("body", "arguments"),
+    [
+        (f"{{thought{Q}ok{Q},n:2}}", {"thought": "ok", "n": 2}),
+        (f"{{a:1,b{Q}x, y{Q}}}", {"a": 1, "b": "x, y"}),
+        (f"{{query {Q}rust{Q}}}", {"query": "rust"}),
+    ],
+)
+def test_a_key_right_before_its_quoted_value_reads_with_the_colon_left_out(
+    body: str, arguments: dict[str, Any]
+) -> None:
+    for text in (f"<|tool_call>call:probe{body}<tool_call|>", f"call:probe{body}"):
+        result = parse_everywhere(text, ["probe"], every_split=False, seeds=6)
+        assert [c["arguments"] for c in result["calls"]] == [arguments] and result["errors"] == []

@@ -47,6 +47,11 @@ LENIENT = [
         '{"a": 1\n"b": true\r\n"c": [1]\n\n"d": null\n"e": {"f": "g"\n  "h": 2}\n"i": false}',
         {"a": 1, "b": True, "c": [1], "d": None, "e": {"f": "g", "h": 2}, "i": False},
     ),
+    (
+        "a comma left out between members on one line",  # gptme's tests (json_repair reads it so)
+        '{"missing": "comma" "key": "value", "n": 1 "ok": true \t"l": [1] "o": {}}',
+        {"missing": "comma", "key": "value", "n": 1, "ok": True, "l": [1], "o": {}},
+    ),
 ]
 
 
@@ -64,7 +69,7 @@ def test_lenient_json_is_read(text: str, expected: object) -> None:
         ("{'a': undefined}", "unexpected"),
         ("hello world", "unexpected"),
         ('[{"a": ]', "unexpected"),
-        ('{"a": 1 "b": 2}', "unexpected"),
+        ('{"a": 1"b": 2}', "unexpected"),
         ('{"a": "x"\n"b"}', "unexpected"),
         ('{"a": [1\n2]}', "unexpected"),
     ],
@@ -75,7 +80,7 @@ def test_lenient_json_is_read(text: str, expected: object) -> None:
         "an unquoted word as a value",
         "prose",
         "a closer over an object whose value is missing",
-        "a comma left out between members on one line",
+        "a comma left out between members with no gap",
         "a string after a line break that is no key",
         "a comma left out between list items",
     ],

@@ -135,6 +135,41 @@ def test_calls_opening_the_message_then_a_sentence_are_a_call_and_prose(text: st
 
 
 @pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # SmallCTL's Gemma runs: the answer, a call on its own line, the answer again glued to the call's `)`.
+        ("Done.\n\nsearch(query='x')1. **Path:** `a.html`", "Done.\n\n1. **Path:** `a.html`"),
+        ('Done.\nget_weather(city="Paris")2) Open it.', "Done.\n2) Open it."),
+        ('get_weather(city="Paris")## Summary\nSunny.', "## Summary\nSunny."),
+        ("Ok.\nsearch(query='a (b)', n=2)The results follow.", "Ok.\nThe results follow."),
+        ("Ok.\nget_weather(city='Z\u00fcrich')\u00c9t\u00e9 is warm.", "Ok.\n\u00c9t\u00e9 is warm."),
+    ],
+)
+def test_a_call_opening_a_line_with_prose_glued_to_its_parenthesis_is_a_call_and_the_prose_stays(
+    text: str, visible: str
+) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [c["name"] for c in result["calls"]] == [n for n in ("get_weather", "search") if f"{n}(" in text]
+    assert result["text"] == visible and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Code:\nget_weather(city="Paris")[0]',  # indexing: code
+        'Code:\nget_weather(city="Paris")or x',  # an operator word goes on with the expression
+        'Code:\nget_weather(city="Paris")1',  # a digit but no list item
+        'Try get_weather(city="Paris")1. First.',  # inside a sentence, not opening a line
+        'Code:\n    get_weather(city="Paris")The',  # indented: a line of code
+        "Hello\nlookup(city='Paris')1. Done",  # not an offered tool
+    ],
+)
+def test_text_glued_to_a_call_that_goes_on_as_code_or_a_call_inside_a_line_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         'get_weather(city="Paris").json() Then print it.',  # code: glued to the call

@@ -64,6 +64,17 @@ def test_a_parallel_fan_out_holds_the_calls_it_names() -> None:
         ('{"calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}', [W]),
         ('<tool_call>{"functions": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}</tool_call>', [W]),
         ('{"get_weather": {"city": "Paris"}}', [W]),
+        # A key that says "this is a call" naming an offered tool, its arguments flat beside it (SmallCTL).
+        ('{"tool_call": "get_weather", "city": "Paris"}', [W]),
+        ('{"function_call": "web-search", "query": "x"}', [S]),
+        (
+            '{"tool_call": "get_weather", "city": "Paris", "days": [1, 2]}',
+            [("get_weather", {"city": "Paris", "days": [1, 2]})],
+        ),
+        ('<tool_call>{"tool_call": "web-search", "query": "x"}</tool_call>', [S]),
+        # Arguments under `function_args` (mcp-client-for-ollama's tests).
+        ('{"function_name": "get_weather", "function_args": {"city": "Paris"}}', [W]),
+        ('[{"function_name": "web-search", "function_args": {"query": "x"}}]', [S]),
     ],
 )
 def test_untagged_and_tagged_envelopes_are_read_at_every_split(text: str, calls: list) -> None:
@@ -77,6 +88,9 @@ def test_untagged_and_tagged_envelopes_are_read_at_every_split(text: str, calls:
         '{"function": {"_name": "notify_error", "error": "no tool fits"}}',
         '{"calls": [1, 2, 3]}',
         '{"get_weather": "Paris"}',
+        '{"tool_call": "lookup_user", "id": 3}',  # a flat call under a call key, of no offered tool
+        '{"function_call": "auto", "model": "x"}',  # an API request's setting
+        '{"function_name": "lookup_user", "function_args": {"id": 3}}',
     ],
 )
 def test_an_envelope_of_no_offered_tool_stays_text(text: str) -> None:
@@ -91,6 +105,10 @@ def test_an_envelope_of_no_offered_tool_stays_text(text: str) -> None:
         ("get_weather", "getWeather"),
         ("mcp__weather__get_weather", "get_weather"),
         ("default_api.get_weather", "get_weather"),
+        # An MCP client's server prefix on the offered name, left out by the model (goose's `developer__shell`).
+        ("shell", "developer__shell"),
+        ("read_file", "mcp__fs__read_file"),
+        ("readFile", "mcp__fs__read_file"),
     ],
 )
 def test_names_resolve_across_camel_case_and_namespaces_when_one_tool_fits(written: str, offered: str) -> None:
@@ -237,3 +255,33 @@ def test_a_message_of_another_role_or_naming_no_offered_tool_stays_text(text: st
 def test_a_sigil_key_beside_the_same_key_written_plainly_is_kept_as_written() -> None:
     shape = to_call({"name": "get_weather", "arguments": {"city": "Paris"}, "$name": "x"})
     assert (shape.name, shape.arguments) == W
+
+
+def test_a_name_without_a_server_prefix_resolves_only_where_one_offered_tool_fits_and_no_exact_one_exists() -> None:
+    tools = ToolIndex(["a__read_file", "b__read_file", "shell", "dev__shell"])
+    assert tools.resolve("read_file") == "read_file"  # two servers offer it: left as written
+    assert tools.resolve("shell") == "shell"  # the exact name wins
+    assert not ToolIndex(["developer__shell"]).is_known("shel")
+
+
+_NOTED = [
+    {"name": "get_random_city", "inputSchema": {"type": "object", "properties": {}}},
+    {"name": "save", "inputSchema": {"type": "object", "properties": {"output": {"type": "string"}}}},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # Hermes 2 Pro's output chaining on a tool of no parameters: the call has no `params` key at all.
+        ('<function_calls>\n[{"name": "get_random_city", "output": "random_city"}]', [("get_random_city", {})]),
+        (
+            '<tool_call>{"name": "get_random_city", "thought": "need one", "output": "c"}</tool_call>',
+            [("get_random_city", {})],
+        ),
+        # A tool that declares the key keeps it as its argument.
+        ('<tool_call>{"name": "save", "output": "a.txt"}</tool_call>', [("save", {"output": "a.txt"})]),
+    ],
+)
+def test_a_note_beside_a_flat_call_is_no_argument_where_the_schema_does_not_declare_it(text: str, calls: list) -> None:
+    check(Real("written: notes beside a flat call", text, calls, tools=_NOTED))

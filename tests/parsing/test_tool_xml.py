@@ -291,6 +291,19 @@ def test_a_plain_body_is_the_value_of_the_tools_one_string_parameter(text: str, 
             ("write_to_file", {"path": "a.py", "content": "x = 1"}),
             "",
         ),
+        # Attributes, then a plain body for the one string parameter left.
+        (
+            '<write_to_file path="a.py">\nprint("<name>")\n</write_to_file>',
+            ("write_to_file", {"path": "a.py", "content": 'print("<name>")'}),
+            "",
+        ),
+        # gptme's `args="PATH"`: the first parameter's value by position, the body the next's.
+        (
+            '<tool-use>\n<write_to_file args="s.py">\nif a < b:\n    f("<x>")\n</write_to_file>\n</tool-use>',
+            ("write_to_file", {"path": "s.py", "content": 'if a < b:\n    f("<x>")'}),
+            "\n",
+        ),
+        ('<execute_command args="ls -l" />', ("execute_command", {"command": "ls -l"}), ""),
     ],
 )
 def test_a_tool_element_whose_attributes_are_its_parameters_is_a_call(
@@ -309,6 +322,7 @@ def test_a_tool_element_whose_attributes_are_its_parameters_is_a_call(
         "Write `<send_message>hi</send_message>` to send.",
         "<execute_command>ls</execute_command>",  # two string parameters: which one is not known
         "<send_message>hi</send_message>",  # send_message is not offered in this list
+        '<read_file args="a.py">more text</read_file>',  # the body has no parameter left to be
     ],
 )
 def test_a_plain_body_without_that_evidence_stays_text(text: str) -> None:

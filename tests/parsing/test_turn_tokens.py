@@ -150,6 +150,10 @@ def test_a_semicolon_after_a_tagged_call_that_no_call_follows_stays_text() -> No
         ('<|im_start|>assistant\nSure.\n<tool_call>{"name": "f", "arguments": {}}</tool_call>', "Sure."),
         ('<|start_header_id|>assistant<|end_header_id|>\n\n{"name": "f", "parameters": {}}<|eot_id|>', ""),
         ('<start_of_turn>model\n<tool_call>{"name": "f", "arguments": {}}</tool_call><end_of_turn>', ""),
+        # A turn's opener with its role left out, right before a JSON call (mcp-client-for-ollama's tests).
+        ('<|im_start|>{"name": "f", "arguments": {}}<|im_end|>', ""),
+        ('<|im_start|>\n[{"name": "f", "arguments": {}}]\n<|im_end|>', ""),
+        ('<start_of_turn>{"name": "f", "parameters": {}}<end_of_turn>', ""),
         # LLxprt Code's closer, the words of LM Studio's in the other order.
         ('Here:\n[TOOL_REQUEST]\n{"name": "f", "arguments": {}}\n[TOOL_REQUEST_END]', "Here:"),
     ],
@@ -164,6 +168,8 @@ def test_the_models_own_turn_header_and_a_closer_in_either_word_order_are_markup
         "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello!",
         "The assistant turn starts with <|im_start|>assistant and a line break.",
         "Close a request with [TOOL_REQUEST_END] and go on.",
+        "A role-less <|im_start|> before prose stays as written.",
+        "<|im_start|>{not json} and more",
     ],
 )
 def test_an_assistant_header_after_another_roles_turn_or_inside_a_line_stays_text(text: str) -> None:

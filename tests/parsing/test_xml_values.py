@@ -72,6 +72,13 @@ def _written(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def _json_string_literal(text: str) -> bool:
+    try:
+        return text[:1] == '"' and isinstance(json.loads(text), str)
+    except ValueError:
+        return False
+
+
 def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "boolean"
@@ -99,6 +106,8 @@ def test_every_xml_family_types_a_value_by_the_schema_and_else_by_one_rule(value
     text = _written(value)
     if text != text.strip() or "\n" in text:
         return  # layout whitespace around a value is the families' own; the typing is what is under test
+    if isinstance(value, str) and _json_string_literal(text):
+        return  # a string written whole as a JSON literal is its content (the test below)
     typed = {family: _read(family, _kind(value), text) for family in FAMILIES}
     assert all(v == value for v in typed.values()), typed
     untyped = {family: _read(family, "loose", text) for family in FAMILIES}
@@ -238,3 +247,48 @@ def test_a_quoted_value_that_is_no_exact_literal_of_its_type_stays_the_string_th
 def test_a_tool_without_a_schema_keeps_quoted_numbers_as_strings() -> None:
     result = parse_everywhere('<tool_call>{"name": "add", "arguments": {"a": "3"}}</tool_call>', ["add"], seeds=5)
     assert [c["arguments"] for c in result["calls"]] == [{"a": "3"}]
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [
+        ('"hello world"', "hello world"),
+        ('"a.txt"', "a.txt"),
+        ('"say \\"hi\\""', 'say "hi"'),
+        ('"caf\\u00e9"', "café"),
+        ('""', ""),
+    ],
+)
+def test_a_string_value_written_whole_as_a_json_literal_is_its_content_in_every_family(
+    written: str, value: str
+) -> None:
+    """GLM and MiniMax fixtures quote every value as JSON (``<arg_value>"a.txt"</arg_value>``): the quotes are
+    how the value is written, not part of it, where the schema says the parameter is a string."""
+    assert {f: _read(f, "string", written) for f in FAMILIES} == dict.fromkeys(FAMILIES, value)
+
+
+@pytest.mark.parametrize(
+    "written",
+    ['"a" and "b"', '"C:\\x"', '"unclosed', 'say "hi"', "'single'", '"3"x'],
+)
+def test_a_string_value_that_is_no_single_json_literal_keeps_its_quotes_and_an_untyped_one_always_does(
+    written: str,
+) -> None:
+    assert {f: _read(f, "string", written) for f in FAMILIES} == dict.fromkeys(FAMILIES, written)
+    assert {f: _read(f, "loose", '"a.txt"') for f in FAMILIES} == dict.fromkeys(FAMILIES, '"a.txt"')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>read_file<arg_key>path</arg_key><arg_value>"a.txt"</arg_value></tool_call>',
+        '<tool_call>\nread_file\n<arg_key>path</arg_key><arg_value>"a.txt"</arg_value></tool_call>',
+        '<tool_call>\n<function=read_file>\n<parameter=path>\n"a.txt"\n</parameter>\n</function>\n</tool_call>',
+        '<minimax:tool_call><invoke name="read_file"><parameter name="path">"a.txt"</parameter></invoke></minimax:tool_call>',
+    ],
+)
+def test_a_json_quoted_string_value_reads_the_same_at_every_split_point(text: str) -> None:
+    tools = [{"name": "read_file", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}]
+    result = parse_everywhere(text, tools, seeds=5)
+    assert [c["arguments"] for c in result["calls"]] == [{"path": "a.txt"}]
+    assert result["text"] == ""

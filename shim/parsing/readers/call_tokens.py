@@ -15,7 +15,8 @@ function call, and the body inside is read by the shared shape readers (a JSON c
 - A Markdown fence whose language is a call word (```` ```tool_call ````) around a JSON call.
 - Kimi K3's open / close grammar (SGLang ``kimik3_detector.py``): ``<|open|>tools<|sep|>`` and
   ``<|open|>response<|sep|>`` sections (markup), ``<|open|>call tool="NAME" …<|sep|>``, arguments
-  ``<|open|>argument key="K" …<|sep|>V<|close|>argument<|sep|>``, ``<|close|>call<|sep|>``, the message's end
+  ``<|open|>argument key="K" …<|sep|>V<|close|>argument<|sep|>`` (or one block of all arguments,
+  ``<|open|>json …<|sep|>{…}<|close|>json<|sep|>``), ``<|close|>call<|sep|>``, the message's end
   ``<|close|>message<|sep|>`` (markup as a turn's end is; its think channel is a reasoning row).
 
 Leniencies: ``:``, ``_``, a space or nothing between a token's words; either word order of start and subject;
@@ -29,6 +30,7 @@ import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect
 from shim.parsing.readers.block_end import open_markup
+from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.tagged_json import TaggedStart
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 
@@ -54,6 +56,11 @@ def _token(words: str, edge: str) -> str:
 
 def _json(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
     return TaggedStart(ctx, block)  # a JSON call, a list of them; anything else: the token goes back as text
+
+
+def _json_block(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
+    block.name = match.group("name")  # the tool named in the call's opener, its arguments one JSON object
+    return JsonBody(ctx, block)
 
 
 _ARG = rf"(?:tool{_J})?arg(?:ument)?"
@@ -129,6 +136,17 @@ ROWS = [
         first="`",
         reader=_json,
         example='```tool_call\n{"name": "NAME", "arguments": {...}}\n```',
+    ),
+    # A call whose arguments are one JSON block: `<|open|>json type="object"<|sep|>{…}<|close|>json<|sep|>`.
+    Dialect(
+        "open_close_json",
+        rf"""{_L}open{_R}call[ \t]+tool[ \t]*=[ \t]*"(?P<name>[^"\n<>]{{1,128}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}"""
+        rf"""[ \t\r\n]{{0,8}}{_L}open{_R}json(?:{_ATTR}){{0,4}}[ \t]*{_SEP}(?=[ \t\r\n]{{0,8}}\{{)""",
+        rf"{_L}close{_R}json{_SEP}(?:[ \t\r\n]{{0,8}}{_L}close{_R}call{_SEP})?",
+        first="<",
+        reader=_json_block,
+        example='<|open|>call tool="NAME"<|sep|><|open|>json type="object"<|sep|>{...}<|close|>json<|sep|>'
+        "<|close|>call<|sep|>",
     ),
     Dialect(
         "open_close_call",

@@ -59,7 +59,7 @@ NOT_CODE = (
     rf"(?i:json5?|jsonc|tool_calls?|function_calls?|tool_code|tool|xml|html|text|plaintext|markdown|md){_WORD_END}"
 )
 """A fence's info string that names a call (``json``, ``tool_call``), markup that may quote one, or plain text."""
-OPEN = rf"```(?!{NOT_CODE})(?={CODE_WORD})[A-Za-z][\w+#.\-]{{0,20}}[ \t]*\r?\n"
+OPEN = rf"```[ \t]{{0,2}}(?!{NOT_CODE})(?={CODE_WORD})[A-Za-z][\w+#.\-]{{0,20}}[ \t]*\r?\n"
 
 
 class CodeFence:

@@ -9,9 +9,11 @@
 Keys are bare words; strings sit between two ``<|"|>`` (or ``<escape>``) and are taken literally (a ``"`` or
 ``\\`` inside is the character itself); other values are JSON literals, objects ``{k:v}`` and lists; a bare
 word where a value belongs (quotes stripped) is a string, and so is a value in plain JSON double quotes
-(``{command:"ls"}``, the special quotes rendered as ``"``). The closer is optional. Between the call tokens,
+(``{command:"ls"}``, the special quotes rendered as ``"``); a key written right before a quoted value has its
+colon left out (``{thought<|"|>ok<|"|>}``). The closer is optional. Between the call tokens,
 ``call:NAME(k="v")`` with Python-style arguments is read too (`shim.parsing.readers.pycall`), and the ``call:``
-prefix may be left out before an offered tool's name (``<start_function_call>NAME{}``).
+prefix may be left out before an offered tool's name (``<start_function_call>NAME{}``). Inside another family's
+call tag (``<tool_call>call:NAME{…}``) the body is read the same way.
 """
 
 from __future__ import annotations
@@ -83,6 +85,9 @@ def to_json(parts: list[tuple[bool, str]]) -> str:
     skip_comma = False
     for is_string, text in parts:
         if is_string:
+            if expect == "colon":  # `{thought<|"|>ok<|"|>}`: a key right before its quoted value, no colon
+                out.append(":")
+                expect = "value"
             out.append(json.dumps(text, ensure_ascii=False))
             expect = "colon" if expect == "key" else "after"
             continue
@@ -267,6 +272,10 @@ def _tagged(ctx: Context, block: Block, match: regex.Match[str]) -> GemmaStart:
     return GemmaStart(ctx, block)
 
 
+def _in_tag(ctx: Context, block: Block, match: regex.Match[str]) -> GemmaArgs:
+    return GemmaArgs(ctx, block, match.group("name"))
+
+
 def _stripped(ctx: Context, block: Block, match: regex.Match[str]) -> GemmaStart:
     return GemmaStart(ctx, block, known_only=True)
 
@@ -274,6 +283,11 @@ def _stripped(ctx: Context, block: Block, match: regex.Match[str]) -> GemmaStart
 ROWS = [
     Dialect("gemma4", r"<\|tool_call>", r"<tool_call\|>", reader=_tagged),
     Dialect("function_gemma", r"<start_function_call>", r"<end_function_call>", reader=_tagged),
+    # `call:NAME{…}` as the body of another family's call tag (SmallCTL's Gemma 4 runs write the template's
+    # opener as Hermes' `<tool_call>`, then `call:NAME{…}<tool_call|>`).
+    Dialect(
+        "gemma4_in_tag", _CALL.pattern, None, start="inside", inside=("tool_call", "function_call"), reader=_in_tag
+    ),
     Dialect("gemma4_thought", r"<\|channel>thought", r"<channel\|>", kind="reasoning", reader=open_reasoning),
     Dialect(
         # `call:NAME{`: a brace after the name (`Call: NAME(…)` is NexusRaven's, read by `pythonic_calls`).

@@ -16,8 +16,10 @@ Under load GLM-4.7/5 sometimes leave out the ``<arg_value>`` opener while the va
 The pair body is the evidence, not the tag around it: Laguna (Ollama's parser tests) sometimes wraps the same
 call in ``<user>…</user>``. So any tag whose content begins with an offered tool's name and then
 ``<arg_key>`` opens the call, and a closing tag after its pairs ends it. A name that is not an offered tool,
-or no ``<arg_key>`` after it, leaves the tag as text. With no tag at all, an offered tool's name opening the
-message with its pairs right below is the call too (GLM-4.5-Air printing its call without ``<tool_call>``).
+or no ``<arg_key>`` after it, leaves the tag as text; inside ``<tool_call>``, a name alone (no pairs) where tools
+are offered and it is none of them is text too (``<tool_call>GARBAGE</tool_call>``). With no tag at all, an
+offered tool's name opening the message with its pairs right below is the call too (GLM-4.5-Air printing its call
+without ``<tool_call>``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import NAME_START, Block, Context, Dialect
+from shim.parsing.readers.block_end import Revert
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.shapes import ToolIndex
@@ -65,7 +68,9 @@ ANY_TAG_FORM = PairForm(
 """The pairs under a tag that is not a call tag (``<user>``): any closing tag after them ends the call."""
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs | Revert:
+    if match.groupdict().get("bare") is not None and ctx.tools.specs and not ctx.tools.is_known(match.group("name")):
+        return Revert(ctx)  # `<tool_call>GARBAGE</tool_call>`: a word alone, of no offered tool, says no call
     return XmlPairs(ctx, block, match.group("name"), FORM)
 
 
@@ -91,7 +96,8 @@ def _bare(tools: ToolIndex) -> str | None:
 ROWS = [
     Dialect(
         "glm",
-        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{_SEP})?(?=\s*<(?:{_NS}arg_key|/[A-Za-z_:|]{{0,17}}tool_call)>)",
+        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{_SEP})?"
+        rf"(?=\s*<(?:{_NS}arg_key|(?P<bare>/[A-Za-z_:|]{{0,17}}tool_call))>)",
         None,
         start="inside",
         inside=("tool_call",),

@@ -3,7 +3,8 @@
     <tool>search</tool><tool_input>weather in SF</tool_input>
 
 The name tag holds only the name, so the evidence is the pair: an offered tool's name alone in ``<tool>``,
-right before ``<tool_input>`` (whitespace aside). The input runs to ``</tool_input>``, or to the end of the
+right before ``<tool_input>`` (whitespace aside; or an input tag named ``args``, ``arguments``, ``input``,
+``parameters``, ``params``). The input runs to its closer (``</tool_input>``), or to the end of the
 output (the agent stops generation at that closer, so a served output may lack it). A JSON object is the
 arguments; any other input is the raw value of the tool's one string parameter (`react.input_arguments`), as
 LangChain hands a bare string to a tool. Where this is not so, the block is text with no error:
@@ -26,7 +27,11 @@ from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS", "ToolInput"]
 
-_INPUT_END = regex.compile(r"</tool_input[ \t]{0,8}>", regex.IGNORECASE)
+_INPUT_TAGS = r"tool_input|args|arguments|input|parameters|params"
+"""The input tag's spellings: LangChain's ``<tool_input>``, and the argument words models put in its place
+(local_llm's ``<tool>list_dir</tool><args>{"path": "."}</args>``)."""
+_INPUT_ENDS = {tag: regex.compile(rf"</{tag}[ \t]{{0,8}}>", regex.IGNORECASE) for tag in _INPUT_TAGS.split("|")}
+_INPUT_END = _INPUT_ENDS["tool_input"]
 
 
 class ToolInput(WholeToEnd):
@@ -34,10 +39,11 @@ class ToolInput(WholeToEnd):
 
     END = _INPUT_END
 
-    def __init__(self, ctx: Context, name: str, *, several: bool) -> None:
+    def __init__(self, ctx: Context, name: str, *, several: bool, tag: str = "tool_input") -> None:
         super().__init__(ctx)
         self.name = name
         self.several = several
+        self.END = _INPUT_ENDS.get(tag.lower(), _INPUT_END)  # the closer of the input tag that opened
 
     def _decide(self) -> None:
         raw = "".join(self.body)
@@ -51,7 +57,7 @@ class ToolInput(WholeToEnd):
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolInput:
     del block
-    return ToolInput(ctx, match.group("name"), several=bool(match.group("others")))
+    return ToolInput(ctx, match.group("name"), several=bool(match.group("others")), tag=match.group("input"))
 
 
 def _opener(tools: ToolIndex) -> str | None:
@@ -60,7 +66,8 @@ def _opener(tools: ToolIndex) -> str | None:
         return None
     tag = r"<tool[ \t]{0,8}>[ \t]{0,8}%s[ \t]{0,8}</tool[ \t]{0,8}>[ \t\r\n]{0,8}"
     any_name = r"[^<>\r\n]{1,128}?"
-    return f"(?P<others>(?:{tag % any_name})*){tag % f'(?P<name>{names})'}<tool_input[ \t]{{0,8}}>"
+    inputs = rf"<(?P<input>{_INPUT_TAGS})[ \t]{{0,8}}>"
+    return f"(?P<others>(?:{tag % any_name})*){tag % f'(?P<name>{names})'}{inputs}"
 
 
 ROWS = [Dialect("langchain_xml", "<tool>", None, first="<", reader=_open, open_for_tools=_opener)]

@@ -27,7 +27,7 @@ from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.readers.xml_elements import elements
-from shim.parsing.shapes import ToolIndex, one_parameter
+from shim.parsing.shapes import ToolIndex, one_parameter, positional_arguments
 from shim.parsing.xml_values import typed_tree
 
 __all__ = ["ANY_TAG_ROWS", "FORM", "ROWS"]
@@ -56,12 +56,15 @@ class _InvokeBody:
     ``minimax_m3_tool_parser``: ``<city>Beijing</city>``, nested elements an object, ``<item>`` children or a
     repeated element a list), read whole up to ``</invoke>`` and typed by the schema at each place. A body of
     plain text is the value of the tool's one parameter (Claude Haiku 4.5 in gptme: ``<invoke name="ipython">``
-    then the code itself)."""
+    then the code itself); after an ``args="PATH"`` attribute, the first parameter's value, the body the next's
+    (gptme's ``<invoke name="save" args="PATH">`` then the file)."""
 
-    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+    def __init__(self, ctx: Context, block: Block, name: str, args: str | None = None) -> None:
         self.ctx = ctx
         self.block = block
         self.name = name
+        self.args = args
+        """gptme's ``args="PATH"``: the first parameter's value, written in the opener (the body is the next's)."""
         self.body: list[str] | None = None
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
@@ -87,6 +90,14 @@ class _InvokeBody:
         value: Any = elements("".join(self.body or []))
         if isinstance(value, str) and not value.strip():
             value = {}
+        if self.args is not None:  # `<invoke name="save" args="PATH">` then the content: values in order
+            body = "".join(self.body or []).strip("\r\n")
+            value = positional_arguments(ctx.tools, self.name, [self.args, body] if body else [self.args])
+            if value is not None:
+                ctx.end_call(self.name, value, streamed=False)
+            else:
+                ctx.fail_call(f"{self.name!r} takes no value written as args={self.args!r} and a body")
+            return
         if isinstance(value, str):  # no elements: the raw value of the tool's one parameter (Claude Haiku's code)
             value = one_parameter(ctx.tools, self.name, value.strip("\r\n"))
             if value is not None:
@@ -107,7 +118,7 @@ class _InvokeBody:
 
 def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
     name = match.group("name")
-    body: Reader = _InvokeBody(ctx, block, name)
+    body: Reader = _InvokeBody(ctx, block, name, match.groupdict().get("args"))
     # Inside its wrapper (`<function_calls>`), an invoke whose body is plain text is a call too; bare, such an
     # opener may be named in prose (`use the <invoke name="x"> tag`).
     wrapped = block.dialect is not None and block.dialect.name != "invoke"
@@ -165,8 +176,11 @@ ROWS = [
     Dialect("function_calls", *tag(f"{_NS}function_calls"), reader=_wrapper, example=EXAMPLE),
     Dialect(
         "invoke",
-        # further attributes after the name (`type="function"`, olmlx's tests) as after a parameter's
-        rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='name')}{_ATTRS}[ \t]*>",
+        # gptme's `args="PATH"` gives the first parameter by position; further attributes after the name
+        # (`type="function"`, olmlx's tests) as after a parameter's
+        rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='name')}"
+        r"""(?:[ \t]+args[ \t]*=[ \t]*"(?P<args>[^"\n<>]{1,512})")?"""
+        rf"{_ATTRS}[ \t]*>",
         rf"</{_NS}invoke[ \t]*>",
         inside=("minimax_tool_call", "function_calls", "tool_call", "tool_calls"),
         reader=_invoke,

@@ -7,7 +7,8 @@
   text up to its closing backtick on the same line (`InlineCode`). A backtick with no partner on its line
   (``it`s``) opens no span: the text after it is read as usual.
 - A block that opens on a quoted line (``> …``) or right after words that present an example (``for
-  example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a hypothetical ``you would respond:``)
+  example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a hypothetical ``you would respond:``;
+  in a Chinese prompt ``例如``, ``格式化为``)
   is shown, not made: the core hands it to `Quoted`, which passes it through as text up to the row's closer
   (or, for a row with none, the paragraph's end). `presents` decides from the visible text just before the
   opener.
@@ -49,8 +50,9 @@ _CUE = regex.compile(
     r"|\b(?:you|one) (?:can|could|may|might|should) (?:call|invoke)\b"  # the reader is told how: not done
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
     r"|\blike (?:this|so)|\b(?:looks?|be) like"
-    r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say))"
-    r"(?:[^.!?\n]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",  # `Qwen2.5` ends no sentence
+    r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say)"
+    r"|例如|比如|譬如|示例|格式(?:化)?(?:为|是|如下)|如下)"  # a Chinese prompt's "for example", "format it as"
+    r"(?:[^.!?\n\u3002\uff01\uff1f]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",  # `Qwen2.5` ends no sentence
     regex.IGNORECASE,
 )
 _LABEL = regex.compile(
@@ -92,10 +94,15 @@ _PLACEHOLDER = regex.compile(
 word before it, or brackets around it. A bare ``tool`` or ``function`` may be a real name: not this."""
 
 
+_NUMBERED = regex.compile(r"[_\- ]?\d{1,2}$")
+"""A template numbers its stand-ins when it shows several calls (``func_name1``, ``function_name_2``)."""
+
+
 def placeholder(name: str) -> bool:
-    """``name`` is a template's stand-in for a tool name (``function_name``, ``<tool-name>``, ``example_tool``),
-    not a name: a call of it (of no offered tool) shows the format and is text."""
-    return _PLACEHOLDER.fullmatch(name.strip()) is not None
+    """``name`` is a template's stand-in for a tool name (``function_name``, ``<tool-name>``, ``example_tool``,
+    numbered: ``func_name1``), not a name: a call of it (of no offered tool) shows the format and is text."""
+    name = name.strip()
+    return _PLACEHOLDER.fullmatch(name) is not None or _PLACEHOLDER.fullmatch(_NUMBERED.sub("", name)) is not None
 
 
 _FENCE_TAIL = regex.compile(r"\n[ \t]{0,3}```[\w+#.\-]{1,20}[ \t]*\r?\n[ \t]*$")

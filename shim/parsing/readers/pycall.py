@@ -25,7 +25,7 @@ from shim.parsing.pythonic import PythonicScanner
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.block_end import AfterBody, Revert, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
-from shim.parsing.readers.untagged import UntaggedJson
+from shim.parsing.readers.untagged import FENCE_LABEL, UntaggedJson
 
 __all__ = ["CALL_OPEN", "PyCall", "PyStart", "inner_row", "open_list", "parse_arguments", "print_row"]
 
@@ -254,6 +254,13 @@ class PyStart:
         pos = ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
+        if block.fence and text[pos].isalpha():  # ```tool_code\nfunction_call\n{…}: the label is markup
+            label = FENCE_LABEL.match(text, pos, partial=not final)
+            if label is not None and label.partial:
+                return pos, MORE
+            if label is not None:
+                ctx.consume(label.group())
+                return label.end(), self
         if text[pos] in "[{" and self.known_only:  # a JSON list in a weak wrapper: offered tools only
             bracket = _LIST_OF_CALLS.match(text, pos, partial=not final)
             if bracket is not None and bracket.partial:

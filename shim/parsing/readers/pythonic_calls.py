@@ -5,10 +5,11 @@ Lenient forms of plain words, so the evidence is strict. The opener is built fro
 A bare call counts where it opens the message or an unindented line (there with at least one argument:
 ``main()`` in code is no call), with keyword arguments of literal values only (read with `ast`, never
 evaluated) and nothing but blanks after it on its line: ``print(get_weather(…))``,
-``x = get_weather(…)`` or ``get_weather(…).json()`` stay text. A list after text counts when every item is
-such a call and it is not glued to what follows (a backtick, a ``(`` of a Markdown link, a word): inline
-code stays text; the model's end-of-turn token right after it (``<|eot_id|>``, ``<|eot|>``) is markup. The
-list that opens a message is `pythonic_list`'s.
+``x = get_weather(…)`` or ``get_weather(…).json()`` stay text; prose glued to its ``)`` that no Python goes on
+with (``)1. **Path**``, ``)The file``: a stream that lost a line break) is prose after the call. A list after
+text counts when every item is such a call and it is not glued to what follows (a backtick, a ``(`` of a
+Markdown link, a word): inline code stays text; the model's end-of-turn token right after it (``<|eot_id|>``,
+``<|eot|>``) is markup. The list that opens a message is `pythonic_list`'s.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ _TOKEN = regex.compile(r"<\|?/?[A-Za-z_][\w|]{0,23}\|?>")
 """A special token (``<bot_end>``, ``<|eot_id|>``, ``</s>``) written right after a call."""
 _SENTENCE = regex.compile(r"\p{Lu}[\p{Ll}'\u2019 ]")
 """A sentence's start: a capital, then a small letter, an apostrophe (typographic too) or a blank (``I have``)."""
+_NO_CODE = regex.compile(r"\d{1,3}[.)][ \t]|#{1,6}[ \t]|\p{Lu}\p{Ll}")
+"""Text glued to a bare call's ``)`` that continues no Python expression (``)1. **Path**``, ``)## Done``,
+``)The file``): prose whose line break the stream lost; ``).json()``, ``)[0]``, ``) or x`` are code."""
 _GLUED = regex.compile(r"[\w`'\"(\[{<]")  # what may not follow a list in prose
 
 
@@ -111,6 +115,13 @@ class PythonicCalls:
             if sentence is not None and sentence.partial:
                 return pos, MORE
             alone = sentence is not None
+        if not alone and self.bare and (self.line or self.opening) and after == pos:
+            # A call opening a line, then text glued to its `)` that no Python goes on with (a numbered item,
+            # a heading, a capitalised word): the model's stream lost the line break between call and answer.
+            glued = _NO_CODE.match(text, pos, partial=not final)
+            if glued is not None and glued.partial:
+                return pos, MORE
+            alone = glued is not None
         if not alone:
             self.ctx.revert()
             return pos, None

@@ -73,7 +73,9 @@ TURN_END_ROWS = [
     Dialect(
         "own_turn_header",
         r"<\|im_start\|>[ \t]{0,2}assistant[ \t]{0,4}\r?\n|<\|start_header_id\|>assistant<\|end_header_id\|>"
-        r"|<start_of_turn>model[ \t]{0,4}\r?\n|<\|assistant\|>",
+        r"|<start_of_turn>model[ \t]{0,4}\r?\n|<\|assistant\|>"
+        # A turn's opener with its role left out, right before a JSON call (mcp-client-for-ollama's tests).
+        r'|(?:<\|im_start\|>|<start_of_turn>)(?=[ \t]{0,4}(?:\r?\n[ \t]{0,4})?\[?[ \t]{0,4}\{[ \t\r\n]{0,8}")',
         None,
         kind="markup",
         first="<",

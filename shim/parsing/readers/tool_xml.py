@@ -9,7 +9,9 @@ boolean, ``["a"]`` or a Python literal ``['a']`` for an array); a ``<![CDATA[…
 
 The opener may carry parameters as attributes (``<run_command command="ls -l" />``, Qwen2.5-Coder prompted
 for tool XML): each attribute must be a parameter the tool declares, once (its value unescaped as XML, typed by
-the schema); a self-closing element is then the whole call, an open one takes the other parameters as children.
+the schema; gptme's ``args="PATH"``, named by no parameter, is the first parameter's value); a self-closing
+element is then the whole call, an open one takes the other parameters as children or its one other string
+parameter as a body of plain text (``<save args="a.py">print(1)</save>``).
 
 The body may instead be YAML-like lines, as models prompted for tool-name XML sometimes write it (Mistral
 Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
@@ -112,7 +114,7 @@ class ToolXml:
                     ctx.revert()  # the tool's own parameter tags in prose, or keys it does not declare: no value
                     return found.end(), None
                 value = typed_value(ctx.tools, self.name, key, "".join(self.plain).strip())
-                ctx.end_call(self.name, {key: value}, streamed=False)
+                ctx.end_call(self.name, {**self.arguments, key: value}, streamed=False)  # the opener's first
                 return found.end(), None
             if self.lines is not None:  # a YAML-like body: up to the tool's closing tag
                 found = self.close.search(text, pos, partial=not final)
@@ -176,7 +178,7 @@ class ToolXml:
                 if key is not None:
                     self.lines = []
                     continue
-            if child is None and not self.arguments and not self.bare and text[pos] != "<" and self._plain_key():
+            if child is None and not self.raws and not self.bare and text[pos] != "<" and self._plain_key():
                 self.plain = []
                 continue
             if child is None or not self._accepts(child.group("key")):
@@ -229,8 +231,13 @@ class ToolXml:
         return key in self.params
 
     def _plain_key(self) -> str | None:
-        """The tool's one string parameter, which a body of plain text is the value of (None: not one)."""
-        strings = [p for p in self.params if self.ctx.tools.property_type(self.name, p) == "string"]
+        """The tool's one string parameter the opener's attributes left unset, which a body of plain text is the
+        value of (None: not one)."""
+        strings = [
+            p
+            for p in self.params
+            if self.ctx.tools.property_type(self.name, p) == "string" and p not in self.arguments  # not in the opener
+        ]
         return strings[0] if len(strings) == 1 else None
 
     def _final(self) -> dict[str, Any]:
@@ -353,6 +360,8 @@ def _attributes(ctx: Context, name: str, attrs: str) -> dict[str, Any] | None:
     arguments: dict[str, Any] = {}
     for found in _ATTR.finditer(attrs):
         key = found.group("key")
+        if key == "args" and isinstance(props, dict) and "args" not in props and props:
+            key = str(next(iter(props)))  # gptme's `<save args="PATH">`: the first parameter's value, by position
         if not isinstance(props, dict) or key not in props or key in arguments:
             return None
         raw = html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq"))

@@ -18,15 +18,16 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import JsonScanner, Status
-from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next, WholeToEnd
 from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
-from shim.parsing.shapes import CallShape, ShapeError, call_items, to_call
+from shim.parsing.shapes import CallShape, ShapeError, call_items, one_parameter, to_call
 from shim.parsing.tags import PARTIAL, compile_marker
 
 __all__ = [
     "BARE",
     "FENCE",
+    "FENCE_LABEL",
     "INSIDE_TAG",
     "WRAPPED",
     "WRAPPED_CALL",
@@ -37,11 +38,17 @@ __all__ = [
 ]
 
 FENCE_OPEN = (
-    r"```(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html"
+    r"```[ \t]{0,2}(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html"
     rf"|(?!{NOT_CODE}|{CODE_WORD})[A-Za-z][\w+#.\-]{{0,31}}(?![\w+#.\-]))?[ \t]*\r?\n"
 )
 """A fence of no language, of one that says "call", of markup, or named by a word that names no language
-(```` ```homeassistant ````: a framework's own call block; `shim.parsing.readers.code_fence.LANGUAGES`)."""
+(```` ```homeassistant ````: a framework's own call block; `shim.parsing.readers.code_fence.LANGUAGES`). Blanks
+may stand before the word (```` ``` json ````), as CommonMark trims them off a fence's info string."""
+
+
+FENCE_LABEL = regex.compile(r"(?:function_calls?|tool_calls?|tool_code|json)[ \t]{0,4}(?:\r?\n[ \t]{0,8})?(?=[{\[])")
+"""A fence's first line naming the block a call (``function_call`` right after ```` ```tool_code ````: the
+label a prompt asked for, written inside the fence), right before the JSON: the fence's markup."""
 
 
 class JsonCandidate:
@@ -210,19 +217,36 @@ def message_of(body: str, ctx: Context) -> tuple[str, list[CallShape]]:
 
 class FenceStart:
     """After a ```json fence (or ```xml, or none): a JSON value makes it a candidate, and so does a tagged call
-    (``<function_call>…</function_call>`` fenced by the model: the fence is its markup)."""
+    (``<function_call>…</function_call>`` fenced by the model: the fence is its markup). A fence named by an
+    offered tool of one parameter (goose's ```` ```execute ```` for ``code_execution__execute``) holding no JSON
+    is a call of that tool, its body the parameter's value (`ToolFence`)."""
 
-    def __init__(self, ctx: Context, block: Block) -> None:
+    def __init__(self, ctx: Context, block: Block, tool: str | None = None) -> None:
         self.ctx = ctx
         self.block = block
+        self.tool = tool
         block.fence = True
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if self.tool is not None:
+            start = _BLANK.match(text, pos)
+            assert start is not None
+            if start.end() >= len(text) and not final:
+                return pos, MORE
+            if start.end() >= len(text) or text[start.end()] not in "{[<":
+                return pos, ToolFence(self.ctx, self.tool)
+            self.tool = None
         pos = self.ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
         if text[pos] in "{[":
             return pos, UntaggedJson(self.ctx, self.block)
+        label = FENCE_LABEL.match(text, pos, partial=not final)
+        if label is not None and label.partial:
+            return pos, MORE
+        if label is not None:
+            self.ctx.consume(label.group())
+            return label.end(), self
         if text[pos] == "<":  # a tagged call fenced by the model (```xml around <function_call>…): the fence is markup
             return tagged_inside(self.ctx, text, pos, final, fence=True)
         self.ctx.revert()
@@ -279,8 +303,40 @@ def _open_wrapped_tag(ctx: Context, block: Block, match: regex.Match[str]) -> _W
     return _WrappedTag(ctx, match.group("tag"))
 
 
+class ToolFence(WholeToEnd):
+    """The body of a fence named by an offered tool, to its closing fence (or the output's end), decided whole:
+    the value of the tool's one parameter; the fence is the call's markup."""
+
+    END = regex.compile(r"(?:\r?\n)?[ \t]{0,3}```")
+
+    def __init__(self, ctx: Context, tool: str) -> None:
+        super().__init__(ctx)
+        self.tool = tool
+
+    def _decide(self) -> None:
+        body = "".join(self.body)
+        arguments = one_parameter(self.ctx.tools, self.tool, body) if body.strip() else None
+        if arguments is None:
+            self.ctx.revert()
+        else:
+            self.ctx.end_call(self.tool, arguments, streamed=False)
+
+
+_BLANK = regex.compile(r"[ \t\r\n]*")
+_FENCE_WORD = regex.compile(r"```[ \t]{0,2}(?P<word>[A-Za-z][\w+#.\-]{0,31})")
+
+
+def _fence_tool(ctx: Context, opener: str) -> str | None:
+    """The offered tool a fence's word names, if it takes one parameter a body can be (None: no such tool)."""
+    found = _FENCE_WORD.match(opener)
+    if found is None or not ctx.tools.is_known(found.group("word")):
+        return None
+    name = ctx.tools.resolve(found.group("word"))
+    return name if one_parameter(ctx.tools, name, "x") is not None else None
+
+
 def _open_fence(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart:
-    return FenceStart(ctx, block)
+    return FenceStart(ctx, block, _fence_tool(ctx, match.group()))
 
 
 def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:

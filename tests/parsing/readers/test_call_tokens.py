@@ -286,3 +286,32 @@ def test_a_prompt_opened_k3_think_channel_closes_at_its_own_closer() -> None:
         "written: generation starts in K3's think channel", text, [("exec", {"input": "ls"})], visible="Listing."
     )
     check(replace(case, tools=K3_TOOLS, in_reasoning=True, reasoning="I will list."))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # TensorRT-LLM's Kimi K3 corpus: all arguments in one JSON block instead of argument pairs.
+        (
+            '<|open|>tools<|sep|><|open|>call tool="plan" index="1"<|sep|><|open|>json type="object"<|sep|>'
+            '{"p": "a \\"q\\" plan"}<|close|>json<|sep|><|close|>call<|sep|><|close|>tools<|sep|>',
+            [("plan", {"p": 'a "q" plan'})],
+        ),
+        (
+            '<|open|>call tool="exec"<|sep|>\n<|open|>json<|sep|>\n{"input": "ls"}\n<|close|>json<|sep|>\n'
+            '<|close|>call<|sep|><|open|>call tool="plan"<|sep|><|open|>json<|sep|>{"p": [1]}<|close|>json<|sep|>'
+            "<|close|>call<|sep|>",
+            [("exec", {"input": "ls"}), ("plan", {"p": [1]})],
+        ),
+    ],
+)
+def test_a_kimi_k3_call_with_its_arguments_in_one_json_block_is_read(text: str, calls: Calls) -> None:
+    result = parse_everywhere(text, K3_TOOLS, every_split=False, seeds=12)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == calls
+    assert result["text"].strip() == "" and result["errors"] == []
+
+
+def test_a_kimi_k3_json_block_named_in_prose_stays_text() -> None:
+    text = 'The <|open|>json<|sep|> token opens a block of {"input": "ls"} arguments.'
+    result = parse_everywhere(text, K3_TOOLS, every_split=False, seeds=6)
+    assert result["calls"] == [] and result["text"] == text

@@ -44,6 +44,9 @@ _CALL = '{"name": "get_weather", "parameters": {"city": "Lima"}}'
         f"```homeassistant\n{_CALL}",  # …that the output ends inside, never closed
         f"Turning it off.\n```tool_request\n{_CALL}\n```",
         f"```Action\n{_CALL}\n",
+        # Blanks before the info string, which CommonMark trims (mcp-client-for-ollama's tests).
+        f"``` json\n{_CALL}\n```",
+        f"Sure.\n```  tool_call\n{_CALL}\n```",
     ],
 )
 def test_a_fence_named_by_a_word_that_names_no_language_holds_a_call_of_an_offered_tool(text: str) -> None:
@@ -61,8 +64,87 @@ def test_a_fence_named_by_a_word_that_names_no_language_holds_a_call_of_an_offer
         f"```Python\n{_CALL}\n```",
         '```homeassistant\n{"name": "weather_report", "parameters": {"city": "Lima"}}\n```',  # no offered tool
         "```homeassistant\nlight.turn_off bedroom\n```",  # no JSON at all
+        f"``` python\n{_CALL}\n```",  # a language's fence with a blank before its name
+        "Like so:\n```  bash\nget_weather(city='Lima')\n```",
     ],
 )
 def test_a_fence_of_a_language_or_holding_no_offered_call_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
+    assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # offline-function-calling's Gemma 3 1B: the label the prompt asked for, written inside the fence.
+        '```tool_code\nfunction_call\n{"id": 1, "function": "get_weather", "parameters": {"city": "Lima"}}\n```',
+        '```tool_code\nfunction_call {\n\t"function": "get_weather",\n\t"parameters": {"city": "Lima"}\n}\n```\n',
+        '```\ntool_call\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```',
+        '```json\njson\n[{"name": "get_weather", "arguments": {"city": "Lima"}}]\n```',
+    ],
+)
+def test_a_call_fences_first_line_naming_the_block_a_call_is_markup(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 110, seeds=8)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Lima"})]
+    assert result["text"].strip() == "" and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```python\nfunction_call\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```',  # code
+        "```\ntool_call\nis a word\n```",  # a label and no call after it
+    ],
+)
+def test_a_label_line_in_a_code_fence_or_before_no_call_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 110, seeds=8)
+    assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+_EXEC = [
+    {"name": "code_execution__execute", "inputSchema": {"type": "object", "properties": {"code": {"type": "string"}}}},
+    {
+        "name": "search",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"q": {"type": "string"}, "n": {"type": "integer"}},
+            "required": ["q"],
+        },
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        # goose's code mode: a fence named by the tool (its server prefix left out), the body its one parameter.
+        ("Here:\n```execute\nlet x = 1;\n```\n", ("code_execution__execute", {"code": "let x = 1;"}), "Here:\n\n"),
+        (
+            "```execute\nasync function run() {\n  return 1;\n}\n```",
+            ("code_execution__execute", {"code": "async function run() {\n  return 1;\n}"}),
+            "",
+        ),
+        ("```search\nweather in Oslo\n```\nDone.", ("search", {"q": "weather in Oslo"}), "\nDone."),
+        ("```code_execution__execute\nprint(1)", ("code_execution__execute", {"code": "print(1)"}), ""),  # cut off
+    ],
+)
+def test_a_fence_named_by_an_offered_tool_of_one_parameter_is_a_call_with_its_body(
+    text: str, call: tuple[str, dict[str, object]], visible: str
+) -> None:
+    result = parse_everywhere(text, _EXEC, every_split=len(text) < 90, seeds=8)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [call]
+    assert result["text"] == visible and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\nexecute('x')\n```",  # a language's fence
+        "```executes\nlet x = 1;\n```",  # no offered tool's name
+        "```execute\n```",  # an empty body
+        "For example:\n```execute\nlet x = 1;\n```",  # presented in prose
+    ],
+)
+def test_a_fence_of_a_language_or_no_tool_or_shown_as_an_example_stays_text(text: str) -> None:
+    result = parse_everywhere(text, _EXEC, every_split=len(text) < 90, seeds=8)
     assert result["calls"] == [] and result["errors"] == [] and result["text"] == text

@@ -252,3 +252,33 @@ def test_the_name_and_pairs_opening_the_message_without_the_tag_are_a_call(text:
 def test_pairs_after_prose_or_an_unknown_name_without_the_tag_stay_text(text: str) -> None:
     result = check(Real("written: pairs in prose", text, [], visible=text, tools=["glob"]))
     assert result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # mlx_ollama's tests: an unreadable block, then a real call of another family.
+        (
+            "<tool_call>GARBAGE</tool_call><function=get_weather><parameter=city>Oslo</parameter></function>",
+            "<tool_call>GARBAGE</tool_call>",
+        ),
+        ('<tool_call>\noops\n</tool_call>\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', None),
+    ],
+)
+def test_a_name_alone_in_a_call_tag_of_no_offered_tool_stays_text(text: str, visible: str | None) -> None:
+    result = check(
+        Real("written", text, [("get_weather", {"city": "Oslo"} if "Oslo" in text else {})], tools=["get_weather"]),
+        visible=False,
+    )
+    if visible is not None:
+        assert result["text"] == visible
+    else:
+        assert "oops" in result["text"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["<tool_call>get_time</tool_call>", "<tool_call>\nget_time\n</tool_call>", "Now: <tool_call>get_time</tool_call>"],
+)
+def test_a_name_alone_in_a_call_tag_of_an_offered_tool_is_a_call_without_arguments(text: str) -> None:
+    check(Real("written", text, [("get_time", {})], visible=text.split("<")[0], tools=["get_time", "get_weather"]))

@@ -20,6 +20,15 @@ TOOLS = [tool("search", query="string"), tool("get_weather", city="string", days
             ("get_weather", {"city": "Paris", "days": 2}),
             "\nDone.",
         ),
+        # The input tag named by an argument word (local_llm's `<args>`).
+        (
+            '<tool>get_weather</tool><args>{"city": "Oslo", "days": 1}</args>',
+            ("get_weather", {"city": "Oslo", "days": 1}),
+            "",
+        ),
+        ("Ok.\n<tool>search</tool>\n<input>cats</input>\nThen.", ("search", {"query": "cats"}), "Ok.\n\nThen."),
+        ('<tool>get_weather</tool><Arguments>{"city": "Rome"}</Arguments>', ("get_weather", {"city": "Rome"}), ""),
+        ('<tool>get_weather</tool><parameters>{"city": "Lima"}', ("get_weather", {"city": "Lima"}), ""),
     ],
 )
 def test_an_offered_tools_name_tag_then_its_input_tag_is_a_call(
@@ -39,6 +48,9 @@ def test_an_offered_tools_name_tag_then_its_input_tag_is_a_call(
         "<tool>search</tool> is the tag, and <tool_input> holds the input.",  # prose between the tags
         "In order to use a tool, you can use <tool></tool> and <tool_input></tool_input> tags.",
         "For example:\n<tool>search</tool><tool_input>weather in SF</tool_input>",  # presented
+        '<tool>lookup</tool><args>{"x": 1}</args>',  # no offered tool
+        "<tool>search</tool><argsx>cats</argsx>",  # no input tag
+        "<tool>get_weather</tool><args>Paris</args>",  # a string for a tool of two parameters
     ],
 )
 def test_name_and_input_tags_without_that_evidence_stay_text(text: str) -> None:

@@ -237,3 +237,39 @@ def test_an_invoke_of_plain_text_for_a_tool_of_several_parameters_is_an_error() 
     two = tool("save", path="string", content="string")
     text = '<function_calls><invoke name="save">print(1)</invoke></function_calls>'
     check(Real("written: no single parameter for the body", text, [], tools=[two], errors=1), visible=False)
+
+
+SAVE = {
+    "name": "save",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+        "required": ["path", "content"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # gptme's Haiku form: `args="PATH"` in the opener, the file as the body, angle tokens and all.
+        (
+            '<function_calls>\n<invoke name="save" args="s.py">\nprint("Usage: <in> <out>")\n</invoke>\n</function_calls>',
+            {"path": "s.py", "content": 'print("Usage: <in> <out>")'},
+        ),
+        (
+            '<function_calls><invoke name="save" args="a b.txt">x < y</invoke></function_calls>',
+            {"path": "a b.txt", "content": "x < y"},
+        ),
+    ],
+)
+def test_an_invoke_with_args_then_a_body_gives_the_parameters_in_the_schemas_order(
+    text: str, arguments: dict[str, str]
+) -> None:
+    check(Real("written: gptme's invoke with args", text, [("save", arguments)], tools=[SAVE]))
+
+
+def test_an_invoke_with_args_a_required_parameter_left_out_is_one_error() -> None:
+    text = '<function_calls><invoke name="save" args="s.py"></invoke></function_calls>'
+    result = check(Real("written", text, [], tools=[SAVE], errors=1), visible=False)
+    assert "args=" in result["errors"][0]["message"]

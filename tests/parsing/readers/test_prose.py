@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (full-width punctuation is Chinese prose's own)
 """The rule for prose (`shim.parsing.readers.prose`), applied by the core to every family: a call shown in a
 code fence, an inline code span, a quoted line or a passage that presents an example is text; each variant at
 every split point, with the tools named offered (the strictest case)."""
@@ -32,6 +33,10 @@ TOOLS = ["get_weather", "special_function"]
         # A cue followed by a short qualifier before the colon.
         'Reply in the following format with no prefix or suffix:\n\n<function=get_weather>{"city": "x"}</function>',
         'For example, when the user asks about Paris:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        # A Chinese prompt's cues: "format it as", "for example", "the format is as follows".
+        '如果你决定调用任何函数，你必须将其格式化为<tool_calls>[{"name": "get_weather", "arguments": {}}]</tool_calls>。',
+        '例如：<tool_call>{"name": "get_weather", "arguments": {"city": "北京"}}</tool_call>',
+        '调用格式如下：\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
     ],
 )
 def test_a_call_shown_in_prose_is_text(text: str) -> None:
@@ -58,6 +63,9 @@ def test_a_call_shown_in_prose_is_text(text: str) -> None:
         ),
         # Code before the call is closed.
         ('Use `f()`. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "Use `f()`. "),
+        # A Chinese reply that says what it does, then does it.
+        ('好的，我来查询天气。<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "好的，我来查询天气。"),
+        ('例如北京。\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "例如北京。\n\n"),
     ],
 )
 def test_a_call_after_prose_that_ended_is_still_a_call(text: str, visible: str) -> None:
@@ -218,6 +226,10 @@ def test_a_call_the_model_makes_after_saying_how_is_still_a_call(text: str) -> N
         "<function=your_function_name>\n<parameter=arg>value</parameter>\n</function>",
         '[TOOL_CALLS]example_tool{"a": 1}',
         '<function_call>{"name": "{{function_name}}", "arguments": {"x": "y"}}</function_call>',
+        # Numbered stand-ins, as a template shows several calls.
+        '<tool_calls>[{"name": "func_name1", "arguments": {"argument1": "value1"}}]</tool_calls>',
+        '<tool_call>{"name": "tool_name_2", "arguments": {}}</tool_call>',
+        "[function_name1(arg=1), function_name2(arg=2)]",
     ],
 )
 def test_a_call_of_a_placeholder_name_is_text_in_any_form(text: str) -> None:
