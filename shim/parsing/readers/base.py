@@ -231,17 +231,19 @@ def read_to(
 
 
 class WholeToEnd:
-    """A body read to its end pattern (`END`) or the output's end and decided whole by `_decide`: the end is the
-    call's markup; cut short by the token limit, the whole is text again."""
+    """A body read to its end pattern (`end`, the class's `END` unless the opener chose another) or the output's
+    end and decided whole by `_decide`: the end is the call's markup; cut short by the token limit, the whole is
+    text again."""
 
     END: regex.Pattern[str]
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.body: list[str] = []
+        self.end = self.END
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        stop, end = read_to(self.ctx, self.body, self.END, text, pos, final)
+        stop, end = read_to(self.ctx, self.body, self.end, text, pos, final)
         if end is None:
             if final:
                 self._decide()

@@ -43,7 +43,7 @@ class ToolInput(WholeToEnd):
         super().__init__(ctx)
         self.name = name
         self.several = several
-        self.END = _INPUT_ENDS.get(tag.lower(), _INPUT_END)  # the closer of the input tag that opened
+        self.end = _INPUT_ENDS.get(tag.lower(), _INPUT_END)  # the closer of the input tag that opened
 
     def _decide(self) -> None:
         raw = "".join(self.body)

@@ -361,7 +361,8 @@ def _attributes(ctx: Context, name: str, attrs: str) -> dict[str, Any] | None:
     for found in _ATTR.finditer(attrs):
         key = found.group("key")
         if key == "args" and isinstance(props, dict) and "args" not in props and props:
-            key = str(next(iter(props)))  # gptme's `<save args="PATH">`: the first parameter's value, by position
+            # gptme's `<save args="PATH">`: the first parameter's value, by position
+            key = str(next(iter(cast("dict[str, Any]", props))))
         if not isinstance(props, dict) or key not in props or key in arguments:
             return None
         raw = html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq"))
