@@ -618,3 +618,39 @@ def test_a_fence_right_after_a_fenced_call_keeps_its_opener_visible(after: str) 
     result = parse_everywhere(_FENCED + after, tools, seeds=5)
     assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
     assert result["text"] == after
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Llama 4 (benchmarks/real/damaged): a fenced call one `}` short, the closing fence right after it.
+        (
+            'Step 1.\n\n```json\n{\n  "function_call": {\n  "name": "get_weather",\n  "arguments": {"city": "Oslo"}\n}\n```',
+            "Step 1.",
+        ),
+        ('```json\n{"name": "get_weather", "arguments": {"city": "Oslo"}\n```\nDone.', "Done."),
+        ('```\n[{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```', ""),
+    ],
+)
+def test_a_fenced_call_short_of_its_closing_brackets_is_completed_by_the_fence(text: str, visible: str) -> None:
+    check(
+        Real(
+            "variant",
+            text,
+            [("get_weather", {"city": "Oslo"})],
+            tools=[tool("get_weather", city="string")],
+            visible=visible,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"name": "get_weather", "arguments": {"city": \n```',  # a value missing, not only brackets
+        '```json\n{"name": "lookup", "arguments": {"city": "Oslo"}\n```',  # no offered tool
+        '```json\n{"name": "get_weather", "arguments": {"city": "Oslo"} ``` inline\n',  # no fence of its own line
+    ],
+)
+def test_a_fenced_value_short_of_more_than_brackets_or_of_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("variant", text, [], tools=[tool("get_weather", city="string")], visible=text))
