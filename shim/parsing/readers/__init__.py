@@ -128,6 +128,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
     *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
     *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup
+    *reasoning.ANSWER,  # </think>\n<answer>…</answer>: the reply's wrapper, markup where the message begins and ends
     *special_tokens.TURN_END_ROWS,  # …may have.<|eot_id|>: the end of the model's turn after text is markup
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""
