@@ -170,6 +170,7 @@ ORPHAN_CLOSERS = [
 """A reasoning closer in text, with no block open: markup (listed after every opener in the table)."""
 
 _ANSWER_LAYOUT = regex.compile(r"[ \t]{0,4}(?:\r?\n)?")
+_ANSWER_CLOSE = regex.compile(r"</answer>")
 
 
 class _AnswerOpen:
@@ -185,6 +186,7 @@ class _AnswerOpen:
             return pos, MORE  # a line break may still follow
         self.ctx.consume(layout.group())
         self.ctx.markup("")
+        self.ctx.expect_outer(_ANSWER_CLOSE)  # `<answer>{call}</answer> Done.`: its closer right after a call is markup
         return layout.end(), None
 
     def finish(self, truncated: bool) -> None:
