@@ -116,7 +116,12 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     args_key = next((k for k in _ARG_KEYS if k in data), None)
     rest = {k: v for k, v in data.items() if k != name_key and k not in _META_KEYS}
     if args_key is None:
-        # {"tool": NAME, "city": "Paris"}: the other keys are the arguments.
+        # {"tool": NAME, "city": "Paris"}: the other keys are the arguments; a key that may sit beside arguments
+        # (Hermes' `output` chaining) and that the tool's schema does not declare is not one of them.
+        spec = tools.specs.get(tools.resolve(name)) if tools is not None else None
+        properties: Any = spec.input_schema.get("properties") if spec is not None else None
+        if isinstance(properties, dict):  # declared, even as none (`{}`: a tool that takes no arguments)
+            rest = {k: v for k, v in rest.items() if k in properties or k not in _BESIDE_ARGUMENTS}
         return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS)
     raw_args: Any = data[args_key]
     if isinstance(raw_args, str):

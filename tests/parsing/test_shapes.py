@@ -208,3 +208,33 @@ def test_a_special_token_inside_a_name_is_stripped_only_when_the_rest_names_an_o
 def test_a_parameters_type_follows_a_local_ref_and_a_union_with_null(schema: dict[str, Any], kind: str | None) -> None:
     tools = ToolIndex([{"name": "t", "inputSchema": {"type": "object", **schema}}])
     assert tools.property_type("t", "p") == kind
+
+
+_CHAIN_TOOLS = ToolIndex(
+    [
+        {"name": "get_random_city", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "forecast", "inputSchema": {"type": "object", "properties": {"location": {"type": "string"}}}},
+        {"name": "render", "inputSchema": {"type": "object", "properties": {"output": {"type": "string"}}}},
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("obj", "arguments"),
+    [
+        # Hermes' chaining (benchmarks/real/function_calls_json): no arguments key, only the output variable.
+        ({"name": "get_random_city", "output": "random_city"}, {}),
+        ({"name": "forecast", "location": "Oslo", "output": "temperature"}, {"location": "Oslo"}),
+        ({"name": "forecast", "location": "Oslo", "thought": "needed"}, {"location": "Oslo"}),
+        # A tool that declares the key keeps it as its argument.
+        ({"name": "render", "output": "a.png"}, {"output": "a.png"}),
+    ],
+)
+def test_a_flat_call_leaves_out_a_key_beside_arguments_that_the_schema_does_not_declare(
+    obj: dict[str, Any], arguments: dict[str, Any]
+) -> None:
+    assert to_call(obj, _CHAIN_TOOLS).arguments == arguments
+
+
+def test_a_flat_call_of_a_tool_with_no_known_schema_keeps_every_key() -> None:
+    assert to_call({"name": "other", "output": "x"}, _CHAIN_TOOLS).arguments == {"output": "x"}
