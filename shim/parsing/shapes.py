@@ -199,10 +199,43 @@ def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, A
     return _local_ref(root, target, depth + 1)
 
 
+_PAIR = regex.compile(r"[ \t]*\(?[ \t]*(-?\d{1,6})[ \t]*[,;][ \t]*(-?\d{1,6})[ \t]*\)?[ \t]*")
+_AXES = (("x", "y"), ("x1", "y1"), ("x2", "y2"), ("start_x", "start_y"), ("end_x", "end_y"))
+
+
+def _point(properties: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """A point written under its first coordinate alone (``{"x": [540, 399]}``, ``{"x": "300, 700"}``, Qwen3-VL and
+    Qwen3.5 clicking in APE's tests) where the schema declares both axes as numbers and the second is missing:
+    split over the two."""
+    for first, second in _AXES:
+        value = arguments.get(first)
+        if (
+            value is None
+            or second in arguments
+            or not all(
+                isinstance(properties.get(k), dict) and properties[k].get("type") in ("integer", "number")
+                for k in (first, second)
+            )
+        ):
+            continue
+        pair: list[Any] | None = None
+        if isinstance(value, list) and len(value) == 2 and all(type(v) in (int, float) for v in value):  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+            pair = cast("list[Any]", value)
+        elif isinstance(value, str) and (found := _PAIR.fullmatch(value)) is not None:
+            pair = [int(found.group(1)), int(found.group(2))]
+        if pair is not None:
+            arguments = {**arguments, first: pair[0], second: pair[1]}
+    return arguments
+
+
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The arguments, unwrapped when the whole object was written as one wrapper parameter the tool's schema
     does not have (``{"arguments": {"city": "Paris"}}``, ``{"input": "{\"city\": \"Paris\"}"}``) and the inner
-    object's keys are all the schema's: a model that nests its arguments once more than asked."""
+    object's keys are all the schema's: a model that nests its arguments once more than asked; a point written
+    under its first coordinate is split over both (`_point`)."""
+    properties = tools.properties(name)
+    if properties is not None:
+        arguments = _point(properties, arguments)
     if len(arguments) != 1:
         return arguments
     ((key, value),) = arguments.items()

@@ -238,3 +238,41 @@ def test_a_flat_call_leaves_out_a_key_beside_arguments_that_the_schema_does_not_
 
 def test_a_flat_call_of_a_tool_with_no_known_schema_keeps_every_key() -> None:
     assert to_call({"name": "other", "output": "x"}, _CHAIN_TOOLS).arguments == {"output": "x"}
+
+
+_CLICK = ToolIndex(
+    [
+        {
+            "name": "click",
+            "inputSchema": {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}},
+        },
+        {
+            "name": "tag",
+            "inputSchema": {"type": "object", "properties": {"x": {"type": "array"}, "y": {"type": "integer"}}},
+        },
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        # Qwen3-VL and Qwen3.5 in APE's tests (benchmarks/real/damaged): the point under its first coordinate.
+        ({"x": [540, 399]}, {"x": 540, "y": 399}),
+        ({"x": "300, 700"}, {"x": 300, "y": 700}),
+        ({"x": "(12; 34)"}, {"x": 12, "y": 34}),
+        # Anything else stays as written.
+        ({"x": 5}, {"x": 5}),
+        ({"x": [1, 2], "y": 3}, {"x": [1, 2], "y": 3}),
+        ({"x": [1, 2, 3]}, {"x": [1, 2, 3]}),
+        ({"x": "left, right"}, {"x": "left, right"}),
+    ],
+)
+def test_a_point_written_under_its_first_coordinate_is_split_over_both_axes(
+    arguments: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    assert call_arguments(_CLICK, "click", arguments) == expected
+
+
+def test_a_pair_for_an_axis_the_schema_does_not_declare_as_a_number_stays_as_written() -> None:
+    assert call_arguments(_CLICK, "tag", {"x": [1, 2]}) == {"x": [1, 2]}
