@@ -315,13 +315,21 @@ class ToolIndex:
         self._loose: dict[str, list[str]] = {}
         for spec in self.specs.values():
             self._loose.setdefault(_loose(spec.name), []).append(spec.name)
+        methods: dict[str, list[str]] = {}
+        for spec in self.specs.values():
+            if "." in spec.name.strip(".") and (method := spec.name.rsplit(".", 1)[-1]):
+                methods.setdefault(method, []).append(spec.name)
+        self.methods: dict[str, str] = {m: n[0] for m, n in methods.items() if len(n) == 1 and m not in self.specs}
+        """A dotted tool's last part (``doDeleteByQuery`` of ``TransformIndexerStateTests.doDeleteByQuery``), where
+        it names one offered tool only: the name a model writes when it leaves out the class or namespace."""
 
     def __bool__(self) -> bool:
         return bool(self.specs)
 
     def resolve(self, name: str) -> str:
         """The known tool ``name`` means, else ``name``: exact first, then any case, a title or description,
-        a namespace prefix (``functions.X``, ``server/X``, MCP clients' ``mcp__server__X``), ``-``/``_``/``.``/spaces
+        a namespace prefix (``functions.X``, ``server/X``, MCP clients' ``mcp__server__X``) added or a dotted tool's
+        class left out (``method`` for ``Class.method``, `methods`), ``-``/``_``/``.``/spaces
         and camelCase alike, and a built-in's ``X.call``; a loose spelling counts only when exactly one offered tool
         fits it."""
         name = name.strip()
@@ -331,6 +339,8 @@ class ToolIndex:
             found = self._aliases.get(candidate.casefold())
             if found is not None:
                 return found
+        if name in self.methods:
+            return self.methods[name]
         stem = name[: -len(".call")] if name.casefold().endswith(".call") else name
         last = (stem.rsplit(".", 1)[-1], stem.rsplit("/", 1)[-1], stem.split(".", 1)[-1], stem.rsplit("__", 1)[-1])
         for candidate in (stem, *last):

@@ -221,3 +221,23 @@ def test_calls_in_bold_or_separated_by_blanks_are_read_and_the_marks_are_markup(
 def test_bold_or_blank_separated_calls_in_prose_stay_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Qwen2.5 3B in BFCL's Java category: the class of `Tests.doDelete` left out.
+        'doDelete(request="r")',
+        'Calling it.\ndoDelete(request="r")\n',
+        '[doDelete(request="r")]',
+    ],
+)
+def test_a_call_of_a_dotted_tools_method_without_its_class_is_that_tools_call(text: str) -> None:
+    result = parse_everywhere(text, ["Tests.doDelete", "a.run", "b.run"])
+    assert _calls(result) == [("Tests.doDelete", {"request": "r"})]
+
+
+def test_a_method_name_two_dotted_tools_share_names_no_call() -> None:
+    text = 'Sure.\nrun(x="r")'
+    result = parse_everywhere(text, ["Tests.doDelete", "a.run", "b.run"])
+    assert (result["calls"], result["text"]) == ([], text)

@@ -276,3 +276,11 @@ def test_a_point_written_under_its_first_coordinate_is_split_over_both_axes(
 
 def test_a_pair_for_an_axis_the_schema_does_not_declare_as_a_number_stays_as_written() -> None:
     assert call_arguments(_CLICK, "tag", {"x": [1, 2]}) == {"x": [1, 2]}
+
+
+def test_a_dotted_tools_method_alone_resolves_to_it_only_when_one_tool_has_that_method() -> None:
+    tools = ToolIndex(["Tests.doDeleteByQuery", "a.run", "b.run", "stop", "x.stop"])
+    assert tools.resolve("doDeleteByQuery") == "Tests.doDeleteByQuery"
+    assert tools.resolve("run") == "run"  # two tools end in `.run`: no guess
+    assert tools.resolve("stop") == "stop"  # an offered name is never another tool's method
+    assert not tools.is_known("query")

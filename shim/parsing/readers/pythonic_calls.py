@@ -166,6 +166,8 @@ def _open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
 def _opener(prefix: str, *, labelled: bool = False) -> Any:
     def build(tools: ToolIndex) -> str | None:
         names = tool_name_pattern(tools)
+        if names is not None and tools.methods:  # `doDeleteByQuery(…)` for `Tests.doDeleteByQuery`: the class left out
+            names += "|" + "|".join(regex.escape(m) for m in sorted(tools.methods, key=len, reverse=True))
         label = rf"(?P<label>{_LABEL})[ \t]{{0,4}}" if labelled else ""
         return None if names is None else rf"{prefix}{label}(?P<name>{names})\("
 
