@@ -259,13 +259,45 @@ def _without_notes(tools: ToolIndex, name: str, flat: dict[str, Any]) -> dict[st
     return {k: v for k, v in flat.items() if k not in _BESIDE_ARGUMENTS or k in props}
 
 
+_PAIR = regex.compile(r"[ \t]*\(?[ \t]*(-?\d{1,6})[ \t]*[,;][ \t]*(-?\d{1,6})[ \t]*\)?[ \t]*")
+_AXES = (("x", "y"), ("x1", "y1"), ("x2", "y2"), ("start_x", "start_y"), ("end_x", "end_y"))
+
+
+def _point(properties: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """A point written under its first coordinate alone (``{"x": [540, 399]}``, ``{"x": "300, 700"}``, Qwen3-VL and
+    Qwen3.5 clicking in APE's tests) where the schema declares both axes as numbers and the second is missing:
+    split over the two."""
+    for first, second in _AXES:
+        value = arguments.get(first)
+        if (
+            value is None
+            or second in arguments
+            or not all(
+                isinstance(properties.get(k), dict) and properties[k].get("type") in ("integer", "number")
+                for k in (first, second)
+            )
+        ):
+            continue
+        pair: list[Any] | None = None
+        if isinstance(value, list) and len(value) == 2 and all(type(v) in (int, float) for v in value):  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+            pair = cast("list[Any]", value)
+        elif isinstance(value, str) and (found := _PAIR.fullmatch(value)) is not None:
+            pair = [int(found.group(1)), int(found.group(2))]
+        if pair is not None:
+            arguments = {**arguments, first: pair[0], second: pair[1]}
+    return arguments
+
+
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The arguments, unwrapped when the whole object was written as one wrapper parameter the tool's schema
     does not have (``{"arguments": {"city": "Paris"}}``, ``{"input": "{\"city\": \"Paris\"}"}``) and the inner
     object's keys are all the schema's: a model that nests its arguments once more than asked. A parameter the
     schema types as an array or an object, written as a JSON string of one (``{"todos": "[{…}]"}``: encoded twice),
-    is decoded."""
+    is decoded; a point written under its first coordinate is split over both (`_point`)."""
     arguments = _decoded_structures(tools, name, arguments)
+    properties = tools.properties(name)
+    if properties is not None:
+        arguments = _point(properties, arguments)
     if len(arguments) != 1:
         return arguments
     ((key, value),) = arguments.items()
@@ -366,12 +398,19 @@ class ToolIndex:
         self._loose: dict[str, list[str]] = {}
         for spec in self.specs.values():
             self._loose.setdefault(_loose(spec.name), []).append(spec.name)
-        self._tails: dict[str, list[str]] = {}
-        """Offered names under an MCP client's server prefix (goose's ``developer__shell``, ``mcp__fs__read``), by
-        the tool's own name after it: a model that writes the name without the prefix means that tool."""
+        tails: dict[str, list[str]] = {}
         for spec in self.specs.values():
-            if "__" in spec.name.strip("_"):
-                self._tails.setdefault(_loose(spec.name.rsplit("__", 1)[-1]), []).append(spec.name)
+            for sep in ("__", "."):
+                if sep in spec.name.strip(sep[0]) and (tail := spec.name.rsplit(sep, 1)[-1]):
+                    tails.setdefault(tail, []).append(spec.name)
+        self.tails: dict[str, str] = {t: n[0] for t, n in tails.items() if len(n) == 1 and t not in self.specs}
+        """Offered names by their last part, where it names one offered tool only: under an MCP client's server
+        prefix (goose's ``developer__shell``, ``mcp__fs__read``) or a dotted class or namespace
+        (``doDeleteByQuery`` of ``TransformIndexerStateTests.doDeleteByQuery``): the name a model writes when it
+        leaves the prefix out."""
+        self._loose_tails: dict[str, list[str]] = {}
+        for tail, full in self.tails.items():
+            self._loose_tails.setdefault(_loose(tail), []).append(full)
 
     def __bool__(self) -> bool:
         return bool(self.specs)
@@ -379,7 +418,8 @@ class ToolIndex:
     def resolve(self, name: str) -> str:
         """The known tool ``name`` means, else ``name``: exact first, then any case, a title or description,
         a namespace prefix (``functions.X``, ``server/X``, MCP clients' ``mcp__server__X``; or left out where the
-        offered name has it: ``shell`` for ``developer__shell``), ``-``/``_``/``.``/spaces
+        offered name has it: ``shell`` for ``developer__shell``, ``method`` for ``Class.method``, `tails`),
+        ``-``/``_``/``.``/spaces
         and camelCase alike, and a built-in's ``X.call``; a loose spelling counts only when exactly one offered tool
         fits it."""
         name = name.strip()
@@ -395,7 +435,7 @@ class ToolIndex:
             fits = self._loose.get(_loose(candidate), ())
             if len(fits) == 1:
                 return fits[0]
-        tails = self._tails.get(_loose(stem), ())
+        tails = self._loose_tails.get(_loose(stem), ())
         if len(tails) == 1 and _loose(stem) not in self._loose:
             return tails[0]
         bare = _SPECIAL_TOKEN.sub("", name)

@@ -210,7 +210,7 @@ def test_a_run_of_calls_on_one_line_after_a_separator_or_the_label_again_is_ever
     [
         "get_weather(city='Paris'); print(result)",  # a call of no offered tool after the separator
         "get_weather(city='Paris'); x = 1",  # a statement that is no call
-        "get_weather(city='Paris') search(query='x')",  # neither a separator nor the label between them
+        "get_weather(city='Paris') and search(query='x')",  # a word between them
         "Try get_weather(city='Paris'); search(query='x') in a shell.",  # inside a sentence
         "Code:\n    get_weather(city='Paris'); search(query='x')",  # indented: a line of code
         "<<function>>get_weather(city='Paris')<<function>>lookup(q='x')",  # the second is no offered tool
@@ -221,3 +221,62 @@ def test_a_run_of_calls_on_one_line_after_a_separator_or_the_label_again_is_ever
 def test_a_run_on_one_line_with_anything_but_calls_of_offered_tools_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Markdown's bold around the calls (Llama 3.2 3B and Qwen2.5 1.5B in BFCL's result files): markup.
+        ('**get_weather(city="Paris")**', ""),
+        ('**get_weather(city="Paris")**\n**search(query="x")**', "\n"),
+        ('I will check.\n__get_weather(city="Paris")__ \n', "I will check.\n \n"),
+        ('**get_weather(city="Paris")** **search(query="x")**', ""),
+        ("**[get_weather(city='Paris'), search(query='x')]**", ""),
+        ("Checking:\n**[get_weather(city='Paris'), search(query='x')]**\nDone.", "Checking:\n\nDone."),
+        # Calls on one line with only blanks between them (Qwen2.5 3B in BFCL).
+        ('get_weather(city="Paris") search(query="x")', ""),
+        ('Sure.\nget_weather(city="Paris")  search(query="x")\n', "Sure.\n\n"),
+    ],
+)
+def test_calls_in_bold_or_separated_by_blanks_are_read_and_the_marks_are_markup(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [c["name"] for c in result["calls"]] == [n for n in ("get_weather", "search") if n in text][
+        : text.count("(")
+    ]
+    assert result["text"] == visible and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '**get_weather(city="Paris")** is the call to use.',  # bold inside a sentence
+        "**get_weather** is a tool.",  # a name in bold, no call
+        "**[Note](https://example.com)** read it.",  # a bold link
+        '**lookup(city="Paris")**',  # not an offered tool
+        'Sure.\nget_weather(city="Paris") then search(query="x")',  # words between the calls
+        'Sure.\nget_weather(city="Paris") print(x)',  # the next is no offered tool's call
+    ],
+)
+def test_bold_or_blank_separated_calls_in_prose_stay_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Qwen2.5 3B in BFCL's Java category: the class of `Tests.doDelete` left out.
+        'doDelete(request="r")',
+        'Calling it.\ndoDelete(request="r")\n',
+        '[doDelete(request="r")]',
+    ],
+)
+def test_a_call_of_a_dotted_tools_method_without_its_class_is_that_tools_call(text: str) -> None:
+    result = parse_everywhere(text, ["Tests.doDelete", "a.run", "b.run"])
+    assert _calls(result) == [("Tests.doDelete", {"request": "r"})]
+
+
+def test_a_method_name_two_dotted_tools_share_names_no_call() -> None:
+    text = 'Sure.\nrun(x="r")'
+    result = parse_everywhere(text, ["Tests.doDelete", "a.run", "b.run"])
+    assert (result["calls"], result["text"]) == ([], text)

@@ -149,6 +149,46 @@ def test_an_action_label_before_a_json_call_is_the_calls_markup(text: str, visib
 
 
 @pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # the agents course's ReAct prompt asks for `Action:` then a fence holding $JSON_BLOB (benchmarks/real/react)
+        (
+            'Thought: go.\n\nAction:\n\n```json\n{"action": "get_weather", "action_input": {"city": "Oslo"}}\n```\n\nObservation:',
+            "Thought: go. Observation:",
+        ),
+        (
+            'Thought: go.\nAction:\n```\n{ "action": "get_weather", "action_input": {"city": "Oslo"} }\n```\n',
+            "Thought: go.",
+        ),
+        ('Action: ```json\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```\nDone.', "Done."),
+        (
+            'Thought: go.\n\n${\n  "action": "get_weather",\n  "action_input": {"city": "Oslo"}\n}\n\nObservation: sunny',
+            "Thought: go. Observation: sunny",
+        ),
+        ('${"action": "get_weather", "action_input": {"city": "Oslo"}}', ""),
+        ('Action:\n${"action": "get_weather", "action_input": {"city": "Oslo"}}\nObservation:', "Observation:"),
+    ],
+)
+def test_a_json_call_in_place_of_the_prompts_blob_fenced_or_with_its_sigil_is_a_call(text: str, visible: str) -> None:
+    result = parse_everywhere(text, [WEATHER])
+    assert _calls(result) == [("get_weather", {"city": "Oslo"})]
+    assert result["text"].split() == visible.split()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The price is ${amount} and `${x}` in a template literal.\n${ not json",
+        'Costs:\n${"verb": "read", "object": "book"}',  # no call shape
+        'Action:\n```json\n{"action": "lookup", "action_input": "x"}\n```',  # no offered tool
+    ],
+)
+def test_a_sigil_or_a_fenced_action_that_is_no_offered_call_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [WEATHER])
+    assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
     "text",
     ['Action:\n{"verb": "read", "object": "book"}', 'Action: {"name": "lookup", "arguments": {}} is an example.'],
 )

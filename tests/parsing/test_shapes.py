@@ -234,3 +234,79 @@ def test_a_special_token_inside_a_name_is_stripped_only_when_the_rest_names_an_o
 def test_a_parameters_type_follows_a_local_ref_and_a_union_with_null(schema: dict[str, Any], kind: str | None) -> None:
     tools = ToolIndex([{"name": "t", "inputSchema": {"type": "object", **schema}}])
     assert tools.property_type("t", "p") == kind
+
+
+_CHAIN_TOOLS = ToolIndex(
+    [
+        {"name": "get_random_city", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "forecast", "inputSchema": {"type": "object", "properties": {"location": {"type": "string"}}}},
+        {"name": "render", "inputSchema": {"type": "object", "properties": {"output": {"type": "string"}}}},
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("obj", "arguments"),
+    [
+        # Hermes' chaining (benchmarks/real/function_calls_json): no arguments key, only the output variable.
+        ({"name": "get_random_city", "output": "random_city"}, {}),
+        ({"name": "forecast", "location": "Oslo", "output": "temperature"}, {"location": "Oslo"}),
+        ({"name": "forecast", "location": "Oslo", "thought": "needed"}, {"location": "Oslo"}),
+        # A tool that declares the key keeps it as its argument.
+        ({"name": "render", "output": "a.png"}, {"output": "a.png"}),
+    ],
+)
+def test_a_flat_call_leaves_out_a_key_beside_arguments_that_the_schema_does_not_declare(
+    obj: dict[str, Any], arguments: dict[str, Any]
+) -> None:
+    assert to_call(obj, _CHAIN_TOOLS).arguments == arguments
+
+
+def test_a_flat_call_of_a_tool_with_no_known_schema_keeps_every_key() -> None:
+    assert to_call({"name": "other", "output": "x"}, _CHAIN_TOOLS).arguments == {"output": "x"}
+
+
+_CLICK = ToolIndex(
+    [
+        {
+            "name": "click",
+            "inputSchema": {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}},
+        },
+        {
+            "name": "tag",
+            "inputSchema": {"type": "object", "properties": {"x": {"type": "array"}, "y": {"type": "integer"}}},
+        },
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        # Qwen3-VL and Qwen3.5 in APE's tests (benchmarks/real/damaged): the point under its first coordinate.
+        ({"x": [540, 399]}, {"x": 540, "y": 399}),
+        ({"x": "300, 700"}, {"x": 300, "y": 700}),
+        ({"x": "(12; 34)"}, {"x": 12, "y": 34}),
+        # Anything else stays as written.
+        ({"x": 5}, {"x": 5}),
+        ({"x": [1, 2], "y": 3}, {"x": [1, 2], "y": 3}),
+        ({"x": [1, 2, 3]}, {"x": [1, 2, 3]}),
+        ({"x": "left, right"}, {"x": "left, right"}),
+    ],
+)
+def test_a_point_written_under_its_first_coordinate_is_split_over_both_axes(
+    arguments: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    assert call_arguments(_CLICK, "click", arguments) == expected
+
+
+def test_a_pair_for_an_axis_the_schema_does_not_declare_as_a_number_stays_as_written() -> None:
+    assert call_arguments(_CLICK, "tag", {"x": [1, 2]}) == {"x": [1, 2]}
+
+
+def test_a_dotted_tools_method_alone_resolves_to_it_only_when_one_tool_has_that_method() -> None:
+    tools = ToolIndex(["Tests.doDeleteByQuery", "a.run", "b.run", "stop", "x.stop"])
+    assert tools.resolve("doDeleteByQuery") == "Tests.doDeleteByQuery"
+    assert tools.resolve("run") == "run"  # two tools end in `.run`: no guess
+    assert tools.resolve("stop") == "stop"  # an offered name is never another tool's method
+    assert not tools.is_known("query")

@@ -107,6 +107,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     *bracket_attrs.ROWS,  # [Calling tool="NAME" k="v"]: a call line copied from the chat history (offered tools)
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
+    pythonic_list.FENCE,  # ```\n[get_weather(city='Lima')]\n```: a fenced call list, known tools only
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
@@ -130,6 +131,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
     *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
     *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup
+    *reasoning.ANSWER,  # </think>\n<answer>…</answer>: the reply's wrapper, markup where the message begins and ends
     *special_tokens.TURN_END_ROWS,  # …may have.<|eot_id|>: the end of the model's turn after text is markup
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""

@@ -76,14 +76,15 @@ def open_inner(ctx: Context, block: Block, text: str, pos: int, final: bool) -> 
     return None
 
 
-_CLOSER_LIKE = regex.compile(r"<[ \t]{0,8}/[ \t]{0,8}(?P<tag>[\w:.|-]{1,64})[ \t]{0,8}(?P<gt>>)?")
+_CLOSER_LIKE = regex.compile(r"(?P<lt><)?[ \t]{0,8}(?P<slash>/)?[ \t]{0,8}(?P<tag>[\w:.|-]{1,64})[ \t]{0,8}(?P<gt>>)?")
 
 
 def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
     """The block's closer misspelled by one trailing ``s`` (``</tool_calls>`` for ``</tool_call>``, or the
-    other way), a closer token ``<end_X>`` written as ``</end_X>``, or cut anywhere after its ``</`` at the very
-    end of the stream: ``(match, False)``; ``(None, True)`` when the text ends where it may still be one;
-    ``(None, False)`` when it is not."""
+    other way), written without its ``<`` or its ``/`` (``/function>``, ``<function>``), a closer token
+    ``<end_X>`` written as ``</end_X>``, or cut anywhere after its ``</`` at the very end of the stream:
+    ``(match, False)``; ``(None, True)`` when the text ends where it may still be one; ``(None, False)`` when it
+    is not."""
     close = block.dialect.compiled_close() if block.dialect is not None else None
     if close is not None and final:  # the output ends inside the closer: `</tool` for `</tool_call>`
         rest = text[pos:]
@@ -92,13 +93,19 @@ def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[rege
         if cut is not None and cut.partial:
             return regex.compile(regex.escape(rest)).match(text, pos), False
     found = _CLOSER_LIKE.match(text, pos, partial=not final) if close is not None else None
-    if close is None or found is None:
+    if close is None or found is None or not (found.group("lt") or found.group("slash")):
         return None, False
     if found.partial or (not final and found.end() >= len(text)):  # `</tool_call` may still grow
         return None, True
-    if found.group("gt") is None and found.end() < len(text):
+    if found.group("gt") is None and (found.end() < len(text) or not found.group("lt")):
         return None, False
     tag = found.group("tag")
+    if not (found.group("lt") and found.group("slash")):
+        # One of the closer's marks left out, the other kept: `/function>` or `<function>` for `</function>`
+        # (Llama on Groq); slashless, only where that is no opener of the block's own row.
+        own = block.dialect.compiled_open() if block.dialect is not None else None
+        slashless = found.group("lt") and own is not None and own.match(found.group()) is not None
+        return (found if close.fullmatch(f"</{tag}>") and not slashless else None), False
     fixed = (tag, tag[:-1] if tag[-1:] in "sS" else tag + "s")
     if any(close.fullmatch(f"</{t}>") for t in fixed):
         return found, False
@@ -183,6 +190,13 @@ class AfterBody:
             if pos + 1 >= len(text) or text[pos + 1] in " \t\r\n<":
                 ctx.markup(char)
                 return pos + 1, Closed(ctx)
+        if char == "/" and tagged:  # `{…}/function>`: the closer with its `<` left out
+            damaged, partial = damaged_closer(block, text, pos, final)
+            if partial:
+                return pos, MORE
+            if damaged is not None:
+                ctx.markup(damaged.group())
+                return damaged.end(), Closed(ctx)
         if char in "<[`":
             fences = char == "`" and (block.fence or tagged)
             found = ctx.markers.match(text, pos, final, closes=True, fences=fences)

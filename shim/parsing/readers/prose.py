@@ -51,10 +51,26 @@ _CUE = regex.compile(
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
     r"|\blike (?:this|so)|\b(?:looks?|be) like"
     r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say)"
+    r"|\bwhat (?:I|we|you|one|it|the (?:model|assistant|agent))(?:'d| would) (?:do|say|write|send|call|run|output)"
     r"|例如|比如|譬如|示例|格式(?:化)?(?:为|是|如下)|如下)"  # a Chinese prompt's "for example", "format it as"
     r"(?:[^.!?\n\u3002\uff01\uff1f]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",  # `Qwen2.5` ends no sentence
     regex.IGNORECASE,
 )
+_INSTRUCTION = regex.compile(
+    r"\b(?:(?:in|use|using|follow|with) (?:this|the following)|in the) (?:\w+ )?(?:format|syntax|structure)\b"
+    r"(?:[^.!?\n]|[.!?](?=\S)){0,160}?:[ \t]*(?:\r?\n[ \t]*){0,2}$",
+    regex.IGNORECASE,
+)
+"""An instruction naming the format to write in (``your response MUST use the following format, …:``, ``in the
+format:``), its sentence running on to the colon before the block: what follows is the format shown, not a call."""
+_HEADING = regex.compile(
+    r"(?:^|\n)[ \t]{0,3}#{1,6}[ \t]+[^\n]{0,40}?\b(?:(?:action|tool|function|command)s? space|available \w+"
+    r"|(?:output|response|call|answer) format|syntax|usage|examples?|signatures?)\b[^\n]{0,40}"
+    r"\r?\n(?:[ \t]*\r?\n){0,2}[ \t]*$",
+    regex.IGNORECASE,
+)
+"""A Markdown heading of a document's section that lists what can be written (``## Action Space``, ``## Available
+Tools``, ``### Output format``, ``## Examples``) right before the block: a catalogue of signatures, not a call."""
 _LABEL = regex.compile(
     r"(?:^|\n)[ \t]*(?:[-*]|\d{1,2}[.)])?[ \t]*(?:(?:in)?correct|wrong|bad|good|(?:in)?valid|example|sample)"
     r"(?:[ \t]+\w+){0,2}[ \t]*:[ \t]*(?:\r?\n[ \t]*)?$",
@@ -113,7 +129,7 @@ def presents(before: str) -> bool:
     """The text just before an opener quotes it (a ``>`` line) or presents it as an example (directly, or with
     a fence's opening line between them)."""
     before = _FENCE_TAIL.sub("\n", before)
-    return any(rule.search(before) is not None for rule in (_QUOTED_LINE, _CUE, _LABEL))
+    return any(rule.search(before) is not None for rule in (_QUOTED_LINE, _CUE, _INSTRUCTION, _LABEL, _HEADING))
 
 
 class Quoted:

@@ -41,10 +41,14 @@ _GLUED = regex.compile(r"[\w`'\"(\[{<]")  # what may not follow a list in prose
 class PythonicCalls:
     """One bare call, or one list of calls, decided once it is complete and what follows it is seen."""
 
-    def __init__(self, ctx: Context, block: Block, opener: str, *, bare: bool, line: bool = False) -> None:
+    def __init__(
+        self, ctx: Context, block: Block, opener: str, *, bare: bool, line: bool = False, emphasis: str = ""
+    ) -> None:
         self.ctx = ctx
         self.bare = bare
         self.line = line
+        self.emphasis = emphasis
+        """The Markdown emphasis (``**``) the call opened inside: its closing twin after the call is markup too."""
         self.scanner = PythonicScanner()
         self.scanner.feed(opener, 0)  # the opener (`name(` or `[name(`) was consumed by the core
         self.body = [opener]
@@ -62,6 +66,8 @@ class PythonicCalls:
             return None
         assert self.calls is not None
         self.done, self.calls = self.calls, None
+        label = (found.group("label") or "").strip()
+        self.emphasis = label if label in _EMPHASIS_END else ""
         self.ctx.consume(found.group())
         self.scanner = PythonicScanner()
         opener = f"{name}("
@@ -83,11 +89,19 @@ class PythonicCalls:
                 return new, None
             self.calls = self.done + calls
             pos = new
+        if self.emphasis:
+            closing = _EMPHASIS_END[self.emphasis].match(text, pos, partial=not final)
+            if closing is not None and closing.partial:
+                return pos, MORE
+            if closing is not None:
+                self.ctx.consume(closing.group())
+                pos = closing.end()
+            self.emphasis = ""
         if self.bare:
             more = _NEXT_CALL.match(text, pos, partial=not final)
             if more is not None and more.partial:
                 return pos, MORE
-            if more is not None and (more.group("sep") or more.group("label")):
+            if more is not None and (more.group("sep") or more.group("label") or more.group("blank")):
                 nxt = self._next_call(text, more)
                 if nxt is not None:
                     return nxt, self
@@ -149,32 +163,43 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
     ctx.consume(opener[lead:])
     label = match.start("name") - match.start() - lead if "label" in match.groupdict() else 0
     call = opener[lead + label :]  # after a label (`Call: `, `<<function>>`): the call itself
-    return PythonicCalls(ctx, block, call, bare=True, line=lead > 0 and not label)
+    emphasis = opener[lead : lead + label].strip()
+    emphasis = emphasis if emphasis in _EMPHASIS_END else ""
+    return PythonicCalls(ctx, block, call, bare=True, line=lead > 0 and not label, emphasis=emphasis)
 
 
 def _open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
-    return PythonicCalls(ctx, block, match.group(), bare=False)
+    opener = match.group()
+    emphasis = opener[:2] if opener[:2] in _EMPHASIS_END else ""
+    return PythonicCalls(ctx, block, opener[len(emphasis) :], bare=False, emphasis=emphasis)
 
 
 def _opener(prefix: str, *, labelled: bool = False) -> Any:
     def build(tools: ToolIndex) -> str | None:
         names = tool_name_pattern(tools)
+        if names is not None and tools.tails:  # `doDeleteByQuery(…)` for `Tests.doDeleteByQuery`: the class left out
+            names += "|" + "|".join(regex.escape(m) for m in sorted(tools.tails, key=len, reverse=True))
         label = rf"(?P<label>{_LABEL})[ \t]{{0,4}}" if labelled else ""
         return None if names is None else rf"{prefix}{label}(?P<name>{names})\("
 
     return build
 
 
-_LABEL = r"(?:Calling[ \t]{1,4}(?:tool|function)|Call)[ \t]{0,4}:|<<function>>"
+_LABEL = r"(?:Calling[ \t]{1,4}(?:tool|function)|Call)[ \t]{0,4}:|<<function>>|\*\*|__"
 """Labels models put before a Python-style call: NexusRaven's ``Call: NAME(…)``, Gorilla OpenFunctions'
-``<<function>>NAME(…)``, the ``Calling tool: NAME(…)`` line of a chat history's call record (qMLX)."""
+``<<function>>NAME(…)``, the ``Calling tool: NAME(…)`` line of a chat history's call record (qMLX), and Markdown's
+bold (``**NAME(…)**``, Llama 3.2 3B and Qwen2.5 1.5B in BFCL's result files), whose closing twin right after the
+call is its markup too."""
+_EMPHASIS_END = {"**": regex.compile(r"[ \t]{0,4}\*\*"), "__": regex.compile(r"[ \t]{0,4}__")}
 
 _NEXT_CALL = regex.compile(
-    rf"[ \t]{{0,8}}(?P<sep>[;,][ \t]{{0,8}})?(?P<label>(?:{_LABEL})[ \t]{{0,4}})?(?P<name>[A-Za-z_][\w.\-]{{0,127}})\("
+    rf"(?P<blank>[ \t]{{0,8}})(?P<sep>[;,][ \t]{{0,8}})?(?P<label>(?:{_LABEL})[ \t]{{0,4}})?"
+    rf"(?P<name>[A-Za-z_][\w.\-]{{0,127}})\("
 )
 """Another call on the same line: after Python's statement separator (NexusRaven's ``a(…); b(…)``), a comma
-(Gorilla OpenFunctions v2's README: ``a(…), b(…)``) or under the label again (Gorilla's
-``<<function>>a(…)<<function>>b(…)``); one of them is needed, and every call of the run must be one."""
+(Gorilla OpenFunctions v2's README: ``a(…), b(…)``), under the label again (Gorilla's
+``<<function>>a(…)<<function>>b(…)``) or after blanks alone (Qwen2.5 3B in BFCL: ``a(…) b(…)``); one of them is
+needed, and every call of the run must be one."""
 
 
 ROWS = [
@@ -205,7 +230,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="Cc<",
+        first="Cc<*_",
         reader=_open_bare,
         open_for_tools=_opener("", labelled=True),
     ),
@@ -227,5 +252,15 @@ ROWS = [
         first="[",
         reader=_open_list,
         open_for_tools=_opener(r"\[[ \t]{0,8}"),
+    ),
+    # **[get_weather(city='Tokyo')]**: the list in Markdown's bold, which is its markup.
+    Dialect(
+        "pythonic_list_bold",
+        r"\*\*|__",
+        None,
+        kind="untagged",
+        first="*_",
+        reader=_open_list,
+        open_for_tools=_opener(r"(?:\*\*|__)\[[ \t]{0,8}"),
     ),
 ]

@@ -10,11 +10,16 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.pythonic import PYTHONIC_START, PythonicScanner, parse_pythonic
-from shim.parsing.readers.base import Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import UntaggedJson
+from shim.parsing.shapes import ToolIndex
 
-__all__ = ["ROWS", "PythonicList"]
+__all__ = ["FENCE", "ROWS", "PythonicList"]
+
+
+_FENCE_END = regex.compile(r"[ \t\r\n]{0,64}```")
 
 
 class PythonicList:
@@ -33,6 +38,13 @@ class PythonicList:
             self.body.append(text[pos:new])
         if not self.scanner.done:
             return new, self
+        if self.block.fence:  # the list must be all the fence holds: its closing fence next
+            closing = _FENCE_END.match(text, new, partial=not final)
+            if closing is None or (closing.partial and final):
+                self.ctx.revert()
+                return new, None
+            if closing.partial:
+                return new, MORE
         calls = parse_pythonic("".join(self.body))
         if not calls or not all(self.ctx.tools.is_known(name) for name, _ in calls):
             self.ctx.revert()
@@ -49,4 +61,20 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicList:
     return PythonicList(ctx, block, match.group())
 
 
+def _open_fenced(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicList:
+    block.fence = True  # the closing fence is the list's markup too
+    return PythonicList(ctx, block, match.group("list"))
+
+
+def _fenced(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    return None if names is None else rf"```(?:json)?[ \t]{{0,8}}\r?\n[ \t]{{0,8}}(?P<list>\[[ \t]{{0,8}}(?:{names})\()"
+
+
 ROWS = [Dialect("pythonic", PYTHONIC_START.pattern, None, kind="untagged", reader=_open)]
+
+FENCE = Dialect(
+    "pythonic_fence", "```", r"```", kind="untagged", first="`", reader=_open_fenced, open_for_tools=_fenced
+)
+"""A list of offered tools' calls as the only content of a fence with no language (or ``json``): Llama 3.2 3B
+fenced its answer so in BFCL's result files. A fence naming a programming language shows code instead."""

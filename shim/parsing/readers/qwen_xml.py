@@ -37,7 +37,7 @@ from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.tags import PARTIAL, compile_marker
 from shim.parsing.xml_values import typed_value
 
-__all__ = ["FUNCTION_OPEN", "ROWS", "XmlBody"]
+__all__ = ["FUNCTION_OPEN", "ROWS", "SelfClosed", "XmlBody", "open_function"]
 
 # ``<function=NAME>``; Llama 3.x also writes ``<function=NAME={…}`` (an ``=`` where ``>`` belongs) before a JSON body.
 FUNCTION_OPEN = regex.compile(r"<function=(?P<name>[^>\n=]{1,128})(?:>|=(?=[ \t]*\{))", regex.IGNORECASE)
@@ -53,6 +53,9 @@ _PARAM_INLINE = regex.compile(
 _FUNC_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}(?:function|call)[ \t]{0,8}>"
 """``</function>``, or ``</call>`` closing a ``<call=NAME>`` (ai-sdk-tool-call-middleware's Qwen3-Coder tests)."""
 _FUNC_CLOSE_RE = regex.compile(_FUNC_CLOSE, regex.IGNORECASE)
+_FUNC_END = regex.compile(rf"{_FUNC_CLOSE}|/[ \t]{{0,8}}function[ \t]{{0,8}}>", regex.IGNORECASE)
+"""Where the call's closer is looked for between parameters: ``</function>``, or ``/function>`` with its ``<`` left
+out (Llama on Groq: ``<function=NAME>/function>``, a call with no arguments). Not inside a value."""
 _PARAM_CLOSE_RE = regex.compile(_PARAM_CLOSE, regex.IGNORECASE)
 _VALUE_GOES_ON = regex.compile(r"[ \t]*[\w'\"]")
 """Text on the same line right after a value's closer, no tag: the value holds the closer (``x = '</parameter>
@@ -76,7 +79,7 @@ class XmlBody:
         props = ctx.tools.properties(self.name) or {}
         keys = "|".join(regex.escape(k) for k in sorted(props, key=len, reverse=True) if "\n" not in k)
         self._param_open = _PARAM_OPEN
-        self._func_close = _FUNC_CLOSE_RE
+        self._func_close = _FUNC_END
         self._tag_inline: regex.Pattern[str] | None = None
         opens, closes = [r"<parameter="], [_PARAM_CLOSE]
         if keys and _NAME.fullmatch(self.name):
@@ -85,7 +88,7 @@ class XmlBody:
                 rf"{_PARAM_OPEN.pattern}|<(?P<tag>{keys})[ \t]{{0,8}}>"
                 rf"|<parameter>[ \t\r\n]{{0,8}}(?P<bare>{keys})[ \t\r\n]{{0,8}}</parameter>"
             )
-            self._func_close = compile_marker(rf"{_FUNC_CLOSE}|</{regex.escape(self.name)}[ \t]{{0,8}}>")
+            self._func_close = compile_marker(rf"{_FUNC_END.pattern}|</{regex.escape(self.name)}[ \t]{{0,8}}>")
             self._tag_inline = regex.compile(
                 rf"<(?P<key>{keys})[ \t]{{0,4}}=[ \t]{{0,4}}(?P<quote>[\"'])(?P<value>[^\n]{{0,512}}?)(?P=quote)"
                 rf"[ \t]{{0,4}}>?[ \t]{{0,4}}</(?P=key)[ \t]{{0,8}}>"
@@ -285,15 +288,38 @@ def _body_begins(
     return False
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> XmlBody:
-    return XmlBody(ctx, block, match.group("name"))
+class SelfClosed:
+    """``<function=NAME />``: a call with no arguments in one tag (Llama on Groq), if NAME is an offered tool."""
+
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.name = name
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if not self.ctx.tools.is_known(self.name):
+            self.ctx.revert()  # `<function=x />` of no offered tool: a mention, text
+            return pos, None
+        self.ctx.end_call(self.name, {}, streamed=False)
+        return pos, AfterBody(self.ctx, self.block)
+
+    def finish(self, truncated: bool) -> None:
+        self.feed("", 0, True)
+
+
+def open_function(ctx: Context, block: Block, match: regex.Match[str]) -> XmlBody | SelfClosed:
+    """The reader after ``<function=NAME>`` (or the self-closed ``<function=NAME />``)."""
+    name = match.group("name")
+    if name.endswith("/") and match.group().endswith(">"):  # `<function=NAME />`: self-closed, no body
+        return SelfClosed(ctx, block, name[:-1].strip())
+    return XmlBody(ctx, block, name)
 
 
 _IN_CALL = ("tool_call",)
 _EXAMPLE = "<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>"
 ROWS = [
     # Qwen3-Coder: <function=NAME><parameter=K>V</parameter></function>, bare or inside <tool_call>.
-    Dialect("qwen_xml", FUNCTION_OPEN.pattern, _FUNC_CLOSE, body="xml", reader=_open),
+    Dialect("qwen_xml", FUNCTION_OPEN.pattern, _FUNC_CLOSE, body="xml", reader=open_function),
     # Inside <tool_call> only: `function=NAME>` with its `<` left out, `<function>NAME</function>`.
     Dialect(
         "qwen_xml_damaged",
@@ -303,7 +329,7 @@ ROWS = [
         start="inside",
         inside=_IN_CALL,
         first="f<",
-        reader=_open,
+        reader=open_function,
         example=_EXAMPLE,
     ),
     # Inside <tool_call>: `<call=NAME>` for `<function=NAME>`, closed by `</call>`.
@@ -314,7 +340,7 @@ ROWS = [
         start="inside",
         inside=_IN_CALL,
         first="<",
-        reader=_open,
+        reader=open_function,
         example=_EXAMPLE,
     ),
     # Inside <tool_call>: the bare name, then a tag (a parameter the schema must declare: `<path>`).
@@ -326,7 +352,7 @@ ROWS = [
         None,
         start="inside",
         inside=_IN_CALL,
-        reader=_open,
+        reader=open_function,
         example=_EXAMPLE,
     ),
 ]

@@ -297,19 +297,38 @@ def _head(prefix: str) -> Any:
 
 
 def _open_labelled_json(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
+    block.fence = match.group("fence") is not None  # its closing fence is the call's markup too
     return UntaggedJson(ctx, block)  # the label is the call's markup if the value is a call, else text again
+
+
+def _open_sigil_json(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
+    opener = ctx.take_raw()
+    lead = len(opener) - len(opener.lstrip("\r\n"))
+    ctx.text(opener[:lead])  # the line break before `$` stays text
+    ctx.consume(opener[lead:])
+    return UntaggedJson(ctx, block)  # `$` is the call's markup if the value is a call, else text again
+
+
+_SIGIL = r"\$(?=[ \t]{0,2}\{)"
+"""The ``$`` of a prompt's ``$JSON_BLOB`` placeholder, left before the JSON the model wrote in its place (the
+agents course's ReAct prompt: models print ``${"action": …}``)."""
 
 
 ROWS = [
     # Action:\n{"tool_name": …, "tool_arguments": …}: a JSON call after an `Action:` label (smolagents' JSON
-    # agents); counts only as an untagged call does (a call shape naming an offered tool).
+    # agents), bare or in a ```json fence (the agents course's ReAct prompt); counts only as an untagged call does
+    # (a call shape naming an offered tool).
     Dialect(
         "action_json",
-        r"Action[ \t]{0,8}:[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}(?=[\{\[])",
+        r"Action[ \t]{0,8}:[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}"
+        r"(?P<fence>```(?:json)?[ \t]{0,8}\r?\n[ \t\r\n]{0,64})?\$?(?=[\{\[])",
         None,
         kind="untagged",
         reader=_open_labelled_json,
     ),
+    # ${"action": …}: a JSON call in place of the prompt's `$JSON_BLOB`, its sigil kept, opening the message or a line.
+    Dialect("sigil_json", _SIGIL, None, kind="untagged", start="message", reader=_open_sigil_json),
+    Dialect("sigil_json_line", r"\n[ \t]{0,8}" + _SIGIL, None, kind="untagged", first="\n", reader=_open_sigil_json),
     # Action: NAME \n Action Input: … opening the message or a line; NAME an offered tool.
     Dialect(
         "react",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
-from shim.parsing.readers.block_end import open_markup
+from shim.parsing.readers.block_end import open_markup, open_turn_end
 from shim.parsing.readers.tagged_json import tag
 from shim.parsing.readers.tool_xml import tool_name_pattern
 
@@ -207,3 +207,39 @@ ORPHAN_CLOSERS = [
 ]
 """A reasoning closer in text, with no block open: markup (listed after every opener in the table), unless named in
 a sentence that goes on after it."""
+
+_ANSWER_LAYOUT = regex.compile(r"[ \t]{0,4}(?:\r?\n)?")
+_ANSWER_CLOSE = regex.compile(r"</answer>")
+
+
+class _AnswerOpen:
+    """After ``<answer>`` opening the message: it and the line break after it are markup."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        layout = _ANSWER_LAYOUT.match(text, pos, partial=not final)
+        assert layout is not None
+        if not final and (layout.partial or layout.end() >= len(text)) and not layout.group().endswith("\n"):
+            return pos, MORE  # a line break may still follow
+        self.ctx.consume(layout.group())
+        self.ctx.markup("")
+        self.ctx.expect_outer(_ANSWER_CLOSE)  # `<answer>{call}</answer> Done.`: its closer right after a call is markup
+        return layout.end(), None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.markup("")
+
+
+def _open_answer(ctx: Context, block: Block, match: regex.Match[str]) -> _AnswerOpen:
+    return _AnswerOpen(ctx)
+
+
+ANSWER = [
+    # `<think>…</think>\n<answer>…</answer>`: the reply's wrapper in the format reasoning models are trained and
+    # prompted with (DeepSeek-R1-Zero's template, UI-TARS, Hunyuan): the opener where the message begins (after
+    # the reasoning) and the closer where the message ends are markup; named anywhere else, they stay text.
+    Dialect("answer_open", r"<answer>", None, kind="untagged", start="message", reader=_open_answer),
+    Dialect("answer_close", r"(?:\r?\n)?</answer>", None, kind="markup", first="\r\n<", reader=open_turn_end),
+]

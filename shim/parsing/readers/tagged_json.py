@@ -19,7 +19,7 @@ from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.pycall import CALL_OPEN, inner_row, open_call
-from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, XmlBody
+from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, open_function
 from shim.parsing.readers.xml_elements import ELEMENT_START, KEY_LINE_START, XmlElements
 from shim.parsing.tags import PARTIAL
 
@@ -93,7 +93,7 @@ class TaggedStart:
                 return pos, MORE
             if found is not None:  # Qwen3-Coder's XML inside <tool_call>
                 ctx.consume(found.group())
-                return found.end(), XmlBody(ctx, block, found.group("name"))
+                return found.end(), open_function(ctx, block, found)
         if char == "<" and block.dialect is not None and block.dialect.close:
             element = ELEMENT_START.match(text, pos, partial=not final)
             if element is not None and element.partial:

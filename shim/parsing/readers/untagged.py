@@ -87,13 +87,22 @@ class UntaggedJson:
         self.closer = closer
         """The closer of the tag around the value, if one is (`WRAPPED`)."""
         block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
-        self.json = JsonCandidate(ctx)
+        self.json = JsonCandidate(ctx, revert=not block.fence)
         self.complete = False
         """The value is whole; what follows it is still to be seen."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         if not self.complete:
             new, status = self.json.scan(text, pos, final)
+            if status is not Status.DONE and status is not Status.MORE and self.block.fence:
+                # The fence closes, on a line of its own, a value short of its closing brackets only (Llama 4 left
+                # one `}` out): the fence bounds the value, so those brackets are all that is missing.
+                short = self.json.scanner.completable() and self.json.text().rstrip(" \t").endswith("\n")
+                if short and not final and len(text) - new < 3 and "```".startswith(text[new:]):
+                    return new, MORE  # `` ` `` at a chunk's end: the fence may be closing
+                if short and text.startswith("```", new):
+                    return new, self._classify(self.json.scanner.closers())
+                self.ctx.revert()
             if status is not Status.DONE:
                 return new, (MORE if status is Status.MORE else None)
             self.complete = True

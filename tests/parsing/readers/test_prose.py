@@ -37,6 +37,19 @@ TOOLS = ["get_weather", "special_function"]
         '如果你决定调用任何函数，你必须将其格式化为<tool_calls>[{"name": "get_weather", "arguments": {}}]</tool_calls>。',
         '例如：<tool_call>{"name": "get_weather", "arguments": {"city": "北京"}}</tool_call>',
         '调用格式如下：\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        # A hypothetical: what the writer would do, not done (benchmarks/real/negative, OpenOrca's parser tests).
+        'I\'ll create it. Here\'s what I would do:\n```json\n{"name": "get_weather", "arguments": {"city": "x"}}\n```',
+        'This is what the assistant would send:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'What we\'d write, roughly:\n[get_weather(city="Oslo")]',
+        # An instruction naming the format, its sentence running on to the colon (Tarko's and Hermes' prompts).
+        "To use a tool, your response MUST use the following format, you need to ensure that it is a valid JSON"
+        ' string matching the schema:\n\n  <tool_call>\n  {"name": "get_weather", "arguments": {}}\n  </tool_call>\n',
+        'Provide ONLY the calls, and NOTHING ELSE, in the format:\n<function_calls>\n[{"name": "get_weather"}]\n',
+        'Follow this exact syntax when you call one:\n{"name": "special_function", "arguments": {"arg1": 1}}',
+        # A document's heading over a catalogue of signatures (UI-TARS' action space).
+        "## Action Space\n\nget_weather(city='<city>')\nspecial_function(arg1=1) # a comment\nwait()\n",
+        '### Available tools\n[get_weather(city="Oslo")]\n',
+        '## Output format\n\n```json\n{"name": "get_weather", "arguments": {"city": "x"}}\n```\n',
     ],
 )
 def test_a_call_shown_in_prose_is_text(text: str) -> None:
@@ -66,6 +79,19 @@ def test_a_call_shown_in_prose_is_text(text: str) -> None:
         # A Chinese reply that says what it does, then does it.
         ('好的，我来查询天气。<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "好的，我来查询天气。"),
         ('例如北京。\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "例如北京。\n\n"),
+        # A wish or a plan is no hypothetical; a sentence naming a format ended before the call; a heading of a step.
+        (
+            'I would like to check:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "I would like to check:\n",
+        ),
+        (
+            'You asked in the format of a table. I will check first:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "You asked in the format of a table. I will check first:\n",
+        ),
+        (
+            '### Step 1: Using `get_weather` Tool\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "### Step 1: Using `get_weather` Tool\n\n",
+        ),
     ],
 )
 def test_a_call_after_prose_that_ended_is_still_a_call(text: str, visible: str) -> None:

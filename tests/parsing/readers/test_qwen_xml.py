@@ -246,6 +246,29 @@ def test_a_parameter_closer_with_text_after_it_on_its_line_is_the_values_own(tex
     check(Real("written", text, [("write_file", {"content": content})], tools=["write_file"]))
 
 
+NO_ARGS = [*TOOLS, tool("get_agencies"), tool("get_alerts", state="string")]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # Llama on Groq (benchmarks/real/damaged): the closer with its `<` or its `/` left out, or a self-closed tag.
+        ("<function=get_agencies>/function>", [("get_agencies", {})], ""),
+        ('<function=get_alerts>{"state": "FL"}<function>', [("get_alerts", {"state": "FL"})], ""),
+        ('<function=get_alerts>{"state": "FL"}/function> Done.', [("get_alerts", {"state": "FL"})], "Done."),
+        ("<function=bash><parameter=command>ls</parameter>/function>", [("bash", {"command": "ls"})], ""),
+        ('<tool_call>{"name": "bash", "arguments": {"command": "ls"}}/tool_call>', [("bash", {"command": "ls"})], ""),
+        ("<function=get_agencies />", [("get_agencies", {})], ""),
+        ("Checking.\n<function=get_agencies/>\nOne moment.", [("get_agencies", {})], "Checking. One moment."),
+        ("<tool_call><function=get_agencies /></tool_call>", [("get_agencies", {})], ""),
+    ],
+)
+def test_a_closer_missing_one_mark_or_a_self_closed_function_tag_is_the_call_s_markup(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real("variant", text, calls, tools=NO_ARGS, visible=visible))
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -255,3 +278,20 @@ def test_a_parameter_closer_with_text_after_it_on_its_line_is_the_values_own(tex
 )
 def test_a_parameter_closer_before_a_tag_or_a_line_break_ends_the_value(text: str) -> None:
     check(Real("written", text, [("write_file", {"content": "a", "mode": "w"})], tools=["write_file"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write <function=lookup /> to call lookup.",  # self-closed, no offered tool
+        "The path is <function=get_agencies>/functions> here",  # no closer's spelling
+        "Use a/function> b",  # no opener before it
+    ],
+)
+def test_damaged_function_tags_of_no_call_stay_text(text: str) -> None:
+    check(Real("variant", text, [], tools=NO_ARGS, visible=text))
+
+
+def test_a_call_tag_after_a_body_is_the_next_call_not_a_slashless_closer() -> None:
+    text = '<tool_call>{"name": "get_agencies", "arguments": {}}<tool_call>{"name": "bash", "arguments": {"command": "ls"}}'
+    check(Real("variant", text, [("get_agencies", {}), ("bash", {"command": "ls"})], tools=NO_ARGS))

@@ -234,3 +234,40 @@ def test_magistral_bracket_think_reflection_and_named_reasoning_blocks_are_reaso
 @pytest.mark.parametrize("text", ["Use `[THINK]` to open a thought.", "Wrap it in `<reflection>` tags."])
 def test_a_reasoning_token_named_in_inline_code_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text))
+
+
+ANSWER_TOOLS = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible", "reasoning"),
+    [
+        # UI-TARS (benchmarks/real/think_answer_no_call): the reply in <answer> after the think block.
+        ("<think>Simple sum.</think>\n<answer>\nIt is 2.\n</answer>", [], "It is 2.", "Simple sum."),
+        ("<answer>It is 2.</answer>", [], "It is 2.", None),
+        ("<think>t</think><answer>It is 2.</answer>\n", [], "It is 2.", "t"),
+        # Hunyuan: a call inside the answer; its wrapper is markup too.
+        (
+            '<think>t</think>\n<answer>\n<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>\n</answer>',
+            [("get_weather", {"city": "Oslo"})],
+            "",
+            "t",
+        ),
+    ],
+)
+def test_an_answer_wrapper_opening_and_ending_the_message_is_markup(
+    text: str, calls: list[tuple[str, dict[str, str]]], visible: str, reasoning: str | None
+) -> None:
+    check(Real("variant", text, calls, tools=ANSWER_TOOLS, visible=visible, reasoning=reasoning))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wrap it in <answer> tags: <answer>x</answer> like that.",  # named inside the message
+        "The tag </answer>\nends it.",  # a closer with text after it
+        "<answers>plural</answers>",
+    ],
+)
+def test_answer_tags_named_in_prose_stay_text(text: str) -> None:
+    check(Real("variant", text, [], tools=ANSWER_TOOLS, visible=text))

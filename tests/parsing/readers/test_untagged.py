@@ -597,10 +597,11 @@ def test_a_tag_of_no_call_family_right_around_a_call_is_markup(text: str, visibl
     ("text", "calls", "visible"),
     [
         ("<div>\n<p>Hello</p>\n</div>", [], "<div>\n<p>Hello</p>\n</div>"),  # no call inside
-        (  # the tag holds more than the call: its closer stays text
-            f"<answer><tool_call>{FENCED}</tool_call> and more</answer>",
+        (  # the tag holds more than the call: its closer stays text (<answer> ending the message is the reply's
+            # wrapper, `reasoning.ANSWER`, so another tag here)
+            f"<output><tool_call>{FENCED}</tool_call> and more</output>",
             [("get_weather", {"city": "Boston"})],
-            "and more</answer>",
+            "and more</output>",
         ),
     ],
 )
@@ -625,3 +626,66 @@ def test_a_fence_right_after_a_fenced_call_keeps_its_opener_visible(after: str) 
     result = parse_everywhere(_FENCED + after, tools, seeds=5)
     assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Paris"})]
     assert result["text"] == after
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Llama 4 (benchmarks/real/damaged): a fenced call one `}` short, the closing fence right after it.
+        (
+            'Step 1.\n\n```json\n{\n  "function_call": {\n  "name": "get_weather",\n  "arguments": {"city": "Oslo"}\n}\n```',
+            "Step 1.",
+        ),
+        ('```json\n{"name": "get_weather", "arguments": {"city": "Oslo"}\n```\nDone.', "Done."),
+        ('```\n[{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```', ""),
+    ],
+)
+def test_a_fenced_call_short_of_its_closing_brackets_is_completed_by_the_fence(text: str, visible: str) -> None:
+    check(
+        Real(
+            "variant",
+            text,
+            [("get_weather", {"city": "Oslo"})],
+            tools=[tool("get_weather", city="string")],
+            visible=visible,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"name": "get_weather", "arguments": {"city": \n```',  # a value missing, not only brackets
+        '```json\n{"name": "lookup", "arguments": {"city": "Oslo"}\n```',  # no offered tool
+        '```json\n{"name": "get_weather", "arguments": {"city": "Oslo"} ``` inline\n',  # no fence of its own line
+    ],
+)
+def test_a_fenced_value_short_of_more_than_brackets_or_of_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("variant", text, [], tools=[tool("get_weather", city="string")], visible=text))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Llama 3.2 3B in BFCL's result files: its call list fenced with no language.
+        ("```\n[get_weather(city='Oslo')]\n```", ""),
+        ("Here:\n```json\n  [get_weather(city='Oslo')]  \n```\nDone.", "Here: Done."),
+        ("```\n[get_weather(city='Oslo', opts={'a': 1})]\n```", ""),
+    ],
+)
+def test_a_call_list_alone_in_a_fence_with_no_language_is_a_call(text: str, visible: str) -> None:
+    tools = [tool("get_weather", city="string", opts="object")]
+    arguments = {"city": "Oslo", **({"opts": {"a": 1}} if "opts" in text else {})}
+    check(Real("variant", text, [("get_weather", arguments)], tools=tools, visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\n[get_weather(city='Oslo')]\n```",  # a programming language's fence shows code
+        "```\n[get_weather(city='Oslo')] + more\n```",  # code around the list
+        "```\n[lookup(city='Oslo')]\n```",  # no offered tool
+    ],
+)
+def test_a_fenced_call_list_in_code_or_of_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("variant", text, [], tools=[tool("get_weather", city="string")], visible=text))
