@@ -496,7 +496,7 @@ def test_the_tool_use_tag_and_function_equals_in_prose_stay_text() -> None:
         # supercoder's prompt asks for <@TOOL>; qwen3.5-4b leaves a stray `>` before the closer, or no closer
         ('Some text <@TOOL>{"name": "get_weather", "arguments": {"city": "Paris"}}</@TOOL> more', "Some text more"),
         ('<@TOOL>{"name": "get_weather", "arguments": {"city": "Paris"}}></@TOOL>', ""),
-        ('<answer>\n{"name": "get_weather", "arguments": {"city": "Paris"}} >\n</answer>', ""),
+        ('<result>\n{"name": "get_weather", "arguments": {"city": "Paris"}} >\n</result>', ""),
         ('<@tool>{"name": "get_weather", "arguments": {"city": "Paris"}}', ""),
     ],
 )
