@@ -182,3 +182,47 @@ def test_a_run_of_calls_on_one_line_after_a_separator_or_the_label_again_is_ever
 def test_a_run_on_one_line_with_anything_but_calls_of_offered_tools_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # UI-TARS: a Thought (or Reflection, Action_Summary) line, then `Action: NAME(k='v')`
+        (
+            "Thought: Click on the search bar\nAction: get_weather(city='(395,74)')",
+            "Thought: Click on the search bar\n",
+        ),
+        ("Action_Summary: 粘贴。\nAction: get_weather(city='ctrl v')\n", "Action_Summary: 粘贴。\n\n"),
+        ("\n\nAction\uff1aget_weather(city='<bbox>1 2 3 4</bbox>')", "\n\n"),  # the full-width colon
+        ("action: get_weather(city='Paris')", ""),
+        ("<think>\nclick it\n</think>\nThought: t\nAction: get_weather(city='Paris')", "\nThought: t\n"),
+    ],
+)
+def test_a_gui_agents_action_line_naming_an_offered_tool_is_a_call(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    assert result["text"] == visible
+
+
+def test_two_action_lines_are_two_calls_and_an_action_with_no_arguments_is_a_call() -> None:
+    result = parse_everywhere("Thought: t\nAction: get_weather(city='a')\n\nAction: search()", TOOLS)
+    assert _calls(result) == [("get_weather", {"city": "a"}), ("search", {})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Action: swipe(start_box='(1,2)')",  # no offered tool
+        "For example:\nAction: get_weather(city='Paris')",  # an example
+        "Action: get_weather(city='Paris') then wait for the page",  # more after it on its line
+        "The Action: get_weather(city='Paris') line",  # inside a sentence
+    ],
+)
+def test_action_lines_in_prose_or_of_no_offered_tool_stay_text(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == [] and result["text"] == text
+
+
+def test_react_s_action_line_with_no_parenthesis_is_still_reacts() -> None:
+    result = parse_everywhere('Action: get_weather\nAction Input: {"city": "Paris"}', TOOLS)
+    assert _calls(result) == [("get_weather", {"city": "Paris"})]

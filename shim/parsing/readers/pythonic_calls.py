@@ -154,9 +154,10 @@ def _opener(prefix: str, *, labelled: bool = False) -> Any:
     return build
 
 
-_LABEL = r"Call[ \t]{0,4}:|<<function>>"
+_LABEL = r"Call[ \t]{0,4}:|<<function>>|Action[ \t]{0,4}[:\uff1a]"
 """Labels models put before a Python-style call: NexusRaven's ``Call: NAME(…)``, Gorilla OpenFunctions'
-``<<function>>NAME(…)``."""
+``<<function>>NAME(…)``, GUI agents' ``Action: click(start_box='(10,20)')`` (UI-TARS, whose Chinese outputs may
+write the full-width colon U+FF1A); ReAct's ``Action: NAME`` with no parenthesis is `react`'s."""
 
 _NEXT_CALL = regex.compile(
     rf"[ \t]{{0,8}}(?P<sep>[;,][ \t]{{0,8}})?(?P<label>(?:{_LABEL})[ \t]{{0,4}})?(?P<name>[A-Za-z_][\w.\-]{{0,127}})\("
@@ -194,7 +195,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="Cc<",
+        first="CcAa<",
         reader=_open_bare,
         open_for_tools=_opener("", labelled=True),
     ),

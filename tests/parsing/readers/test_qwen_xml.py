@@ -225,3 +225,32 @@ def test_a_call_element_for_the_function_element_is_read_inside_a_tool_call(text
 )
 def test_a_call_element_outside_a_tool_call_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=[tool("alpha", query="string")]))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # UI-TARS on Seed: a coordinate tag named like the parameter, inside the value
+        (
+            "<seed:tool_call>\n<function=click>\n<parameter=point><point>17 58</point></parameter>\n</function>\n</seed:tool_call>",
+            "<point>17 58</point>",
+        ),
+        (
+            "<tool_call>\n<function=click>\n<parameter=point>\n<point>1 2</point>\n</parameter>\n</function>\n</tool_call>",
+            "<point>1 2</point>",
+        ),
+        # a tag of the other declared key inside the value is its text too
+        (
+            "<tool_call><function=click><parameter=point>at <box>3 4</box> then</parameter></function></tool_call>",
+            "at <box>3 4</box> then",
+        ),
+    ],
+)
+def test_a_declared_keys_tag_inside_a_parameter_value_is_the_values_text(text: str, value: str) -> None:
+    tools = [tool("click", point="string", box="string")]
+    check(Real("variant", text, [("click", {"point": value})], tools=tools))
+
+
+def test_a_declared_keys_tag_without_a_parameter_opener_is_still_a_parameter() -> None:
+    text = "<tool_call>\n<function=click>\n<point>5 6</point>\n</function>\n</tool_call>"
+    check(Real("variant", text, [("click", {"point": "5 6"})], tools=[tool("click", point="string")]))
