@@ -226,3 +226,90 @@ def test_action_lines_in_prose_or_of_no_offered_tool_stay_text(text: str) -> Non
 def test_react_s_action_line_with_no_parenthesis_is_still_reacts() -> None:
     result = parse_everywhere('Action: get_weather\nAction Input: {"city": "Paris"}', TOOLS)
     assert _calls(result) == [("get_weather", {"city": "Paris"})]
+
+
+BROWSER = [
+    {"name": "click", "parameters": {"type": "object", "properties": {"bid": {"type": "string"}}}},
+    {"name": "send_msg_to_user", "parameters": {"type": "object", "properties": {"text": {"type": "string"}}}},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # BrowserGym's action block, as OpenHands' browsing agent reads it (the stop sequence ``` cuts the closer)
+        ("```click('81')```", [("click", {"bid": "81"})], ""),
+        ("I will click.\n```click('81')", [("click", {"bid": "81"})], "I will click.\n"),
+        (
+            'Tell the user.\n```send_msg_to_user("Done.")\n```',
+            [("send_msg_to_user", {"text": "Done."})],
+            "Tell the user.\n",
+        ),
+        ("```click('81'", [("click", {"bid": "81"})], ""),  # only the `)` missing at the output's end
+        ("send_msg_to_user('It is up.')", [("send_msg_to_user", {"text": "It is up."})], ""),  # a positional argument
+    ],
+)
+def test_a_fenced_or_bare_call_with_positional_arguments_is_read(text: str, calls: list, visible: str) -> None:
+    result = parse_everywhere(text, BROWSER)
+    assert (_calls(result), result["text"]) == (calls, visible)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```click(",  # nothing written after the parenthesis
+        "```click('81',",  # cut after a comma: more was coming
+        "```click('8",  # cut inside a string
+        "```lookup('81')```",  # no offered tool
+        "```python\nclick('81')\n```",  # code in a fence of a language
+        "Run ```click('81')``` then wait.",  # inside a sentence
+        "For example:\n```click('81')```",  # an example
+    ],
+)
+def test_fenced_calls_cut_off_of_no_offered_tool_or_in_prose_stay_text(text: str) -> None:
+    result = parse_everywhere(text, BROWSER)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+CREATE = [
+    {
+        "name": "CreateFile",
+        "parameters": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}},
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # OllamAssist's BracketCallParser: `[CALL ToolName('arg1', 'arg2')]`, positional arguments in order
+        ("[CALL CreateFile('A.java', 'class A {\n}')]", ""),
+        (
+            "Here's the code:\n[CALL CreateFile('A.java', 'class A {\n}')]\nFile created!",
+            "Here's the code:\n\nFile created!",
+        ),
+        ("[TOOL_CALL CreateFile(path='A.java', content='class A {\n}')]", ""),
+        ("[Function call: CreateFile('A.java', 'class A {\n}')]", ""),
+    ],
+)
+def test_a_bracketed_call_under_a_call_word_is_read(text: str, visible: str) -> None:
+    result = parse_everywhere(text, CREATE)
+    assert (_calls(result), result["text"]) == (
+        [("CreateFile", {"path": "A.java", "content": "class A {\n}"})],
+        visible,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[CALL DeleteFile('A.java')]",  # no offered tool
+        "Do not write `[CALL CreateFile('A.java', 'x')]` as text.",  # inline code
+        "For example: [CALL CreateFile('A.java', 'x')]",  # an example
+        "[CALL CreateFile('A.java', 'x', 'y')]",  # more arguments than the tool declares
+        "[CALL CreateFile('A.java', 'x')]s",  # glued to a word
+    ],
+)
+def test_bracketed_calls_in_prose_or_that_cannot_bind_stay_text(text: str) -> None:
+    result = parse_everywhere(text, CREATE)
+    assert (result["calls"], result["text"]) == ([], text)
