@@ -197,12 +197,28 @@ def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, A
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The arguments, unwrapped when the whole object was written as one wrapper parameter the tool's schema
     does not have (``{"arguments": {"city": "Paris"}}``, ``{"input": "{\"city\": \"Paris\"}"}``) and the inner
-    object's keys are all the schema's: a model that nests its arguments once more than asked."""
-    if len(arguments) != 1:
-        return arguments
-    ((key, value),) = arguments.items()
+    object's keys are all the schema's: a model that nests its arguments once more than asked.
+
+    Beside the wrapper, keys the schema does not declare that only restate the call are dropped with it: a call
+    id or type (``{"id": "call-0001", "args": {…}}``, LocalAI's name-keyed calls) and the tool's own name
+    (``{"name": "search", "args": {…}}`` after a name already given, Inkling's invoke).
+    """
     properties = tools.properties(name)
-    if key not in _ARG_WRAPPERS or properties is None or key in properties:
+    if properties is None:
+        return arguments
+    own = tools.resolve(name)
+
+    def restates(key: str, value: Any) -> bool:
+        """A key the schema does not declare that only restates the call: its id or type, or its tool's name."""
+        if key in properties:
+            return False
+        return key in _META_KEYS or (key in _NAME_KEYS and isinstance(value, str) and tools.resolve(value) == own)
+
+    kept = {k: v for k, v in arguments.items() if not restates(k, v)}
+    if len(kept) != 1:
+        return arguments
+    ((key, value),) = kept.items()
+    if key not in _ARG_WRAPPERS or key in properties:
         return arguments
     if isinstance(value, str):
         try:

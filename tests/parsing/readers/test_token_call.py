@@ -41,3 +41,16 @@ def test_a_name_between_special_tokens_or_namespaced_is_a_call(text: str, visibl
 )
 def test_tokens_around_no_offered_tool_or_no_arguments_stay_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Inkling's message frames: each call's frame token opens it, after the last one's end token
+        '<|message_model|>get_weather<|content_invoke_tool_json|>{"city": "Paris"}<|end_message|>'
+        '<|message_model|>get_weather<|content_invoke_tool_json|>{"city": "Rome"}<|end_message|><|end_sampling|>',
+        '<|call|>get_weather<|args|>{"city": "Paris"}<|end|>\n<|call|>get_weather<|args|>{"city": "Rome"}<|end|>',
+    ],
+)
+def test_the_token_that_opens_the_next_call_is_not_taken_as_the_last_ones_end(text: str) -> None:
+    check(Real("written: Inkling frames", text, [W, ("get_weather", {"city": "Rome"})], visible=text[:0]))
