@@ -1,7 +1,8 @@
 """One rule for the type of a value written as text: an XML-style parameter (``<parameter=K>5</parameter>``,
 ``<arg_value>5</arg_value>``, ``<param name="k">5</param>``, ``<k>5</k>``) carries no type of its own.
 
-With the tool's schema, the schema decides: a ``string`` parameter keeps its text exactly; ``integer``,
+With the tool's schema, the schema decides: a ``string`` parameter keeps its text exactly, unless the whole text
+is one JSON string literal on one line (``"Seoul"``: the quotes are JSON's, read as for the other types); ``integer``,
 ``number``, ``boolean``, ``null``, ``object`` and ``array`` read the text as (lenient) JSON, else as a Python
 literal of that type (``True``, ``['a', 'b']``: what templates print with ``{{ value }}``), else keep the text.
 A parameter whose schema admits null (a type list or an ``anyOf`` / ``oneOf`` with ``null``) reads the text
@@ -47,11 +48,14 @@ def unlaid(raw: str) -> str:
     return raw[:-1] if raw.endswith("\n") else raw
 
 
-def typed_value(tools: ToolIndex, tool: str, key: str, raw: str, *, declared: str | None = None) -> Any:
+def typed_value(
+    tools: ToolIndex, tool: str, key: str, raw: str, *, declared: str | None = None, json_strings: bool = True
+) -> Any:
     """The value of parameter ``key`` of ``tool`` written as ``raw`` text (see the module docstring).
 
     ``declared``: the JSON type the markup gives the value (Kimi K3's ``type="array"``), used where the schema
-    gives none."""
+    gives none. ``json_strings``: a string parameter's whole text written as one JSON string literal is decoded
+    (False: a family whose engines keep the quotes as the value's text)."""
     name = tools.resolve(tool)
     kind = tools.property_type(name, key)
     if kind is None and declared in _LITERAL_KINDS:
@@ -59,7 +63,7 @@ def typed_value(tools: ToolIndex, tool: str, key: str, raw: str, *, declared: st
     text = raw.strip()
     if text == "null" and tools.admits_null(name, key):
         return None  # the model wrote JSON null where the schema admits it (`"anyOf": [{"type": "null"}, …]`)
-    return _typed_as(kind, raw)
+    return _typed_as(kind, raw, json_strings=json_strings)
 
 
 def typed_arguments(tools: ToolIndex, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -74,8 +78,19 @@ def typed_arguments(tools: ToolIndex, tool: str, arguments: dict[str, Any]) -> d
     return arguments if all(typed[key] is arguments[key] for key in arguments) else typed
 
 
-def _typed_as(kind: str | None, raw: str) -> Any:
+_JSON_STRING = regex.compile(r'"(?:[^"\\\r\n]|\\.)*"')
+"""One JSON string literal on one line (``"Seoul"``): a declared string parameter's value written as JSON."""
+
+
+def _typed_as(kind: str | None, raw: str, *, json_strings: bool = True) -> Any:
     text = raw.strip()
+    if kind == "string" and json_strings and _JSON_STRING.fullmatch(text) is not None:
+        # GLM-4.5 writes `<arg_value>"Seoul"</arg_value>` (llama.cpp's and sglang's GLM parsers decode it), MiniMax
+        # `<parameter name="unit">"celsius"</parameter>`: the quotes are JSON's, as for every other type here
+        try:
+            return cast("str", json.loads(text))
+        except json.JSONDecodeError:
+            return raw
     if kind == "string" or kind is None:
         return unescaped_text(raw)
     if kind == "null" and text in ("null", "None", ""):

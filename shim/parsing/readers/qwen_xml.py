@@ -90,12 +90,12 @@ class XmlBody:
         self._opens_next = compile_marker("|".join(f"(?:{e})" for e in opens))
         ends = [*closes, *opens, _FUNC_CLOSE] + [p.pattern for _, p in ctx.markers.call_closers]
         self._value_end = compile_marker("|".join(f"(?:{e})" for e in ends))
-        # A value opened by `<parameter=K>` ends only at the format's own markers: a tag named like a key inside
-        # it is the value's text (UI-TARS's `<parameter=point><point>17 58</point></parameter>`).
+        # A value opened by `<parameter=K>` ends only at the format's own markers and a wrapper's closing tag: a
+        # tag named like a key inside it is the value's text (UI-TARS's `<parameter=point><point>17 58</point>`),
+        # and so is a code fence (a README's text holds ```).
         canonical = [_PARAM_CLOSE, r"<parameter=", r"<parameter>", _FUNC_CLOSE]
-        self._canonical_end = compile_marker(
-            "|".join(f"(?:{e})" for e in canonical + [p.pattern for _, p in ctx.markers.call_closers])
-        )
+        canonical += [p.pattern for _, p in ctx.markers.call_closers if not p.pattern.startswith("`")]
+        self._canonical_end = compile_marker("|".join(f"(?:{e})" for e in canonical))
         self._canonical = False
         self._in_value = False
         self._key = ""
@@ -221,7 +221,8 @@ class XmlBody:
         self._value = []
 
     def _typed(self, raw: str) -> Any:
-        return typed_value(self.ctx.tools, self.name, self._key, raw)
+        # Qwen3-Coder's engines keep a quoted string value's quotes (mistral.rs: `<parameter=units>"C"` is '"C"')
+        return typed_value(self.ctx.tools, self.name, self._key, raw, json_strings=False)
 
     def finish(self, truncated: bool) -> None:
         if self._bare:  # nothing of a body came: the opener was text

@@ -254,3 +254,9 @@ def test_a_declared_keys_tag_inside_a_parameter_value_is_the_values_text(text: s
 def test_a_declared_keys_tag_without_a_parameter_opener_is_still_a_parameter() -> None:
     text = "<tool_call>\n<function=click>\n<point>5 6</point>\n</function>\n</tool_call>"
     check(Real("variant", text, [("click", {"point": "5 6"})], tools=[tool("click", point="string")]))
+
+
+def test_a_code_fence_inside_a_parameter_value_is_the_values_text() -> None:
+    content = "# Title\n```python\nprint(1)\n```\nend"
+    text = f"<tool_call>\n<function=write>\n<parameter=path>\nREADME.md\n</parameter>\n<parameter=content>\n{content}\n</parameter>\n</function>\n</tool_call>"
+    check(Real("variant", text, [("write", {"path": "README.md", "content": content})], tools=TOOLS))
