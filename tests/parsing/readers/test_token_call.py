@@ -54,3 +54,25 @@ def test_tokens_around_no_offered_tool_or_no_arguments_stay_text(text: str) -> N
 )
 def test_the_token_that_opens_the_next_call_is_not_taken_as_the_last_ones_end(text: str) -> None:
     check(Real("written: Inkling frames", text, [W, ("get_weather", {"city": "Rome"})], visible=text[:0]))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"name":"get_weather","args":{"city":"Paris"}}',  # Inkling's invoke: the call written again
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+        '{ "tool_name": "get_weather", "parameters": {"city": "Paris"} }',
+    ],
+)
+def test_arguments_that_restate_the_named_call_are_read_as_that_call(body: str) -> None:
+    text = f"<|message_model|>get_weather<|content_invoke_tool_json|>{body}<|end_message|>"
+    check(Real("written: Inkling's invoke", text, [W], visible=""))
+
+
+def test_a_name_argument_of_a_tool_that_declares_it_or_names_no_tool_stays_an_argument() -> None:
+    schema = {"type": "object", "properties": {"name": {"type": "string"}, "city": {"type": "string"}}}
+    declared = [{"name": "get_weather", "parameters": schema}]
+    text = '<|call|>get_weather<|args|>{"name": "get_weather", "city": "Paris"}'
+    check(Real("written", text, [("get_weather", {"name": "get_weather", "city": "Paris"})], tools=declared))
+    text = '<|call|>get_weather<|args|>{"name": "John Doe", "city": "Paris"}'
+    check(Real("written", text, [("get_weather", {"name": "John Doe", "city": "Paris"})], tools=["get_weather"]))
