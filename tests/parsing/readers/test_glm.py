@@ -252,3 +252,21 @@ def test_the_name_and_pairs_opening_the_message_without_the_tag_are_a_call(text:
 def test_pairs_after_prose_or_an_unknown_name_without_the_tag_stay_text(text: str) -> None:
     result = check(Real("written: pairs in prose", text, [], visible=text, tools=["glob"]))
     assert result["errors"] == []
+
+
+_HY = (
+    "<tool_call{s}>get_weather<tool_sep{s}>\n<arg_key{s}>city</arg_key{s}>\n<arg_value{s}>Seoul</arg_value{s}>\n"
+    "</tool_call{s}>"
+)
+
+
+@pytest.mark.parametrize("suffix", [":opensource", ":hy"])
+def test_tags_with_a_namespace_after_their_name_are_read_as_the_family(suffix: str) -> None:
+    # Hunyuan V3's open-source build (llamadart's tests): every tag carries `:opensource` after its name
+    text = f"<think{suffix}>plan</think{suffix}><tool_calls{suffix}>\n{_HY.format(s=suffix)}\n</tool_calls{suffix}>"
+    check(Real("written", text, [("get_weather", {"city": "Seoul"})], visible="", reasoning="plan"))
+
+
+@pytest.mark.parametrize("text", ["<tool_call:>get_weather</tool_call:>", "a <tool_call:1>b</tool_call:1> c"])
+def test_a_colon_after_a_tag_name_without_a_word_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
