@@ -25,6 +25,7 @@ __all__ = ["JsonBody"]
 _DOUBLED = regex.compile(r"(?P<extra>\{[ \t\r\n]{0,8})(?P<inner>\{[ \t\r\n]{0,8}\")")
 """A call object opened with two braces then a key (``{{"name": …}}``): the outer brace is the template's escape."""
 
+_KEY = regex.compile(r'\{[ \t\r\n]{0,64}"(?P<key>[A-Za-z_]{1,32})"')
 _FIRST_KEY = regex.compile(
     r'\{[ \t\r\n]{0,64}"(?P<key>[A-Za-z_]{1,32})"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}"(?P<value>[^"\\\n]{0,128})"'
 )
@@ -62,17 +63,22 @@ class JsonBody:
         """Whether the arguments object opens by naming the tool again under a name key the tool does not declare
         (``{"name": "search", "args": {…}}`` after ``search`` was given, Inkling's invoke): then it is the whole
         call again, read as one; None: its first key and value are not complete yet."""
+        assert self.name is not None
+        tools = self.ctx.tools
+        own = tools.resolve(self.name)
+        key = _KEY.match(text, pos, partial=not final)  # decided by the key alone where it can be: arguments stream
+        if key is None:
+            return False
+        if key.partial:
+            return None
+        if key.group("key") not in NAME_KEYS or key.group("key") in (tools.properties(own) or {}):
+            return False
         first = _FIRST_KEY.match(text, pos, partial=not final)
         if first is None:
             return False
         if first.partial:
             return None
-        key, value = first.group("key"), first.group("value")
-        assert self.name is not None
-        tools = self.ctx.tools
-        own = tools.resolve(self.name)
-        declared = tools.properties(own) or {}
-        return key in NAME_KEYS and key not in declared and tools.resolve(value) == own
+        return tools.resolve(first.group("value")) == own
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         if not self.begun and self.name is not None and not self.whole and pos < len(text):
