@@ -216,6 +216,10 @@ def test_two_action_lines_are_two_calls_and_an_action_with_no_arguments_is_a_cal
         "For example:\nAction: get_weather(city='Paris')",  # an example
         "Action: get_weather(city='Paris') then wait for the page",  # more after it on its line
         "The Action: get_weather(city='Paris') line",  # inside a sentence
+        "Done. Action: get_weather(city='Paris') and more",  # more after it on its line
+        "Done. Action: lookup(city='Paris')",  # no offered tool
+        "Done. For example, Action: get_weather(city='Paris')",  # an example
+        "Done. Action: get_weather(city=x)",  # not a literal
     ],
 )
 def test_action_lines_in_prose_or_of_no_offered_tool_stay_text(text: str) -> None:
@@ -313,3 +317,16 @@ def test_a_bracketed_call_under_a_call_word_is_read(text: str, visible: str) -> 
 def test_bracketed_calls_in_prose_or_that_cannot_bind_stay_text(text: str) -> None:
     result = parse_everywhere(text, CREATE)
     assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thought: close the window first. Action: get_weather(city='(962,108)')",  # UI-TARS, on one line
+        "Thought: close it! Action\uff1aget_weather(city='(962,108)')\n",
+    ],
+)
+def test_an_action_label_after_the_thought_on_the_same_line_is_a_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [("get_weather", {"city": "(962,108)"})]
+    assert result["text"].split("Action")[0] == result["text"] and result["text"].startswith("Thought:")

@@ -178,6 +178,12 @@ def _open_fenced(ctx: Context, block: Block, match: regex.Match[str]) -> Pythoni
     return PythonicCalls(ctx, block, opener[name:], bare=True, fenced=True)
 
 
+def _action_opener(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    # the opener begins with its literal word, so the text scanner's fast path stops only at that word
+    return None if names is None else rf"Action(?P<label>[ \t]{{0,4}}[:\uff1a])[ \t]{{0,4}}(?P<name>{names})\("
+
+
 def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
     # `[CALL NAME(…)]`: the word is the bracket's label, markup; the rest is a list of one call
     return PythonicCalls(ctx, block, "[" + match.group()[match.start("name") - match.start() :], bare=False)
@@ -192,7 +198,8 @@ def _opener(prefix: str, *, labelled: bool = False) -> Any:
     return build
 
 
-_LABEL = r"Call[ \t]{0,4}:|<<function>>|Action[ \t]{0,4}[:\uff1a]"
+_ACTION = r"Action[ \t]{0,4}[:\uff1a]"
+_LABEL = rf"Call[ \t]{{0,4}}:|<<function>>|{_ACTION}"
 """Labels models put before a Python-style call: NexusRaven's ``Call: NAME(…)``, Gorilla OpenFunctions'
 ``<<function>>NAME(…)``, GUI agents' ``Action: click(start_box='(10,20)')`` (UI-TARS, whose Chinese outputs may
 write the full-width colon U+FF1A); ReAct's ``Action: NAME`` with no parenthesis is `react`'s."""
@@ -252,6 +259,16 @@ ROWS = [
         first="\n",
         reader=_open_bare,
         open_for_tools=_opener(r"\n[ \t]{0,8}", labelled=True),
+    ),
+    # Thought: … close it. Action: click(start_box='(962,108)'): a GUI agent's Action label after its thought on one
+    # line (UI-TARS's parser splits at the label); the call must still end its line.
+    Dialect(
+        "action_call_inline",
+        "Action",
+        None,
+        kind="untagged",
+        reader=_open_bare,  # no `first`: the scanner stops at the leading word, not at every `a` of prose
+        open_for_tools=_action_opener,
     ),
     # ```click('81')```: a call fenced on its own line, opening the message or a line (BrowserGym, OpenHands).
     Dialect(
