@@ -2,12 +2,14 @@
 
 Untagged, so they count only as a whole message naming known tools (like bare JSON). The list is scanned
 incrementally for its closing bracket (string- and bracket-aware), then read with Python's own `ast`:
-only keyword arguments with literal values (``ast.literal_eval``), never evaluated code.
+keyword arguments (and positional ones, bound to an offered tool's parameters in order) with literal values
+(``ast.literal_eval``), never evaluated code.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import regex
@@ -29,6 +31,11 @@ class PythonicScanner:
         self.done = False
         self._quote: str | None = None
         self._escaped = False
+
+    @property
+    def only_closer_missing(self) -> bool:
+        """One call open, outside any string (``click('81'``): at most its ``)`` is missing."""
+        return self.depth == 1 and self._quote is None and not self._escaped
 
     def feed(self, text: str, pos: int) -> int:
         """Consume from ``pos``; return where it stopped (just past the list once `done`)."""
@@ -87,9 +94,32 @@ def _spell_names(text: str) -> tuple[str, dict[str, str]]:
     return _STRING_OR_NAME.sub(swap, text) if "-" in text else text, names
 
 
-def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
-    """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that (tool names may hold ``-``)."""
+def _escape_breaks(text: str) -> str:
+    """Line breaks written inside a quoted string as escapes: a model writes a multi-line value (a file's text,
+    ``type(content='doubao.com⏎')``) between plain quotes, which Python refuses and JSON would escape."""
+    if "\n" not in text and "\r" not in text:
+        return text
+
+    def escape(found: regex.Match[str]) -> str:
+        string = found.group("s")
+        if string is None:
+            return found.group()
+        return string.replace("\r", "\\r").replace("\n", "\\n")
+
+    return _STRING_OR_NAME.sub(escape, text)
+
+
+def parse_pythonic(
+    text: str, parameters: Callable[[str], Sequence[str]] | None = None
+) -> list[tuple[str, dict[str, Any]]] | None:
+    """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that (tool names may hold ``-``).
+
+    ``parameters``: a tool's parameter names in its schema's order; with it, literal positional arguments take
+    them in order, as Python binds them (BrowserGym's ``click('81')``, OllamAssist's
+    ``CreateFile('a.java', '…')``); more positional arguments than names, or a name given twice, is no call.
+    """
     text, names = _spell_names(text)
+    text = _escape_breaks(text)
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep is not a call either
@@ -100,12 +130,16 @@ def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
     for node in tree.body.elts:
         if not isinstance(node, ast.Call):
             return None
-        if node.args:  # `get_weather({"city": "Paris"})`: one object literal as the arguments
-            if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Dict):
-                return None
-            node = ast.Call(func=node.func, args=[], keywords=_dict_keywords(node.args[0]))
         name = ast.unparse(node.func)
         name = names.get(name, name)
+        if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Dict):
+            # `get_weather({"city": "Paris"})`: one object literal as the arguments
+            node = ast.Call(func=node.func, args=[], keywords=_dict_keywords(node.args[0]))
+        elif node.args:
+            bound = _bind(node, parameters(name) if parameters is not None else ())
+            if bound is None:
+                return None
+            node = bound
         if not isinstance(node.func, (ast.Name, ast.Attribute)):
             return None
         arguments: dict[str, Any] = {}
@@ -119,6 +153,17 @@ def parse_pythonic(text: str) -> list[tuple[str, dict[str, Any]]] | None:
             arguments[keyword.arg] = value
         calls.append((name, arguments))
     return calls
+
+
+def _bind(node: ast.Call, names: Sequence[str]) -> ast.Call | None:
+    """The call with its positional arguments given the names they bind to, or None if they cannot be."""
+    if len(node.args) > len(names) or any(isinstance(arg, ast.Starred) for arg in node.args):
+        return None
+    given = [ast.keyword(arg=key, value=arg) for key, arg in zip(names, node.args, strict=False)]
+    taken = {k.arg for k in given}
+    if any(k.arg is None or k.arg in taken for k in node.keywords):
+        return None
+    return ast.Call(func=node.func, args=[], keywords=[*given, *node.keywords])
 
 
 def _dict_keywords(node: ast.Dict) -> list[ast.keyword]:

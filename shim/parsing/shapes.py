@@ -293,16 +293,30 @@ def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> di
     does not have (``{"arguments": {"city": "Paris"}}``, ``{"input": "{\"city\": \"Paris\"}"}``) and the inner
     object's keys are all the schema's: a model that nests its arguments once more than asked. A parameter the
     schema types as an array or an object, written as a JSON string of one (``{"todos": "[{…}]"}``: encoded twice),
-    is decoded; a point written under its first coordinate is split over both (`_point`)."""
+    is decoded; a point written under its first coordinate is split over both (`_point`).
+
+    Beside the wrapper, keys the schema does not declare that only restate the call are dropped with it: a call
+    id or type (``{"id": "call-0001", "args": {…}}``, LocalAI's name-keyed calls) and the tool's own name
+    (``{"name": "search", "args": {…}}`` after a name already given, Inkling's invoke).
+    """
     arguments = _decoded_structures(tools, name, arguments)
     properties = tools.properties(name)
-    if properties is not None:
-        arguments = _point(properties, arguments)
-    if len(arguments) != 1:
+    if properties is None:
         return arguments
-    ((key, value),) = arguments.items()
-    properties = tools.properties(name)
-    if key not in _ARG_WRAPPERS or properties is None or key in properties:
+    arguments = _point(properties, arguments)
+    own = tools.resolve(name)
+
+    def restates(key: str, value: Any) -> bool:
+        """A key the schema does not declare that only restates the call: its id or type, or its tool's name."""
+        if key in properties:
+            return False
+        return key in _META_KEYS or (key in _NAME_KEYS and isinstance(value, str) and tools.resolve(value) == own)
+
+    kept = {k: v for k, v in arguments.items() if not restates(k, v)}
+    if len(kept) != 1:
+        return arguments
+    ((key, value),) = kept.items()
+    if key not in _ARG_WRAPPERS or key in properties:
         return arguments
     if isinstance(value, str):
         try:

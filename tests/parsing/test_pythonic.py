@@ -63,3 +63,41 @@ def test_untagged_calls_of_hyphenated_tools_are_read_at_every_split(text: str, c
 )
 def test_hyphenated_calls_in_prose_stay_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+def _order(name: str) -> list[str]:
+    return {"click": ["bid", "button"], "create_file": ["path", "content"]}.get(name, [])
+
+
+@pytest.mark.parametrize(
+    ("source", "calls"),
+    [
+        ("[click('81')]", [("click", {"bid": "81"})]),
+        ("[click('81', 'left')]", [("click", {"bid": "81", "button": "left"})]),
+        ("[click('81', button='left')]", [("click", {"bid": "81", "button": "left"})]),
+        ("[create_file('a.java', 'class A {\n}')]", [("create_file", {"path": "a.java", "content": "class A {\n}"})]),
+        ("[create_file(path='a', content='x\r\ny')]", [("create_file", {"path": "a", "content": "x\r\ny"})]),
+        ('[create_file("""a\nb""", "c")]', [("create_file", {"path": "a\nb", "content": "c"})]),
+    ],
+)
+def test_positional_arguments_bind_to_the_tools_parameters_in_order_and_strings_may_span_lines(
+    source: str, calls: list
+) -> None:
+    assert parse_pythonic(source, _order) == calls
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "[click('81', 'left', 'extra')]",  # more than the tool declares
+        "[click('81', bid='82')]",  # a name given twice
+        "[click(*args)]",  # not a literal
+        "[unknown('x')]",  # a tool with no declared parameters
+    ],
+)
+def test_positional_arguments_that_cannot_bind_are_refused(source: str) -> None:
+    assert parse_pythonic(source, _order) is None
+
+
+def test_positional_arguments_are_refused_without_the_tools_parameters() -> None:
+    assert parse_pythonic("[click('81')]") is None

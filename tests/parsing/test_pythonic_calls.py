@@ -247,6 +247,31 @@ def test_calls_in_bold_or_separated_by_blanks_are_read_and_the_marks_are_markup(
 
 
 @pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # UI-TARS: a Thought (or Reflection, Action_Summary) line, then `Action: NAME(k='v')`
+        (
+            "Thought: Click on the search bar\nAction: get_weather(city='(395,74)')",
+            "Thought: Click on the search bar\n",
+        ),
+        ("Action_Summary: 粘贴。\nAction: get_weather(city='ctrl v')\n", "Action_Summary: 粘贴。\n\n"),
+        ("\n\nAction\uff1aget_weather(city='<bbox>1 2 3 4</bbox>')", "\n\n"),  # the full-width colon
+        ("action: get_weather(city='Paris')", ""),
+        ("<think>\nclick it\n</think>\nThought: t\nAction: get_weather(city='Paris')", "\nThought: t\n"),
+    ],
+)
+def test_a_gui_agents_action_line_naming_an_offered_tool_is_a_call(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    assert result["text"] == visible
+
+
+def test_two_action_lines_are_two_calls_and_an_action_with_no_arguments_is_a_call() -> None:
+    result = parse_everywhere("Thought: t\nAction: get_weather(city='a')\n\nAction: search()", TOOLS)
+    assert _calls(result) == [("get_weather", {"city": "a"}), ("search", {})]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         '**get_weather(city="Paris")** is the call to use.',  # bold inside a sentence
@@ -260,6 +285,55 @@ def test_calls_in_bold_or_separated_by_blanks_are_read_and_the_marks_are_markup(
 def test_bold_or_blank_separated_calls_in_prose_stay_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Action: swipe(start_box='(1,2)')",  # no offered tool
+        "For example:\nAction: get_weather(city='Paris')",  # an example
+        "Action: get_weather(city='Paris') then wait for the page",  # more after it on its line
+        "The Action: get_weather(city='Paris') line",  # inside a sentence
+        "Done. Action: get_weather(city='Paris') and more",  # more after it on its line
+        "Done. Action: lookup(city='Paris')",  # no offered tool
+        "Done. For example, Action: get_weather(city='Paris')",  # an example
+        "Done. Action: get_weather(city=x)",  # not a literal
+    ],
+)
+def test_action_lines_in_prose_or_of_no_offered_tool_stay_text(text: str) -> None:
+    result = parse_everywhere(text, ["get_weather"])
+    assert result["calls"] == [] and result["text"] == text
+
+
+def test_react_s_action_line_with_no_parenthesis_is_still_reacts() -> None:
+    result = parse_everywhere('Action: get_weather\nAction Input: {"city": "Paris"}', TOOLS)
+    assert _calls(result) == [("get_weather", {"city": "Paris"})]
+
+
+BROWSER = [
+    {"name": "click", "parameters": {"type": "object", "properties": {"bid": {"type": "string"}}}},
+    {"name": "send_msg_to_user", "parameters": {"type": "object", "properties": {"text": {"type": "string"}}}},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # BrowserGym's action block, as OpenHands' browsing agent reads it (the stop sequence ``` cuts the closer)
+        ("```click('81')```", [("click", {"bid": "81"})], ""),
+        ("I will click.\n```click('81')", [("click", {"bid": "81"})], "I will click.\n"),
+        (
+            'Tell the user.\n```send_msg_to_user("Done.")\n```',
+            [("send_msg_to_user", {"text": "Done."})],
+            "Tell the user.\n",
+        ),
+        ("```click('81'", [("click", {"bid": "81"})], ""),  # only the `)` missing at the output's end
+        ("send_msg_to_user('It is up.')", [("send_msg_to_user", {"text": "It is up."})], ""),  # a positional argument
+    ],
+)
+def test_a_fenced_or_bare_call_with_positional_arguments_is_read(text: str, calls: list, visible: str) -> None:
+    result = parse_everywhere(text, BROWSER)
+    assert (_calls(result), result["text"]) == (calls, visible)
 
 
 @pytest.mark.parametrize(
@@ -280,3 +354,77 @@ def test_a_method_name_two_dotted_tools_share_names_no_call() -> None:
     text = 'Sure.\nrun(x="r")'
     result = parse_everywhere(text, ["Tests.doDelete", "a.run", "b.run"])
     assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```click(",  # nothing written after the parenthesis
+        "```click('81',",  # cut after a comma: more was coming
+        "```click('8",  # cut inside a string
+        "```lookup('81')```",  # no offered tool
+        "```python\nclick('81')\n```",  # code in a fence of a language
+        "Run ```click('81')``` then wait.",  # inside a sentence
+        "For example:\n```click('81')```",  # an example
+    ],
+)
+def test_fenced_calls_cut_off_of_no_offered_tool_or_in_prose_stay_text(text: str) -> None:
+    result = parse_everywhere(text, BROWSER)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+CREATE = [
+    {
+        "name": "CreateFile",
+        "parameters": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}},
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # OllamAssist's BracketCallParser: `[CALL ToolName('arg1', 'arg2')]`, positional arguments in order
+        ("[CALL CreateFile('A.java', 'class A {\n}')]", ""),
+        (
+            "Here's the code:\n[CALL CreateFile('A.java', 'class A {\n}')]\nFile created!",
+            "Here's the code:\n\nFile created!",
+        ),
+        ("[TOOL_CALL CreateFile(path='A.java', content='class A {\n}')]", ""),
+        ("[Function call: CreateFile('A.java', 'class A {\n}')]", ""),
+    ],
+)
+def test_a_bracketed_call_under_a_call_word_is_read(text: str, visible: str) -> None:
+    result = parse_everywhere(text, CREATE)
+    assert (_calls(result), result["text"]) == (
+        [("CreateFile", {"path": "A.java", "content": "class A {\n}"})],
+        visible,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[CALL DeleteFile('A.java')]",  # no offered tool
+        "Do not write `[CALL CreateFile('A.java', 'x')]` as text.",  # inline code
+        "For example: [CALL CreateFile('A.java', 'x')]",  # an example
+        "[CALL CreateFile('A.java', 'x', 'y')]",  # more arguments than the tool declares
+        "[CALL CreateFile('A.java', 'x')]s",  # glued to a word
+    ],
+)
+def test_bracketed_calls_in_prose_or_that_cannot_bind_stay_text(text: str) -> None:
+    result = parse_everywhere(text, CREATE)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thought: close the window first. Action: get_weather(city='(962,108)')",  # UI-TARS, on one line
+        "Thought: close it! Action\uff1aget_weather(city='(962,108)')\n",
+    ],
+)
+def test_an_action_label_after_the_thought_on_the_same_line_is_a_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [("get_weather", {"city": "(962,108)"})]
+    assert result["text"].split("Action")[0] == result["text"] and result["text"].startswith("Thought:")

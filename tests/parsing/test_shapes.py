@@ -310,3 +310,25 @@ def test_a_dotted_tools_method_alone_resolves_to_it_only_when_one_tool_has_that_
     assert tools.resolve("run") == "run"  # two tools end in `.run`: no guess
     assert tools.resolve("stop") == "stop"  # an offered name is never another tool's method
     assert not tools.is_known("query")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"id": "call-0001", "args": {"city": "Paris"}}, {"city": "Paris"}),  # LocalAI's name-keyed call
+        ({"type": "function", "arguments": {"city": "Paris"}}, {"city": "Paris"}),
+        ({"name": "w", "args": {"city": "Paris"}}, {"city": "Paris"}),  # the tool's own name restated
+        ({"name": "other", "args": {"city": "Paris"}}, {"name": "other", "args": {"city": "Paris"}}),  # another name
+        ({"id": "1", "args": {"town": "Paris"}}, {"id": "1", "args": {"town": "Paris"}}),  # not the schema's keys
+        ({"id": "1", "city": "Paris"}, {"id": "1", "city": "Paris"}),  # no wrapper: flat arguments kept
+    ],
+)
+def test_a_wrapper_beside_keys_that_only_restate_the_call_is_unwrapped(arguments: dict, expected: dict) -> None:
+    tools = ToolIndex([{"name": "w", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}])
+    assert call_arguments(tools, "w", arguments) == expected
+
+
+def test_a_restating_key_the_schema_declares_is_an_argument() -> None:
+    schema = {"type": "object", "properties": {"id": {"type": "string"}, "city": {"type": "string"}}}
+    tools = ToolIndex([{"name": "w", "inputSchema": schema}])
+    assert call_arguments(tools, "w", {"id": "1", "args": {"city": "x"}}) == {"id": "1", "args": {"city": "x"}}

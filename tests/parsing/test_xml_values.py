@@ -292,3 +292,13 @@ def test_a_json_quoted_string_value_reads_the_same_at_every_split_point(text: st
     result = parse_everywhere(text, tools, seeds=5)
     assert [c["arguments"] for c in result["calls"]] == [{"path": "a.txt"}]
     assert result["text"] == ""
+
+
+@pytest.mark.parametrize(("written", "value"), [('"Seoul"', "Seoul"), ('"a \\"b\\""', 'a "b"'), ('""', "")])
+def test_a_string_parameter_written_as_one_json_string_is_decoded_in_every_family(written: str, value: str) -> None:
+    assert {family: _read(family, "string", written) for family in FAMILIES} == dict.fromkeys(FAMILIES, value)
+
+
+@pytest.mark.parametrize("written", ['"a" and "b"', '"unclosed', 'say "hi"', '"two\nlines"'])
+def test_a_string_that_is_not_exactly_one_json_string_literal_keeps_its_text(written: str) -> None:
+    assert {family: _read(family, "string", written) for family in FAMILIES} == dict.fromkeys(FAMILIES, written)

@@ -8,7 +8,8 @@
     </｜DSML｜function_calls>
 
 Leniencies: ASCII ``|`` for the full-width bars; the ``string`` attribute left out; a wrapper or an invoke
-whose end tag is missing. The ``string`` attribute decides a value's type, as the template writes it:
+whose end tag is missing; an invoke holding its arguments as one JSON object (``<｜DSML｜invoke name="f">{…}``).
+The ``string`` attribute decides a value's type, as the template writes it:
 ``string="true"`` keeps the text exactly, ``string="false"`` reads it as JSON (text if it is not). Without the
 attribute the tool's schema decides: a parameter whose type is not string is read as JSON, anything else stays
 text. Arguments are
@@ -25,6 +26,7 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.json_body import NamedStart
 from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.shapes import call_arguments
@@ -71,8 +73,10 @@ class DsmlInvoke(XmlPairs):
         self.ctx.end_call(self.name, arguments, streamed=True)
 
 
-def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
-    return DsmlInvoke(ctx, block, match.group("name"), FORM)
+def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
+    # `{` right after the opener: the arguments as one JSON object (as every invoke family may write them)
+    name = match.group("name")
+    return NamedStart(ctx, block, name, lambda: DsmlInvoke(ctx, block, name, FORM), raw=True)
 
 
 def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:

@@ -28,6 +28,7 @@ import regex
 
 from shim.parsing.readers.base import NAME_START, Block, Context, Dialect
 from shim.parsing.readers.block_end import Revert
+from shim.parsing.readers.tagged_json import SUFFIX
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.shapes import ToolIndex
@@ -41,7 +42,8 @@ _TYPE = rf"(?:<{_NS}arg_type>[ \t]*[\w.\-]{{1,32}}[ \t]*</{_NS}arg_type>\s*+)?"
 """K2-V3 may declare a value's type between key and value (``<ifm|arg_type>string</ifm|arg_type>``): markup, the
 schema types the value."""
 
-_SEP = r"[ \t]{0,4}<[|\uff5c]?tool[_\u2581]sep[|\uff5c]?>"
+_SX = SUFFIX
+_SEP = r"[ \t]{0,4}<[|\uff5c]?tool[_\u2581]sep(?::[A-Za-z]{1,16})?[|\uff5c]?>"
 """A separator token between the name and the pairs (Hunyuan's HY-3 ``<tool_call>NAME<tool_sep>``): markup."""
 
 FORM = PairForm(
@@ -49,10 +51,13 @@ FORM = PairForm(
     # possessively and a "<" must begin <arg_value>, so a chunk ending at "</arg_key>\n<" waits for more text
     # instead of starting the value there.
     key=regex.compile(
-        rf"<{_NS}arg_key>[ \t]*(?P<key>[^<\n]{{1,200}}?)[ \t]*</{_NS}arg_key>\s*+{_TYPE}(?:<{_NS}arg_value>|(?!<))",
+        rf"<{_NS}arg_key{_SX}>[ \t]*(?P<key>[^<\n]{{1,200}}?)[ \t]*</{_NS}arg_key{_SX}>\s*+{_TYPE}"
+        rf"(?:<{_NS}arg_value{_SX}>|(?!<))",
         regex.IGNORECASE,
     ),
-    value_end=regex.compile(rf"(?P<close></{_NS}arg_value>)|<{_NS}arg_key>|</{_NS}tool_call>", regex.IGNORECASE),
+    value_end=regex.compile(
+        rf"(?P<close></{_NS}arg_value{_SX}>)|<{_NS}arg_key{_SX}>|</{_NS}tool_call{_SX}>", regex.IGNORECASE
+    ),
     call_end=None,
     expected="<arg_key>KEY</arg_key><arg_value>VALUE</arg_value> or </tool_call>",
 )
@@ -61,7 +66,7 @@ FORM = PairForm(
 _ANY_CLOSE = r"</[ \t]{0,8}[A-Za-z_][\w:.\-]{0,31}[ \t]{0,8}>"
 ANY_TAG_FORM = PairForm(
     key=FORM.key,
-    value_end=regex.compile(rf"(?P<close></{_NS}arg_value>)|<{_NS}arg_key>|{_ANY_CLOSE}", regex.IGNORECASE),
+    value_end=regex.compile(rf"(?P<close></{_NS}arg_value{_SX}>)|<{_NS}arg_key{_SX}>|{_ANY_CLOSE}", regex.IGNORECASE),
     call_end=regex.compile(_ANY_CLOSE, regex.IGNORECASE),
     expected="<arg_key>KEY</arg_key><arg_value>VALUE</arg_value> or the tag's closer",
 )
@@ -97,7 +102,7 @@ ROWS = [
     Dialect(
         "glm",
         rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{_SEP})?"
-        rf"(?=\s*<(?:{_NS}arg_key|(?P<bare>/[A-Za-z_:|]{{0,17}}tool_call))>)",
+        rf"(?=\s*<(?:{_NS}arg_key|(?P<bare>/[A-Za-z_:|]{{0,17}}tool_call)){_SX}>)",
         None,
         start="inside",
         inside=("tool_call",),

@@ -25,6 +25,13 @@ __all__ = ["JsonBody"]
 _DOUBLED = regex.compile(r"(?P<extra>\{[ \t\r\n]{0,8})(?P<inner>\{[ \t\r\n]{0,8}\")")
 """A call object opened with two braces then a key (``{{"name": …}}``): the outer brace is the template's escape."""
 
+_KEY = regex.compile(r'\{[ \t\r\n]{0,64}"(?P<key>[A-Za-z_]{1,32})"')
+_FIRST_KEY = regex.compile(
+    r'\{[ \t\r\n]{0,64}"(?P<key>[A-Za-z_]{1,32})"[ \t\r\n]{0,8}:[ \t\r\n]{0,8}"(?P<value>[^"\\\n]{0,128})"'
+)
+"""An object's first key and a short string value, to tell a named tool's arguments from the whole call written
+again."""
+
 CUT_OFF = "the output was cut off (token limit) before the call was complete, so it was not run"
 
 
@@ -43,6 +50,8 @@ class JsonBody:
         self.scanner.name = self.name
         self.body: list[str] = []
         self.begun = False
+        self.whole = False
+        """The named tool's arguments object turned out to be a whole call again (`_restated`)."""
 
     def _consume(self, text: str, start: int, end: int) -> None:
         if end > start:
@@ -50,7 +59,37 @@ class JsonBody:
             self.ctx.consume(piece)
             self.body.append(piece)
 
+    def _restated(self, text: str, pos: int, final: bool) -> bool | None:
+        """Whether the arguments object opens by naming the tool again under a name key the tool does not declare
+        (``{"name": "search", "args": {…}}`` after ``search`` was given, Inkling's invoke): then it is the whole
+        call again, read as one; None: its first key and value are not complete yet."""
+        assert self.name is not None
+        tools = self.ctx.tools
+        own = tools.resolve(self.name)
+        key = _KEY.match(text, pos, partial=not final)  # decided by the key alone where it can be: arguments stream
+        if key is None:
+            return False
+        if key.partial:
+            return None
+        if key.group("key") not in NAME_KEYS or key.group("key") in (tools.properties(own) or {}):
+            return False
+        first = _FIRST_KEY.match(text, pos, partial=not final)
+        if first is None:
+            return False
+        if first.partial:
+            return None
+        return tools.resolve(first.group("value")) == own
+
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if not self.begun and self.name is not None and not self.whole and pos < len(text):
+            restated = self._restated(text, pos, final)
+            if restated is None:
+                return pos, MORE
+            if restated:  # read as a whole call whose name is known: only its arguments value streams
+                self.whole = True
+                stops = self.scanner.stop_chars
+                self.scanner = JsonScanner(stop_chars=stops, kinds=self.ctx.tools.scalar_kinds)
+                self.scanner.name = self.name
         scanner, ctx = self.scanner, self.ctx
         if not self.begun and pos < len(text):
             doubled = _DOUBLED.match(text, pos, partial=not final)
@@ -126,7 +165,11 @@ class JsonBody:
             self.ctx.fail_call(str(exc))
             return after
         try:
-            if self.name is not None:
+            if self.name is not None and self.whole:
+                shape = to_call(value, self.ctx.tools, unwrap=not self.scanner.streamed)
+                if self.ctx.tools.resolve(shape.name) != self.ctx.tools.resolve(self.name):
+                    raise ShapeError(f"the arguments of {self.name!r} name another tool, {shape.name!r}")
+            elif self.name is not None:
                 if not isinstance(value, dict):
                     raise ShapeError(f"the arguments of {self.name!r} must be a JSON object")
                 arguments: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]

@@ -42,13 +42,23 @@ class PythonicCalls:
     """One bare call, or one list of calls, decided once it is complete and what follows it is seen."""
 
     def __init__(
-        self, ctx: Context, block: Block, opener: str, *, bare: bool, line: bool = False, emphasis: str = ""
+        self,
+        ctx: Context,
+        block: Block,
+        opener: str,
+        *,
+        bare: bool,
+        line: bool = False,
+        emphasis: str = "",
+        fenced: bool = False,
     ) -> None:
         self.ctx = ctx
         self.bare = bare
         self.line = line
         self.emphasis = emphasis
         """The Markdown emphasis (``**``) the call opened inside: its closing twin after the call is markup too."""
+        self.fenced = fenced
+        """Opened by a fence on its line (BrowserGym's ```` ```click('81')``` ````): its closing fence is markup."""
         self.scanner = PythonicScanner()
         self.scanner.feed(opener, 0)  # the opener (`name(` or `[name(`) was consumed by the core
         self.body = [opener]
@@ -57,6 +67,11 @@ class PythonicCalls:
         """The calls open the message: prose may follow them on their line (LFM2.5's ``[…]I'm scheduling…``)."""
         self.done: list[tuple[str, dict[str, Any]]] = []
         """Calls read before this one on its line (``a(x=1); b(y=2)``, ``<<function>>a(…)<<function>>b(…)``)."""
+
+    def _parameters(self, name: str) -> list[str]:
+        """The tool's parameter names in its schema's order: what positional arguments bind to."""
+        tools = self.ctx.tools
+        return list(tools.properties(tools.resolve(name)) or ())
 
     def _next_call(self, text: str, found: regex.Match[str]) -> int | None:
         """Another call on the line after a ``;`` or under the label again: read it as part of the run (the
@@ -83,7 +98,7 @@ class PythonicCalls:
             if not self.scanner.done:
                 return new, self
             body = "".join(self.body)
-            calls = parse_pythonic(f"[{body}]" if self.bare else body)
+            calls = parse_pythonic(f"[{body}]" if self.bare else body, self._parameters)
             if not calls or not all(self.ctx.tools.is_known(name) and (args or not self.line) for name, args in calls):
                 self.ctx.revert()
                 return new, None
@@ -105,6 +120,13 @@ class PythonicCalls:
                 nxt = self._next_call(text, more)
                 if nxt is not None:
                     return nxt, self
+        if self.fenced:
+            fence = _FENCE_END.match(text, pos, partial=not final)
+            if fence is not None and fence.partial:
+                return pos, MORE
+            if fence is not None:  # the closing fence (often cut by the stop sequence ```) is the call's markup
+                self.ctx.consume(fence.group())
+                pos = fence.end()
         blanks = _BLANKS.match(text, pos)
         assert blanks is not None
         after = blanks.end()
@@ -150,6 +172,14 @@ class PythonicCalls:
         return pos, None
 
     def finish(self, truncated: bool) -> None:
+        body = "".join(self.body)
+        cut = body.rstrip()[-1:] in (",", "(", "=")  # an argument not written yet: cut off, not closed
+        if self.calls is None and self.fenced and not truncated and not cut and self.scanner.only_closer_missing:
+            # the output ends after a fenced call's last argument: only its `)` is missing (BrowserGym's
+            # ```click('81'), the stop sequence ``` cutting the rest)
+            calls = parse_pythonic(f"[{body})]", self._parameters)
+            if calls and all(self.ctx.tools.is_known(name) for name, _ in calls):
+                self.calls = calls
         if self.calls is None or truncated:
             self.ctx.revert()
         else:
@@ -174,6 +204,26 @@ def _open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
     return PythonicCalls(ctx, block, opener[len(emphasis) :], bare=False, emphasis=emphasis)
 
 
+def _open_fenced(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
+    opener = ctx.take_raw()
+    name = match.start("name") - match.start()
+    lead = len(opener) - len(opener.lstrip("\r\n"))
+    ctx.text(opener[:lead])  # the line break before the fence stays text
+    ctx.consume(opener[lead:])
+    return PythonicCalls(ctx, block, opener[name:], bare=True, fenced=True)
+
+
+def _action_opener(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    # the opener begins with its literal word, so the text scanner's fast path stops only at that word
+    return None if names is None else rf"Action(?P<label>[ \t]{{0,4}}[:\uff1a])[ \t]{{0,4}}(?P<name>{names})\("
+
+
+def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
+    # `[CALL NAME(…)]`: the word is the bracket's label, markup; the rest is a list of one call
+    return PythonicCalls(ctx, block, "[" + match.group()[match.start("name") - match.start() :], bare=False)
+
+
 def _opener(prefix: str, *, labelled: bool = False) -> Any:
     def build(tools: ToolIndex) -> str | None:
         names = tool_name_pattern(tools)
@@ -185,12 +235,21 @@ def _opener(prefix: str, *, labelled: bool = False) -> Any:
     return build
 
 
-_LABEL = r"(?:Calling[ \t]{1,4}(?:tool|function)|Call)[ \t]{0,4}:|<<function>>|\*\*|__"
+_ACTION = r"Action[ \t]{0,4}[:\uff1a]"
+_LABEL = rf"(?:Calling[ \t]{{1,4}}(?:tool|function)|Call)[ \t]{{0,4}}:|<<function>>|\*\*|__|{_ACTION}"
 """Labels models put before a Python-style call: NexusRaven's ``Call: NAME(…)``, Gorilla OpenFunctions'
-``<<function>>NAME(…)``, the ``Calling tool: NAME(…)`` line of a chat history's call record (qMLX), and Markdown's
-bold (``**NAME(…)**``, Llama 3.2 3B and Qwen2.5 1.5B in BFCL's result files), whose closing twin right after the
-call is its markup too."""
+``<<function>>NAME(…)``, the ``Calling tool: NAME(…)`` line of a chat history's call record (qMLX), Markdown's
+bold (``**NAME(…)**``, Llama 3.2 3B and Qwen2.5 1.5B in BFCL's result files, whose closing twin right after the
+call is its markup too), GUI agents' ``Action: click(start_box='(10,20)')`` (UI-TARS, whose Chinese outputs may
+write the full-width colon U+FF1A); ReAct's ``Action: NAME`` with no parenthesis is `react`'s."""
 _EMPHASIS_END = {"**": regex.compile(r"[ \t]{0,4}\*\*"), "__": regex.compile(r"[ \t]{0,4}__")}
+
+_FENCE_END = regex.compile(r"[ \t]{0,4}(?:\r?\n[ \t]{0,3})?```")
+_FENCE = r"```[ \t]{0,4}"
+"""A fence opened right before a call on its line, with no language: BrowserGym's action block."""
+
+_BRACKET_WORD = r"(?:(?:tool|function)[ _]?)?call[ \t]{0,4}:?"
+"""The word that labels a bracketed call: ``[CALL NAME(…)]``, ``[TOOL_CALL NAME(…)]``, ``[Function call: NAME(…)]``."""
 
 _NEXT_CALL = regex.compile(
     rf"(?P<blank>[ \t]{{0,8}})(?P<sep>[;,][ \t]{{0,8}})?(?P<label>(?:{_LABEL})[ \t]{{0,4}})?"
@@ -230,7 +289,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="Cc<*_",
+        first="CcAa<*_",
         reader=_open_bare,
         open_for_tools=_opener("", labelled=True),
     ),
@@ -242,6 +301,46 @@ ROWS = [
         first="\n",
         reader=_open_bare,
         open_for_tools=_opener(r"\n[ \t]{0,8}", labelled=True),
+    ),
+    # Thought: … close it. Action: click(start_box='(962,108)'): a GUI agent's Action label after its thought on one
+    # line (UI-TARS's parser splits at the label); the call must still end its line.
+    Dialect(
+        "action_call_inline",
+        "Action",
+        None,
+        kind="untagged",
+        reader=_open_bare,  # no `first`: the scanner stops at the leading word, not at every `a` of prose
+        open_for_tools=_action_opener,
+    ),
+    # ```click('81')```: a call fenced on its own line, opening the message or a line (BrowserGym, OpenHands).
+    Dialect(
+        "fenced_call",
+        "```",
+        None,
+        kind="untagged",
+        start="message",
+        first="`",
+        reader=_open_fenced,
+        open_for_tools=_opener(_FENCE),
+    ),
+    Dialect(
+        "fenced_call_line",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_open_fenced,
+        open_for_tools=_opener(rf"\r?\n{_FENCE}"),
+    ),
+    # [CALL CreateFile('a.java', '…')]: a call word labels the bracket (OllamAssist's BracketCallParser).
+    Dialect(
+        "bracket_call",
+        r"\[",
+        None,
+        kind="untagged",
+        first="[",
+        reader=_open_bracket,
+        open_for_tools=_opener(rf"\[[ \t]{{0,4}}{_BRACKET_WORD}[ \t]{{1,4}}"),
     ),
     # Here's a call: [get_weather(city='Tokyo')]
     Dialect(

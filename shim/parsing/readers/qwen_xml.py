@@ -99,6 +99,13 @@ class XmlBody:
         self._opens_next = compile_marker("|".join(f"(?:{e})" for e in opens))
         ends = [*closes, *opens, _FUNC_CLOSE] + [p.pattern for _, p in ctx.markers.call_closers]
         self._value_end = compile_marker("|".join(f"(?:{e})" for e in ends))
+        # A value opened by `<parameter=K>` ends only at the format's own markers and a wrapper's closing tag: a
+        # tag named like a key inside it is the value's text (UI-TARS's `<parameter=point><point>17 58</point>`),
+        # and so is a code fence (a README's text holds ```).
+        canonical = [_PARAM_CLOSE, r"<parameter=", r"<parameter>", _FUNC_CLOSE]
+        canonical += [p.pattern for _, p in ctx.markers.call_closers if not p.pattern.startswith("`")]
+        self._canonical_end = compile_marker("|".join(f"(?:{e})" for e in canonical))
+        self._canonical = False
         self._in_value = False
         self._key = ""
         self._value: list[str] = []
@@ -143,7 +150,8 @@ class XmlBody:
         n = len(text)
         while pos < n:
             if self._in_value:
-                found = self._value_end.search(text, pos, partial=not final)
+                ends = self._canonical_end if self._canonical else self._value_end
+                found = ends.search(text, pos, partial=not final)
                 if found is None or (found.partial and found.start() >= n):
                     self._value.append(text[pos:])
                     return n, "more"
@@ -190,6 +198,7 @@ class XmlBody:
                 return pos, "more"
             if param is not None:
                 self._key = (param.group("key") or param.group("tag") or param.group("bare") or "").strip()
+                self._canonical = param.group("key") is not None
                 self._in_value = True
                 self._value = []
                 pos = param.end()

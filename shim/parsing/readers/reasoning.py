@@ -141,8 +141,9 @@ def _think_token(edge: str) -> str:
 
 
 ROWS = [
-    # A mode after the word is still reasoning: K2-V3's `<ifm|think_fast>…</ifm|think_fast>`.
-    Dialect("think", *tag(r"think(?:_[a-z]{1,12})?"), kind="reasoning", reader=open_reasoning),
+    # A mode after the word is still reasoning: K2-V3's `<ifm|think_fast>…</ifm|think_fast>`, Seed's GUI agents'
+    # `<think_never_used>…</think_never_used>` (two words) and `<thinkt>…</thinkt>` (UI-TARS).
+    Dialect("think", *tag(r"think(?:t|_[a-z]{1,12}(?:_[a-z]{1,12})?)?"), kind="reasoning", reader=open_reasoning),
     Dialect("thinking", *tag("thinking"), kind="reasoning", reader=open_reasoning),
     Dialect("reasoning", *tag("reasoning"), kind="reasoning", reader=open_reasoning),
     # Harnesses that ask for the reasoning in a <thought> block (duoneural's "system override" prompt, Gemma).

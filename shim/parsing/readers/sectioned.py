@@ -47,8 +47,9 @@ def head_name(head: str) -> str | None:
     return name.removeprefix("functions.") or head
 
 
-_FENCE_OPEN = regex.compile(r"```[A-Za-z]*[ \t]*\r?\n")
-_FENCE_CLOSE = regex.compile(r"```")
+_FENCE_OPEN = regex.compile(r"```[A-Za-z]*[ \t]*(?:\r?\n|(?=\{))")
+"""A fence around the arguments: on its own line, or on the object's line (llxprt's Kimi: ```` ```json {…}``` ````)."""
+_FENCE_CLOSE = regex.compile(r"[ \t]*(?:\r?\n[ \t]*)?```")
 _NAME_LINE = regex.compile(r"[ \t]*(?P<name>[^\s`<>]{1,128})[ \t]*\r?\n")
 
 Phase = Literal["between", "head", "name", "args", "after"]

@@ -50,7 +50,9 @@ ROWS = [
         reader=_open,
         example='<|tools_prefix|>[{"NAME": {...}}]<|tools_suffix|>',
     ),
-    Dialect("command_response", r"<\|START_RESPONSE\|>|<\|END_RESPONSE\|>", None, kind="markup", reader=open_markup),
+    # Command R / A's frames of plain text: `<|START_RESPONSE|>…<|END_RESPONSE|>`, `<|START_TEXT|>…<|END_TEXT|>`
+    # (Command A after its action block, smg's cohere tests).
+    Dialect("command_response", r"<\|(?:START|END)_(?:RESPONSE|TEXT)\|>", None, kind="markup", reader=open_markup),
     # Command R / A grounded citations around cited text: `foo <co>bar</co: 0:[1,2],1:[3,4]>` (vLLM's cohere
     # parser strips both tags and keeps the text). The closer's document:[spans] list is the evidence.
     Dialect(

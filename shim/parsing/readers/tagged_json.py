@@ -38,7 +38,13 @@ def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
     # `start_`/`end_` are markers' own words (FunctionGemma's `<start_function_call>`), never a family's prefix.
     # A bar joins a prefix too, in every family that takes one: K2-V3 writes `<ifm|tool_call>`, `<ifm|think>`.
     ns = f"(?:(?!start_|end_)[A-Za-z]{{1,16}}[{regex.escape(prefix + '|')}])?" if prefix else ""
-    return f"<{_WS}{ns}{name}{_WS}>", f"<{_WS}/{_WS}{ns}{name}{_WS}>"
+    # ...or after it: Hunyuan V3's open-source build writes `<tool_call:opensource>`, `<think:opensource>`.
+    suffix = SUFFIX if prefix else ""
+    return f"<{_WS}{ns}{name}{suffix}{_WS}>", f"<{_WS}/{_WS}{ns}{name}{suffix}{_WS}>"
+
+
+SUFFIX = r"(?::[A-Za-z]{1,16})?"
+"""A family's namespace written after a tag's name (``<tool_call:opensource>``, Hunyuan V3)."""
 
 
 class TaggedStart:

@@ -24,6 +24,7 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
+from shim.parsing.tags import PARTIAL
 
 __all__ = ["ROWS"]
 
@@ -46,6 +47,16 @@ class _TokensAfter:
         found = match_at(_TOKEN_AFTER, text, pos, final)  # one token at a time: the same under any chunking
         if found is MORE:
             return pos, MORE
+        if found is not None:
+            # the token that opens the next call (Inkling's `<|message_model|>NAME<|content_invoke_tool_json|>{`)
+            # is that call's, not this one's end
+            start = found.start() + len(found.group()) - len(found.group().lstrip(" \t\r\n"))
+            nxt = self.ctx.markers.match(text, start, final, fences=True)
+            if nxt is PARTIAL:
+                return pos, MORE
+            if nxt is not None and nxt.kind in ("open", "fence") and nxt.dialect.kind in ("call", "untagged"):
+                self.ctx.markup_as_text()
+                return pos, None
         if found is not None:
             self.ctx.markup(found.group())
             return found.end(), self

@@ -93,3 +93,23 @@ def test_the_string_attribute_says_whether_a_value_is_text_or_json(
         "</｜DSML｜invoke></｜DSML｜function_calls>"
     )
     check(Real("written: DeepSeek V3.2 template's string attribute", text, [("f", {"v": expected})]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # smg's DSML test: the invoke holds a JSON object instead of parameter elements
+        '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n{"location": "Beijing", "date": "2024-01-16"}\n'
+        "</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+        '<|DSML|function_calls><|DSML|invoke name="get_weather">{"location": "Beijing", "date": "2024-01-16"}'
+        "</|DSML|invoke></|DSML|function_calls>",
+    ],
+)
+def test_an_invoke_holding_a_json_object_is_read_as_its_arguments(text: str) -> None:
+    tools = [tool("get_weather", location="string", date="string")]
+    check(Real("written", text, [("get_weather", {"location": "Beijing", "date": "2024-01-16"})], tools=tools))
+
+
+def test_an_invoke_holding_json_in_an_inline_code_span_stays_text() -> None:
+    text = 'Write `<｜DSML｜invoke name="get_weather">{"location": "Beijing"}</｜DSML｜invoke>` to call it.'
+    check(Real("written", text, [], visible=text, tools=[tool("get_weather", location="string")]))

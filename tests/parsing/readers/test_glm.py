@@ -282,3 +282,21 @@ def test_a_name_alone_in_a_call_tag_of_no_offered_tool_stays_text(text: str, vis
 )
 def test_a_name_alone_in_a_call_tag_of_an_offered_tool_is_a_call_without_arguments(text: str) -> None:
     check(Real("written", text, [("get_time", {})], visible=text.split("<")[0], tools=["get_time", "get_weather"]))
+
+
+_HY = (
+    "<tool_call{s}>get_weather<tool_sep{s}>\n<arg_key{s}>city</arg_key{s}>\n<arg_value{s}>Seoul</arg_value{s}>\n"
+    "</tool_call{s}>"
+)
+
+
+@pytest.mark.parametrize("suffix", [":opensource", ":hy"])
+def test_tags_with_a_namespace_after_their_name_are_read_as_the_family(suffix: str) -> None:
+    # Hunyuan V3's open-source build (llamadart's tests): every tag carries `:opensource` after its name
+    text = f"<think{suffix}>plan</think{suffix}><tool_calls{suffix}>\n{_HY.format(s=suffix)}\n</tool_calls{suffix}>"
+    check(Real("written", text, [("get_weather", {"city": "Seoul"})], visible="", reasoning="plan"))
+
+
+@pytest.mark.parametrize("text", ["<tool_call:>get_weather</tool_call:>", "a <tool_call:1>b</tool_call:1> c"])
+def test_a_colon_after_a_tag_name_without_a_word_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))

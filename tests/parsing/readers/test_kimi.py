@@ -95,3 +95,20 @@ def test_a_call_whose_begin_token_was_left_out_is_read_from_its_head(text: str) 
 def test_a_section_token_named_in_prose_with_no_head_after_it_stays_text() -> None:
     text = "Calls open with <|tool_calls_section_begin|> and then a head."
     check(Real("written: Kimi token in prose", text, [], visible=text, tools=["get_weather"]))
+
+
+_HEAD = "<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>"
+_TAIL = "<|tool_call_end|><|tool_calls_section_end|>"
+
+
+@pytest.mark.parametrize(
+    "fenced",
+    [
+        '```json {"path":"README.md"}```',  # llxprt's tests: a one-line fence around the arguments
+        '```{"path":"README.md"}```',
+        '```json {"path":"README.md"}\n```',  # the closing fence on the next line
+        '```json\n{"path":"README.md"}\n```',  # the fence on lines of its own
+    ],
+)
+def test_arguments_in_a_code_fence_on_their_line_or_their_own_lines_are_read(fenced: str) -> None:
+    check(Real("written: llxprt's Kimi", _HEAD + fenced + _TAIL, [("read_file", {"path": "README.md"})], visible=""))

@@ -295,3 +295,38 @@ def test_damaged_function_tags_of_no_call_stay_text(text: str) -> None:
 def test_a_call_tag_after_a_body_is_the_next_call_not_a_slashless_closer() -> None:
     text = '<tool_call>{"name": "get_agencies", "arguments": {}}<tool_call>{"name": "bash", "arguments": {"command": "ls"}}'
     check(Real("variant", text, [("get_agencies", {}), ("bash", {"command": "ls"})], tools=NO_ARGS))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # UI-TARS on Seed: a coordinate tag named like the parameter, inside the value
+        (
+            "<seed:tool_call>\n<function=click>\n<parameter=point><point>17 58</point></parameter>\n</function>\n</seed:tool_call>",
+            "<point>17 58</point>",
+        ),
+        (
+            "<tool_call>\n<function=click>\n<parameter=point>\n<point>1 2</point>\n</parameter>\n</function>\n</tool_call>",
+            "<point>1 2</point>",
+        ),
+        # a tag of the other declared key inside the value is its text too
+        (
+            "<tool_call><function=click><parameter=point>at <box>3 4</box> then</parameter></function></tool_call>",
+            "at <box>3 4</box> then",
+        ),
+    ],
+)
+def test_a_declared_keys_tag_inside_a_parameter_value_is_the_values_text(text: str, value: str) -> None:
+    tools = [tool("click", point="string", box="string")]
+    check(Real("variant", text, [("click", {"point": value})], tools=tools))
+
+
+def test_a_declared_keys_tag_without_a_parameter_opener_is_still_a_parameter() -> None:
+    text = "<tool_call>\n<function=click>\n<point>5 6</point>\n</function>\n</tool_call>"
+    check(Real("variant", text, [("click", {"point": "5 6"})], tools=[tool("click", point="string")]))
+
+
+def test_a_code_fence_inside_a_parameter_value_is_the_values_text() -> None:
+    content = "# Title\n```python\nprint(1)\n```\nend"
+    text = f"<tool_call>\n<function=write>\n<parameter=path>\nREADME.md\n</parameter>\n<parameter=content>\n{content}\n</parameter>\n</function>\n</tool_call>"
+    check(Real("variant", text, [("write", {"path": "README.md", "content": content})], tools=TOOLS))

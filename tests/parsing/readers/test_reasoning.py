@@ -271,3 +271,23 @@ def test_an_answer_wrapper_opening_and_ending_the_message_is_markup(
 )
 def test_answer_tags_named_in_prose_stay_text(text: str) -> None:
     check(Real("variant", text, [], tools=ANSWER_TOOLS, visible=text))
+
+
+@pytest.mark.parametrize("tag", ["thinkt", "think_never_used", "think_fast", "seed:think_never_used"])
+def test_a_think_tag_with_a_letter_or_words_after_the_word_is_reasoning(tag: str) -> None:
+    text = f'<{tag}>The user wants Paris.</{tag}><tool_call>{{"name": "get_time", "arguments": {{"tz": "CET"}}}}</tool_call>'
+    check(
+        Real(
+            "written: UI-TARS on Seed",
+            text,
+            [("get_time", {"tz": "CET"})],
+            visible="",
+            reasoning="The user wants Paris.",
+            tools=["get_time"],
+        )
+    )
+
+
+@pytest.mark.parametrize("text", ["<thinker>a</thinker>", "<thinks>a</thinks>", "<think_>a</think_>"])
+def test_a_tag_that_only_begins_with_think_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_time"]))

@@ -38,6 +38,12 @@ CASES = [
         [("a", {"x": 1}), ("b", {})],
         visible="On it.",
     ),
+    Real(  # variant: Command A's text frame after the action block (smg's cohere tests) is markup too
+        "written: Command A's text tokens",
+        '<|START_ACTION|>[{"tool_name": "a", "parameters": {"x": 1}}]<|END_ACTION|>\n<|START_TEXT|>Running.<|END_TEXT|>',
+        [("a", {"x": 1})],
+        visible="\nRunning.",
+    ),
     Real(  # Apertus: each call keyed by its tool's name
         LLAMA_CPP,
         '<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>',

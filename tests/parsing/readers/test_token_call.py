@@ -41,3 +41,38 @@ def test_a_name_between_special_tokens_or_namespaced_is_a_call(text: str, visibl
 )
 def test_tokens_around_no_offered_tool_or_no_arguments_stay_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Inkling's message frames: each call's frame token opens it, after the last one's end token
+        '<|message_model|>get_weather<|content_invoke_tool_json|>{"city": "Paris"}<|end_message|>'
+        '<|message_model|>get_weather<|content_invoke_tool_json|>{"city": "Rome"}<|end_message|><|end_sampling|>',
+        '<|call|>get_weather<|args|>{"city": "Paris"}<|end|>\n<|call|>get_weather<|args|>{"city": "Rome"}<|end|>',
+    ],
+)
+def test_the_token_that_opens_the_next_call_is_not_taken_as_the_last_ones_end(text: str) -> None:
+    check(Real("written: Inkling frames", text, [W, ("get_weather", {"city": "Rome"})], visible=text[:0]))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"name":"get_weather","args":{"city":"Paris"}}',  # Inkling's invoke: the call written again
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+        '{ "tool_name": "get_weather", "parameters": {"city": "Paris"} }',
+    ],
+)
+def test_arguments_that_restate_the_named_call_are_read_as_that_call(body: str) -> None:
+    text = f"<|message_model|>get_weather<|content_invoke_tool_json|>{body}<|end_message|>"
+    check(Real("written: Inkling's invoke", text, [W], visible=""))
+
+
+def test_a_name_argument_of_a_tool_that_declares_it_or_names_no_tool_stays_an_argument() -> None:
+    schema = {"type": "object", "properties": {"name": {"type": "string"}, "city": {"type": "string"}}}
+    declared = [{"name": "get_weather", "parameters": schema}]
+    text = '<|call|>get_weather<|args|>{"name": "get_weather", "city": "Paris"}'
+    check(Real("written", text, [("get_weather", {"name": "get_weather", "city": "Paris"})], tools=declared))
+    text = '<|call|>get_weather<|args|>{"name": "John Doe", "city": "Paris"}'
+    check(Real("written", text, [("get_weather", {"name": "John Doe", "city": "Paris"})], tools=["get_weather"]))
