@@ -102,9 +102,13 @@ def _escape_breaks(text: str) -> str:
 
     def escape(found: regex.Match[str]) -> str:
         string = found.group("s")
-        if string is None:
+        if string is None or ("\n" not in string and "\r" not in string):
             return found.group()
-        return string.replace("\r", "\\r").replace("\n", "\\n")
+        # A writer that leaves a line break raw escapes nothing else either (a chat template printing the value
+        # as it is: `C:\temp` is a backslash and a `t`), but for its own quote written with a backslash.
+        quote, body = string[0], string[1:-1]
+        body = regex.sub(r"\\(?!" + regex.escape(quote) + ")", r"\\\\", body)
+        return quote + body.replace("\r", "\\r").replace("\n", "\\n") + quote
 
     return _STRING_OR_NAME.sub(escape, text)
 

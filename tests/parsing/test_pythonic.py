@@ -101,3 +101,19 @@ def test_positional_arguments_that_cannot_bind_are_refused(source: str) -> None:
 
 def test_positional_arguments_are_refused_without_the_tools_parameters() -> None:
     assert parse_pythonic("[click('81')]") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("[f(path='C:\\temp\nnotes')]", "C:\\temp\nnotes"),  # a template printing the value as it is
+        ("[f(path='it\\'s\nhere')]", "it's\nhere"),  # its own quote written with a backslash
+        ('[f(path="a\\\\b\r\nc")]', "a\\\\b\r\nc"),
+    ],
+)
+def test_a_quoted_value_with_a_raw_line_break_keeps_its_backslashes_as_written(text: str, value: str) -> None:
+    assert parse_pythonic(text) == [("f", {"path": value})]
+
+
+def test_a_quoted_value_on_one_line_reads_its_escapes_as_python_does() -> None:
+    assert parse_pythonic("[f(path='a\\tb\\n')]") == [("f", {"path": "a\tb\n"})]
