@@ -54,7 +54,8 @@ class _TokensAfter:
             nxt = self.ctx.markers.match(text, start, final, fences=True)
             if nxt is PARTIAL:
                 return pos, MORE
-            if nxt is not None and nxt.kind in ("open", "fence") and nxt.dialect.kind in ("call", "untagged"):
+            row = nxt.dialect if nxt is not None and nxt.kind in ("open", "fence") else None
+            if row is not None and row.kind in ("call", "untagged"):
                 self.ctx.markup_as_text()
                 return pos, None
         if found is not None:
