@@ -116,7 +116,8 @@ def test_every_profile_reads_real_model_outputs_of_every_family_as_the_default_t
     # outputs of every family come out the same whichever rows go first. Each output is read by the default
     # table and by two profiles taken in turn (the outputs are sorted by family, so every profile reads outputs
     # of every family with more than a few of them, about an eighth of the corpus each): every profile against
-    # every output would be 17 parses of each of 2,300 outputs, past ten minutes on a busy machine.
+    # every output would be 17 parses of each of 2,300 outputs, past ten minutes on a busy machine (that sweep is
+    # `benchmarks/profile_sweep.py`).
     differ: list[tuple[str, str]] = []
     half = len(PROFILES) // 2
     for i, case in enumerate(load_real()):
