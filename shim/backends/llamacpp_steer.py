@@ -131,8 +131,8 @@ class Steer:
     def _bonuses(self) -> dict[int, float]:
         if not self._in_call or not self._done:
             return {}
-        where = _value_start(self._call)
         at = _value_text(self._call)
+        where = _start_of(at)
         if where is None or (at is not None and at[0] in self._targets):
             return {}  # a value the call before says where to take from (`_analogy`)
         used = [v for v in self._values if any(_holds(call, v) for call in self._done)]
@@ -281,46 +281,15 @@ def _holds(text: str, value: str) -> bool:
 
 def _value_start(call: str) -> str | None:
     """``"bare"`` where a value of the call's arguments may start, ``"string"`` right after the opening quote
-    of a string value there, else None."""
-    stack: list[str] = []
-    expect_value = False  # in an object, after a key's colon
-    in_string = is_value_string = escaped = False
-    string_len = 0
-    for ch in call:
-        if in_string:
-            string_len += 1
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"':
-            in_string, string_len = True, 0
-            is_value_string = expect_value or (bool(stack) and stack[-1] == "[")
-            expect_value = False
-        elif ch in "{[":
-            stack.append(ch)
-            expect_value = False
-        elif ch in "}]":
-            if stack:
-                stack.pop()
-            expect_value = False
-        elif ch == ":":
-            expect_value = True
-        elif ch == ",":
-            expect_value = bool(stack) and stack[-1] == "["
-        elif not ch.isspace():
-            expect_value = False
-    depth = len(stack)
-    if depth < 2:  # the call's own object: its "name" is no argument
+    of a string value there, else None (read off `_value_text`)."""
+    return _start_of(_value_text(call))
+
+
+def _start_of(at: tuple[str, bool, str] | None) -> str | None:
+    """`_value_start` of a `_value_text` result: nothing of the value written yet."""
+    if at is None or at[2]:
         return None
-    if in_string:
-        return "string" if is_value_string and string_len == 0 else None
-    if expect_value or (stack[-1] == "[" and call.rstrip().endswith(("[", ","))):
-        return "bare"
-    return None
+    return "string" if at[1] else "bare"
 
 
 def _string_value(call: str) -> tuple[str, str] | None:
