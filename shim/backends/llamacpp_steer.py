@@ -279,14 +279,9 @@ def _holds(text: str, value: str) -> bool:
     return value.lower() in text.lower()
 
 
-def _value_start(call: str) -> str | None:
-    """``"bare"`` where a value of the call's arguments may start, ``"string"`` right after the opening quote
-    of a string value there, else None (read off `_value_text`)."""
-    return _start_of(_value_text(call))
-
-
 def _start_of(at: tuple[str, bool, str] | None) -> str | None:
-    """`_value_start` of a `_value_text` result: nothing of the value written yet."""
+    """Of a `_value_text` result: ``"bare"`` where a value of the call's arguments may start, ``"string"`` right
+    after the opening quote of a string value there, else None (something of the value is written already)."""
     if at is None or at[2]:
         return None
     return "string" if at[1] else "bare"

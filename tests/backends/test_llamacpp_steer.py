@@ -8,8 +8,8 @@ from shim.backends.llamacpp_steer import (
     WRAP_UP_BONUS,
     WRAP_UP_TOKENS,
     Steer,
+    _start_of,
     _string_value,
-    _value_start,
     _value_text,
 )
 
@@ -33,6 +33,10 @@ class _Words:
 
     def token_eos(self) -> int:
         return self.ids.setdefault("</s>", len(self.ids))
+
+
+def _value_start(call: str) -> str | None:
+    return _start_of(_value_text(call))
 
 
 def test_a_value_starts_after_a_colon_an_array_s_opening_or_comma_and_inside_an_opening_quote() -> None:
