@@ -194,59 +194,71 @@ _LONGEST_TOKEN = 32
 """Characters: longer token texts are not looked for."""
 
 
-def _token_texts(llm: Any) -> dict[str, list[int]]:
-    """The model's tokens by their text; found once per model (kept while the model lives)."""
-    found: dict[str, list[int]] | None = _texts_cache.get(llm)
+def _vocabulary(llm: Any) -> _Vocabulary:
+    """The model's token texts, read once per model and kept while it lives: each lookup below is a pass over
+    them, where detokenizing the whole vocabulary (262,144 tokens for Gemma 3) at every generation took longer
+    than the generation. Keyed by the model itself, so two models loaded at once keep theirs."""
+    found = _vocabularies.get(llm)
     if found is None:
-        found = {}
-        for token in range(int(llm.n_vocab())):
-            text = llm.detokenize([token]).decode("utf-8", errors="ignore")
-            if text and len(text) <= _LONGEST_TOKEN:
-                found.setdefault(text, []).append(token)
-        _texts_cache[llm] = found
+        found = _Vocabulary([llm.detokenize([t]).decode("utf-8", errors="ignore") for t in range(int(llm.n_vocab()))])
+        _vocabularies[llm] = found
     return found
 
 
-_texts_cache: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+class _Vocabulary:
+    """One model's token texts (by id) and what the steer derives from them, each derived once."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.by_text: dict[str, list[int]] | None = None
+        self.closing: dict[int, float] | None = None
+        self.opening: dict[str, dict[int, float]] = {}
+
+
+_vocabularies: weakref.WeakKeyDictionary[Any, _Vocabulary] = weakref.WeakKeyDictionary()
+
+
+def _token_texts(llm: Any) -> dict[str, list[int]]:
+    """The model's tokens by their text (texts longer than any span the steer matches left out)."""
+    vocabulary = _vocabulary(llm)
+    if vocabulary.by_text is None:
+        found: dict[str, list[int]] = {}
+        for token, text in enumerate(vocabulary.texts):
+            if text and len(text) <= _LONGEST_TOKEN:
+                found.setdefault(text, []).append(token)
+        vocabulary.by_text = found
+    return vocabulary.by_text
 
 
 def _closing_tokens(llm: Any) -> dict[int, float]:
     """The model's tokens made only of closing quotes, brackets and braces (and spaces), with the wrap-up
-    bonus; found once per model."""
-    key = id(llm)
-    found = _closing_cache.get(key)
-    if found is None:
-        found = {}
-        for token in range(int(llm.n_vocab())):
-            text = llm.detokenize([token]).decode("utf-8", errors="ignore")
-            if text.strip() and set(text) <= _CLOSING_CHARS:
-                found[token] = WRAP_UP_BONUS
-        _closing_cache.clear()  # one model at a time is the embedded backend's case
-        _closing_cache[key] = found
-    return found
+    bonus."""
+    vocabulary = _vocabulary(llm)
+    if vocabulary.closing is None:
+        vocabulary.closing = {
+            token: WRAP_UP_BONUS
+            for token, text in enumerate(vocabulary.texts)
+            if text.strip() and set(text) <= _CLOSING_CHARS
+        }
+    return vocabulary.closing
 
 
 _CLOSING_CHARS = frozenset('"]} ')
-_closing_cache: dict[int, dict[int, float]] = {}
 
 
 def _opening_tokens(llm: Any, opener: str) -> dict[int, float]:
     """The model's tokens whose text (spaces aside) could begin ``opener`` or holds it, with minus the wrap-up
-    bonus; found once per model and opener."""
-    key = (id(llm), opener)
-    found = _opening_cache.get(key)
+    bonus."""
+    vocabulary = _vocabulary(llm)
+    found = vocabulary.opening.get(opener)
     if found is None:
         found = {}
-        for token in range(int(llm.n_vocab())):
-            text = llm.detokenize([token]).decode("utf-8", errors="ignore").lstrip()
+        for token, text in enumerate(vocabulary.texts):
+            text = text.lstrip()
             if text and (opener.startswith(text) or opener in text):
                 found[token] = -WRAP_UP_BONUS
-        _opening_cache.clear()
-        _opening_cache[key] = found
+        vocabulary.opening[opener] = found
     return found
-
-
-_opening_cache: dict[tuple[int, str], dict[int, float]] = {}
 
 
 def _first_tokens(llm: Any, value: str) -> dict[str, list[int]]:

@@ -11,7 +11,10 @@ Each anchor is rebuilt from its source so that shim is compared with what a user
 - `chatml_function_calling`: llama-cpp-python's ``chatml-function-calling`` chat handler
   (``llama_cpp.llama_chat_format.chatml_function_calling``), called on the same loaded model: its own ChatML
   prompt listing the functions, and a grammar that makes the reply begin with either ``functions.NAME:`` or
-  ``message:``. Embedded llama.cpp models only.
+  ``message:``. Embedded llama.cpp models only. The handler's own completions ask for no token limit (a model
+  that repeats calls or never ends its message runs to the end of the context: eight minutes on one question
+  here); each is capped at what is left of the answer's ``max_tokens`` (`_Budget`), the bound every
+  configuration gets.
 - `llama_generic`: llama.cpp's generic tool mode for templates without tool support (``common/chat.cpp``,
   ``common_chat_params_init_generic`` and ``common_chat_parse_generic``; minja's tool polyfill for the
   listing): the system prompt asks for JSON with ``tool_calls`` or ``response``, the tools are listed as
@@ -28,9 +31,12 @@ from __future__ import annotations
 
 import copy
 import importlib
+import io
 import json
+import keyword
 import re
 import time
+import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -80,6 +86,76 @@ async def _generate(backend: Backend, messages: list[Message], options: Generati
     return "".join(parts), stream.result
 
 
+def no_call_decided(text: str) -> bool:
+    """Whether BFCL's decoder must fail on ``text`` followed by anything at all.
+
+    The decoder wraps the reply in ``[...]`` and parses it as one Python expression. Two operands in a row
+    (a name that is not a keyword, a number, a string: ``The area``, ``Step 1``, ``I'm``) are a syntax error
+    no continuation can repair, except two strings (implicit concatenation); so are ``?`` and ``$`` outside
+    a string. Names inside strings and comments are not tokens; the scan stops at anything else Python's
+    tokenizer cannot read. A name that ends the text may still grow into a keyword (``x i`` -> ``x if``).
+    """
+    body = text.lstrip("`\n ")  # the decoder strips both ends; what ends the text shows a name is complete
+    if not body:
+        return False
+    wrapped = body if body.startswith("[") else "[" + body
+    lines = wrapped.splitlines() or [""]
+    end = (len(lines), len(lines[-1]))
+    previous: tokenize.TokenInfo | None = None
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(wrapped).readline):
+            if token.type in _SKIPPED:
+                continue
+            if token.type == tokenize.ERRORTOKEN:
+                if token.string in ("?", "$"):
+                    return True
+                # An open quote starts a string (it may close later): after an operand, still two in a row.
+                return token.string in ("'", '"') and _operand(previous) and not _prefix(previous, token)
+            if _operand(previous) and _operand(token) and previous is not None:
+                both_strings = previous.type == token.type == tokenize.STRING
+                growing = token.type == tokenize.NAME and token.end >= end
+                if not both_strings and not growing:
+                    return True
+            previous = token
+    except (tokenize.TokenError, SyntaxError):  # an open bracket or string at the end: nothing decided yet
+        return False
+    return False
+
+
+_SKIPPED = (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER)
+
+
+def _operand(token: tokenize.TokenInfo | None) -> bool:
+    if token is None:
+        return False
+    if token.type == tokenize.NAME:
+        return not keyword.iskeyword(token.string)
+    return token.type in (tokenize.NUMBER, tokenize.STRING)
+
+
+def _prefix(name: tokenize.TokenInfo | None, quote: tokenize.TokenInfo) -> bool:
+    """``f'``, ``rb"``...: a string prefix glued to the quote it opens."""
+    return name is not None and name.end == quote.start and name.string.lower() in _STRING_PREFIXES
+
+
+_STRING_PREFIXES = {"r", "u", "b", "f", "br", "rb", "fr", "rf"}
+
+
+async def _generate_until_decided(
+    backend: Backend, messages: list[Message], options: GenerationOptions
+) -> tuple[str, Any, bool]:
+    """`_generate`, stopped as soon as `no_call_decided`: the text, the engine's result (None when stopped)
+    and whether it was stopped."""
+    parts: list[str] = []
+    async with backend.stream(messages, options=options) as stream:
+        async for item in stream:
+            if isinstance(item, str):
+                parts.append(item)
+                if no_call_decided("".join(parts)):
+                    return "".join(parts), None, True
+    return "".join(parts), stream.result, False
+
+
 _CALL_START = re.compile(r"^\s*[`\s]*\[?\s*[A-Za-z_][\w.]*\s*\(")
 
 
@@ -90,11 +166,11 @@ async def bfcl_prompt(backend: Backend, question: Question, *, max_tokens: int) 
         copy.deepcopy(question.messages), question.functions, question.id
     )
     start = time.perf_counter()
-    text, result = await _generate(
+    text, result, decided = await _generate_until_decided(
         backend, _messages(raw_messages), GenerationOptions(temperature=0.0, max_tokens=max_tokens)
     )
     seconds = time.perf_counter() - start
-    usage = result.usage
+    usage = result.usage if result is not None else None
     try:
         calls: list[dict[str, Any]] | None = handler_utils.default_decode_ast_prompting(text)
         malformed = False
@@ -108,11 +184,18 @@ async def bfcl_prompt(backend: Backend, question: Question, *, max_tokens: int) 
         calls=calls,
         malformed=malformed,
         prompt_tokens=usage.prompt_tokens if usage else None,
-        completion_tokens=usage.completion_tokens if usage else None,
+        completion_tokens=usage.completion_tokens if usage else await _tokens(backend, text),
         seconds=seconds,
-        finish=result.finish_reason,
+        finish="decided" if decided else result.finish_reason if result is not None else "",
         detail=detail,
     )
+
+
+async def _tokens(backend: Backend, text: str) -> int | None:
+    """Tokens of a reply stopped early (the engine sent no count), for an embedded model; else None."""
+    if not backend.name.startswith("llama-cpp:"):
+        return None
+    return _count(await backend.model(), text)  # type: ignore[attr-defined]
 
 
 def _count(llm: Any, text: str) -> int:
@@ -124,9 +207,11 @@ async def chatml_function_calling(llm: Any, question: Question, *, max_tokens: i
     chat_format: Any = importlib.import_module("llama_cpp.llama_chat_format")
     tools = openai_tools(question)
 
+    budget = _Budget(llm, max_tokens)
+
     def run() -> Any:
         return chat_format.chatml_function_calling(
-            llama=llm,
+            llama=budget,
             messages=copy.deepcopy(question.messages),
             tools=tools,
             tool_choice="auto",
@@ -137,6 +222,16 @@ async def chatml_function_calling(llm: Any, question: Question, *, max_tokens: i
     start = time.perf_counter()
     try:
         response = await anyio.to_thread.run_sync(run)
+    except _Spent:  # cut in the middle of its calls, as llama-generic's partial JSON is
+        return Attempt(
+            raw="".join(budget.texts),
+            calls=None,
+            malformed=True,
+            completion_tokens=max_tokens,
+            seconds=time.perf_counter() - start,
+            finish="length",
+            detail=f"the handler's calls ran past max_tokens ({max_tokens})",
+        )
     except Exception as exc:  # the handler raises when a call it generated does not parse (json, grammar)
         return Attempt(
             raw="",
@@ -165,6 +260,33 @@ async def chatml_function_calling(llm: Any, question: Question, *, max_tokens: i
         seconds=seconds,
         finish=str(response["choices"][0].get("finish_reason", "")),
     )
+
+
+class _Spent(Exception):
+    """The answer's tokens are spent and the handler asked for more."""
+
+
+class _Budget:
+    """The loaded ``Llama`` as the handler sees it, each of its completions capped at what is left of the
+    answer's ``max_tokens`` (the handler asks for ``max_tokens=None``: until the context is full)."""
+
+    def __init__(self, llm: Any, max_tokens: int) -> None:
+        self._llm = llm
+        self.left = max_tokens
+        self.texts: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._llm, name)
+
+    def create_completion(self, **kwargs: Any) -> Any:
+        if self.left <= 0:
+            raise _Spent
+        asked = kwargs.get("max_tokens")
+        kwargs["max_tokens"] = min(asked, self.left) if asked else self.left
+        completion = self._llm.create_completion(**kwargs)
+        self.left -= completion["usage"]["completion_tokens"]
+        self.texts.append(completion["choices"][0]["text"])
+        return completion
 
 
 GENERIC_SYSTEM = (

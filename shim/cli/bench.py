@@ -142,6 +142,12 @@ def _print_tables(console: Console, results: dict[str, Any]) -> None:
     show_default=True,
     help="models track: start at this question of each category (tune on questions a report does not score).",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="models track: models asked at once, one core each [default: the number of cores].",
+)
 def bench(
     parsers: tuple[str, ...],
     quick: bool,
@@ -154,6 +160,7 @@ def bench(
     categories: tuple[str, ...],
     limit: int,
     offset: int,
+    jobs: int | None,
 ) -> None:
     """Benchmark tool-call parsing on malformed model streams, on real model outputs and on real prose.
 
@@ -176,7 +183,14 @@ def bench(
         from shim.cli.bench_models import run_models_track
 
         run_models_track(
-            console, out=out, models=models, configs=configs, categories=categories, limit=limit, offset=offset
+            console,
+            out=out,
+            models=models,
+            configs=configs,
+            categories=categories,
+            limit=limit,
+            offset=offset,
+            jobs=jobs,
         )
         if set(tracks) == {"models"}:
             return

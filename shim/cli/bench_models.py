@@ -35,6 +35,7 @@ def run_models_track(
     categories: Sequence[str],
     limit: int,
     offset: int = 0,
+    jobs: int | None = None,
 ) -> dict[str, Any]:
     """Run the track into ``out`` (resuming from ``out/outputs.jsonl``), write the files, print the tables.
 
@@ -50,6 +51,7 @@ def run_models_track(
         limit=limit if limit > 0 else None,
         offset=offset,
         out=out,
+        **({"jobs": jobs} if jobs else {}),
     )
     columns = (
         TextColumn("{task.description}"),

@@ -172,3 +172,27 @@ def test_a_forced_reply_is_steered_to_end_once_its_calls_hold_every_value_the_re
     lazy = Steer(words, (), opener="<c>", closer="</c>", request="The factorial of 15.", forced=False)
     lazy.feed('<c>{"name": "f", "arguments": {"n": 15}}</c>')
     assert lazy.bias == {}  # free text after a call: the model's own
+
+
+class _Counted(_Words):
+    """A vocabulary that counts how often its tokens are read."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__()
+        self.tokenize(words.encode())
+        self.reads = 0
+
+    def detokenize(self, tokens: list[int]) -> bytes:
+        self.reads += 1
+        return super().detokenize(tokens)
+
+
+def test_two_models_loaded_at_once_each_read_their_vocabulary_once_whichever_is_steered() -> None:
+    one, two = _Counted('a "} ]'), _Counted("b }} <f")
+    sizes = (one.n_vocab(), two.n_vocab())
+    for _ in range(3):  # alternating, as two models asked at once do
+        for llm in (one, two):
+            Steer(llm, ("a",), opener="<f>", closer="</f>", budget=8, forced=False, request="a b")
+    assert (one.reads, two.reads) == sizes
+    closing = {t for t, bonus in Steer(one, (), opener="<f>", closer="</f>", budget=8)._closing.items() if bonus}
+    assert closing == {one.ids['"}'], one.ids["]"]}
