@@ -114,13 +114,21 @@ def _escape_breaks(text: str) -> str:
 
 
 def parse_pythonic(
-    text: str, parameters: Callable[[str], Sequence[str]] | None = None
+    text: str,
+    parameters: Callable[[str], Sequence[str]] | None = None,
+    spelled: Callable[[str, str], bool] | None = None,
 ) -> list[tuple[str, dict[str, Any]]] | None:
     """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that (tool names may hold ``-``).
 
     ``parameters``: a tool's parameter names in its schema's order; with it, literal positional arguments take
     them in order, as Python binds them (BrowserGym's ``click('81')``, OllamAssist's
     ``CreateFile('a.java', '…')``); more positional arguments than names, or a name given twice, is no call.
+
+    ``spelled(tool, key)``: whether the parameter takes a string its schema does not constrain otherwise (declared
+    a string, or untyped); there an identifier written unquoted (``controller=mapController``,
+    ``source=db.main``: a Java or Python name where BFCL's Java and JavaScript prompts want the value) is that
+    string as written, where the key is written too (``read(file_path)`` names a parameter, it gives no value).
+    Anywhere else, or any other expression, is no call.
     """
     text, names = _spell_names(text)
     text = _escape_breaks(text)
@@ -136,6 +144,7 @@ def parse_pythonic(
             return None
         name = ast.unparse(node.func)
         name = names.get(name, name)
+        named = {id(k) for k in node.keywords}  # written `key=value`: an identifier there may be a spelled value
         if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Dict):
             # `get_weather({"city": "Paris"})`: one object literal as the arguments
             node = ast.Call(func=node.func, args=[], keywords=_dict_keywords(node.args[0]))
@@ -150,6 +159,14 @@ def parse_pythonic(
         for keyword in node.keywords:
             if keyword.arg is None:
                 return None
+            if (
+                spelled is not None
+                and id(keyword) in named
+                and _is_identifier(keyword.value)
+                and spelled(name, keyword.arg)
+            ):
+                arguments[keyword.arg] = ast.unparse(keyword.value)
+                continue
             try:
                 value = _json_value(ast.literal_eval(keyword.value))
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -157,6 +174,14 @@ def parse_pythonic(
             arguments[keyword.arg] = value
         calls.append((name, arguments))
     return calls
+
+
+def _is_identifier(node: ast.expr) -> bool:
+    """A name or a dotted name (``mapController``, ``this.view``), not a literal: ``True`` and ``None`` are
+    constants."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _bind(node: ast.Call, names: Sequence[str]) -> ast.Call | None:
