@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from shim.parsing.stream import StreamParser
 from tests.parsing.chunking import parse_everywhere
 
 _S = {"type": "string"}
@@ -108,13 +109,42 @@ def test_a_python_literal_is_read_for_an_array_or_object_parameter_but_not_for_a
         "<read_file><file>a.ts</file></read_file>",  # not a parameter of the tool
         "<read_file>\n<path>a</path>\n</div>\n</read_file>",  # a closer of no parameter read
         "<read_file> and then <path>a</path></read_file>",  # prose between the children
-        "<attempt_completion><result>done</result>",  # the stream ends before the closing tag
+        "<attempt_completion><result>do",  # the stream ends inside a value
+        "<write_to_file><path>a.ts</path>\n<content>line",  # the stream ends inside the second value
         "<div><code>x</code></div>",  # a tag that is no offered tool
     ],
 )
 def test_markup_that_is_not_exactly_a_call_of_an_offered_tool_stays_text_without_an_error(text: str) -> None:
     result = parse_everywhere(text, [*TOOLS, "div"])
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        ("<attempt_completion><result>done</result>", ("attempt_completion", {"result": "done"}), ""),
+        ("Some text <execute_command><command>ls</command>", ("execute_command", {"command": "ls"}), "Some text"),
+        (
+            "I'll write it.\n<write_to_file>\n<path>a.ts</path>\n<content>x = 1\n</content>\n",
+            ("write_to_file", {"path": "a.ts", "content": "x = 1"}),
+            "I'll write it.",
+        ),
+    ],
+)
+def test_a_tool_tag_whose_parameter_tags_all_closed_when_the_output_ends_is_the_call(
+    text: str, call: tuple[str, dict[str, Any]], visible: str
+) -> None:
+    """Cline's parser reads a tool use still open at the end as that call: only ``</TOOL>`` was left out."""
+    result = parse_everywhere(text, TOOLS)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [call]
+    assert result["text"].strip() == visible
+
+
+def test_a_tool_tag_cut_off_by_the_token_limit_stays_text() -> None:
+    text = "Some text <execute_command><command>ls</command>"
+    parser = StreamParser(TOOLS)
+    events = parser.feed(text) + parser.close(truncated=True)
+    assert "".join(getattr(e, "text", "") for e in events) == text
 
 
 def test_without_offered_tools_tool_tags_are_text() -> None:

@@ -4,8 +4,10 @@ The tag is the name of an offered tool and each child tag is one parameter. Unta
 could look like it), so the evidence is strict: the opener is built only from offered tool names, only
 whitespace may sit between the children, and a child must be a parameter the tool's schema declares (a tool
 declaring none is called only as ``<TOOL></TOOL>``), once. Anything else goes back out as text, unchanged,
-with no error; so does a block the stream ends inside. Values are text, typed by the schema (``true`` for a
-boolean, ``["a"]`` or a Python literal ``['a']`` for an array); a ``<![CDATA[…]]>`` value is its content.
+with no error; so does a block the stream ends inside a value of, or that the token limit cut off (a block
+whose parameter tags are all closed when the output ends is the call: only its own closer was left out, and
+Cline's parser reads it so). Values are text, typed by the schema (``true`` for a boolean, ``["a"]`` or a
+Python literal ``['a']`` for an array); a ``<![CDATA[…]]>`` value is its content.
 
 The opener may carry parameters as attributes (``<run_command command="ls -l" />``, Qwen2.5-Coder prompted
 for tool XML): each attribute must be a parameter the tool declares, once (its value unescaped as XML, typed by
@@ -282,10 +284,12 @@ class ToolXml:
         self.value_end = None
 
     def finish(self, truncated: bool) -> None:
-        if self.bare and self.arguments and self.value_end is None and not truncated:
-            self.ctx.end_call(self.name, self._final(), streamed=False)  # its tags ran to the output's end
+        if self.raws and self.value_end is None and self.plain is None and self.lines is None and not truncated:
+            # Every parameter tag closed, then the output ends (the model stopped before `</TOOL>`, as Cline's
+            # parser reads a tool use still open): the call. Cut off by the token limit, or inside a value: text.
+            self.ctx.end_call(self.name, self._final(), streamed=False)
             return
-        self.ctx.revert()  # no closing tag: not a call we can trust
+        self.ctx.revert()
 
 
 _BLOCK_SCALAR = regex.compile(r"[|>][+-]?")
