@@ -450,3 +450,45 @@ def test_elements_inside_a_string_parameter_stay_its_text() -> None:
     text = "<update_plan><note>Use <b>bold</b> and a <br> here</note></update_plan>"
     result = parse_everywhere(text, _PLAN_TOOLS, seeds=5)
     assert [c["arguments"] for c in result["calls"]] == [{"note": "Use <b>bold</b> and a <br> here"}]
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        (  # llxprt's tests: the scalars typed by the schema
+            '<use list_files path="src" recursive="true"></use>',
+            ("list_files", {"path": "src", "recursive": True}),
+            "",
+        ),
+        ('Reading it.\n<call read_file path="a.py"/>', ("read_file", {"path": "a.py"}), "Reading it.\n"),
+        (
+            '<invoke execute_command command="ls -l" cwd="/tmp" >\n</invoke> done',
+            ("execute_command", {"command": "ls -l", "cwd": "/tmp"}),
+            " done",
+        ),
+    ],
+)
+def test_a_tag_whose_first_word_is_an_offered_tool_and_whose_attributes_are_its_parameters_is_a_call(
+    text: str, call: tuple[str, dict[str, Any]], visible: str
+) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [call]
+    assert (result["text"], result["errors"]) == (visible, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<use read_file></use>",  # no attribute
+        '<use read_file file="a.py"></use>',  # an attribute the tool does not declare
+        '<use read_file path="a.py">and text</use>',  # something inside the tag
+        '<use read_file path="a.py"></other>',  # another tag's closer
+        '<use read_file path="a.py">',  # never closed
+        '<div read_file="a.py"></div>',  # the name as an attribute's key
+        '<use fetch_page path="a.py"></use>',  # no offered tool
+        'Write `<use read_file path="a.py"></use>` to read.',  # inline code
+    ],
+)
+def test_a_tag_naming_a_tool_without_that_evidence_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

@@ -13,7 +13,9 @@ The opener may carry parameters as attributes (``<run_command command="ls -l" />
 for tool XML): each attribute must be a parameter the tool declares, once (its value unescaped as XML, typed by
 the schema; gptme's ``args="PATH"``, named by no parameter, is the first parameter's value); a self-closing
 element is then the whole call, an open one takes the other parameters as children or its one other string
-parameter as a body of plain text (``<save args="a.py">print(1)</save>``).
+parameter as a body of plain text (``<save args="a.py">print(1)</save>``). The tool's name may also be the
+first word inside a tag of another name (``<use search q="x"></use>``, llxprt's tests): then its attributes are
+the whole call (at least one, all the tool's parameters) and the tag closes right after.
 
 The body may instead be YAML-like lines, as models prompted for tool-name XML sometimes write it (Mistral
 Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
@@ -315,6 +317,10 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml | _Att
     name = match.groupdict().get("name") or ""
     attrs = match.groupdict().get("attrs") or ""
     arguments = _attributes(ctx, name, attrs) if attrs else {}
+    verb = match.groupdict().get("verb")
+    if verb is not None:  # `<use NAME k="v">`: the attributes are the whole call, the tag closes right after
+        closer = None if match.group("slash") else _closer(verb)
+        return _Attributed(ctx, name, arguments or None, closer)
     if match.groupdict().get("slash"):
         # `<TOOL/>` with no attribute is no call: JSX and HTML write components that way (`<TitleBar />`).
         return _Attributed(ctx, name, arguments or None)
@@ -353,7 +359,9 @@ def _opener(tools: ToolIndex) -> str | None:
     if names is None:
         return None
     attrs = rf"(?P<attrs>(?:[ \t\r\n]{{1,8}}{_ATTR_PAIR}){{0,32}})"
-    return rf"<(?P<name>{names}){attrs}[ \t\r\n]{{0,8}}(?P<slash>/?)>"
+    # `<use search q="x"></use>`: a tag whose first word is the tool's name, its attributes the parameters
+    verb = r"(?:(?P<verb>[A-Za-z_][\w:.\-]{0,31})[ \t]{1,8})?"
+    return rf"<{verb}(?P<name>{names})(?![\w.\-=]){attrs}[ \t\r\n]{{0,8}}(?P<slash>/?)>"
 
 
 def _attributes(ctx: Context, name: str, attrs: str) -> dict[str, Any] | None:
@@ -376,14 +384,30 @@ def _attributes(ctx: Context, name: str, attrs: str) -> dict[str, Any] | None:
 
 class _Attributed:
     """A self-closing ``<TOOL k="v"/>``: the call is its attributes; or an opener whose attributes are no
-    parameters of the tool: text."""
+    parameters of the tool: text. With ``closer`` (``<use NAME k="v">``), that closer must follow at once."""
 
-    def __init__(self, ctx: Context, name: str, arguments: dict[str, Any] | None) -> None:
+    def __init__(
+        self, ctx: Context, name: str, arguments: dict[str, Any] | None, closer: regex.Pattern[str] | None = None
+    ) -> None:
         self.ctx = ctx
         self.name = name
         self.arguments = arguments
+        self.closer = closer
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if self.arguments is not None and self.closer is not None:
+            end = _WS.match(text, pos)
+            at = pos if end is None else end.end()
+            if at >= len(text) and not final:
+                return pos, MORE
+            found = self.closer.match(text, at, partial=not final)
+            if found is not None and found.partial:
+                return pos, MORE
+            if found is None:
+                self.arguments = None
+            else:
+                self.ctx.consume(text[pos : found.end()])
+                pos = found.end()
         if self.arguments is None:
             self.ctx.revert()
         else:
