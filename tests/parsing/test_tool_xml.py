@@ -492,3 +492,34 @@ def test_a_tag_whose_first_word_is_an_offered_tool_and_whose_attributes_are_its_
 def test_a_tag_naming_a_tool_without_that_evidence_stays_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+BASH = _tool("bash", command=_S)
+
+
+@pytest.mark.parametrize(
+    ("text", "command", "visible"),
+    [
+        ("<tool_call>\n<bash>\npwd\n</tool_call>", "pwd", ""),  # MiniMax M2.1 in LocalGPT's changelog
+        ("<tool_call>\n<bash>\npwd\n</tool_call>\n</tool_call>", "pwd", "</tool_call>"),  # twice: the second stays
+        ("Listing.\n<tool-use><bash>ls -la</tool_call>", "ls -la", "Listing. </tool_call>"),
+        ("<bash>git status</function_call> Done.", "git status", "</function_call> Done."),
+    ],
+)
+def test_a_plain_body_whose_closer_a_call_familys_closer_replaced_ends_there(
+    text: str, command: str, visible: str
+) -> None:
+    result = parse_everywhere(text, [BASH])
+    assert _calls(result) == [("bash", {"command": command})]
+    assert " ".join(result["text"].split()) == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<bash>ls</div>",  # a closer of no call family
+    ],
+)
+def test_a_plain_body_without_its_closer_or_a_call_closer_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [BASH])
+    assert (_calls(result), result["text"]) == ([], text)

@@ -73,6 +73,7 @@ class ToolXml:
         self.arguments: dict[str, Any] = {}
         self.raws: dict[str, list[str]] = {}  # each child's text as written, in order (a list repeats its element)
         self.plain: list[str] | None = None  # a body of plain text: the value of the tool's one string parameter
+        self._plain_stop: regex.Pattern[str] | None = None
         self.key: str | None = None
         self.value_end: regex.Pattern[str] | None = None
         self.value: list[str] = []
@@ -102,7 +103,7 @@ class ToolXml:
                     ctx.end_call(self.name, self._final(), streamed=False)
                     return pos, None
             if self.plain is not None:  # plain text: up to the tool's closing tag
-                found = self.close.search(text, pos, partial=not final)
+                found = self._plain_end().search(text, pos, partial=not final)
                 stop = n if found is None else found.start()
                 ctx.consume(text[pos:stop])
                 self.plain.append(text[pos:stop])
@@ -110,16 +111,19 @@ class ToolXml:
                     return n, self
                 if found.partial:
                     return found.start(), MORE
-                ctx.consume(found.group())
+                after = found.start()  # `<tool_call>\n<bash>\npwd\n</tool_call>`: the wrapper's closer, unread
+                if found.group("own") is not None:
+                    ctx.consume(found.group())
+                    after = found.end()
                 key = self._plain_key()
                 assert key is not None
                 body = "".join(self.plain)
                 if any(c.group("key") in self.params for c in _CHILD.finditer(body)) or _KEY_LINE.match(body):
                     ctx.revert()  # the tool's own parameter tags in prose, or keys it does not declare: no value
-                    return found.end(), None
+                    return after, None
                 value = typed_value(ctx.tools, self.name, key, "".join(self.plain).strip())
                 ctx.end_call(self.name, {**self.arguments, key: value}, streamed=False)  # the opener's first
-                return found.end(), None
+                return after, None
             if self.lines is not None:  # a YAML-like body: up to the tool's closing tag
                 found = self.close.search(text, pos, partial=not final)
                 stop = n if found is None else found.start()
@@ -233,6 +237,15 @@ class ToolXml:
 
     def _accepts(self, key: str) -> bool:
         return key in self.params
+
+    def _plain_end(self) -> regex.Pattern[str]:
+        """Where a plain body ends: the tool's closer (group ``own``), or a call family's closer (``</tool_call>``)
+        the model wrote instead, the tool's own left out (MiniMax M2.1 in LocalGPT); that closer stays unread."""
+        if self._plain_stop is None:
+            closers = sorted({d.close for d, _ in self.ctx.markers.call_closers if d.close})
+            others = "".join(f"|(?:{c})" for c in closers)
+            self._plain_stop = compile_marker(f"(?P<own>{self.close.pattern}){others}")
+        return self._plain_stop
 
     def _plain_key(self) -> str | None:
         """The tool's one string parameter the opener's attributes left unset, which a body of plain text is the
