@@ -4,6 +4,13 @@ Untagged, so they count only as a whole message naming known tools (like bare JS
 incrementally for its closing bracket (string- and bracket-aware), then read with Python's own `ast`:
 keyword arguments (and positional ones, bound to an offered tool's parameters in order) with literal values
 (``ast.literal_eval``), never evaluated code.
+
+Leniencies, each tried only when Python refuses the text (BFCL's prompt mode shows each):
+  - a closer that skips open brackets closes them too, and closers of nothing at the end are stray
+    (``f(days=["x", "y")]]``), as lenient JSON reads brackets;
+  - keyword arguments left as list items after their call's ``)`` join that call (``[f(a=1), b=2]``);
+  - an identifier written unquoted for a string or untyped parameter is its spelling (``parse_pythonic``'s
+    ``spelled``).
 """
 
 from __future__ import annotations
@@ -114,19 +121,32 @@ def _escape_breaks(text: str) -> str:
 
 
 def parse_pythonic(
-    text: str, parameters: Callable[[str], Sequence[str]] | None = None
+    text: str,
+    parameters: Callable[[str], Sequence[str]] | None = None,
+    spelled: Callable[[str, str], bool] | None = None,
 ) -> list[tuple[str, dict[str, Any]]] | None:
     """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that (tool names may hold ``-``).
 
     ``parameters``: a tool's parameter names in its schema's order; with it, literal positional arguments take
     them in order, as Python binds them (BrowserGym's ``click('81')``, OllamAssist's
     ``CreateFile('a.java', '…')``); more positional arguments than names, or a name given twice, is no call.
+
+    ``spelled(tool, key)``: whether the parameter takes a string its schema does not constrain otherwise (declared
+    a string, or untyped); there an identifier written unquoted (``controller=mapController``,
+    ``source=db.main``: a Java or Python name where BFCL's Java and JavaScript prompts want the value) is that
+    string as written, where the key is written too (``read(file_path)`` names a parameter, it gives no value).
+    Anywhere else, or any other expression, is no call.
     """
     text, names = _spell_names(text)
     text = _escape_breaks(text)
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep is not a call either
+    tree = _parsed(text.strip())
+    if tree is None:  # damaged brackets (BFCL's prompt mode): read again once repaired, if that reads
+        repaired = _rebalanced(text.strip())
+        tree = _parsed(repaired) if repaired is not None else None
+        if tree is None:
+            moved = _late_keywords(repaired if repaired is not None else text.strip())
+            tree = _parsed(moved) if moved is not None else None
+    if tree is None:
         return None
     if not isinstance(tree.body, ast.List) or not tree.body.elts:
         return None
@@ -136,6 +156,7 @@ def parse_pythonic(
             return None
         name = ast.unparse(node.func)
         name = names.get(name, name)
+        named = {id(k) for k in node.keywords}  # written `key=value`: an identifier there may be a spelled value
         if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Dict):
             # `get_weather({"city": "Paris"})`: one object literal as the arguments
             node = ast.Call(func=node.func, args=[], keywords=_dict_keywords(node.args[0]))
@@ -150,6 +171,14 @@ def parse_pythonic(
         for keyword in node.keywords:
             if keyword.arg is None:
                 return None
+            if (
+                spelled is not None
+                and id(keyword) in named
+                and _is_identifier(keyword.value)
+                and spelled(name, keyword.arg)
+            ):
+                arguments[keyword.arg] = ast.unparse(keyword.value)
+                continue
             try:
                 value = _json_value(ast.literal_eval(keyword.value))
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -157,6 +186,80 @@ def parse_pythonic(
             arguments[keyword.arg] = value
         calls.append((name, arguments))
     return calls
+
+
+def _parsed(text: str) -> ast.Expression | None:
+    try:
+        return ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep is not a call either
+        return None
+
+
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+_CLOSERS = {v: k for k, v in _PAIRS.items()}
+_TOKEN = regex.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[()\[\]{}]|[^'"()\[\]{}]+""", regex.DOTALL)
+
+
+def _rebalanced(text: str) -> str | None:
+    """``text`` with damaged brackets set right, as lenient JSON sets them (`shim.parsing.lenient_json`): a closer
+    that skips open brackets closes them too (``["RGB", "HEX")`` closes the list, then the call), and closers
+    that close nothing at the end are dropped (``…)]]``); None when nothing needed repair or a quote is open."""
+    out: list[str] = []
+    stack: list[str] = []
+    changed = False
+    for token in _TOKEN.findall(text):
+        if token in _CLOSERS:
+            stack.append(token)
+        elif token in _PAIRS:
+            opener = _PAIRS[token]
+            if stack and stack[-1] == opener:
+                stack.pop()
+            elif opener in stack:
+                while stack[-1] != opener:
+                    out.append(_CLOSERS[stack.pop()])
+                stack.pop()
+                changed = True
+            else:
+                changed = True
+                continue  # a closer of nothing open: stray
+        elif token[:1] in "'\"" and (len(token) < 2 or token[-1] != token[0]):
+            return None
+        out.append(token)
+    return "".join(out) if changed and not stack else None
+
+
+_LATE_KEYWORD = regex.compile(r"\)(?P<gap>[ \t\r\n]*,[ \t\r\n]*)(?=[A-Za-z_]\w*[ \t]*=(?!=))")
+
+
+def _late_keywords(text: str) -> str | None:
+    """A list whose last call closed before its last keyword arguments, left as items of the list
+    (``[f(a=1), b=2]``): the ``)`` moved after them; None when no item is such a keyword, or a call follows."""
+    if not text.startswith("[") or not text.endswith("]"):
+        return None
+    body = text[1:-1]
+    depth = 0
+    moved: int | None = None
+    for token in _TOKEN.finditer(body):
+        piece = token.group()
+        if moved is not None and piece == "(":
+            return None  # another call after the keywords: not this damage
+        if piece in _CLOSERS:
+            depth += 1
+        elif piece in _PAIRS:
+            depth -= 1
+            if depth == 0 and piece == ")" and moved is None and _LATE_KEYWORD.match(body, token.start()):
+                moved = token.start()
+    if moved is None:
+        return None
+    return "[" + body[:moved] + body[moved + 1 :].rstrip() + ")]"
+
+
+def _is_identifier(node: ast.expr) -> bool:
+    """A name or a dotted name (``mapController``, ``this.view``), not a literal: ``True`` and ``None`` are
+    constants."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _bind(node: ast.Call, names: Sequence[str]) -> ast.Call | None:

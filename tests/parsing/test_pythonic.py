@@ -117,3 +117,46 @@ def test_a_quoted_value_with_a_raw_line_break_keeps_its_backslashes_as_written(t
 
 def test_a_quoted_value_on_one_line_reads_its_escapes_as_python_does() -> None:
     assert parse_pythonic("[f(path='a\\tb\\n')]") == [("f", {"path": "a\tb\n"})]
+
+
+# BFCL's prompt mode (Qwen2.5 1.5B): brackets damaged at the end of a call list, set right as lenient JSON does.
+@pytest.mark.parametrize(
+    ("source", "calls"),
+    [
+        (  # a closer that skips an open list closes it too; the closer of nothing after the list is stray
+            '[get_weather(city="a", days=["x", "y"]),\n get_weather(city="b", days=["x", "y")]]',
+            [("get_weather", {"city": "a", "days": ["x", "y"]}), ("get_weather", {"city": "b", "days": ["x", "y"]})],
+        ),
+        ('[get_weather(city="a", opts={"u": "c")]', [("get_weather", {"city": "a", "opts": {"u": "c"}})]),
+        ('[get_weather(city="a"))]', [("get_weather", {"city": "a"})]),
+        (  # the call's `)` written before its last keyword arguments, left in the list
+            '[get_weather(city="a", days=[1, 2]), unit="c"]',
+            [("get_weather", {"city": "a", "days": [1, 2], "unit": "c"})],
+        ),
+        (
+            '[web-search(query="x"), get_weather(city="(b)"), unit="c", lang="en"]',
+            [("web-search", {"query": "x"}), ("get_weather", {"city": "(b)", "unit": "c", "lang": "en"})],
+        ),
+    ],
+)
+def test_damaged_brackets_at_a_call_lists_end_are_set_right(source: str, calls: list) -> None:
+    assert parse_pythonic(source) == calls
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '[get_weather(city="a"), unit="c", get_weather(city="b")]',  # a call after the keyword: not that damage
+        '[get_weather(city="a"), unit == "c"]',  # a comparison, not a keyword
+        '[get_weather(city="a", days=["x", "y")',  # still open: cut off, not damaged
+        '[get_weather(city="a)]',  # a quote left open
+        '[unit="c"]',  # a keyword and no call
+    ],
+)
+def test_brackets_no_repair_sets_right_stay_refused(source: str) -> None:
+    assert parse_pythonic(source) is None
+
+
+def test_a_damaged_call_list_opening_the_message_is_read_at_every_split() -> None:
+    text = '[get_weather(city="Paris", days=["mon", "tue")]]'
+    check(Real("written", text, [("get_weather", {"city": "Paris", "days": ["mon", "tue"]})], tools=TOOLS))

@@ -428,3 +428,61 @@ def test_an_action_label_after_the_thought_on_the_same_line_is_a_call(text: str)
     result = parse_everywhere(text, TOOLS)
     assert _calls(result) == [("get_weather", {"city": "(962,108)"})]
     assert result["text"].split("Action")[0] == result["text"] and result["text"].startswith("Thought:")
+
+
+# BFCL's Java and JavaScript categories (Qwen2.5 3B): a value written as the identifier the question named.
+JAVA_TOOLS = [
+    {
+        "name": "GeometryPresentation.createPresentation",
+        "inputSchema": {"type": "object", "properties": {"controller": {}, "parent": {"type": "string"}}},
+    },
+    {
+        "name": "search",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}, "n": {"type": "integer"}, "mode": {"enum": ["a", "b"]}},
+        },
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        (
+            "GeometryPresentation.createPresentation(controller=mapController, parent=mapArea)",
+            [("GeometryPresentation.createPresentation", {"controller": "mapController", "parent": "mapArea"})],
+        ),
+        (
+            "[GeometryPresentation.createPresentation(controller=this.ctrl, parent='main')]",
+            [("GeometryPresentation.createPresentation", {"controller": "this.ctrl", "parent": "main"})],
+        ),
+        ("I'll look it up.\nsearch(query=userQuery, n=3)\n", [("search", {"query": "userQuery", "n": 3})]),
+        (
+            "search(query='status = \\'active\\'', n=1)",
+            [("search", {"query": "status = 'active'", "n": 1})],
+        ),
+    ],
+)
+def test_an_unquoted_identifier_for_a_string_or_untyped_parameter_is_its_spelling(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    assert _calls(parse_everywhere(text, JAVA_TOOLS)) == calls
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "search(query=q, n=count)",  # n is an integer: an identifier is no integer
+        "search(query=q, mode=fast)",  # mode is an enum
+        "search(query=data['sales'])",  # an expression, not an identifier
+        "search(query=f(x))",  # a call inside
+        "This prose mentions [search(query)] without a value.",  # a positional name gives no value
+        "search(userQuery)",  # positional: the parameter's name written, not a value
+        "x = search(query=q)",  # code
+    ],
+)
+def test_identifiers_where_the_schema_wants_no_string_or_not_written_as_a_keyword_stay_text(text: str) -> None:
+    result = parse_everywhere(text, JAVA_TOOLS)
+    assert _calls(result) == []
+    assert result["text"] == text

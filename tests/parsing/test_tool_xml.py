@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from shim.parsing.stream import StreamParser
 from tests.parsing.chunking import parse_everywhere
 
 _S = {"type": "string"}
@@ -108,13 +109,42 @@ def test_a_python_literal_is_read_for_an_array_or_object_parameter_but_not_for_a
         "<read_file><file>a.ts</file></read_file>",  # not a parameter of the tool
         "<read_file>\n<path>a</path>\n</div>\n</read_file>",  # a closer of no parameter read
         "<read_file> and then <path>a</path></read_file>",  # prose between the children
-        "<attempt_completion><result>done</result>",  # the stream ends before the closing tag
+        "<attempt_completion><result>do",  # the stream ends inside a value
+        "<write_to_file><path>a.ts</path>\n<content>line",  # the stream ends inside the second value
         "<div><code>x</code></div>",  # a tag that is no offered tool
     ],
 )
 def test_markup_that_is_not_exactly_a_call_of_an_offered_tool_stays_text_without_an_error(text: str) -> None:
     result = parse_everywhere(text, [*TOOLS, "div"])
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        ("<attempt_completion><result>done</result>", ("attempt_completion", {"result": "done"}), ""),
+        ("Some text <execute_command><command>ls</command>", ("execute_command", {"command": "ls"}), "Some text"),
+        (
+            "I'll write it.\n<write_to_file>\n<path>a.ts</path>\n<content>x = 1\n</content>\n",
+            ("write_to_file", {"path": "a.ts", "content": "x = 1"}),
+            "I'll write it.",
+        ),
+    ],
+)
+def test_a_tool_tag_whose_parameter_tags_all_closed_when_the_output_ends_is_the_call(
+    text: str, call: tuple[str, dict[str, Any]], visible: str
+) -> None:
+    """Cline's parser reads a tool use still open at the end as that call: only ``</TOOL>`` was left out."""
+    result = parse_everywhere(text, TOOLS)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [call]
+    assert result["text"].strip() == visible
+
+
+def test_a_tool_tag_cut_off_by_the_token_limit_stays_text() -> None:
+    text = "Some text <execute_command><command>ls</command>"
+    parser = StreamParser(TOOLS)
+    events = parser.feed(text) + parser.close(truncated=True)
+    assert "".join(getattr(e, "text", "") for e in events) == text
 
 
 def test_without_offered_tools_tool_tags_are_text() -> None:
@@ -420,3 +450,76 @@ def test_elements_inside_a_string_parameter_stay_its_text() -> None:
     text = "<update_plan><note>Use <b>bold</b> and a <br> here</note></update_plan>"
     result = parse_everywhere(text, _PLAN_TOOLS, seeds=5)
     assert [c["arguments"] for c in result["calls"]] == [{"note": "Use <b>bold</b> and a <br> here"}]
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        (  # llxprt's tests: the scalars typed by the schema
+            '<use list_files path="src" recursive="true"></use>',
+            ("list_files", {"path": "src", "recursive": True}),
+            "",
+        ),
+        ('Reading it.\n<call read_file path="a.py"/>', ("read_file", {"path": "a.py"}), "Reading it.\n"),
+        (
+            '<invoke execute_command command="ls -l" cwd="/tmp" >\n</invoke> done',
+            ("execute_command", {"command": "ls -l", "cwd": "/tmp"}),
+            " done",
+        ),
+    ],
+)
+def test_a_tag_whose_first_word_is_an_offered_tool_and_whose_attributes_are_its_parameters_is_a_call(
+    text: str, call: tuple[str, dict[str, Any]], visible: str
+) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [call]
+    assert (result["text"], result["errors"]) == (visible, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<use read_file></use>",  # no attribute
+        '<use read_file file="a.py"></use>',  # an attribute the tool does not declare
+        '<use read_file path="a.py">and text</use>',  # something inside the tag
+        '<use read_file path="a.py"></other>',  # another tag's closer
+        '<use read_file path="a.py">',  # never closed
+        '<div read_file="a.py"></div>',  # the name as an attribute's key
+        '<use fetch_page path="a.py"></use>',  # no offered tool
+        'Write `<use read_file path="a.py"></use>` to read.',  # inline code
+    ],
+)
+def test_a_tag_naming_a_tool_without_that_evidence_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+BASH = _tool("bash", command=_S)
+
+
+@pytest.mark.parametrize(
+    ("text", "command", "visible"),
+    [
+        ("<tool_call>\n<bash>\npwd\n</tool_call>", "pwd", ""),  # MiniMax M2.1 in LocalGPT's changelog
+        ("<tool_call>\n<bash>\npwd\n</tool_call>\n</tool_call>", "pwd", "</tool_call>"),  # twice: the second stays
+        ("Listing.\n<tool-use><bash>ls -la</tool_call>", "ls -la", "Listing. </tool_call>"),
+        ("<bash>git status</function_call> Done.", "git status", "</function_call> Done."),
+    ],
+)
+def test_a_plain_body_whose_closer_a_call_familys_closer_replaced_ends_there(
+    text: str, command: str, visible: str
+) -> None:
+    result = parse_everywhere(text, [BASH])
+    assert _calls(result) == [("bash", {"command": command})]
+    assert " ".join(result["text"].split()) == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<bash>ls</div>",  # a closer of no call family
+    ],
+)
+def test_a_plain_body_without_its_closer_or_a_call_closer_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [BASH])
+    assert (_calls(result), result["text"]) == ([], text)

@@ -50,6 +50,7 @@ from shim.parsing.readers import (
     qwen_xml,
     react,
     reasoning,
+    shell_prompt,
     special_tokens,
     tagged_json,
     token_call,
@@ -115,6 +116,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
+    *shell_prompt.ROWS,  # $ ls -la opening a line, with the one offered tool that runs shell commands
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     # -- w-fam2: lenient forms, for offered tools only --

@@ -61,8 +61,10 @@ class JsonBody:
 
     def _restated(self, text: str, pos: int, final: bool) -> bool | None:
         """Whether the arguments object opens by naming the tool again under a name key the tool does not declare
-        (``{"name": "search", "args": {…}}`` after ``search`` was given, Inkling's invoke): then it is the whole
-        call again, read as one; None: its first key and value are not complete yet."""
+        (``{"name": "search", "args": {…}}`` after ``search`` was given, Inkling's invoke), or with an arguments
+        key the tool's schema does not declare (``<function=NAME>{"arguments": {…}}``, Qwen3.5 mixing its XML
+        and JSON forms): then it is the whole call again, read as one; None: its first key and value are not
+        complete yet."""
         assert self.name is not None
         tools = self.ctx.tools
         own = tools.resolve(self.name)
@@ -71,7 +73,10 @@ class JsonBody:
             return False
         if key.partial:
             return None
-        if key.group("key") not in NAME_KEYS or key.group("key") in (tools.properties(own) or {}):
+        declared = tools.properties(own)
+        if key.group("key") in ARG_KEYS and declared is not None and key.group("key") not in declared:
+            return True  # `{"arguments": {…}}` for a tool declaring no such parameter: the call's own envelope
+        if key.group("key") not in NAME_KEYS or key.group("key") in (declared or {}):
             return False
         first = _FIRST_KEY.match(text, pos, partial=not final)
         if first is None:
@@ -166,6 +171,8 @@ class JsonBody:
             return after
         try:
             if self.name is not None and self.whole:
+                if isinstance(value, dict) and not any(key in value for key in NAME_KEYS):
+                    value = {"name": self.name, **cast("dict[str, Any]", value)}  # the envelope without the name
                 shape = to_call(value, self.ctx.tools, unwrap=not self.scanner.streamed)
                 if self.ctx.tools.resolve(shape.name) != self.ctx.tools.resolve(self.name):
                     raise ShapeError(f"the arguments of {self.name!r} name another tool, {shape.name!r}")

@@ -24,7 +24,21 @@ from shim.parsing.readers.block_end import TURN_END, Closed
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["ROWS", "PythonicCalls"]
+__all__ = ["ROWS", "PythonicCalls", "spelled_as_string"]
+
+
+def spelled_as_string(tools: ToolIndex, name: str, key: str) -> bool:
+    """Whether an offered tool's parameter ``key`` is declared a string, or declared with no type at all (BFCL's
+    ``any``): where a model's unquoted identifier is the string it spells."""
+    props = tools.properties(tools.resolve(name))
+    schema: Any = props.get(key) if props is not None else None
+    if not isinstance(schema, dict):
+        return False
+    kinds: Any = schema.get("type")  # pyright: ignore[reportUnknownMemberType]
+    if kinds is None:
+        return not any(k in schema for k in ("enum", "const", "anyOf", "oneOf", "allOf", "properties", "items"))
+    return kinds == "string" or kinds == ["string"]
+
 
 _BLANKS = regex.compile(r"[ \t]*(?:;[ \t]*)?")
 """Blanks after a bare call, and the ``;`` that may end its statement (NexusRaven's ``a(…); b(…); ``)."""
@@ -73,6 +87,10 @@ class PythonicCalls:
         tools = self.ctx.tools
         return list(tools.properties(tools.resolve(name)) or ())
 
+    def _spelled(self, name: str, key: str) -> bool:
+        """The tool's parameter takes a string and no other type (or is untyped): an identifier is its spelling."""
+        return spelled_as_string(self.ctx.tools, name, key)
+
     def _next_call(self, text: str, found: regex.Match[str]) -> int | None:
         """Another call on the line after a ``;`` or under the label again: read it as part of the run (the
         whole run reverts to text unless every call in it is one); None: what follows is no call's start."""
@@ -98,7 +116,7 @@ class PythonicCalls:
             if not self.scanner.done:
                 return new, self
             body = "".join(self.body)
-            calls = parse_pythonic(f"[{body}]" if self.bare else body, self._parameters)
+            calls = parse_pythonic(f"[{body}]" if self.bare else body, self._parameters, self._spelled)
             if not calls or not all(self.ctx.tools.is_known(name) and (args or not self.line) for name, args in calls):
                 self.ctx.revert()
                 return new, None
@@ -177,7 +195,7 @@ class PythonicCalls:
         if self.calls is None and self.fenced and not truncated and not cut and self.scanner.only_closer_missing:
             # the output ends after a fenced call's last argument: only its `)` is missing (BrowserGym's
             # ```click('81'), the stop sequence ``` cutting the rest)
-            calls = parse_pythonic(f"[{body})]", self._parameters)
+            calls = parse_pythonic(f"[{body})]", self._parameters, self._spelled)
             if calls and all(self.ctx.tools.is_known(name) for name, _ in calls):
                 self.calls = calls
         if self.calls is None or truncated:

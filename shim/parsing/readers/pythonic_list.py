@@ -12,6 +12,7 @@ import regex
 from shim.parsing.pythonic import PYTHONIC_START, PythonicScanner, parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.readers.pythonic_calls import spelled_as_string
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import UntaggedJson
 from shim.parsing.shapes import ToolIndex
@@ -45,7 +46,8 @@ class PythonicList:
                 return new, None
             if closing.partial:
                 return new, MORE
-        calls = parse_pythonic("".join(self.body))
+        tools = self.ctx.tools
+        calls = parse_pythonic("".join(self.body), spelled=lambda name, key: spelled_as_string(tools, name, key))
         if not calls or not all(self.ctx.tools.is_known(name) for name, _ in calls):
             self.ctx.revert()
             return new, None

@@ -4,14 +4,18 @@ The tag is the name of an offered tool and each child tag is one parameter. Unta
 could look like it), so the evidence is strict: the opener is built only from offered tool names, only
 whitespace may sit between the children, and a child must be a parameter the tool's schema declares (a tool
 declaring none is called only as ``<TOOL></TOOL>``), once. Anything else goes back out as text, unchanged,
-with no error; so does a block the stream ends inside. Values are text, typed by the schema (``true`` for a
-boolean, ``["a"]`` or a Python literal ``['a']`` for an array); a ``<![CDATA[…]]>`` value is its content.
+with no error; so does a block the stream ends inside a value of, or that the token limit cut off (a block
+whose parameter tags are all closed when the output ends is the call: only its own closer was left out, and
+Cline's parser reads it so). Values are text, typed by the schema (``true`` for a boolean, ``["a"]`` or a
+Python literal ``['a']`` for an array); a ``<![CDATA[…]]>`` value is its content.
 
 The opener may carry parameters as attributes (``<run_command command="ls -l" />``, Qwen2.5-Coder prompted
 for tool XML): each attribute must be a parameter the tool declares, once (its value unescaped as XML, typed by
 the schema; gptme's ``args="PATH"``, named by no parameter, is the first parameter's value); a self-closing
 element is then the whole call, an open one takes the other parameters as children or its one other string
-parameter as a body of plain text (``<save args="a.py">print(1)</save>``).
+parameter as a body of plain text (``<save args="a.py">print(1)</save>``). The tool's name may also be the
+first word inside a tag of another name (``<use search q="x"></use>``, llxprt's tests): then its attributes are
+the whole call (at least one, all the tool's parameters) and the tag closes right after.
 
 The body may instead be YAML-like lines, as models prompted for tool-name XML sometimes write it (Mistral
 Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
@@ -69,6 +73,7 @@ class ToolXml:
         self.arguments: dict[str, Any] = {}
         self.raws: dict[str, list[str]] = {}  # each child's text as written, in order (a list repeats its element)
         self.plain: list[str] | None = None  # a body of plain text: the value of the tool's one string parameter
+        self._plain_stop: regex.Pattern[str] | None = None
         self.key: str | None = None
         self.value_end: regex.Pattern[str] | None = None
         self.value: list[str] = []
@@ -98,7 +103,7 @@ class ToolXml:
                     ctx.end_call(self.name, self._final(), streamed=False)
                     return pos, None
             if self.plain is not None:  # plain text: up to the tool's closing tag
-                found = self.close.search(text, pos, partial=not final)
+                found = self._plain_end().search(text, pos, partial=not final)
                 stop = n if found is None else found.start()
                 ctx.consume(text[pos:stop])
                 self.plain.append(text[pos:stop])
@@ -106,16 +111,19 @@ class ToolXml:
                     return n, self
                 if found.partial:
                     return found.start(), MORE
-                ctx.consume(found.group())
+                after = found.start()  # `<tool_call>\n<bash>\npwd\n</tool_call>`: the wrapper's closer, unread
+                if found.group("own") is not None:
+                    ctx.consume(found.group())
+                    after = found.end()
                 key = self._plain_key()
                 assert key is not None
                 body = "".join(self.plain)
                 if any(c.group("key") in self.params for c in _CHILD.finditer(body)) or _KEY_LINE.match(body):
                     ctx.revert()  # the tool's own parameter tags in prose, or keys it does not declare: no value
-                    return found.end(), None
+                    return after, None
                 value = typed_value(ctx.tools, self.name, key, "".join(self.plain).strip())
                 ctx.end_call(self.name, {**self.arguments, key: value}, streamed=False)  # the opener's first
-                return found.end(), None
+                return after, None
             if self.lines is not None:  # a YAML-like body: up to the tool's closing tag
                 found = self.close.search(text, pos, partial=not final)
                 stop = n if found is None else found.start()
@@ -230,6 +238,15 @@ class ToolXml:
     def _accepts(self, key: str) -> bool:
         return key in self.params
 
+    def _plain_end(self) -> regex.Pattern[str]:
+        """Where a plain body ends: the tool's closer (group ``own``), or a call family's closer (``</tool_call>``)
+        the model wrote instead, the tool's own left out (MiniMax M2.1 in LocalGPT); that closer stays unread."""
+        if self._plain_stop is None:
+            closers = sorted({d.close for d, _ in self.ctx.markers.call_closers if d.close})
+            others = "".join(f"|(?:{c})" for c in closers)
+            self._plain_stop = compile_marker(f"(?P<own>{self.close.pattern}){others}")
+        return self._plain_stop
+
     def _plain_key(self) -> str | None:
         """The tool's one string parameter the opener's attributes left unset, which a body of plain text is the
         value of (None: not one)."""
@@ -282,10 +299,12 @@ class ToolXml:
         self.value_end = None
 
     def finish(self, truncated: bool) -> None:
-        if self.bare and self.arguments and self.value_end is None and not truncated:
-            self.ctx.end_call(self.name, self._final(), streamed=False)  # its tags ran to the output's end
+        if self.raws and self.value_end is None and self.plain is None and self.lines is None and not truncated:
+            # Every parameter tag closed, then the output ends (the model stopped before `</TOOL>`, as Cline's
+            # parser reads a tool use still open): the call. Cut off by the token limit, or inside a value: text.
+            self.ctx.end_call(self.name, self._final(), streamed=False)
             return
-        self.ctx.revert()  # no closing tag: not a call we can trust
+        self.ctx.revert()
 
 
 _BLOCK_SCALAR = regex.compile(r"[|>][+-]?")
@@ -311,6 +330,10 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml | _Att
     name = match.groupdict().get("name") or ""
     attrs = match.groupdict().get("attrs") or ""
     arguments = _attributes(ctx, name, attrs) if attrs else {}
+    verb = match.groupdict().get("verb")
+    if verb is not None:  # `<use NAME k="v">`: the attributes are the whole call, the tag closes right after
+        closer = None if match.group("slash") else _closer(verb)
+        return _Attributed(ctx, name, arguments or None, closer)
     if match.groupdict().get("slash"):
         # `<TOOL/>` with no attribute is no call: JSX and HTML write components that way (`<TitleBar />`).
         return _Attributed(ctx, name, arguments or None)
@@ -349,7 +372,9 @@ def _opener(tools: ToolIndex) -> str | None:
     if names is None:
         return None
     attrs = rf"(?P<attrs>(?:[ \t\r\n]{{1,8}}{_ATTR_PAIR}){{0,32}})"
-    return rf"<(?P<name>{names}){attrs}[ \t\r\n]{{0,8}}(?P<slash>/?)>"
+    # `<use search q="x"></use>`: a tag whose first word is the tool's name, its attributes the parameters
+    verb = r"(?:(?P<verb>[A-Za-z_][\w:.\-]{0,31})[ \t]{1,8})?"
+    return rf"<{verb}(?P<name>{names})(?![\w.\-=]){attrs}[ \t\r\n]{{0,8}}(?P<slash>/?)>"
 
 
 def _attributes(ctx: Context, name: str, attrs: str) -> dict[str, Any] | None:
@@ -372,14 +397,30 @@ def _attributes(ctx: Context, name: str, attrs: str) -> dict[str, Any] | None:
 
 class _Attributed:
     """A self-closing ``<TOOL k="v"/>``: the call is its attributes; or an opener whose attributes are no
-    parameters of the tool: text."""
+    parameters of the tool: text. With ``closer`` (``<use NAME k="v">``), that closer must follow at once."""
 
-    def __init__(self, ctx: Context, name: str, arguments: dict[str, Any] | None) -> None:
+    def __init__(
+        self, ctx: Context, name: str, arguments: dict[str, Any] | None, closer: regex.Pattern[str] | None = None
+    ) -> None:
         self.ctx = ctx
         self.name = name
         self.arguments = arguments
+        self.closer = closer
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if self.arguments is not None and self.closer is not None:
+            end = _WS.match(text, pos)
+            at = pos if end is None else end.end()
+            if at >= len(text) and not final:
+                return pos, MORE
+            found = self.closer.match(text, at, partial=not final)
+            if found is not None and found.partial:
+                return pos, MORE
+            if found is None:
+                self.arguments = None
+            else:
+                self.ctx.consume(text[pos : found.end()])
+                pos = found.end()
         if self.arguments is None:
             self.ctx.revert()
         else:

@@ -1,9 +1,12 @@
 """Calls whose arguments are XML-style pairs (GLM ``<arg_key>``/``<arg_value>``, ``<parameter name=…>`` of MiniMax).
 
 `XmlPairs` reads one call: pairs until the call's end token, or until a wrapper's closer if that is missing.
-Values are raw text typed by the tool's schema: a parameter of type string stays text, any other type is
-read as (lenient) JSON or a Python literal (``['a', 'b']``); without a schema a value stays text, as these
-families' own parsers do. Arguments stream one pair at a time, as JSON text that concatenates to the object.
+A value's closer counts only where a tag (the next pair, the call's end, a wrapper's closer) or the output's end
+follows it: one that text follows (``<parameter name="c">contains </parameter> in it</parameter>``, SGLang's
+MiniMax M2 tests) is the value's own text. Values are raw text typed by the tool's schema: a parameter of type
+string stays text, any other type is read as (lenient) JSON or a Python literal (``['a', 'b']``); without a
+schema a value stays text, as these families' own parsers do. Arguments stream one pair at a time, as JSON
+text that concatenates to the object.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from shim.parsing.tags import PARTIAL
 from shim.parsing.xml_values import typed_value, unlaid
 
 __all__ = ["PairForm", "XmlPairs"]
+
+_BLANKS = regex.compile(r"[ \t\r\n]*")
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,18 @@ class XmlPairs:
                 ctx.consume(text[pos:])
                 self.value.append(text[pos:])
                 return len(text), self
+            if not found.partial and found.group("close") is not None:
+                after = _BLANKS.match(text, found.end())
+                assert after is not None
+                if after.end() >= len(text) and not final:
+                    ctx.consume(text[pos : found.start()])
+                    self.value.append(text[pos : found.start()])
+                    return found.start(), MORE  # what follows the closer decides whose it is
+                if after.end() < len(text) and text[after.end()] != "<":
+                    # `…contains </parameter> in it</parameter>`: a closer that text follows is the value's own
+                    ctx.consume(text[pos : found.end()])
+                    self.value.append(text[pos : found.end()])
+                    return found.end(), self
             ctx.consume(text[pos : found.start()])
             self.value.append(text[pos : found.start()])
             if found.partial:

@@ -273,3 +273,43 @@ def test_an_invoke_with_args_a_required_parameter_left_out_is_one_error() -> Non
     text = '<function_calls><invoke name="save" args="s.py"></invoke></function_calls>'
     result = check(Real("written", text, [], tools=[SAVE], errors=1), visible=False)
     assert "args=" in result["errors"][0]["message"]
+
+
+WRITE = [tool("write", path="string", content="string")]
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        (  # SGLang's MiniMax M2 tests: the value runs to the closer a tag follows
+            '<minimax:tool_call><invoke name="write"><parameter name="content">This text contains </parameter> in '
+            "it</parameter></invoke></minimax:tool_call>",
+            {"content": "This text contains </parameter> in it"},
+        ),
+        (
+            '<invoke name="write">\n<parameter name="content">a</parameter>b</parameter>\n'
+            '<parameter name="path">x.md</parameter>\n</invoke>',
+            {"content": "a</parameter>b", "path": "x.md"},
+        ),
+        (
+            '<function_calls><invoke name="write"><parameter name="content">say "</parameter>", twice: '
+            '</parameter>.</parameter><parameter name="path">y</parameter></invoke></function_calls>',
+            {"content": 'say "</parameter>", twice: </parameter>.', "path": "y"},
+        ),
+    ],
+)
+def test_a_parameter_closer_that_text_follows_is_the_values_own(text: str, arguments: dict[str, str]) -> None:
+    check(Real("written", text, [("write", arguments)], tools=WRITE))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<invoke name="write"><parameter name="content">done</parameter>\n<parameter name="path">a</parameter></invoke>',
+        '<invoke name="write"><parameter name="content">done</parameter>   </invoke>',
+        '<invoke name="write"><parameter name="content">done</parameter></invoke>',
+    ],
+)
+def test_a_parameter_closer_before_a_tag_ends_the_value(text: str) -> None:
+    path = {"path": "a"} if '"path"' in text else {}
+    check(Real("written", text, [("write", {"content": "done", **path})], tools=WRITE))

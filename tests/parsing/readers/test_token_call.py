@@ -3,9 +3,11 @@ spellings no family row names, read for offered tools at every split point; anyt
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from tests.parsing.readers.cases import Real, check
+from tests.parsing.readers.cases import Real, check, tool
 
 W = ("get_weather", {"city": "Paris"})
 
@@ -76,3 +78,30 @@ def test_a_name_argument_of_a_tool_that_declares_it_or_names_no_tool_stays_an_ar
     check(Real("written", text, [("get_weather", {"name": "get_weather", "city": "Paris"})], tools=declared))
     text = '<|call|>get_weather<|args|>{"name": "John Doe", "city": "Paris"}'
     check(Real("written", text, [("get_weather", {"name": "John Doe", "city": "Paris"})], tools=["get_weather"]))
+
+
+ENVELOPED = [tool("get_weather", city="string", unit="string"), tool("run", arguments="string")]
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # Qwen3.5 in mlx-swift's tests: its XML form's function tag around the JSON form's arguments envelope
+        ('<tool_call><function=get_weather>{"arguments":{}}</function></tool_call>', {}),
+        ('<tool_call><function=get_weather>{"arguments": {"city": "Paris"}}</function></tool_call>', {"city": "Paris"}),
+        (
+            '<|call|>get_weather<|args|>{"parameters": {"city": "Paris", "unit": "C"}}<|end|>',
+            {"city": "Paris", "unit": "C"},
+        ),
+        ('<|call|>get_weather<|args|>{ "args" : {"city": "Rome"} }', {"city": "Rome"}),
+    ],
+)
+def test_an_arguments_envelope_the_named_tool_does_not_declare_is_read_as_the_call(
+    text: str, arguments: dict[str, Any]
+) -> None:
+    check(Real("written", text, [("get_weather", arguments)], visible="", tools=ENVELOPED))
+
+
+def test_an_arguments_key_the_named_tool_declares_stays_its_argument() -> None:
+    text = '<|call|>run<|args|>{"arguments": "--fast"}<|end|>'
+    check(Real("written", text, [("run", {"arguments": "--fast"})], visible="", tools=ENVELOPED))
