@@ -16,6 +16,7 @@ argument chunks streamed always decode to what ``lenient_json.loads`` returns.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -106,17 +107,41 @@ _EXACT = {
     "number": _STRICT_NUMBER,
     "boolean": re.compile(r"true|false|True|False"),
 }
-SCALAR_KINDS = frozenset(_EXACT)
+_CONTAINERS = {"array": ("[", "]", list), "object": ("{", "}", dict)}
+SCALAR_KINDS = frozenset(_EXACT) | frozenset(_CONTAINERS)
 """Schema types a string argument may be read as (`retyped`)."""
 
 
 def retyped(kind: str | None, value: Any) -> Any:
     """A string that is exactly a JSON literal of the schema's scalar ``kind`` (``"2"`` for an integer,
     ``"0.5"`` for a number, ``"true"`` for a boolean: small models quote every value) as that literal; any other
-    value as it is (``"007"``, ``" 2"``, ``"2 people"`` stay strings: nothing is guessed)."""
+    value as it is (``"007"``, ``" 2"``, ``"2 people"`` stay strings: nothing is guessed). For an ``array`` or
+    ``object`` parameter, a string that is whole one JSON (or Python) literal of that type (``"[1, 2]"``,
+    ``"['Wi-Fi']"``: Llama 3.1 quoting its lists in BFCL runs) is that value."""
+    if isinstance(value, str) and kind in _CONTAINERS:
+        return _container(kind, value)
     if not isinstance(value, str) or kind not in _EXACT or not _EXACT[kind].fullmatch(value):
         return value
     return value.lower() == "true" if kind == "boolean" else json.loads(value)
+
+
+def _container(kind: str, value: str) -> Any:
+    opener, closer, expected = _CONTAINERS[kind]
+    text = value.strip()
+    if not (text.startswith(opener) and text.endswith(closer)):
+        return value
+    try:
+        decoded: Any = json.loads(text)
+    except ValueError:
+        try:
+            decoded = ast.literal_eval(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return value
+        try:  # a Python literal only if it is JSON data (no sets or bytes inside; a tuple is a list)
+            decoded = json.loads(json.dumps(decoded))
+        except (TypeError, ValueError):
+            return value
+    return decoded if isinstance(decoded, expected) else value
 
 
 class Status(Enum):

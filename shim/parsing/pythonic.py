@@ -5,12 +5,18 @@ incrementally for its closing bracket (string- and bracket-aware), then read wit
 keyword arguments (and positional ones, bound to an offered tool's parameters in order) with literal values
 (``ast.literal_eval``), never evaluated code.
 
-Leniencies, each tried only when Python refuses the text (BFCL's prompt mode shows each):
-  - a closer that skips open brackets closes them too, and closers of nothing at the end are stray
-    (``f(days=["x", "y")]]``), as lenient JSON reads brackets;
-  - keyword arguments left as list items after their call's ``)`` join that call (``[f(a=1), b=2]``);
-  - an identifier written unquoted for a string or untyped parameter is its spelling (``parse_pythonic``'s
-    ``spelled``).
+Leniencies, for what models write around that form (BFCL's prompt-mode results show each), each tried only when
+Python refuses the text:
+
+- a closer that skips open brackets closes them too, and closers of nothing at the end are stray
+  (``f(days=["x", "y")]]``), as lenient JSON reads brackets;
+- keyword arguments left as list items after their call's ``)`` join that call (``[f(a=1), b=2]``);
+- a keyword's value written bare, without quotes (``email=john@example.com``, ``service=Netflix``): read as its
+  text, when the strict reading fails and the value is one run of word-like tokens (letters, digits and
+  ``@ . : / + - # % ~ ? & =``: addresses, paths, dates; single blanks between words) right before ``,`` or ``)``;
+  an expression (``x + 1``, ``f(1)``, ``x[0]``) stays no call;
+- each call written as a string of the list (``['gcd(a=1)', 'lcm(b=2)']``: Snowflake Arctic's BFCL results):
+  every item must be one string holding exactly one call.
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ from typing import Any, cast
 
 import regex
 
-__all__ = ["PYTHONIC_START", "PythonicScanner", "parse_pythonic"]
+__all__ = ["PYTHONIC_START", "QUOTED_START", "PythonicScanner", "parse_pythonic"]
 
 PYTHONIC_START = regex.compile(r"\[[ \t\r\n]{0,8}[A-Za-z_][A-Za-z0-9_.\-]{0,127}\(")
 """How a pythonic call list opens (matched with ``partial=True`` at the start of a message)."""
+QUOTED_START = regex.compile(r"""\[[ \t\r\n]{0,8}['"][A-Za-z_][A-Za-z0-9_.\-]{0,127}\(""")
+"""How a list of calls written as strings opens (``['gcd(``)."""
 
 _STRING_RUNS = {"'": regex.compile(r"[^'\\]+"), '"': regex.compile(r'[^"\\]+')}
 _PLAIN = regex.compile(r"[^'\"\[\]\(\)\{\}]+")
@@ -124,6 +132,8 @@ def parse_pythonic(
     text: str,
     parameters: Callable[[str], Sequence[str]] | None = None,
     spelled: Callable[[str, str], bool] | None = None,
+    *,
+    lenient: bool = False,
 ) -> list[tuple[str, dict[str, Any]]] | None:
     """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that (tool names may hold ``-``).
 
@@ -131,12 +141,29 @@ def parse_pythonic(
     them in order, as Python binds them (BrowserGym's ``click('81')``, OllamAssist's
     ``CreateFile('a.java', '…')``); more positional arguments than names, or a name given twice, is no call.
 
-    ``spelled(tool, key)``: whether the parameter takes a string its schema does not constrain otherwise (declared
-    a string, or untyped); there an identifier written unquoted (``controller=mapController``,
+    A value written bare is text on one of two kinds of evidence. ``lenient``: the list is the message's call
+    block, so any bare value is the text it spells, and a list of strings may hold the calls (the module
+    docstring); a call on a line of prose (``search(query=q)``) may be code, and otherwise keeps Python's own
+    reading. ``spelled(tool, key)``: whether the parameter takes a string its schema does not constrain otherwise
+    (declared a string, or untyped); there an identifier written unquoted (``controller=mapController``,
     ``source=db.main``: a Java or Python name where BFCL's Java and JavaScript prompts want the value) is that
-    string as written, where the key is written too (``read(file_path)`` names a parameter, it gives no value).
-    Anywhere else, or any other expression, is no call.
+    string as written, wherever the call stands, where the key is written too (``read(file_path)`` names a
+    parameter, it gives no value).
     """
+    calls = _parse(text, parameters, spelled, strings=lenient)
+    if calls is None and lenient and "=" in text:
+        bare = _quote_bare(text)
+        calls = _parse(bare, parameters, spelled, strings=False) if bare != text else None
+    return calls
+
+
+def _parse(
+    text: str,
+    parameters: Callable[[str], Sequence[str]] | None,
+    spelled: Callable[[str, str], bool] | None = None,
+    *,
+    strings: bool,
+) -> list[tuple[str, dict[str, Any]]] | None:
     text, names = _spell_names(text)
     text = _escape_breaks(text)
     tree = _parsed(text.strip())
@@ -150,8 +177,11 @@ def parse_pythonic(
         return None
     if not isinstance(tree.body, ast.List) or not tree.body.elts:
         return None
+    items = tree.body.elts
+    if strings and all(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items):
+        return _string_calls([cast("str", cast("ast.Constant", item).value) for item in items], parameters)
     calls: list[tuple[str, dict[str, Any]]] = []
-    for node in tree.body.elts:
+    for node in items:
         if not isinstance(node, ast.Call):
             return None
         name = ast.unparse(node.func)
@@ -197,7 +227,7 @@ def _parsed(text: str) -> ast.Expression | None:
 
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 _CLOSERS = {v: k for k, v in _PAIRS.items()}
-_TOKEN = regex.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[()\[\]{}]|[^'"()\[\]{}]+""", regex.DOTALL)
+_BRACKET_TOKEN = regex.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[()\[\]{}]|[^'"()\[\]{}]+""", regex.DOTALL)
 
 
 def _rebalanced(text: str) -> str | None:
@@ -207,7 +237,7 @@ def _rebalanced(text: str) -> str | None:
     out: list[str] = []
     stack: list[str] = []
     changed = False
-    for token in _TOKEN.findall(text):
+    for token in _BRACKET_TOKEN.findall(text):
         if token in _CLOSERS:
             stack.append(token)
         elif token in _PAIRS:
@@ -239,7 +269,7 @@ def _late_keywords(text: str) -> str | None:
     body = text[1:-1]
     depth = 0
     moved: int | None = None
-    for token in _TOKEN.finditer(body):
+    for token in _BRACKET_TOKEN.finditer(body):
         piece = token.group()
         if moved is not None and piece == "(":
             return None  # another call after the keywords: not this damage
@@ -260,6 +290,61 @@ def _is_identifier(node: ast.expr) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
+
+
+def _string_calls(
+    items: list[str], parameters: Callable[[str], Sequence[str]] | None
+) -> list[tuple[str, dict[str, Any]]] | None:
+    """``['gcd(a=1)', 'lcm(b=2)']``: each string one call (read by the same rules, bare values too), or None."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for item in items:
+        inner = f"[{item.strip()}]"
+        call = _parse(inner, parameters, strings=False)
+        if call is None and "=" in item:
+            bare = _quote_bare(inner)
+            call = _parse(bare, parameters, strings=False) if bare != inner else None
+        if call is None or len(call) != 1:
+            return None
+        calls += call
+    return calls
+
+
+_TOKEN = r"[\w@.#~/][\w@.:/+\-#%~?&=]{0,255}"
+_BARE_VALUE = regex.compile(
+    r"""(?P<s>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
+    rf"|(?<=[(,][ \t\r\n]{{0,8}}[A-Za-z_]\w{{0,63}}[ \t]{{0,4}}=[ \t]{{0,4}})(?P<v>{_TOKEN}(?: {_TOKEN}){{0,15}})"
+    r"(?=[ \t]{0,4}[,)])",
+    regex.DOTALL,
+)
+
+
+def _quote_bare(text: str) -> str:
+    """Keyword values written without quotes (``email=john@example.com``) quoted as the strings they spell;
+    literals (``5``, ``True``, ``None``) and quoted strings stay as written."""
+
+    def quote(found: regex.Match[str]) -> str:
+        value = found.group("v")
+        if value is None:
+            return found.group()
+        try:
+            ast.literal_eval(value)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            pass
+        else:
+            return value
+        if " " in value and _is_expression(value):  # `1 if b else 2`: code, not words
+            return value
+        return repr(value)
+
+    return _BARE_VALUE.sub(quote, text)
+
+
+def _is_expression(text: str) -> bool:
+    try:
+        ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def _bind(node: ast.Call, names: Sequence[str]) -> ast.Call | None:

@@ -144,6 +144,29 @@ def test_damaged_brackets_at_a_call_lists_end_are_set_right(source: str, calls: 
 
 
 @pytest.mark.parametrize(
+    ("source", "calls"),
+    [
+        # ToolACE-8B (tau-bench trajectories): values written bare
+        ("[find_user(email=johndoe@example.com)]", [("find_user", {"email": "johndoe@example.com"})]),
+        ("[find_user(first_name=John, zip=12345r)]", [("find_user", {"first_name": "John", "zip": "12345r"})]),
+        # Snowflake Arctic (BFCL results): one bare value among quoted ones and literals
+        (
+            '[shows(service=Netflix, titles=["Friends"], sort=True, n=3)]',
+            [("shows", {"service": "Netflix", "titles": ["Friends"], "sort": True, "n": 3})],
+        ),
+        ("[get_weather(city=New York, unit=celsius)]", [("get_weather", {"city": "New York", "unit": "celsius"})]),
+        (
+            "[open(url=https://example.com/a?b, day=2024-01-02)]",
+            [("open", {"url": "https://example.com/a?b", "day": "2024-01-02"})],
+        ),
+        ("[f(a=None, b=-2.5)]", [("f", {"a": None, "b": -2.5})]),  # literals stay literals
+    ],
+)
+def test_bare_values_of_a_lenient_list_are_the_text_they_spell(source: str, calls: list) -> None:
+    assert parse_pythonic(source, lenient=True) == calls
+
+
+@pytest.mark.parametrize(
     "source",
     [
         '[get_weather(city="a"), unit="c", get_weather(city="b")]',  # a call after the keyword: not that damage
@@ -160,3 +183,72 @@ def test_brackets_no_repair_sets_right_stay_refused(source: str) -> None:
 def test_a_damaged_call_list_opening_the_message_is_read_at_every_split() -> None:
     text = '[get_weather(city="Paris", days=["mon", "tue")]]'
     check(Real("written", text, [("get_weather", {"city": "Paris", "days": ["mon", "tue"]})], tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["[f(a=x + 1)]", "[f(a=foo(1))]", "[f(a=b c + d)]", "[f(a=x[0])]", "[f(a=1 if b else 2)]", "[f(a=lambda: 1)]"],
+)
+def test_expressions_are_no_bare_values(source: str) -> None:
+    assert parse_pythonic(source, lenient=True) is None
+
+
+@pytest.mark.parametrize(
+    ("source", "calls"),
+    [
+        (
+            "['gcd(num1=96, num2=128)', 'lcm(num1=15, num2=25)']",
+            [("gcd", {"num1": 96, "num2": 128}), ("lcm", {"num1": 15, "num2": 25})],
+        ),
+        ('["f(a=Netflix)", \n"f(a=\'Hulu\')"]', [("f", {"a": "Netflix"}), ("f", {"a": "Hulu"})]),
+        ("[' f(a=1) ']", [("f", {"a": 1})]),
+    ],
+)
+def test_a_list_of_strings_each_one_call_is_those_calls_when_lenient(source: str, calls: list) -> None:
+    assert parse_pythonic(source, lenient=True) == calls
+    assert parse_pythonic(source) is None
+
+
+@pytest.mark.parametrize(
+    "source", ["['f(a=1)', 'hello']", "['f(a=1); f(a=2)']", "['f(a=1), f(a=2)']", "['f(a=1)', 5]", "['[f(a=1)]']"]
+)
+def test_a_list_of_strings_that_are_not_one_call_each_is_refused(source: str) -> None:
+    assert parse_pythonic(source, lenient=True) is None
+
+
+GCD = [
+    "gcd",
+    "lcm",
+    {"name": "find_user", "inputSchema": {"type": "object", "properties": {"email": {"type": "string"}}}},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        (
+            "['gcd(num1=96, num2=128)', 'lcm(num1=15, num2=25)']",
+            [("gcd", {"num1": 96, "num2": 128}), ("lcm", {"num1": 15, "num2": 25})],
+        ),
+        ('\n\n["gcd(num1=96, num2=128)"]', [("gcd", {"num1": 96, "num2": 128})]),
+        ("[find_user(email=jo@example.com)]", [("find_user", {"email": "jo@example.com"})]),
+        ("```\n[find_user(email=jo@example.com)]\n```", [("find_user", {"email": "jo@example.com"})]),
+    ],
+)
+def test_a_lenient_list_opening_the_message_is_read_at_every_split(text: str, calls: list) -> None:
+    check(Real("written: BFCL result files' lists", text, calls, tools=GCD))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Try [find_user(email=jo@example.com)] next.",
+        "Then run ['gcd(num1=96, num2=128)'] and see.",
+        "find_user(email=jo@example.com)",  # a bare call keeps Python's reading
+        "['gcd(num1=96, num2=128)', 'a note']",
+        "[delete_all(path=root)]",  # not offered
+    ],
+)
+def test_bare_values_and_call_strings_elsewhere_stay_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text, tools=GCD))
+    assert result["text"] == text

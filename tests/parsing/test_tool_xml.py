@@ -523,3 +523,47 @@ def test_a_plain_body_whose_closer_a_call_familys_closer_replaced_ends_there(
 def test_a_plain_body_without_its_closer_or_a_call_closer_stays_text(text: str) -> None:
     result = parse_everywhere(text, [BASH])
     assert (_calls(result), result["text"]) == ([], text)
+
+
+_SEARCH = _tool("search", query=_S, result_types={"type": "array", "items": _S})
+_PAIR = _tool("pair", a=_S, b={"type": "integer"})
+_TWO = _tool("two", a=_S, b=_S)
+
+
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        # rnj-1 (a workunit benchmark's results): the tool's tag around its JSON arguments
+        (
+            ' <search>\n{"query": "Notify", "result_types": ["workunit"]}\n</search>',
+            ("search", {"query": "Notify", "result_types": ["workunit"]}),
+        ),
+        ('<search>{"query": "x"}</search>', ("search", {"query": "x"})),
+        ("<pair>\n  {'a': 'x', 'b': 2}\n</pair>", ("pair", {"a": "x", "b": 2})),  # no single string parameter
+        ('<pair>{"a": "x", "b": "2"}</pair>', ("pair", {"a": "x", "b": 2})),
+    ],
+)
+def test_a_json_object_of_declared_parameters_as_the_body_is_the_arguments(
+    text: str, call: tuple[str, dict[str, Any]]
+) -> None:
+    result = parse_everywhere(text, [_SEARCH, _PAIR], seeds=5)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [call]
+    assert result["text"].strip() == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ('<search>{"other": 1}</search>', [("search", {"query": '{"other": 1}'})]),  # the one string's value, as before
+        ('<two>{"a": "x", "c": 2}</two> ok', []),  # a key the tool does not declare
+        ("<two>{}</two>", []),
+        ('<two>{"a": "x"} and more</two>', []),
+    ],
+)
+def test_a_json_body_with_keys_the_tool_does_not_declare_is_no_arguments_object(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    result = parse_everywhere(text, [_SEARCH, _TWO], seeds=5)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == calls
+    if not calls:
+        assert result["text"] == text

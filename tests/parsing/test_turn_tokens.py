@@ -219,3 +219,38 @@ def test_a_wrapper_around_several_calls_is_markup(
     check(
         Real("written: <tools> (Qwen2.5-Coder), <tool-use> (gptme)", text, calls, visible=visible, tools=[SHELL, IPY])
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # StableLM 2 1.6B (fireworks function-calling eval logs): the Hermes prompt's `</tools>` after the calls
+        "<tool_call>\n{'name': 'f', 'arguments': {}}\n</tool_call>\n</tools>\n<|endoftext|>",
+        '<tool_call>{"name": "f", "arguments": {}}</tool_call></tools>',
+        '<tool_call>{"name": "f", "arguments": {}}\n</functions>\n',
+        '<function_call>{"name": "f", "arguments": {}}</function_call>\n</available_tools><|im_end|>',
+        '[TOOL_CALLS][{"name": "f", "arguments": {}}][/AVAILABLE_TOOLS]',
+    ],
+)
+def test_the_prompts_tool_list_closer_ending_the_output_after_a_call_is_markup(text: str) -> None:
+    check(Real("written: the prompt's tool-list closer printed after the calls", text, [("f", {})]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (
+            '<tool_call>{"name": "f", "arguments": {}}</tool_call>\n</tools> closes the list.',
+            "</tools> closes the list.",
+        ),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call></tools>\nDone.', "</tools> Done."),
+    ],
+)
+def test_a_tool_list_closer_followed_by_text_stays_text(text: str, visible: str) -> None:
+    check(Real("written: the closer named in prose after a call", text, [("f", {})], visible=visible))
+
+
+@pytest.mark.parametrize("text", ["Close the list with </tools>", "</tools>\n", "</functions><|im_end|>"])
+def test_a_tool_list_closer_without_a_call_stays_text(text: str) -> None:
+    result = check(Real("written: no call before the closer", text, [], visible=text), visible=False)
+    assert "</" in result["text"]

@@ -302,3 +302,58 @@ def test_a_string_parameter_written_as_one_json_string_is_decoded_in_every_famil
 @pytest.mark.parametrize("written", ['"a" and "b"', '"unclosed', 'say "hi"', '"two\nlines"'])
 def test_a_string_that_is_not_exactly_one_json_string_literal_keeps_its_text(written: str) -> None:
     assert {family: _read(family, "string", written) for family in FAMILIES} == dict.fromkeys(FAMILIES, written)
+
+
+_LISTS = {
+    "name": "hist",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "data": {"type": "array", "items": {"type": "integer"}},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "opts": {"type": "object"},
+            "note": {"type": "string"},
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Llama 3.1 8B (BFCL runs on an L4): arrays quoted as JSON strings
+        '<tool_call>{"name": "hist", "arguments": {"data": "[1, 2]", "tags": "[\\"Wi-Fi\\", \\"Room\\"]", '
+        '"opts": "{\\"k\\": true}", "note": "[1, 2]"}}</tool_call>',
+        # ...or as Python literals inside the string
+        '<tool_call>{"name": "hist", "arguments": {"data": " [1, 2] ", "tags": "[\'Wi-Fi\', \'Room\']", '
+        '"opts": "{\'k\': True}", "note": "[1, 2]"}}</tool_call>',
+        '{"name": "hist", "arguments": {"data": "[1,2]", "tags": "[\\"Wi-Fi\\",\\"Room\\"]", "opts": "{\\"k\\":true}", '
+        '"note": "[1, 2]"}}',
+        '[hist(data="[1, 2]", tags="[\'Wi-Fi\', \'Room\']", opts=\'{"k": true}\', note="[1, 2]")]',
+    ],
+)
+def test_a_quoted_list_or_object_of_an_array_or_object_parameter_is_that_value_at_every_split(text: str) -> None:
+    result = parse_everywhere(text, [_LISTS], seeds=5)
+    assert [c["arguments"] for c in result["calls"]] == [
+        {"data": [1, 2], "tags": ["Wi-Fi", "Room"], "opts": {"k": True}, "note": "[1, 2]"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("written", "kept"),
+    [
+        ('"data": "[1, 2"', {"data": "[1, 2"}),  # not one whole literal
+        ('"data": "[x]"', {"data": "[x]"}),
+        ('"data": "{1, 2}"', {"data": "{1, 2}"}),  # a set is no JSON value
+        ('"data": "{\\"a\\": 1}"', {"data": '{"a": 1}'}),  # an object where an array is asked
+        ('"opts": "[1]"', {"opts": "[1]"}),
+        ('"data": "1, 2"', {"data": "1, 2"}),
+    ],
+)
+def test_a_quoted_value_that_is_no_whole_literal_of_the_container_type_stays_a_string(
+    written: str, kept: dict[str, Any]
+) -> None:
+    result = parse_everywhere(
+        f'<tool_call>{{"name": "hist", "arguments": {{{written}}}}}</tool_call>', [_LISTS], seeds=5
+    )
+    assert [c["arguments"] for c in result["calls"]] == [kept]

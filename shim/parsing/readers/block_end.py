@@ -50,11 +50,43 @@ ones, any closing special token (``<|/tool_call|>``, ``<|tool_calls_end|>``): a 
 vocabulary, which no visible text is written with."""
 
 
-def _turn_end(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
-    """A turn token at ``pos`` after a call: absorbed as markup (then `Closed` reads on); None: not one."""
-    found = TURN_END.match(text, pos, partial=not final)
+PROMPT_CLOSER = regex.compile(
+    r"<[ \t]{0,4}/[ \t]{0,4}(?:tools|functions|available_tools|available_functions|tool_list|function_list)[ \t]{0,4}>"
+    r"|\[/(?:AVAILABLE_TOOLS|TOOLS|FUNCTIONS)\]",
+    regex.IGNORECASE,
+)
+"""The closer of the prompt's own list of tools (Hermes' ``</tools>``, ``</functions>``, Mistral's
+``[/AVAILABLE_TOOLS]``): a model that goes on printing its prompt's structure after its calls writes it last."""
+_TRAILING_BLANKS = regex.compile(r"[ \t\r\n]*")
+
+
+def _prompt_closer(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """A prompt's tool-list closer at ``pos`` after a call, with nothing after it but blanks and turn tokens to the
+    end of the output: markup. Before any other text it stays text (``</tools> closes the list``)."""
+    found = PROMPT_CLOSER.match(text, pos, partial=not final)
     if found is None:
         return None
+    if found.partial:
+        return pos, MORE
+    blanks = _TRAILING_BLANKS.match(text, found.end())
+    assert blanks is not None
+    if blanks.end() >= len(text):
+        if not final:
+            return pos, MORE
+    elif (turn := TURN_END.match(text, blanks.end(), partial=not final)) is None:
+        return None
+    elif turn.partial:
+        return pos, MORE
+    ctx.markup(found.group())
+    return found.end(), Closed(ctx)
+
+
+def _turn_end(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """A turn token at ``pos`` after a call: absorbed as markup (then `Closed` reads on); None: not one. So is a
+    prompt's tool-list closer that ends the output (`_prompt_closer`)."""
+    found = TURN_END.match(text, pos, partial=not final)
+    if found is None:
+        return _prompt_closer(ctx, text, pos, final)
     if found.partial:
         return pos, MORE
     ctx.markup(found.group())

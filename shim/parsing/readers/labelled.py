@@ -8,9 +8,10 @@ a JSON value or a ```` ```json ```` fence holding calls of offered tools (the ev
 the label markup; otherwise the label and the block go back out as text, unchanged.
 
 Leniencies: the label in bold (``**…**``, ``__…__``), as a heading (``#``), or bare at a line's start;
-``call`` or ``calls``; ``tool``, ``function`` or ``action``; a colon inside or after the emphasis, or none in
-DSPy's header. A label and a Python-style call in one bracket (``[Calling tool: add({"a": 5})]``, vllm-mlx's
-Qwen bracket format) is read the same way, for an offered tool only.
+``call`` or ``calls``; ``tool``, ``function`` or ``action``, joined by a blank, ``_`` or nothing (``TOOLCALL``);
+a colon inside or after the emphasis, or none (the label alone on its line, as DSPy's header is). A label and a
+Python-style call in one bracket (``[Calling tool: add({"a": 5})]``, vllm-mlx's Qwen bracket format) is read the
+same way, for an offered tool only.
 """
 
 from __future__ import annotations
@@ -26,11 +27,14 @@ __all__ = ["ROWS"]
 _WORD = r"(?:tool|function|action)[ _]?calls?"
 _DSPY = rf"\[\[[ \t]{{0,4}}##[ \t]{{0,4}}{_WORD}[ \t]{{0,4}}##[ \t]{{0,4}}\]\]"
 _MARKDOWN = rf"(?:\#{{1,6}}[ \t]{{1,4}})?(?P<em>\*\*|__)?{_WORD}[ \t]{{0,4}}:?(?P=em)?[ \t]{{0,4}}:?"
-_PLAIN = rf"\n[ \t]{{0,8}}{_WORD}[ \t]{{0,4}}:"
+_PLAIN = rf"\n[ \t]{{0,8}}{_WORD}[ \t]{{0,4}}:?"
 """A bare label only where a line begins: its first character is then the line break, not a letter every word
 may begin with (a row stopping at every ``t`` would cut other families' openers in two)."""
 _AFTER = rf"[ \t]{{0,8}}\r?\n(?:[ \t]{{0,8}}\r?\n){{0,3}}[ \t]{{0,8}}(?:(?P<fence>{FENCE_OPEN})|(?=[\{{\[]))"
 LABEL = rf"(?:{_DSPY}|(?=[#*_]){_MARKDOWN}|{_PLAIN}){_AFTER}"
+FIRST_LINE = rf"[ \t]{{0,8}}{_WORD}[ \t]{{0,4}}:?{_AFTER}"
+"""The label as the message's first line (``TOOLCALL`` then the JSON list: Llama 3.1 8B asked for BFCL's
+``<TOOLCALL>…</TOOLCALL>`` wrote the tag's word without its brackets)."""
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart | UntaggedJson:
@@ -54,5 +58,6 @@ def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> PyStar
 
 ROWS = [
     Dialect("label_line_call", LABEL, None, kind="untagged", first="[#*_\n", reader=_open),
+    Dialect("label_first_line", FIRST_LINE, None, kind="untagged", start="message", first=" \ttTfFaA", reader=_open),
     Dialect("label_bracket_call", _BRACKET, None, kind="untagged", first="[", reader=_open_bracket),
 ]

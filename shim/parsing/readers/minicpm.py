@@ -4,6 +4,16 @@ The opener names the tool, so the call starts at once; the body is read to ``</f
 or ``</function>`` inside ``<![CDATA[…]]>`` is value text). Values are typed by the tool's input schema
 (``[1, 2]`` for an array parameter, ``true`` for a boolean one), text otherwise; CDATA content is taken
 as written, other values lose the whitespace around them.
+
+The same element family is what the Berkeley leaderboard's XML return formats ask for (BFCL's ``concise_xml``
+and ``verbose_xml``), so a ``<param>`` may carry more attributes, in any order, quoted or not:
+
+- ``<param name="k" type="integer">5</param>``: the value is the element's text;
+- ``<param name="k" value="5" type="integer"/>``: the value is the ``value`` attribute (self-closing or not);
+- ``type`` is the JSON type the model declares (BFCL's names: ``float``, ``dict``, ``tuple`` too), used where
+  the schema gives none;
+- ``<params>…</params>`` around the parameters is markup, and so is a stray ``</param>`` or ``</params>``
+  with no parameter open (``<params>…</param>``: the wrapper closed by its singular).
 """
 
 from __future__ import annotations
@@ -23,11 +33,40 @@ _OPEN = r"""<function[ \t]{1,8}name[ \t]{0,4}=[ \t]{0,4}["'](?P<name>[^"'<>\n]{1
 _CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}function[ \t]{0,8}>"
 _NEXT = regex.compile(rf"<!\[CDATA\[|{_CLOSE}", regex.IGNORECASE)
 _CDATA_END = regex.compile(r"\]\]>")
+_ATTR = (
+    r"""[ \t\r\n]{1,8}[A-Za-z_][\w.:\-]{0,31}[ \t]{0,4}=[ \t]{0,4}"""
+    r"""(?:"[^"\n]{0,4096}"|'[^'\n]{0,4096}'|(?:[^\s"'<>=/]|/(?!>)){1,4096})"""
+)
 _PARAM = regex.compile(
-    r"""<param[ \t]{1,8}name[ \t]{0,4}=[ \t]{0,4}["']?(?P<key>[^"'<>\n]{1,128}?)["']?[ \t]{0,8}>"""
-    r"|(?P<end></[ \t]{0,8}param[ \t]{0,8}>)",
+    rf"<param(?P<attrs>(?:{_ATTR}){{1,8}})[ \t\r\n]{{0,8}}(?P<closed>/)?>"
+    r"|(?P<end></[ \t]{0,8}param[ \t]{0,8}>)"
+    r"|(?P<wrap><[ \t]{0,8}/?[ \t]{0,8}params[ \t]{0,8}>)",
     regex.IGNORECASE,
 )
+_ONE_ATTR = regex.compile(
+    r"""(?P<attr>[A-Za-z_][\w.:\-]{0,31})[ \t]{0,4}=[ \t]{0,4}"""
+    r"""(?:"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s"'<>=]+))"""
+)
+_DECLARED = {
+    "float": "number",
+    "double": "number",
+    "int": "integer",
+    "bool": "boolean",
+    "dict": "object",
+    "tuple": "array",
+    "list": "array",
+}
+"""The type names a ``type`` attribute may use for JSON's (BFCL's own list: string, integer, float, boolean, array,
+dict, tuple)."""
+
+
+def _attributes(text: str) -> dict[str, str]:
+    """A tag's attributes, lower-cased names to values (the first of a repeated name wins)."""
+    found: dict[str, str] = {}
+    for attr in _ONE_ATTR.finditer(text):
+        value = attr.group("dq") if attr.group("dq") is not None else attr.group("sq")
+        found.setdefault(attr.group("attr").lower(), attr.group("bare") if value is None else value)
+    return found
 
 
 class MiniCpmBody:
@@ -70,6 +109,7 @@ class MiniCpmBody:
     def _arguments(self) -> dict[str, Any]:
         arguments: dict[str, Any] = {}
         key: str | None = None
+        declared: str | None = None
         value: list[tuple[bool, str]] = []
         for is_cdata, pieces in self.parts:
             text = "".join(pieces)
@@ -78,18 +118,33 @@ class MiniCpmBody:
                 continue
             at = 0
             for tag in _PARAM.finditer(text):
+                attrs = _attributes(tag.group("attrs")) if tag.group("attrs") else {}
+                if not (tag.group("end") or tag.group("wrap") or "name" in attrs):
+                    continue  # `<param type="x">`: no parameter named, text
                 value.append((False, text[at : tag.start()]))
                 at = tag.end()
+                if tag.group("wrap") and key is None:
+                    continue  # `<params>` around the parameters: markup
                 if key is not None:  # a </param>, or the next <param> where one was left out
-                    arguments[key] = self._typed(key, value)
-                key = None if tag.group("end") else tag.group("key").strip()
-                value = []
+                    arguments[key] = self._typed(key, value, declared)
+                key, declared, value = None, None, []
+                if tag.group("end") or tag.group("wrap"):
+                    continue
+                name, declared = attrs["name"].strip(), attrs.get("type")
+                if "value" in attrs:  # `<param name="k" value="v"/>`: the attribute is the value
+                    arguments[name] = self._typed(name, [(False, attrs["value"])], declared)
+                    declared = None
+                elif tag.group("closed"):
+                    arguments[name] = self._typed(name, [(False, "")], declared)
+                    declared = None
+                else:
+                    key = name
             value.append((False, text[at:]))
         if key is not None:
             raise ValueError(f"the parameter {key!r} of {self.name!r} has no </param>")
         return arguments
 
-    def _typed(self, key: str, value: list[tuple[bool, str]]) -> Any:
+    def _typed(self, key: str, value: list[tuple[bool, str]], declared: str | None = None) -> Any:
         pieces = [text for _, text in value]
         if pieces and not value[0][0]:
             pieces[0] = pieces[0].lstrip()
@@ -98,7 +153,8 @@ class MiniCpmBody:
         raw = "".join(pieces)
         if any(is_cdata for is_cdata, _ in value):  # CDATA is text, whatever the schema says
             return raw
-        return typed_value(self.ctx.tools, self.name, key, raw)
+        kind = None if declared is None else declared.strip().lower()
+        return typed_value(self.ctx.tools, self.name, key, raw, declared=_DECLARED.get(kind or "", kind))
 
     def finish(self, truncated: bool) -> None:
         self.ctx.fail_call(CUT_OFF if truncated else f"the call to {self.name!r} ends before </function>")

@@ -116,7 +116,9 @@ class PythonicCalls:
             if not self.scanner.done:
                 return new, self
             body = "".join(self.body)
-            calls = parse_pythonic(f"[{body}]" if self.bare else body, self._parameters, self._spelled)
+            # A list opening the message is its call block: bare values read as text there (`pythonic.py`).
+            lenient = self.opening and not self.bare
+            calls = parse_pythonic(f"[{body}]" if self.bare else body, self._parameters, self._spelled, lenient=lenient)
             if not calls or not all(self.ctx.tools.is_known(name) and (args or not self.line) for name, args in calls):
                 self.ctx.revert()
                 return new, None

@@ -1,15 +1,16 @@
 """Pythonic call lists, as Llama 3.2 and Llama 4 write them: ``[get_weather(city='Lima', unit='celsius'), …]``.
 
-Untagged, so they count only at the start of a message and only when every call names an offered tool.
-The list is scanned incrementally for its closing bracket, then read with Python's own `ast` (literal
-values only, never evaluated code); see `shim.parsing.pythonic`.
+Untagged, so they count only when every call names an offered tool. The list is scanned incrementally for its
+closing bracket, then read with Python's own `ast` (literal values only, never evaluated code); see
+`shim.parsing.pythonic`. A list that opens the message (or fills a fence) may write values bare
+(``[f(email=a@b.c)]``) or each call as a string (``['gcd(a=1)', 'lcm(b=2)']``).
 """
 
 from __future__ import annotations
 
 import regex
 
-from shim.parsing.pythonic import PYTHONIC_START, PythonicScanner, parse_pythonic
+from shim.parsing.pythonic import PYTHONIC_START, QUOTED_START, PythonicScanner, parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.pythonic_calls import spelled_as_string
@@ -31,6 +32,9 @@ class PythonicList:
         self.scanner = PythonicScanner()
         self.scanner.feed(opener, 0)  # the opener `[name(` was consumed by the core
         self.body = [opener]
+        # Bare values and calls as strings only where the list is the message's call block (it opens the message,
+        # or fills a fence): mid-prose, `[search(query=q)]` may be code.
+        self.lenient = block.fence or not ctx.shown
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         new = self.scanner.feed(text, pos)
@@ -47,7 +51,9 @@ class PythonicList:
             if closing.partial:
                 return new, MORE
         tools = self.ctx.tools
-        calls = parse_pythonic("".join(self.body), spelled=lambda name, key: spelled_as_string(tools, name, key))
+        calls = parse_pythonic(
+            "".join(self.body), spelled=lambda name, key: spelled_as_string(tools, name, key), lenient=self.lenient
+        )
         if not calls or not all(self.ctx.tools.is_known(name) for name, _ in calls):
             self.ctx.revert()
             return new, None
@@ -73,7 +79,11 @@ def _fenced(tools: ToolIndex) -> str | None:
     return None if names is None else rf"```(?:json)?[ \t]{{0,8}}\r?\n[ \t]{{0,8}}(?P<list>\[[ \t]{{0,8}}(?:{names})\()"
 
 
-ROWS = [Dialect("pythonic", PYTHONIC_START.pattern, None, kind="untagged", reader=_open)]
+ROWS = [
+    Dialect("pythonic", PYTHONIC_START.pattern, None, kind="untagged", reader=_open),
+    # Each call a string of the list: ['gcd(num1=96)', 'lcm(num1=15)'] (Snowflake Arctic in BFCL's results).
+    Dialect("pythonic_strings", QUOTED_START.pattern, None, kind="untagged", reader=_open),
+]
 
 FENCE = Dialect(
     "pythonic_fence", "```", r"```", kind="untagged", first="`", reader=_open_fenced, open_for_tools=_fenced

@@ -27,6 +27,8 @@ __all__ = ["ROWS", "TaggedStart", "tag"]
 
 _WS = r"[ \t]{0,8}"
 _BODY_PREFIX = regex.compile(r"```[A-Za-z_]*[ \t]*\r?\n?|json", regex.IGNORECASE)
+_LIST_TAG = "tag_around_call"
+"""The row of a tag that is no call tag right around a tagged call (`shim.parsing.readers.untagged.WRAPPED_CALL`)."""
 _ENVELOPE = regex.compile(r'\{\s*"(?:tool_calls|function_calls|tool_uses|calls|functions)"\s*:\s*\[', regex.IGNORECASE)
 
 
@@ -123,6 +125,16 @@ class TaggedStart:
             if inner is PARTIAL:
                 return pos, MORE
             closer = block.dialect.compiled_close() if block.dialect is not None else None
+            if (
+                inner is not None
+                and inner.dialect is not None
+                and inner.dialect.name == _LIST_TAG
+                and inner.dialect.reader
+            ):
+                # `<TOOLCALL><functions><function name=…>` (BFCL's XML return formats): a tag around the calls inside
+                # the call tag; both tags stay pending, so if no tagged call follows they go back out as text.
+                ctx.consume(inner.match.group())
+                return inner.match.end(), inner.dialect.reader(ctx, block, inner.match)
             if inner is not None and inner.dialect is not None and inner.dialect.name in INNER_UNTAGGED and closer:
                 ctx.markup("")  # `<tool-use><shell>ls</shell></tool-use>` (gptme): the tool's own tags inside
                 ctx.expect_outer(closer)

@@ -13,9 +13,11 @@ The opener may carry parameters as attributes (``<run_command command="ls -l" />
 for tool XML): each attribute must be a parameter the tool declares, once (its value unescaped as XML, typed by
 the schema; gptme's ``args="PATH"``, named by no parameter, is the first parameter's value); a self-closing
 element is then the whole call, an open one takes the other parameters as children or its one other string
-parameter as a body of plain text (``<save args="a.py">print(1)</save>``). The tool's name may also be the
-first word inside a tag of another name (``<use search q="x"></use>``, llxprt's tests): then its attributes are
-the whole call (at least one, all the tool's parameters) and the tag closes right after.
+parameter as a body of plain text (``<save args="a.py">print(1)</save>``). A body that is whole one JSON object
+of declared parameters is the arguments (``<search>{"query": "x"}</search>``, rnj-1 in a workunit benchmark).
+The tool's name may also be the first word inside a tag of another name (``<use search q="x"></use>``, llxprt's
+tests): then its attributes are the whole call (at least one, all the tool's parameters) and the tag closes
+right after.
 
 The body may instead be YAML-like lines, as models prompted for tool-name XML sometimes write it (Mistral
 Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
@@ -37,6 +39,7 @@ from typing import Any, cast
 
 import regex
 
+from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.xml_elements import elements
 from shim.parsing.shapes import ToolIndex
@@ -116,9 +119,16 @@ class ToolXml:
                     ctx.consume(found.group())
                     after = found.end()
                 key = self._plain_key()
-                assert key is not None
                 body = "".join(self.plain)
-                if any(c.group("key") in self.params for c in _CHILD.finditer(body)) or _KEY_LINE.match(body):
+                arguments = self._json_arguments(body)
+                if arguments is not None:  # `<search>{"query": "x"}</search>`: the tool's arguments as JSON
+                    ctx.end_call(self.name, {**self.arguments, **arguments}, streamed=False)
+                    return found.end(), None
+                if (
+                    key is None
+                    or any(c.group("key") in self.params for c in _CHILD.finditer(body))
+                    or _KEY_LINE.match(body)
+                ):
                     ctx.revert()  # the tool's own parameter tags in prose, or keys it does not declare: no value
                     return after, None
                 value = typed_value(ctx.tools, self.name, key, "".join(self.plain).strip())
@@ -186,7 +196,7 @@ class ToolXml:
                 if key is not None:
                     self.lines = []
                     continue
-            if child is None and not self.raws and not self.bare and text[pos] != "<" and self._plain_key():
+            if child is None and not self.raws and not self.bare and (text[pos] == "{" or self._plain_key()):
                 self.plain = []
                 continue
             if child is None or not self._accepts(child.group("key")):
@@ -234,6 +244,21 @@ class ToolXml:
         if len(quoted) >= 2 and quoted[0] == quoted[-1] and quoted[0] in "\"'" and "\n" not in quoted:
             raw = quoted[1:-1]
         return typed_value(self.ctx.tools, self.name, key, raw)
+
+    def _json_arguments(self, body: str) -> dict[str, Any] | None:
+        """A body that is whole one JSON object of parameters the tool declares (at least one, none other): the
+        call's arguments (None: not one)."""
+        text = body.strip()
+        if not (text.startswith("{") and text.endswith("}")):
+            return None
+        try:
+            value: Any = lenient_json.loads(text)
+        except lenient_json.LenientJSONError:
+            return None
+        if not isinstance(value, dict) or not value:
+            return None
+        arguments = cast("dict[str, Any]", value)
+        return arguments if all(key in self.params for key in arguments) else None
 
     def _accepts(self, key: str) -> bool:
         return key in self.params

@@ -82,3 +82,36 @@ def test_a_label_and_a_call_in_one_bracket_is_a_call(text: str, visible: str) ->
 )
 def test_a_bracket_label_without_that_evidence_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=[ADD]))
+
+
+_JSON_LIST = '[{"function": "get_weather", "parameters": {"city": "Paris"}}]'
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Llama 3.1 8B asked for BFCL's `<TOOLCALL>…</TOOLCALL>` (json return format): the tag's word, no brackets
+        (f"TOOLCALL\n{_JSON_LIST}", ""),
+        (f"ToolCall:\n\n{_JSON_LIST}", ""),
+        (f"  tool_calls\n{_FENCE}", ""),
+        (f"FUNCTION_CALL\n{_JSON_LIST}\n", ""),
+        (f"Checking.\nToolCall\n{_JSON_LIST}", "Checking."),  # or a line of its own later in the message
+        (f"Checking.\nFunction call\n{_FENCE}", "Checking."),
+    ],
+)
+def test_a_label_alone_on_its_line_without_a_colon_is_markup_before_a_call(text: str, visible: str) -> None:
+    check(Real("written: a label word with no colon", text, _CALL, visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"TOOLCALL\n{_JSON_LIST.replace('get_weather', 'delete_everything')}",  # not offered
+        'TOOLCALL\n{"city": "Paris", "note": "no name"}',
+        "Tool calls\nare how a model asks the host to run code.",
+        "Toolcall support is new.\n[1, 2]",
+    ],
+)
+def test_a_label_word_line_before_no_call_of_an_offered_tool_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text, tools=["get_weather"]))
+    assert result["text"] == text
