@@ -21,7 +21,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 __all__ = [
     "ARG_KEYS",
@@ -141,7 +141,7 @@ def _container(kind: str, value: str) -> Any:
             decoded = json.loads(json.dumps(decoded))
         except (TypeError, ValueError):
             return value
-    return decoded if isinstance(decoded, expected) else value
+    return cast(Any, decoded) if isinstance(decoded, expected) else value
 
 
 class Status(Enum):

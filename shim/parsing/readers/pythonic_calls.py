@@ -14,7 +14,7 @@ Markdown link, a word): inline code stays text; the model's end-of-turn token ri
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import regex
 
@@ -31,10 +31,11 @@ def spelled_as_string(tools: ToolIndex, name: str, key: str) -> bool:
     """Whether an offered tool's parameter ``key`` is declared a string, or declared with no type at all (BFCL's
     ``any``): where a model's unquoted identifier is the string it spells."""
     props = tools.properties(tools.resolve(name))
-    schema: Any = props.get(key) if props is not None else None
-    if not isinstance(schema, dict):
+    found: Any = props.get(key) if props is not None else None
+    if not isinstance(found, dict):
         return False
-    kinds: Any = schema.get("type")  # pyright: ignore[reportUnknownMemberType]
+    schema = cast(dict[str, Any], found)
+    kinds: Any = schema.get("type")
     if kinds is None:
         return not any(k in schema for k in ("enum", "const", "anyOf", "oneOf", "allOf", "properties", "items"))
     return kinds == "string" or kinds == ["string"]

@@ -27,7 +27,7 @@ keeps as text.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import regex
 
@@ -55,8 +55,8 @@ def _runs_shell(tools: ToolIndex, name: str) -> bool:
         return False
     (key,) = arguments
     props: Any = spec.input_schema.get("properties") or {}
-    schema: Any = props.get(key) if isinstance(props, dict) else None
-    if isinstance(schema, dict) and schema.get("type", "string") != "string":  # pyright: ignore[reportUnknownMemberType]
+    schema: Any = cast(dict[str, Any], props).get(key) if isinstance(props, dict) else None
+    if isinstance(schema, dict) and cast(dict[str, Any], schema).get("type", "string") != "string":
         return False
     prefixed = "__" in name.strip("_")
     words = _words(name.rsplit("__", 1)[-1])
