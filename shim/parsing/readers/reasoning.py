@@ -1,5 +1,5 @@
 """Reasoning blocks (``<think>``, ``<thinking>``, ``<reasoning>``, Command R's ``<|START_THINKING|>``, Magistral's
-``[THINK]``, Reflection's ``<reflection>``): all inside is
+``[THINK]``, Reflection's ``<reflection>``, Apertus's ``<|inner_prefix|>``): all inside is
 reasoning; calls there are drafts.
 
 A closer met in text, with no block open (``plan</think>{…}``: a template opened the block in the prompt, or the
@@ -186,6 +186,15 @@ ROWS = [
     # A special token of either bar style whose words say reasoning and start / end: Solar Open's
     # `<|think:start|>…<|think:end|>`, and the same words joined by `_` or in the other order.
     Dialect("think_token", _think_token("start|begin"), _think_token("end"), kind="reasoning", reader=open_reasoning),
+    # Apertus's inner monologue between prefix / suffix tokens: `<|inner_prefix|>…<|inner_suffix|>` (and the same
+    # tokens named for thinking or reasoning).
+    Dialect(
+        "inner_prefix",
+        r"<\|(?:inner|think|thinking|reasoning)_prefix\|>",
+        r"<\|(?:inner|think|thinking|reasoning)_suffix\|>",
+        kind="reasoning",
+        reader=open_reasoning,
+    ),
     # Kimi K3's think channel, in its open / close grammar: `<|open|>think<|sep|>…<|close|>think<|sep|>`.
     Dialect(
         "think_channel",

@@ -322,3 +322,32 @@ def test_a_closed_call_the_reasoning_only_weighs_stays_reasoning(text: str) -> N
 def test_a_hedge_in_an_earlier_sentence_leaves_the_call_in_the_reasoning_a_call(text: str) -> None:
     calls = [("get_weather", {"city": "Tokyo"})]
     check(Real("written", text, calls, tools=["get_weather", "get_time"]), visible=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible", "reasoning"),
+    [
+        # Ollama's Apertus test: the tools block while the inner block is still open
+        (
+            '<|inner_prefix|>Need weather.<|tools_prefix|>[{"get_weather": {"city": "Bern"}}]<|tools_suffix|>',
+            [("get_weather", {"city": "Bern"})],
+            "",
+            "Need weather.",
+        ),
+        # variant: the block closed, then the answer
+        ("<|inner_prefix|>Easy one.<|inner_suffix|>It is 4.", [], "It is 4.", "Easy one."),
+        # variant: the tokens named for thinking
+        ("<|think_prefix|>Hmm.<|think_suffix|>\nDone.", [], "Done.", "Hmm."),
+    ],
+)
+def test_an_inner_prefix_block_is_reasoning(
+    text: str, calls: list[tuple[str, dict[str, str]]], visible: str, reasoning: str
+) -> None:
+    check(
+        Real("ollama/ollama:model/parsers/apertus_test.go", text, calls, visible, ["get_weather"], reasoning=reasoning)
+    )
+
+
+def test_an_inner_prefix_token_named_in_inline_code_stays_text() -> None:
+    text = "Apertus opens its monologue with `<|inner_prefix|>` and closes it."
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
