@@ -29,6 +29,7 @@ from shim.parsing.readers import (
     glm,
     granite,
     harmony,
+    hyperclovax,
     kimi,
     labelled,
     langchain_blob,
@@ -90,6 +91,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *special_tokens.ROWS,  # <|action_start|><|plugin|>{…}<|action_end|>, <|START_ACTION|>[…], <|tools_prefix|>[…]
     *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}
     *cwm.ROWS,  # <tool: bash>\nls\n</tool>, <tool: function>\nNAME INPUT\n</tool> (Meta CWM), opening the message
+    *hyperclovax.ROWS,  # -> tool/function_call\n[{…}] or -> tool/NAME\n{…} opening the message (HyperCLOVA X)
     *harmony.ROWS,  # gpt-oss: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>, <|START_THINKING|>
     *langchain_blob.ROWS,  # w-fam2: ```\n{"action": NAME, "action_input": …}``` (LangChain), before the ```json row
