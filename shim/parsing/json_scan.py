@@ -40,6 +40,11 @@ MAX_DEPTH = 100
 """Deepest nesting of brackets read as JSON; deeper input is an error, never a crash (``RecursionError``)."""
 
 NAME_KEYS = ("name", "tool_name", "function_name", "tool", "function", "method")
+NAME_EQUALS = re.compile(
+    r"[ \t]*(?:name|tool_name|function_name|tool|function)[ \t]*=[ \t]*(?P<name>[^\s=\"\\]{1,128})[ \t]*"
+)
+"""A member written as one key, ``"function=NAME"`` (Qwen3.5 mixing Qwen3-Coder's ``<function=NAME>`` into its JSON
+call, qvac #2677): the call's name."""
 """Keys that may hold the tool name at the top level of a call object."""
 ARG_KEYS = ("arguments", "parameters", "args", "input", "tool_input", "params", "argument")
 """Keys that may hold the arguments object."""
@@ -418,6 +423,13 @@ class JsonScanner:
             self._expect = _VALUE
             self._closer_ok = False
             return pos + 1
+        if char in ",}" and expect == _COLON and len(self._stack) == 1 and self.capture and self.name is None:
+            named = NAME_EQUALS.fullmatch(self._keys[-1] or "")
+            if named is not None:  # `{"function=NAME", "arguments": {…}}`: the name written as a key, no value
+                self.name = named.group("name")
+                self._keys[-1] = None
+                self._value_done()
+                return pos  # the comma or brace again, after a whole member
         if char == ",":
             if expect != _AFTER or not self._stack:
                 self._fail(pos, "unexpected ','")

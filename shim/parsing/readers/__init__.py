@@ -21,6 +21,7 @@ from shim.parsing.readers import (
     call_tokens,
     code_fence,
     command_line,
+    cwm,
     deepseek,
     dsml,
     gemma,
@@ -28,6 +29,7 @@ from shim.parsing.readers import (
     glm,
     granite,
     harmony,
+    hyperclovax,
     kimi,
     labelled,
     langchain_blob,
@@ -89,6 +91,8 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *dsml.ROWS,  # DeepSeek V3.2/V4: <|DSML|function_calls><|DSML|invoke name=…> (full-width bars)
     *special_tokens.ROWS,  # <|action_start|><|plugin|>{…}<|action_end|>, <|START_ACTION|>[…], <|tools_prefix|>[…]
     *kimi.ROWS,  # <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}
+    *cwm.ROWS,  # <tool: bash>\nls\n</tool>, <tool: function>\nNAME INPUT\n</tool> (Meta CWM), opening the message
+    *hyperclovax.ROWS,  # -> tool/function_call\n[{…}] or -> tool/NAME\n{…} opening the message (HyperCLOVA X)
     *harmony.ROWS,  # gpt-oss: <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>
     *reasoning.ROWS,  # <think>, <thinking>, <reasoning>, <|START_THINKING|>
     *langchain_blob.ROWS,  # w-fam2: ```\n{"action": NAME, "action_input": …}``` (LangChain), before the ```json row

@@ -10,15 +10,22 @@ value (``\\"``, ``\\\\``, JSON's ``\\n``); a bare value read as JSON where it is
 pairs separated by spaces, commas or line breaks. Quoted values stay strings here: the schema of the offered tool
 types them once, for every family. Anything else in the bracket, a bracket cut off by the end of the output, and a
 call of a tool that was not offered are text.
+
+The same bracket written in the past tense, with the arguments as one JSON object (``[Called function "terminal"
+with args: {"command": "whoami"}]``: the line agent frameworks write a past call into the history as, which the
+model copies as its call, ClawRouter #189) is read alike: ``Called``/``Calling``/``Call``, ``tool``/``function``,
+the name quoted or bare, ``args``/``arguments``/``input``/``parameters`` before the colon; the object read leniently,
+the bracket's ``]`` the first one outside the object.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import regex
 
+from shim.parsing import lenient_json
 from shim.parsing.readers.base import Block, Context, Dialect, Next
 
 __all__ = ["ROWS"]
@@ -142,7 +149,94 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> AttrBracket:
     return AttrBracket(ctx)
 
 
+_CALLED = (
+    r"\[[ \t]{0,4}(?:called|calling|call)[ \t]{1,4}(?:tool|function)[ \t]{1,4}"
+    r"(?P<name>\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|[A-Za-z_][\w.\-]{0,127})"
+    r"[ \t]{1,4}with[ \t]{1,4}(?:args|arguments|input|parameters|params)[ \t]{0,4}:[ \t]{0,4}(?=\{)"
+)
+_CLOSE_AFTER = regex.compile(r"[ \t]{0,4}\]")
+
+
+class JsonBracket:
+    """The JSON object after ``with args:``, up to the ``]`` after it (brackets and braces inside strings or nested
+    in the object are its own), then decided whole."""
+
+    def __init__(self, ctx: Context, name: str) -> None:
+        self.ctx = ctx
+        self.name = name
+        self.body: list[str] = []
+        self.size = 0
+        self.depth = 0
+        self.quote = ""
+        self.escaped = False
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        end = self._scan(text, pos)
+        piece = text[pos : len(text) if end is None else end]
+        self.ctx.consume(piece)
+        self.body.append(piece)
+        self.size += len(piece)
+        if end is None:
+            if self.size > _MAX_BODY or final:
+                self.ctx.revert()  # no `]`: cut off, or no call line
+                return len(text), None
+            return len(text), self
+        self.ctx.consume("]")
+        self._decide()
+        return end + 1, None
+
+    def _scan(self, text: str, pos: int) -> int | None:
+        for index in range(pos, len(text)):
+            char = text[index]
+            if self.quote:
+                if self.escaped:
+                    self.escaped = False
+                elif char == "\\":
+                    self.escaped = True
+                elif char == self.quote:
+                    self.quote = ""
+            elif char == '"':
+                self.quote = char
+            elif char in "{[":
+                self.depth += 1
+            elif char in "}]":
+                if self.depth == 0 and char == "]":
+                    return index
+                self.depth = max(0, self.depth - 1)
+        return None
+
+    def _decide(self) -> None:
+        ctx = self.ctx
+        body = "".join(self.body).strip()
+        try:
+            arguments = lenient_json.loads(body)
+        except lenient_json.LenientJSONError:
+            arguments = None
+        if not isinstance(arguments, dict) or not ctx.tools.is_known(self.name):
+            ctx.revert()
+            return
+        ctx.end_call(ctx.tools.resolve(self.name), cast("dict[str, Any]", arguments), streamed=False)
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+
+def _open_called(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBracket:
+    del block
+    name = match.group("name")
+    return JsonBracket(ctx, name[1:-1] if name[:1] in "\"'`" else name)
+
+
 ROWS = [
+    Dialect(
+        "called_function_args",
+        _CALLED,
+        None,
+        kind="untagged",
+        first="[",
+        reader=_open_called,
+        example='[Called function "NAME" with args: {"KEY": "VALUE"}]',
+    ),
     Dialect(
         "calling_tool_attrs",
         _OPEN,
@@ -151,5 +245,5 @@ ROWS = [
         first="[",
         reader=_open,
         example='[Calling tool="NAME" KEY="VALUE"]',
-    )
+    ),
 ]

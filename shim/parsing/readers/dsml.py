@@ -1,6 +1,10 @@
 # ruff: noqa: RUF001, RUF002  (the full-width bars are DeepSeek's real tokens)
 """DeepSeek V3.2 / V4 "DSML" markup: XML-style calls whose every tag carries the ``｜DSML｜`` namespace.
 
+GigaChat 3.5 writes the same markup under its own namespace (``<｜GCML｜tool_calls><｜GCML｜invoke name=…>``): any
+namespace of two to eight capitals between the bars is read alike (a family copying the DeepSeek template with
+its own name is the next one); the ``invoke name=`` / ``parameter name=`` shape is the evidence, not the word.
+
     <｜DSML｜function_calls>            (V4: <｜DSML｜tool_calls>)
     <｜DSML｜invoke name="get_time">
     <｜DSML｜parameter name="city" string="true">Tokyo</｜DSML｜parameter>
@@ -33,7 +37,7 @@ from shim.parsing.shapes import call_arguments
 
 __all__ = ["ROWS"]
 
-_NS = r"(?:｜|\|)[ \t]{0,2}DSML[ \t]{0,2}(?:｜|\|)"
+_NS = r"(?:｜|\|)[ \t]{0,2}[A-Z][A-Z0-9]{1,7}[ \t]{0,2}(?:｜|\|)"
 _NAME = r'"(?P<{group}>[^"\n>]{{1,128}})"'
 _STRING = r'(?:[ \t]+string[ \t]*=[ \t]*"(?P<string>true|false)")?'
 

@@ -9,7 +9,9 @@ any other message is visible text. Header tokens are markup. (Token spellings: o
 ``openai_tool_parser.py``, Ollama ``harmony/harmonyparser.go``.) Engines that strip special tokens leave
 ``commentary to=functions.NAME json{…}`` (or, opening the message, the recipient alone: ``to=functions.NAME {…}``,
 ``to=tool:NAME {…}``): read only when NAME is an offered tool; so is such a stripped header
-as the body of a call tag (``<tool_call>assistant to=functions.NAME json\n{…}</tool_call>``).
+as the body of a call tag (``<tool_call>assistant to=functions.NAME json\n{…}</tool_call>``). With every token
+stripped, ``analysis…assistantfinal…`` opening the message is reasoning, then text. A recipient named with spaces
+(``to=functions.Web Search``) is read as the offered tool its words name.
 
 Models built on the same message structure address a message by recipient alone (ATEM / Glimmer,
 ``<|start|>assistant to=self<|message|>…<|eom|>``): ``to=self`` is reasoning, ``to=user`` (or ``all``) text for
@@ -84,7 +86,7 @@ _USER = frozenset({"user", "all"})
 def message_body(ctx: Context, block: Block, header: str) -> Reader:
     """The reader of a message's body, from its header: a call, reasoning, or text."""
     recipient = _RECIPIENT.search(header)
-    name = recipient.group("name") if recipient is not None else None
+    name = _recipient_name(ctx, header, recipient) if recipient is not None else None
     if name is not None and not ctx.tools.is_known(name) and name.casefold() in _SELF | _USER:
         if name.casefold() in _SELF:
             ctx.reasoning("", ctx.take_raw())
@@ -96,6 +98,25 @@ def message_body(ctx: Context, block: Block, header: str) -> Reader:
         ctx.reasoning("", ctx.take_raw())
         return ReasoningBody(ctx, _BODY_END)
     return _Lead(ctx, block, name)
+
+
+_MORE_WORDS = regex.compile(r"(?:[ \t][^\s<]{1,64}){1,3}")
+
+
+def _recipient_name(ctx: Context, header: str, recipient: regex.Match[str]) -> str:
+    """The recipient's name: its first word, or, when that is no offered tool, the longest run of words after
+    ``to=`` that is one (LM Studio's ``to=functions.Web Search <|constrain|>json``: a tool named with spaces)."""
+    name = recipient.group("name")
+    if ctx.tools.is_known(name):
+        return name
+    words = _MORE_WORDS.match(header, recipient.end())
+    if words is not None:
+        parts = words.group().split()
+        for size in range(len(parts), 0, -1):
+            candidate = " ".join([name, *parts[:size]])
+            if ctx.tools.is_known(candidate):
+                return candidate
+    return name
 
 
 def _visible_header(ctx: Context) -> None:
@@ -168,11 +189,21 @@ def _stripped(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     return JsonBody(ctx, block)
 
 
+def _stripped_analysis(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
+    ctx.reasoning("", ctx.take_raw())
+    return ReasoningBody(ctx, _STRIPPED_FINAL)
+
+
+_STRIPPED_FINAL = regex.compile(r"assistant(?:[ \t]{0,2}final|(?=[ \t]{0,2}commentary[ \t]))")
+"""Where the reasoning of a message whose tokens were stripped ends: the next header's words, glued
+(``…nothing else.assistantfinalfour``); a ``commentary to=…`` header after it is read as its row reads it."""
+
 ROWS = [
     Dialect("harmony", r"<\|start\|>|<\|channel\|>", _END.pattern, reader=_open, example=EXAMPLE),
     Dialect(
         "harmony_headless",
-        r"(?:to=[^\s<]{1,128}[ \t]{0,8})?(?:<\|constrain\|>\w{1,16}[ \t]{0,8})?<\|message\|>",
+        r"(?:to=[^\s<]{1,128}[ \t]{0,8}(?:<\|channel\|>[ \t]{0,4}\w{1,16}[ \t]{0,8}(?:json[ \t]{0,8})?)?)?"
+        r"(?:<\|constrain\|>\w{1,16}[ \t]{0,8})?<\|message\|>",
         _END.pattern,
         kind="untagged",  # where the message begins, with offered tools (a header is no prose's first word)
         start="message",
@@ -198,6 +229,18 @@ ROWS = [
         kind="untagged",
         reader=_stripped,
         example=EXAMPLE,
+    ),
+    # Every token stripped, the channel words left glued to the text (an engine decoding without special tokens):
+    # `analysisWe need to answer…assistantfinalfour`. Where the message begins, `analysis` glued to a capital or a
+    # quote opens the reasoning, up to `assistantfinal` (markup) or a stripped `assistantcommentary to=…` call.
+    Dialect(
+        "harmony_stripped_analysis",
+        r"analysis(?=[\p{Lu}\"'*])",
+        None,
+        kind="untagged",
+        start="message",
+        first="a",
+        reader=_stripped_analysis,
     ),
     # The recipient alone, channel word stripped too: `to=functions.NAME {…}`, `to=tool:NAME {…}` (supercoder's
     # parser tests), opening the message; an offered tool only. (After prose it would need `to=` as a stop in

@@ -8,19 +8,23 @@ ends it too, anything else is read as JSON.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, cast
 
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, JsonScanner, Status
+from shim.parsing.json_scan import ARG_KEYS, NAME_EQUALS, NAME_KEYS, JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Next, Reader
 from shim.parsing.readers.block_end import AfterBody, Closed, Skip
 from shim.parsing.shapes import CallShape, ShapeError, to_call
 from shim.parsing.tags import PARTIAL
 
 __all__ = ["JsonBody"]
+
+_NAME_MEMBER = regex.compile(r'^([ \t\r\n]*\{[ \t\r\n]*)"(?:' + NAME_EQUALS.pattern + r')"(?=[ \t\r\n]*[,}])')
+"""The first member of a call object written as one key, ``"function=NAME"`` (`NAME_EQUALS`), to spell out."""
 
 _DOUBLED = regex.compile(r"(?P<extra>\{[ \t\r\n]{0,8})(?P<inner>\{[ \t\r\n]{0,8}\")")
 """A call object opened with two braces then a key (``{{"name": …}}``): the outer brace is the template's escape."""
@@ -163,6 +167,8 @@ class JsonBody:
 
     def _finish(self, added: str = "") -> Reader:
         body = "".join(self.body) + added
+        if self.scanner.name is not None and self.name is None:  # `{"function=NAME", …}`: the member spelled out
+            body = _NAME_MEMBER.sub(lambda m: f'{m.group(1)}"name": {json.dumps(m.group("name"))}', body, count=1)
         after = self.then() if self.then is not None else AfterBody(self.ctx, self.block)
         try:
             value = lenient_json.loads(body)

@@ -39,10 +39,14 @@ _ATTRS = r"""(?:[ \t]+[\w:-]{1,32}[ \t]*=[ \t]*["'][^"'\n<>]{0,64}["']){0,4}"""
 """Further attributes after the name (DeepSeek V3.2 writes ``string="true"``): the schema types the value."""
 
 FORM = PairForm(
-    key=regex.compile(rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='key')}{_ATTRS}[ \t]*>", regex.I),
+    key=regex.compile(
+        rf"<(?P<ns>[A-Za-z_]{{1,16}}:)?parameter[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='key')}{_ATTRS}[ \t]*>",
+        regex.I,
+    ),
     value_end=regex.compile(rf"(?P<close></{_NS}parameter[ \t]*>)|<{_NS}parameter[ \t]|</{_NS}invoke[ \t]*>", regex.I),
     call_end=regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE),
     expected='<parameter name="KEY">VALUE</parameter> or </invoke>',
+    trim=True,
 )
 EXAMPLE = '<invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke>'
 

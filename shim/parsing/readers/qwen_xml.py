@@ -43,7 +43,12 @@ __all__ = ["FUNCTION_OPEN", "ROWS", "SelfClosed", "XmlBody", "open_function"]
 FUNCTION_OPEN = regex.compile(r"<function=(?P<name>[^>\n=]{1,128})(?:>|=(?=[ \t]*\{))", regex.IGNORECASE)
 _WS = regex.compile(r"[ \t\r\n]+")
 _NAME = regex.compile(r"[^\W\d][\w.\-:]{0,127}")  # an identifier, in any script (`获取天气`)
-_PARAM_OPEN = regex.compile(r"<parameter=(?P<key>[^>\n]{1,128})>", regex.IGNORECASE)
+_PARAM_NAMED = r"<parameter[ \t]+name[ \t]*=[ \t]*[\"']"
+"""``<parameter name="K">``: the MiniMax spelling of a parameter inside Qwen3-Coder's ``<function=NAME>`` (MiniMax
+M2.7 in Strix writes the two families' markup mixed)."""
+_PARAM_OPEN = regex.compile(
+    rf"<parameter=(?P<key>[^>\n]{{1,128}})>|{_PARAM_NAMED}(?P<key>[^\"'>\n]{{1,128}})[\"'][ \t]*>", regex.IGNORECASE
+)
 _PARAM_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}parameter[ \t]{0,8}>"
 _PARAM_INLINE = regex.compile(
     r"<parameter=(?P<key>[\w.\-]{1,64})=(?P<value>[^<>\n]{0,512})<[ \t]{0,8}/[ \t]{0,8}parameter[ \t]{0,8}>", regex.I
@@ -81,7 +86,7 @@ class XmlBody:
         self._param_open = _PARAM_OPEN
         self._func_close = _FUNC_END
         self._tag_inline: regex.Pattern[str] | None = None
-        opens, closes = [r"<parameter="], [_PARAM_CLOSE]
+        opens, closes = [r"<parameter=", _PARAM_NAMED], [_PARAM_CLOSE]
         if keys and _NAME.fullmatch(self.name):
             # The schema's own names as tags (`<path>`, `<parameter>path</parameter>`), and `</NAME>` as closer.
             self._param_open = compile_marker(
@@ -102,7 +107,7 @@ class XmlBody:
         # A value opened by `<parameter=K>` ends only at the format's own markers and a wrapper's closing tag: a
         # tag named like a key inside it is the value's text (UI-TARS's `<parameter=point><point>17 58</point>`),
         # and so is a code fence (a README's text holds ```).
-        canonical = [_PARAM_CLOSE, r"<parameter=", r"<parameter>", _FUNC_CLOSE]
+        canonical = [_PARAM_CLOSE, r"<parameter=", _PARAM_NAMED, r"<parameter>", _FUNC_CLOSE]
         canonical += [p.pattern for _, p in ctx.markers.call_closers if not p.pattern.startswith("`")]
         self._canonical_end = compile_marker("|".join(f"(?:{e})" for e in canonical))
         self._canonical = False

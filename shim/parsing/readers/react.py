@@ -298,7 +298,7 @@ def _head(prefix: str) -> Any:
 
 def _open_labelled_json(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
     block.fence = match.group("fence") is not None  # its closing fence is the call's markup too
-    return UntaggedJson(ctx, block)  # the label is the call's markup if the value is a call, else text again
+    return UntaggedJson(ctx, block, labelled=True)  # the label is the call's markup if the value is a call, else text
 
 
 def _open_sigil_json(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:

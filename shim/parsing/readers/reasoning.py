@@ -1,5 +1,5 @@
 """Reasoning blocks (``<think>``, ``<thinking>``, ``<reasoning>``, Command R's ``<|START_THINKING|>``, Magistral's
-``[THINK]``, Reflection's ``<reflection>``): all inside is
+``[THINK]``, Reflection's ``<reflection>``, Apertus's ``<|inner_prefix|>``): all inside is
 reasoning; calls there are drafts.
 
 A closer met in text, with no block open (``plan</think>{…}``: a template opened the block in the prompt, or the
@@ -29,7 +29,8 @@ class ReasoningBody:
     does; vllm-mlx's reasoning parser promotes it) or drafted one it then writes after: what follows the closer
     decides. A call opener there (within `AFTER_LIMIT`
     characters) means drafts, all reasoning; none up to the end of the stream means the block's calls were the
-    calls, read again as calls, its other text still reasoning.
+    calls, read again as calls, its other text still reasoning. A call the sentence before it weighs rather than
+    makes (``Maybe I should call <…>``, ``I could call``, ``whether to call``: `HEDGE`) is a draft whatever follows.
     """
 
     def __init__(
@@ -43,6 +44,8 @@ class ReasoningBody:
         self.pending: tuple[str, str] | None = None
         """The held text from the first call opener, and the closer: waiting for what follows the block."""
         self.after: str = ""
+        self.before: str = ""
+        """The end of the reasoning just before the first call opener held: whether its sentence hedges."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         if self.pending is not None:
@@ -56,18 +59,26 @@ class ReasoningBody:
             opener = self.ctx.markers.search_call_opener(text, pos, end, final or not open_end)
             if opener is not None:
                 self.emit(text[pos : opener.start()], text[pos : opener.start()])
+                self._note(text, pos, opener.start())
                 if opener.partial:
                     return opener.start(), MORE
                 self.held = []
                 return self._holding(text, opener.start(), final)
         if found is None or open_end:
             self.emit(text[pos:], text[pos:])
+            self._note(text, pos, len(text))
             return len(text), self
         self.emit(text[pos : found.start()], text[pos : found.start()])
         if found.partial:
+            self._note(text, pos, found.start())
             return found.start(), MORE
         self.emit("", found.group())
         return found.end(), None
+
+    def _note(self, text: str, start: int, end: int) -> None:
+        """Keep the end of the reasoning streamed (``text[start:end]``) for `HEDGE`."""
+        if self.watch_calls:
+            self.before = (self.before + text[max(start, end - _BEFORE) : end])[-_BEFORE:]
 
     def _holding(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         assert self.held is not None and self.closer is not None
@@ -79,7 +90,7 @@ class ReasoningBody:
         if found.partial:
             return found.start(), MORE
         held, self.held = "".join(self.held), None
-        if self._closes_a_call(held):
+        if self._closes_a_call(held) and HEDGE.search(self.before) is None:
             self.pending = (held, found.group())
             return found.end(), MORE  # what follows decides: carried over until it does
         self.emit(held, held)
@@ -122,6 +133,15 @@ class ReasoningBody:
             held, self.held = "".join(self.held), None
             self.ctx.reread(held)
 
+
+_BEFORE = 96
+HEDGE = regex.compile(
+    r"(?:\b(?:maybe|perhaps|possibly|might|could|whether|should (?:I|we)|or (?:I|we) (?:can|could))\b"
+    r"|(?:可能|也许|或许|是否))[^.!?\n\u3002\uff01\uff1f]{0,80}$",
+    regex.IGNORECASE,
+)
+"""The sentence before a call in reasoning weighs it (``Maybe I should call``, ``I could call``, ``whether to call``,
+``should I call``) rather than makes it: a draft, like a call followed by another."""
 
 AFTER_LIMIT = 4096
 """How far past a reasoning block holding closed calls a call opener is looked for before they count as drafts
@@ -166,6 +186,15 @@ ROWS = [
     # A special token of either bar style whose words say reasoning and start / end: Solar Open's
     # `<|think:start|>…<|think:end|>`, and the same words joined by `_` or in the other order.
     Dialect("think_token", _think_token("start|begin"), _think_token("end"), kind="reasoning", reader=open_reasoning),
+    # Apertus's inner monologue between prefix / suffix tokens: `<|inner_prefix|>…<|inner_suffix|>` (and the same
+    # tokens named for thinking or reasoning).
+    Dialect(
+        "inner_prefix",
+        r"<\|(?:inner|think|thinking|reasoning)_prefix\|>",
+        r"<\|(?:inner|think|thinking|reasoning)_suffix\|>",
+        kind="reasoning",
+        reader=open_reasoning,
+    ),
     # Kimi K3's think channel, in its open / close grammar: `<|open|>think<|sep|>…<|close|>think<|sep|>`.
     Dialect(
         "think_channel",

@@ -15,12 +15,14 @@ reads it, and the section reads on after it. A separator token between two calls
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, cast
 
 import regex
 
+from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Next, Reader, ReaderFactory, match_at, read_to
 from shim.parsing.readers.block_end import AfterBody, Closed, Skip
 from shim.parsing.readers.json_body import JsonBody
@@ -144,6 +146,60 @@ class _FencedRaw:
             self.ctx.markup_as_text()
 
 
+class _StringArgs:
+    """Arguments written as one JSON string literal holding the object (``"{\\"todos\\": […]}"``: SGLang's Kimi K2.6,
+    the object serialised twice): the string is read whole, then its content as the arguments object."""
+
+    def __init__(self, ctx: Context, section: Section, name: str) -> None:
+        self.ctx = ctx
+        self.section = section
+        self.name = name
+        self.body: list[str] = []
+        self.escaped = False
+        self.opened = False
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        start = pos
+        if not self.opened:  # the opening quote
+            self.opened = True
+            pos += 1
+        for index in range(pos, len(text)):
+            char = text[index]
+            if self.escaped:
+                self.escaped = False
+            elif char == "\\":
+                self.escaped = True
+            elif char == '"':
+                self._take(text[start : index + 1])
+                self._decide()
+                self.section.phase = "after"
+                return index + 1, self.section
+        self._take(text[start:])
+        if final:
+            self.ctx.fail_call("the stream ended inside the call's arguments")
+            self.section.phase = "after"
+            return len(text), self.section
+        return len(text), self
+
+    def _take(self, piece: str) -> None:
+        self.ctx.consume(piece)
+        self.body.append(piece)
+
+    def _decide(self) -> None:
+        try:
+            inner = json.loads("".join(self.body))
+            arguments = lenient_json.loads(inner) if isinstance(inner, str) else None
+        except (ValueError, lenient_json.LenientJSONError):
+            arguments = None
+        if isinstance(arguments, dict):
+            self.ctx.end_call(self.name, cast("dict[str, Any]", arguments), streamed=False)
+        else:
+            self.ctx.fail_call("expected the arguments as a JSON object, found a string")
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.fail_call("the stream ended inside the call's arguments")
+
+
 class Section:
     def __init__(self, ctx: Context, block: Block, tokens: Tokens, phase: Phase = "between") -> None:
         self.ctx = ctx
@@ -252,6 +308,9 @@ class Section:
             if text[pos] == "{":
                 return pos, JsonBody(ctx, self.block, then=lambda: Section(ctx, self.block, self.tokens, "after"))
             name = self.block.name
+            if text[pos] == '"' and name is not None:  # the arguments object serialised once more, as a string
+                self.block.name = None
+                return pos, _StringArgs(ctx, self, name)
             if not self.fenced and name is not None:  # the call's end token right after its name: no arguments
                 found = match_at(self._call_end, text, pos, final)
                 if found is MORE:

@@ -81,11 +81,16 @@ class JsonCandidate:
 class UntaggedJson:
     """A JSON value that may be a call (or a list of calls); decided when it is complete."""
 
-    def __init__(self, ctx: Context, block: Block, closer: regex.Pattern[str] | None = None) -> None:
+    def __init__(
+        self, ctx: Context, block: Block, closer: regex.Pattern[str] | None = None, *, labelled: bool = False
+    ) -> None:
         self.ctx = ctx
         self.block = block
         self.closer = closer
         """The closer of the tag around the value, if one is (`WRAPPED`)."""
+        self.labelled = labelled
+        """A label the model writes its action under opened the value (``Action:``): a call of the "answer directly"
+        pseudo-tool there is the model's choice of no tool (markup); in prose, such a value stays text."""
         block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
         self.json = JsonCandidate(ctx, revert=not block.fence)
         self.complete = False
@@ -120,6 +125,11 @@ class UntaggedJson:
         content, shapes = message_of(body, self.ctx)
         shapes = shapes or calls_of(body, self.ctx)
         if not shapes:
+            if self.labelled and answers_directly(
+                body, self.ctx
+            ):  # the model chose no tool: the action block is markup
+                self.ctx.markup("")
+                return AfterBody(self.ctx, self.block)
             self.ctx.revert()
             return None
         if content:  # a whole assistant message as the output: its content is the visible text
@@ -200,6 +210,24 @@ def calls_of(body: str, ctx: Context) -> list[CallShape]:
     except (lenient_json.LenientJSONError, ShapeError):
         return []
     return shapes
+
+
+_NO_TOOL = frozenset({"directly_answer", "answer_directly"})
+"""The pseudo-tool Command R's template offers beside the real ones, and its models call to say they answer without
+tools (``Action: ```json [{"tool_name": "directly-answer", "parameters": {}}]```; Ollama's parser drops it)."""
+
+
+def answers_directly(body: str, ctx: Context) -> bool:
+    """Every call in the value is the "answer directly" pseudo-tool, offered as no tool: no call, the block markup."""
+    try:
+        items = call_items(lenient_json.loads(body))
+        names = [to_call(item, ctx.tools).name for item in items]
+    except (lenient_json.LenientJSONError, ShapeError):
+        return False
+    return bool(names) and all(
+        regex.sub(r"[\s\-.]+", "_", name.strip().casefold()) in _NO_TOOL and not ctx.tools.is_known(name)
+        for name in names
+    )
 
 
 _ROLES = frozenset({"assistant", "model"})

@@ -40,6 +40,11 @@ class PairForm:
     """The call's own end token (``</invoke>``), consumed; None: the wrapper's closer ends the call."""
     expected: str
     """What may come next, for the error message."""
+    trim: bool = False
+    """A one-line value's spaces and tabs each side are padding, not data: the family's engines trim them (Ollama's
+    MiniMax-M2 parser: ``<parameter name="city">  Paris  </parameter>`` is ``Paris``). A value over several lines
+    keeps them (code's indentation), and so does a pair whose tag names its namespace (group ``ns``: ATEM's
+    ``<atem:parameter>``, whose engines keep a value's spaces)."""
 
 
 class XmlPairs:
@@ -117,7 +122,10 @@ class XmlPairs:
     def _end_pair(self) -> None:
         assert self.key is not None
         declared = self.attributes.get("type")
-        value = typed_value(self.ctx.tools, self.name, self.key, unlaid("".join(self.value)), declared=declared)
+        raw = unlaid("".join(self.value))
+        if self.form.trim and not self.attributes.get("ns") and "\n" not in raw and raw.strip(" \t"):
+            raw = raw.strip(" \t")
+        value = typed_value(self.ctx.tools, self.name, self.key, raw, declared=declared)
         prefix = ", " if self.arguments else "{"
         self.arguments[self.key] = value
         pair = f"{json.dumps(self.key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"

@@ -72,3 +72,42 @@ def test_a_bracket_of_a_tool_name_and_pairs_is_a_call(
 def test_a_bracket_without_a_call_of_an_offered_tool_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=_TOOLS))
     assert result["text"] == text
+
+
+CLAWROUTER = "BlockRunAI/ClawRouter#190 (Gemini 3.5 Flash)"
+CALLED_TOOLS = [tool("terminal", command="string"), tool("write", path="string", lines="array")]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ('[Called function "terminal" with args: {"command":"whoami"}]', [("terminal", {"command": "whoami"})], ""),
+        (  # variant: text around it, a bare name, `arguments`, brackets inside the object and its strings
+            'Writing it.\n[Calling tool write with arguments: {"path": "a]b.txt", "lines": ["x", "[y]"]}]\nDone.',
+            [("write", {"path": "a]b.txt", "lines": ["x", "[y]"]})],
+            "Writing it. Done.",
+        ),
+        (  # variant: single-quoted name, lenient JSON (single quotes, a trailing comma)
+            "[called tool 'terminal' with input: {'command': 'ls -la',}]",
+            [("terminal", {"command": "ls -la"})],
+            "",
+        ),
+    ],
+)
+def test_a_called_function_bracket_with_json_args_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(CLAWROUTER, text, calls, visible=visible, tools=CALLED_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[Called function "shell" with args: {"command": "ls"}]',  # no offered tool of that name
+        '[Called function "terminal" with args: {"command": "ls"',  # cut off
+        '[Called function "terminal" with args: {not json at all}]',
+        'For example: [Called function "terminal" with args: {"command": "ls"}]',  # presented as an example
+    ],
+)
+def test_a_called_function_bracket_without_a_call_of_an_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=CALLED_TOOLS))

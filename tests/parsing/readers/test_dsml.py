@@ -113,3 +113,45 @@ def test_an_invoke_holding_a_json_object_is_read_as_its_arguments(text: str) -> 
 def test_an_invoke_holding_json_in_an_inline_code_span_stays_text() -> None:
     text = 'Write `<｜DSML｜invoke name="get_weather">{"location": "Beijing"}</｜DSML｜invoke>` to call it.'
     check(Real("written", text, [], visible=text, tools=[tool("get_weather", location="string")]))
+
+
+GIGACHAT = (
+    "vllm-project/vllm:tests/tool_parsers/test_gigachat35_tool_parser.py@053521db5e1807004c5e89d03c75b93b3974c7c7"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (  # GigaChat 3.5: the DSML markup under its own namespace, text before
+            'I will check.<｜GCML｜tool_calls><｜GCML｜invoke name="get_time"><｜GCML｜parameter name="city" '
+            'string="true">Oslo</｜GCML｜parameter></｜GCML｜invoke></｜GCML｜tool_calls>',
+            "I will check.",
+        ),
+        (  # variant: ASCII bars, the function_calls wrapper, line breaks between the tags
+            '<|GCML|function_calls>\n<|GCML|invoke name="get_time">\n<|GCML|parameter name="city">Oslo'
+            "</|GCML|parameter>\n</|GCML|invoke>\n</|GCML|function_calls>",
+            "",
+        ),
+        (  # variant: a namespace no one here has seen, with a digit
+            '<｜XML2｜tool_calls><｜XML2｜invoke name="get_time"><｜XML2｜parameter name="city" string="true">Oslo'
+            "</｜XML2｜parameter></｜XML2｜invoke></｜XML2｜tool_calls> Done.",
+            "Done.",
+        ),
+    ],
+)
+def test_the_dsml_markup_under_another_namespace_is_read_alike(text: str, visible: str) -> None:
+    check(Real(GIGACHAT, text, [("get_time", {"city": "Oslo"})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The <｜GCML｜tool_calls> block wraps the calls.",
+        'GigaChat writes `<|GCML|invoke name="x">` in a sentence, then goes on.',
+        "A token like <|ABC|> or <|END|invoke> is no call.",
+    ],
+)
+def test_a_namespaced_tag_named_in_prose_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=""), visible=False)
+    assert result["text"] == text

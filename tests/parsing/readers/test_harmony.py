@@ -215,3 +215,77 @@ def test_a_message_with_its_end_token_still_ends_there_and_no_call_is_made() -> 
 def test_two_visible_messages_are_shown_a_line_apart(text: str, visible: str) -> None:
     result = check(Real("variant", text, [], visible=visible, tools=["get_weather"]))
     assert result["text"] == visible
+
+
+WEB_SEARCH = [{"name": "Web Search", "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # LM Studio issue 876: a plugin tool named with a space, the header written as the template writes it
+        '<|start|>assistant<|channel|>commentary to=functions.Web Search <|constrain|>json<|message|>{"query": "x"}',
+        '<|channel|>commentary to=functions.Web Search<|message|>{"query": "x"}<|call|>',
+        '<|start|>assistant<|channel|>commentary to=Web Search json<|message|>{"query": "x"}<|call|>',
+    ],
+)
+def test_a_recipient_named_with_spaces_is_the_offered_tool_its_words_name(text: str) -> None:
+    check(Real("lmstudio-ai/lmstudio-bug-tracker#876", text, [("Web Search", {"query": "x"})], tools=WEB_SEARCH))
+
+
+def test_a_recipient_whose_words_name_no_offered_tool_keeps_its_first_word() -> None:
+    text = '<|channel|>commentary to=functions.get_time now <|constrain|>json<|message|>{"tz": "UTC"}<|call|>'
+    check(Real("written", text, [("get_time", {"tz": "UTC"})], tools=["get_time", "get_time now please"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # exo's gpt-oss test: the prompt ended `<|start|>assistant`, the recipient comes before the channel
+        ' to=functions.get_time<|channel|>commentary json<|message|>{"tz": "UTC"}<|call|>',
+        'to=functions.get_time<|channel|>commentary<|message|>{"tz": "UTC"}<|call|>',
+        'to=functions.get_time <|channel|>commentary <|constrain|>json<|message|>{"tz": "UTC"}',
+    ],
+)
+def test_a_recipient_before_the_channel_opening_the_message_is_a_call(text: str) -> None:
+    check(Real("exo-explore/exo:gpt-oss tests", text, [("get_time", {"tz": "UTC"})], tools=["get_time"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible", "reasoning"),
+    [
+        # mlx / text-generation-webui issues: the engine decoded without harmony's special tokens
+        (
+            'analysisWe need to answer. The answer is "four".\nOnly that word.assistantfinalfour',
+            "four",
+            'We need to answer. The answer is "four". Only that word.',
+        ),
+        (
+            "analysisUser says hi. Respond politely.assistantfinalHello! How can I help?",
+            "Hello! How can I help?",
+            "User says hi. Respond politely.",
+        ),
+        ('analysis"Hi" is a greeting.assistant finalHello.', "Hello.", '"Hi" is a greeting.'),
+    ],
+)
+def test_stripped_channel_words_opening_the_message_split_reasoning_from_the_answer(
+    text: str, visible: str, reasoning: str
+) -> None:
+    check(Real("written: stripped harmony tokens", text, [], visible=visible, tools=["get_time"], reasoning=reasoning))
+
+
+def test_a_stripped_analysis_then_a_stripped_call_is_reasoning_then_the_call() -> None:
+    text = 'analysisNeed the time.assistantcommentary to=functions.get_time json{"tz": "UTC"}'
+    check(Real("written", text, [("get_time", {"tz": "UTC"})], tools=["get_time"], reasoning="Need the time."))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "analysis of the data shows a trend; the assistant final answer follows.",
+        "The analysisWe ran is over. assistantfinal is a word here.",
+        "analysis: we need more data.",
+    ],
+)
+def test_the_word_analysis_in_prose_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_time"]))

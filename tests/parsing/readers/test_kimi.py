@@ -112,3 +112,29 @@ _TAIL = "<|tool_call_end|><|tool_calls_section_end|>"
 )
 def test_arguments_in_a_code_fence_on_their_line_or_their_own_lines_are_read(fenced: str) -> None:
     check(Real("written: llxprt's Kimi", _HEAD + fenced + _TAIL, [("read_file", {"path": "README.md"})], visible=""))
+
+
+SGLANG_K26 = "sgl-project/sglang issue: Kimi K2.6 TodoWrite arguments left unparsed"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the arguments object serialised once more, as a JSON string literal
+        '<|tool_calls_section_begin|><|tool_call_begin|>functions.todo:1<|tool_call_argument_begin|>"{\\"todos\\": '
+        '[{\\"id\\": \\"a\\", \\"status\\": \\"in_progress\\"}]}"<|tool_call_end|><|tool_calls_section_end|>',
+        # variant: spaces around it, an escaped quote inside a value, the section end left out
+        '<|tool_calls_section_begin|> <|tool_call_begin|> functions.todo:0 <|tool_call_argument_begin|> "{\\"todos\\":'
+        ' [{\\"id\\": \\"a\\", \\"status\\": \\"in_progress\\"}]}" <|tool_call_end|>',
+    ],
+)
+def test_arguments_written_as_a_json_string_of_the_object_are_the_object(text: str) -> None:
+    check(Real(SGLANG_K26, text, [("todo", {"todos": [{"id": "a", "status": "in_progress"}]})]))
+
+
+def test_arguments_written_as_a_string_that_holds_no_object_are_an_error() -> None:
+    text = (
+        '<|tool_calls_section_begin|><|tool_call_begin|>functions.todo:0<|tool_call_argument_begin|>"just text"'
+        "<|tool_call_end|><|tool_calls_section_end|>"
+    )
+    check(Real("written", text, [], errors=1, tools=["todo"]))

@@ -313,3 +313,42 @@ def test_a_parameter_closer_that_text_follows_is_the_values_own(text: str, argum
 def test_a_parameter_closer_before_a_tag_ends_the_value(text: str) -> None:
     path = {"path": "a"} if '"path"' in text else {}
     check(Real("written", text, [("write", {"content": "done", **path})], tools=WRITE))
+
+
+OLLAMA_MINIMAX = "ollama/ollama:model/parsers/minimaxm2_test.go@98cf601884fab8f0dc491d96f0809c1ddc581ad6"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("  San Francisco  ", "San Francisco"),  # Ollama's MiniMax-M2 parser test: padded both sides
+        ("\tSan Francisco", "San Francisco"),  # variant: a tab on one side
+        ("San Francisco   ", "San Francisco"),  # variant: trailing spaces only
+        ("\n  San Francisco  \n", "San Francisco"),  # variant: the layout newlines, then the padding
+    ],
+)
+def test_a_one_line_value_padded_with_spaces_is_trimmed(value: str, expected: str) -> None:
+    text = (
+        f'<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">{value}</parameter>\n'
+        "</invoke>\n</minimax:tool_call>"
+    )
+    check(Real(OLLAMA_MINIMAX, text, [("get_weather", {"location": expected})]))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a value over several lines keeps its indentation (code)
+        ('<invoke name="run"><parameter name="code">  x = 1\n  y = 2  </parameter></invoke>', "  x = 1\n  y = 2  "),
+        # a namespaced pair (ATEM's `<atem:parameter>`): its engines keep the spaces
+        (
+            '<atem:function_calls><atem:invoke name="run"><atem:parameter name="code"> keep  spaces '
+            "</atem:parameter></atem:invoke></atem:function_calls>",
+            " keep  spaces ",
+        ),
+        # only spaces: the value as written
+        ('<function_calls><invoke name="run"><parameter name="code">   </parameter></invoke></function_calls>', "   "),
+    ],
+)
+def test_a_value_over_several_lines_or_in_a_namespaced_pair_keeps_its_spaces(text: str, expected: str) -> None:
+    check(Real("written", text, [("run", {"code": expected})], tools=[tool("run", code="string")]))

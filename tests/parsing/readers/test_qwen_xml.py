@@ -330,3 +330,30 @@ def test_a_code_fence_inside_a_parameter_value_is_the_values_text() -> None:
     content = "# Title\n```python\nprint(1)\n```\nend"
     text = f"<tool_call>\n<function=write>\n<parameter=path>\nREADME.md\n</parameter>\n<parameter=content>\n{content}\n</parameter>\n</function>\n</tool_call>"
     check(Real("variant", text, [("write", {"path": "README.md", "content": content})], tools=TOOLS))
+
+
+STRIX = "usestrix/strix#439 (MiniMax M2.7)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Strix issue 439: Qwen3-Coder's function opener, MiniMax's parameter spelling
+        '<function=browser_action>\n<parameter name="action">launch</parameter>\n'
+        '<parameter name="url">http://host.docker.internal/</parameter>\n</function>',
+        # variant: single quotes, in a <tool_call> wrapper
+        "<tool_call><function=browser_action><parameter name='action'>launch</parameter>"
+        "<parameter name='url'>http://host.docker.internal/</parameter></function></tool_call>",
+        # variant: the two spellings mixed in one call
+        '<function=browser_action>\n<parameter=action>\nlaunch\n</parameter>\n<parameter name="url">'
+        "http://host.docker.internal/</parameter>\n</function>",
+    ],
+)
+def test_a_parameter_named_by_a_name_attribute_inside_a_function_opener_is_read(text: str) -> None:
+    calls = [("browser_action", {"action": "launch", "url": "http://host.docker.internal/"})]
+    check(Real(STRIX, text, calls))
+
+
+def test_a_function_opener_with_a_named_parameter_in_prose_stays_text() -> None:
+    text = 'Use `<function=browser_action><parameter name="action">` to start the browser.'
+    check(Real("written", text, [], visible=text, tools=["browser_action"]))

@@ -291,3 +291,63 @@ def test_a_think_tag_with_a_letter_or_words_after_the_word_is_reasoning(tag: str
 @pytest.mark.parametrize("text", ["<thinker>a</thinker>", "<thinks>a</thinks>", "<think_>a</think_>"])
 def test_a_tag_that_only_begins_with_think_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_time"]))
+
+
+MINIMAX = '<minimax:tool_call><invoke name="get_weather"><parameter name="city">Tokyo</parameter></invoke></minimax:tool_call>'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Ollama's MiniMax-M2 parser test: the call weighed in the reasoning, nothing after the block
+        f"<think>Maybe I should call {MINIMAX}</think>",
+        f"<think>Perhaps I could use the tool:\n{QWEN}\n</think>\n",
+        f"<think>Should I call it? Let me decide whether to call {TIME}</think>",
+        f"<think>I might write {TIME} but the answer is known.</think>",
+    ],
+)
+def test_a_closed_call_the_reasoning_only_weighs_stays_reasoning(text: str) -> None:
+    result = check(Real("written", text, [], tools=["get_weather", "get_time"]))
+    assert "get_" in result["reasoning"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a hedge in an earlier sentence does not weigh the call the next sentence makes
+        f"<think>Maybe it rains. I will check.\n{MINIMAX}</think>",
+        f"<think>Could be anything; let me look.\n{QWEN}\n</think>",
+    ],
+)
+def test_a_hedge_in_an_earlier_sentence_leaves_the_call_in_the_reasoning_a_call(text: str) -> None:
+    calls = [("get_weather", {"city": "Tokyo"})]
+    check(Real("written", text, calls, tools=["get_weather", "get_time"]), visible=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible", "reasoning"),
+    [
+        # Ollama's Apertus test: the tools block while the inner block is still open
+        (
+            '<|inner_prefix|>Need weather.<|tools_prefix|>[{"get_weather": {"city": "Bern"}}]<|tools_suffix|>',
+            [("get_weather", {"city": "Bern"})],
+            "",
+            "Need weather.",
+        ),
+        # variant: the block closed, then the answer
+        ("<|inner_prefix|>Easy one.<|inner_suffix|>It is 4.", [], "It is 4.", "Easy one."),
+        # variant: the tokens named for thinking
+        ("<|think_prefix|>Hmm.<|think_suffix|>\nDone.", [], "Done.", "Hmm."),
+    ],
+)
+def test_an_inner_prefix_block_is_reasoning(
+    text: str, calls: list[tuple[str, dict[str, str]]], visible: str, reasoning: str
+) -> None:
+    check(
+        Real("ollama/ollama:model/parsers/apertus_test.go", text, calls, visible, ["get_weather"], reasoning=reasoning)
+    )
+
+
+def test_an_inner_prefix_token_named_in_inline_code_stays_text() -> None:
+    text = "Apertus opens its monologue with `<|inner_prefix|>` and closes it."
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))

@@ -198,3 +198,30 @@ def test_arguments_alone_that_two_tools_take_are_no_call() -> None:
         Real("written", '<tool_call>{"city": "Paris"}</tool_call>', [], tools=tools, errors=1), visible=False
     )
     assert result["calls"] == []
+
+
+QVAC = "tetherto/qvac#2677 (Qwen3.5, the hybrid frame its PR repairs)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>\n{"function=webfetch","arguments":{"url":"https://x.org","format":"markdown"}}\n</tool_call>',
+        # variants: `name=`, spaces, the arguments key spelled `parameters`
+        '<tool_call>{ "name = webfetch" , "arguments": {"url": "https://x.org", "format": "markdown"} }</tool_call>',
+        '<tool_call>{"tool_name=webfetch", "parameters": {"url": "https://x.org", "format": "markdown"}}</tool_call>',
+    ],
+)
+def test_a_call_whose_name_is_written_as_one_key_with_an_equals_sign_is_read(text: str) -> None:
+    check(Real(QVAC, text, [("webfetch", {"url": "https://x.org", "format": "markdown"})]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"a=b", "arguments": {}}</tool_call>',  # no name key before the `=`
+        '<tool_call>{"function=webfetch" "x"}</tool_call>',  # no member after it
+    ],
+)
+def test_a_key_with_an_equals_sign_that_names_no_call_is_an_error(text: str) -> None:
+    check(Real("written", text, [], errors=1, tools=["webfetch"]), visible=False)

@@ -689,3 +689,38 @@ def test_a_call_list_alone_in_a_fence_with_no_language_is_a_call(text: str, visi
 )
 def test_a_fenced_call_list_in_code_or_of_no_offered_tool_stays_text(text: str) -> None:
     check(Real("variant", text, [], tools=[tool("get_weather", city="string")], visible=text))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Ollama's Command R test: the model chose to answer without tools
+        (
+            'Action: ```json\n[\n    {\n        "tool_name": "directly-answer",\n        "parameters": {}\n    }\n]\n```',
+            "",
+        ),
+        # variants: the underscore spelling, one object, no fence, an answer after it
+        ('Action: [{"tool_name": "directly_answer", "parameters": {}}]\nIt is 4.', "It is 4."),
+        ('Action:\n{"tool_name": "Directly Answer", "parameters": {}}', ""),
+    ],
+)
+def test_the_directly_answer_pseudo_tool_is_no_call_and_its_block_is_markup(text: str, visible: str) -> None:
+    check(Real("ollama/ollama:model/parsers/commandr_test.go", text, [], visible=visible, tools=["search"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # offered as a real tool, it is called
+        ('Action: [{"tool_name": "directly_answer", "parameters": {}}]', [("directly_answer", {})]),
+        # beside a real call, the list is no "answer directly" choice: the real call is read only if all are offered
+        ('Action: [{"tool_name": "search", "parameters": {"q": "x"}}]', [("search", {"q": "x"})]),
+    ],
+)
+def test_a_directly_answer_tool_that_was_offered_is_a_call(text: str, calls: list[tuple[str, dict[str, str]]]) -> None:
+    check(Real("written", text, calls, tools=["directly_answer", "search"]))
+
+
+def test_the_directly_answer_call_named_in_prose_stays_text() -> None:
+    text = 'The model may write {"tool_name": "directly_answer"} to answer without tools.'
+    check(Real("written", text, [], visible=text, tools=["search"]))
