@@ -20,7 +20,7 @@ written: a block after prose is a tool's specification or a README's example (``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import regex
 
@@ -106,8 +106,10 @@ def _arguments(ctx: Context, name: str, body: str) -> tuple[str, dict[str, Any]]
             value = lenient_json.loads(body.strip())
         except lenient_json.LenientJSONError:
             value = None
-        if isinstance(value, dict) and (one_parameter(ctx.tools, name, body) is None or _declares(ctx, name, value)):
-            return name, {str(k): v for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
+        if isinstance(value, dict):
+            found = cast(dict[Any, Any], value)
+            if one_parameter(ctx.tools, name, body) is None or _declares(ctx, name, found):
+                return name, {str(k): v for k, v in found.items()}
     arguments = one_parameter(ctx.tools, name, body)
     return None if arguments is None else (name, arguments)
 
