@@ -83,18 +83,14 @@ def _call(body: str) -> tuple[str, dict[str, Any]] | None:
     return name, arguments
 
 
-class AttrBracket:
-    """The inside of the bracket after ``=``, up to the ``]`` outside quotes, then decided whole."""
+class _Bracketed:
+    """A bracket's inside, taken up to its ``]`` (found by the subclass's ``_scan``), then decided whole
+    (``_decide``); never closed, or too long, it goes back out as text."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.body: list[str] = []
         self.size = 0
-        self.quote = ""
-        """The quote a value opened and has not closed; empty outside values."""
-        self.escaped = False
-        self.prev = "="
-        """The character read last (a quote opens a value only after ``=``, a space or a comma)."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         end = self._scan(text, pos)
@@ -103,16 +99,35 @@ class AttrBracket:
         self.body.append(piece)
         self.size += len(piece)
         if end is None:
-            if self.size > _MAX_BODY:
-                self.ctx.revert()
-                return len(text), None
-            if final:
+            if self.size > _MAX_BODY or final:
                 self.ctx.revert()  # no `]`: a bracket opened in prose, or cut off
                 return len(text), None
             return len(text), self
         self.ctx.consume("]")
         self._decide()
         return end + 1, None
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+    def _scan(self, text: str, pos: int) -> int | None:
+        """Where the closing ``]`` is in ``text`` from ``pos``; None: not in ``text``."""
+        raise NotImplementedError
+
+    def _decide(self) -> None:
+        raise NotImplementedError
+
+
+class AttrBracket(_Bracketed):
+    """The inside of the bracket after ``=``, up to the ``]`` outside quotes, then decided whole."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.quote = ""
+        """The quote a value opened and has not closed; empty outside values."""
+        self.escaped = False
+        self.prev = "="
+        """The character read last (a quote opens a value only after ``=``, a space or a comma)."""
 
     def _scan(self, text: str, pos: int) -> int | None:
         """Where the closing ``]`` is (outside quotes), tracking the quotes across chunks; None: not in ``text``."""
@@ -140,9 +155,6 @@ class AttrBracket:
             return
         ctx.end_call(ctx.tools.resolve(call[0]), call[1], streamed=False)
 
-    def finish(self, truncated: bool) -> None:
-        self.ctx.revert()
-
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> AttrBracket:
     del block, match
@@ -157,33 +169,16 @@ _CALLED = (
 _CLOSE_AFTER = regex.compile(r"[ \t]{0,4}\]")
 
 
-class JsonBracket:
+class JsonBracket(_Bracketed):
     """The JSON object after ``with args:``, up to the ``]`` after it (brackets and braces inside strings or nested
     in the object are its own), then decided whole."""
 
     def __init__(self, ctx: Context, name: str) -> None:
-        self.ctx = ctx
+        super().__init__(ctx)
         self.name = name
-        self.body: list[str] = []
-        self.size = 0
         self.depth = 0
         self.quote = ""
         self.escaped = False
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        end = self._scan(text, pos)
-        piece = text[pos : len(text) if end is None else end]
-        self.ctx.consume(piece)
-        self.body.append(piece)
-        self.size += len(piece)
-        if end is None:
-            if self.size > _MAX_BODY or final:
-                self.ctx.revert()  # no `]`: cut off, or no call line
-                return len(text), None
-            return len(text), self
-        self.ctx.consume("]")
-        self._decide()
-        return end + 1, None
 
     def _scan(self, text: str, pos: int) -> int | None:
         for index in range(pos, len(text)):
@@ -216,9 +211,6 @@ class JsonBracket:
             ctx.revert()
             return
         ctx.end_call(ctx.tools.resolve(self.name), cast("dict[str, Any]", arguments), streamed=False)
-
-    def finish(self, truncated: bool) -> None:
-        self.ctx.revert()
 
 
 def _open_called(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBracket:
