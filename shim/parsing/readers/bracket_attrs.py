@@ -91,6 +91,9 @@ class _Bracketed:
         self.ctx = ctx
         self.body: list[str] = []
         self.size = 0
+        self.quote = ""
+        """The quote a string opened and has not closed; empty outside strings."""
+        self.escaped = False
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         end = self._scan(text, pos)
@@ -110,6 +113,18 @@ class _Bracketed:
     def finish(self, truncated: bool) -> None:
         self.ctx.revert()
 
+    def _in_string(self, char: str) -> bool:
+        """Whether ``char`` is inside a string the scan opened (its closing quote included), tracked across chunks."""
+        if not self.quote:
+            return False
+        if self.escaped:
+            self.escaped = False
+        elif char == "\\":
+            self.escaped = True
+        elif char == self.quote:
+            self.quote = ""
+        return True
+
     def _scan(self, text: str, pos: int) -> int | None:
         """Where the closing ``]`` is in ``text`` from ``pos``; None: not in ``text``."""
         raise NotImplementedError
@@ -123,9 +138,6 @@ class AttrBracket(_Bracketed):
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
-        self.quote = ""
-        """The quote a value opened and has not closed; empty outside values."""
-        self.escaped = False
         self.prev = "="
         """The character read last (a quote opens a value only after ``=``, a space or a comma)."""
 
@@ -134,14 +146,9 @@ class AttrBracket(_Bracketed):
         for index in range(pos, len(text)):
             char, prev = text[index], self.prev
             self.prev = char
-            if self.quote:
-                if self.escaped:
-                    self.escaped = False
-                elif char == "\\":
-                    self.escaped = True
-                elif char == self.quote:
-                    self.quote = ""
-            elif char in "\"'" and prev in "= \t\r\n,":
+            if self._in_string(char):
+                continue
+            if char in "\"'" and prev in "= \t\r\n,":
                 self.quote = char
             elif char == "]":
                 return index
@@ -177,20 +184,13 @@ class JsonBracket(_Bracketed):
         super().__init__(ctx)
         self.name = name
         self.depth = 0
-        self.quote = ""
-        self.escaped = False
 
     def _scan(self, text: str, pos: int) -> int | None:
         for index in range(pos, len(text)):
             char = text[index]
-            if self.quote:
-                if self.escaped:
-                    self.escaped = False
-                elif char == "\\":
-                    self.escaped = True
-                elif char == self.quote:
-                    self.quote = ""
-            elif char == '"':
+            if self._in_string(char):
+                continue
+            if char == '"':
                 self.quote = char
             elif char in "{[":
                 self.depth += 1
