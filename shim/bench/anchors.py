@@ -55,8 +55,11 @@ __all__ = [
     "Attempt",
     "bfcl_prompt",
     "chatml_function_calling",
+    "embedded",
     "generic_schema",
     "llama_generic",
+    "no_call_decided",
+    "reply_tokens",
 ]
 
 
@@ -184,16 +187,21 @@ async def bfcl_prompt(backend: Backend, question: Question, *, max_tokens: int) 
         calls=calls,
         malformed=malformed,
         prompt_tokens=usage.prompt_tokens if usage else None,
-        completion_tokens=usage.completion_tokens if usage else await _tokens(backend, text),
+        completion_tokens=usage.completion_tokens if usage else await reply_tokens(backend, text),
         seconds=seconds,
         finish="decided" if decided else result.finish_reason if result is not None else "",
         detail=detail,
     )
 
 
-async def _tokens(backend: Backend, text: str) -> int | None:
+def embedded(backend: Backend) -> bool:
+    """Whether ``backend`` is a model loaded in this process (llama.cpp), which the llama.cpp-only anchors need."""
+    return backend.name.startswith("llama-cpp:")
+
+
+async def reply_tokens(backend: Backend, text: str) -> int | None:
     """Tokens of a reply stopped early (the engine sent no count), for an embedded model; else None."""
-    if not backend.name.startswith("llama-cpp:"):
+    if not embedded(backend):
         return None
     return _count(await backend.model(), text)  # type: ignore[attr-defined]
 

@@ -21,14 +21,22 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import anyio
 
 from shim.agent import Agent
 from shim.backends import get_backend
 from shim.backends.base import Backend, GenerationOptions
-from shim.bench.anchors import ANCHORS, Attempt, bfcl_prompt, chatml_function_calling, llama_generic
+from shim.bench.anchors import (
+    ANCHORS,
+    Attempt,
+    bfcl_prompt,
+    chatml_function_calling,
+    embedded,
+    llama_generic,
+    reply_tokens,
+)
 from shim.bench.bfcl import FC_MODEL, PROMPT_MODEL, Question, load_questions, openai_tools, score
 from shim.constrain.schema import ConstrainMode
 from shim.errors import ShimError
@@ -210,9 +218,8 @@ async def shim_attempt(backend: Backend, question: Question, config: ShimConfig,
             raw.append(text)  # text and reasoning keep their raw text too
     seconds = time.perf_counter() - start
     completion = usage.completion_tokens if usage else None
-    if completion is None and _embedded(backend):  # stopped early on purpose: the engine sent no count
-        llm: Any = cast(Any, await backend.model())  # type: ignore[attr-defined]
-        completion = len(llm.tokenize("".join(raw).encode("utf-8"), add_bos=False, special=True))
+    if completion is None:  # stopped early on purpose: the engine sent no count
+        completion = await reply_tokens(backend, "".join(raw))
     return Attempt(
         raw="".join(raw),
         calls=calls,
@@ -261,10 +268,6 @@ async def _attempt(backend: Backend, name: str, question: Question, max_tokens: 
         return await llama_generic(backend, question, max_tokens=max_tokens), FC_MODEL
     llm = await backend.model()  # type: ignore[attr-defined]
     return await chatml_function_calling(llm, question, max_tokens=max_tokens), FC_MODEL
-
-
-def _embedded(backend: Backend) -> bool:
-    return backend.name.startswith("llama-cpp:")
 
 
 class Progress:
@@ -330,7 +333,7 @@ async def run_models(options: ModelsOptions, progress: Progress | None = None) -
         for c in options.categories
         if i < len(questions[c])
         for config in options.configs
-        if config in CONFIGS and (CONFIGS[config] is not None or config == "bfcl-prompt" or _embedded(backends[label]))
+        if config in CONFIGS and (CONFIGS[config] is not None or config == "bfcl-prompt" or embedded(backends[label]))
     ]
     progress.start(len(plan), sum((m, c, q.id) in run.done for m, c, q in plan))
     with path.open("a", encoding="utf-8") as sink:
