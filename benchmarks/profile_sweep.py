@@ -1,6 +1,6 @@
 """Every model profile against every real output: each must read the calls the default parser table reads.
 
-The test suite (`tests/test_profiles.py`) checks each output with the default table and two profiles in turn;
+The test suite (`tests/test_profiles.py`) checks each output with the default table and one profile in turn;
 this is the whole sweep (sixteen profiles times the corpus: minutes, too long for the suite on a busy machine).
 Run it before landing a change to the parser's tables or to the profiles:
 

@@ -9,6 +9,7 @@ the rates of the report.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -91,9 +92,19 @@ class RunScore:
     timeout: bool
 
 
+def _common_prefix(a: str, b: str) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+@functools.lru_cache(maxsize=4096)
 def _text_diff(expected: str, got: str) -> tuple[int, int]:
+    # Cached: every chunker of one case usually yields the same text, and SequenceMatcher is quadratic.
+    # The common prefix and suffix are cut first: they hold no edit, and most texts differ in one place.
     if expected == got:
         return 0, 0
+    head = _common_prefix(expected, got)
+    tail = _common_prefix(expected[head:][::-1], got[head:][::-1])
+    expected, got = expected[head : len(expected) - tail], got[head : len(got) - tail]
     matcher = difflib.SequenceMatcher(None, expected, got, autojunk=False)
     lost = 0
     leaked = 0

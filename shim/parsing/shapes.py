@@ -27,6 +27,7 @@ schema does not have (``{"arguments": {…}}``, ``{"input": "{…}"}``) are unwr
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -428,6 +429,16 @@ class ToolIndex:
 
     def __bool__(self) -> bool:
         return bool(self.specs)
+
+    @functools.cached_property
+    def key(self) -> str:
+        """The tool set as one string, equal for equal tool sets: what parsers built from it may share."""
+        specs = self.specs.values()
+        fields = [(t.name, t.title, t.description, t.input_schema, t.output_schema, t.annotations) for t in specs]
+        try:
+            return json.dumps(fields, sort_keys=True, default=repr)
+        except (TypeError, ValueError):  # keys of mixed types, a cycle: still one string per tool set
+            return repr(fields)
 
     def resolve(self, name: str) -> str:
         """The known tool ``name`` means, else ``name``: exact first, then any case, a title or description,

@@ -37,7 +37,7 @@ from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.ids import IdGenerator
 from shim.parsing.boundary import BoundaryTokens
-from shim.parsing.readers import MORE, Block, Dialect, Reader, reader_for, rows_for
+from shim.parsing.readers import DEFAULT_DIALECTS, MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, placeholder, presents
 from shim.parsing.readers.reasoning import ReasoningBody
 from shim.parsing.shapes import ToolIndex, call_arguments
@@ -101,24 +101,15 @@ class StreamParser:
         self._ids = ids or IdGenerator()
         self._boundary = BoundaryTokens()  # leaked boundary tokens: out of the text, back into the raw
         self._ahead = 0  # characters of (stripped) text fed and not yet returned in events' raw (held back)
-        rows = rows_for(dialects, self.tools)
-        self.markers = Markers(rows)
-        # Untagged forms count only with offered tools as evidence (a fence still closes a tagged body).
-        untagged = [(d, d.compiled_open()) for d in rows if d.kind == "untagged" and d.start == "message"]
-        self._message_rows = untagged if self.tools else []
-        self._message_chars = "".join(c for d, _ in self._message_rows for c in first_chars(d))
-        self._fence_chars = self.markers.fence_chars if self.tools else ""
-        # Where text must be looked at: every opener's first character, and untagged openers' leading words.
-        fence_stops = tuple(self.markers.fence_stops) if self.tools else ()
-        stops = [f"[{regex.escape(self.markers.opener_chars)}]"] if self.markers.opener_chars else []
-        stops += [regex.escape(s) for s in fence_stops]
-        self._text_stop = compile_marker("|".join(stops) or r"(?!)")
-        # The fast path's test of the same (`_plain_gate`), and where a word's start at a chunk's end may open.
-        gate = _plain_gate(self.markers.opener_chars, fence_stops)
-        self._plain_chars, self._plain_words, self._plain_shortest, self._plain_heads, self._plain_ends = gate
-        self._plain_span = max(map(len, self._plain_heads), default=0)
-        firsts = {c for head in self._plain_heads for c in (head[0], head[0].upper())}
-        self._plain_firsts = frozenset(c for c in firsts if self.markers.may_open(c, fences=c in self._fence_chars))
+        layout = _layout(None if dialects is None else tuple(dialects), self.tools)
+        self.markers = layout.markers
+        self._message_rows = layout.message_rows
+        self._message_chars = layout.message_chars
+        self._fence_chars = layout.fence_chars
+        self._text_stop = layout.text_stop
+        self._plain_chars, self._plain_words, self._plain_shortest, self._plain_heads, self._plain_ends = layout.gate
+        self._plain_span = layout.plain_span
+        self._plain_firsts = layout.plain_firsts
         self._reader: Reader | None = None  # None: in text
         self._state = TagState.NONE
         self._dialect: Dialect | None = None  # the call block's row, for the retry message; None when untagged
@@ -141,15 +132,13 @@ class StreamParser:
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
         self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
-        if in_reasoning:
+        if in_reasoning and layout.reasoning_closers:
             # The prompt opened reasoning: the block ends at the closer of any reasoning row (the template's
             # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
-            closers = [d.close for d in rows if d.kind == "reasoning" and d.close]
-            if closers:
-                self._at_start = False
-                self._reasoning_block = True
-                self._reader = ReasoningBody(self, compile_marker("|".join(closers)), watch_calls=True)
-                self._state = TagState.INSIDE
+            self._at_start = False
+            self._reasoning_block = True
+            self._reader = ReasoningBody(self, compile_marker(layout.reasoning_closers), watch_calls=True)
+            self._state = TagState.INSIDE
 
     # -- public -------------------------------------------------------------------------------------
 
@@ -316,8 +305,8 @@ class StreamParser:
                 found = self.markers.match(text, pos, final)
                 if found is PARTIAL:
                     return self._more(text, pos)
-                for row, pattern in self._message_rows if found is None else ():
-                    match = pattern.match(text, pos, partial=not final)
+                for row in self._message_rows if found is None else ():
+                    match = row.compiled_open().match(text, pos, partial=not final)
                     if match is None:
                         continue
                     if match.partial:
@@ -602,6 +591,67 @@ class _Gate(NamedTuple):
     """Every proper start of a word, lower-cased: a text that ends with one may end inside the word."""
     ends: frozenset[str]
     """The characters those starts end with, in either case: most text ends with none and skips that test."""
+
+
+class _Layout(NamedTuple):
+    """What a parser derives from its rows and tools before reading a character (shared, never mutated)."""
+
+    markers: Markers[Dialect]
+    message_rows: list[Dialect]
+    message_chars: str
+    fence_chars: str
+    text_stop: regex.Pattern[str]
+    gate: _Gate
+    plain_span: int
+    plain_firsts: frozenset[str]
+    reasoning_closers: str
+
+
+_LAYOUTS: dict[tuple[Any, ...], _Layout] = {}
+_LAYOUTS_MAX = 256
+
+
+def _layout(dialects: tuple[Dialect, ...] | None, tools: ToolIndex) -> _Layout:
+    """The rows, markers and text gates for these dialects and tools, built once per process and tool set.
+
+    Building them costs milliseconds (openers made from every offered name, a hundred patterns sorted by first
+    character) while reading a short reply costs less: a server builds a parser per request with the same
+    tools, and a benchmark one per chunking. The key holds the table's rows themselves, so a row registered
+    later (`register_dialect`) makes a new layout."""
+    key = (dialects if dialects is not None else ("table", *DEFAULT_DIALECTS), tools.key)
+    found = _LAYOUTS.get(key)
+    if found is not None:
+        return found
+    rows = rows_for(dialects, tools)
+    markers = Markers(rows)
+    # Untagged forms count only with offered tools as evidence (a fence still closes a tagged body).
+    untagged = [d for d in rows if d.kind == "untagged" and d.start == "message"]
+    message_rows = untagged if tools else []  # compiled where a message begins with one's first character
+    fence_stops = tuple(markers.fence_stops) if tools else ()
+    # Where text must be looked at: every opener's first character, and untagged openers' leading words.
+    stops = [f"[{regex.escape(markers.opener_chars)}]"] if markers.opener_chars else []
+    stops += [regex.escape(s) for s in fence_stops]
+    fence_chars = markers.fence_chars if tools else ""
+    # The fast path's test of the same (`_plain_gate`), and where a word's start at a chunk's end may open.
+    gate = _plain_gate(markers.opener_chars, fence_stops)
+    firsts = {c for head in gate.heads for c in (head[0], head[0].upper())}
+    found = _Layout(
+        markers=markers,
+        message_rows=message_rows,
+        message_chars="".join(c for d in message_rows for c in first_chars(d)),
+        fence_chars=fence_chars,
+        text_stop=compile_marker("|".join(stops) or r"(?!)"),
+        gate=gate,
+        plain_span=max(map(len, gate.heads), default=0),
+        plain_firsts=frozenset(c for c in firsts if markers.may_open(c, fences=c in fence_chars)),
+        # The prompt may open reasoning: the block then ends at the closer of any reasoning row (the template's
+        # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
+        reasoning_closers="|".join(d.close for d in rows if d.kind == "reasoning" and d.close),
+    )
+    if len(_LAYOUTS) >= _LAYOUTS_MAX:
+        _LAYOUTS.pop(next(iter(_LAYOUTS)))  # the oldest: tool sets seen once (a benchmark's cases) pass through
+    _LAYOUTS[key] = found
+    return found
 
 
 @lru_cache(maxsize=256)

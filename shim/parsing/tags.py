@@ -130,19 +130,21 @@ class Markers(Generic[R]):
 
     def __init__(self, dialects: Sequence[R]) -> None:
         anywhere = [d for d in dialects if d.start == "marker"]
-        self.call_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "call"]
+        # Openers are compiled when a character they may begin with is first met (`_candidates`): openers built
+        # from the offered names differ per tool set, and most never get the chance to match in one reply.
+        self.call_openers = [d for d in anywhere if d.kind == "call"]
         fences = [d for d in dialects if d.kind == "untagged" and d.start == "marker"]
-        self.fence_openers = [(d, d.compiled_open()) for d in fences]
+        self.fence_openers = fences
         """Openers of untagged blocks that may appear anywhere (a ```json fence): only with known tools."""
         self.fence_closers = [(d, c) for d in fences if (c := d.compiled_close())]
-        self.reasoning_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "reasoning"]
-        self.markup_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "markup"]
+        self.reasoning_openers = [d for d in anywhere if d.kind == "reasoning"]
+        self.markup_openers = [d for d in anywhere if d.kind == "markup"]
         self.late_markup_openers = (
-            [(d, p) for d, p in self.markup_openers if d.name != "turn_end"],
-            [(d, p) for d, p in self.markup_openers if d.name == "turn_end"],
+            [d for d in self.markup_openers if d.name != "turn_end"],
+            [d for d in self.markup_openers if d.name == "turn_end"],
         )
         """Markup rows before the untagged openers, and after them (the turn tokens after text)."""
-        self.prose_openers = [(d, d.compiled_open()) for d in anywhere if d.kind == "prose"]
+        self.prose_openers = [d for d in anywhere if d.kind == "prose"]
         self.call_closers = [(d, c) for d in dialects if d.kind == "call" and (c := d.compiled_close())]
         call_patterns = [d.close for d in dialects if d.kind == "call" and d.close] + [
             _anonymous(d.open) for d in anywhere if d.kind == "call"
@@ -163,11 +165,18 @@ class Markers(Generic[R]):
         """Where the text scanner stops for untagged openers: a literal leading word (``commentary``) where the
         pattern has one, so prose is not stopped at every ``c``; else the first characters."""
         self._by_char: dict[tuple[bool, bool, bool, str], list[_Candidate[R]]] = {}
-        self.inner: dict[str, list[tuple[R, regex.Pattern[str]]]] = {}
-        """Per wrapper row name: the rows whose forms its blocks may hold, with their openers."""
+        self._inner_rows: dict[str, list[R]] = {}
         for d in dialects:
             for wrapper in d.inside:
-                self.inner.setdefault(wrapper, []).append((d, d.compiled_open()))
+                self._inner_rows.setdefault(wrapper, []).append(d)
+        self._inner: dict[str, list[tuple[R, regex.Pattern[str]]]] = {}
+
+    def inner(self, wrapper: str) -> list[tuple[R, regex.Pattern[str]]]:
+        """The rows whose forms a block of the row named ``wrapper`` may hold, with their openers."""
+        found = self._inner.get(wrapper)
+        if found is None:
+            found = self._inner[wrapper] = [(d, d.compiled_open()) for d in self._inner_rows.get(wrapper, ())]
+        return found
 
     def match(
         self, text: str, pos: int, final: bool, *, opens: bool = True, closes: bool = False, fences: bool = False
@@ -200,23 +209,28 @@ class Markers(Generic[R]):
         cached = self._by_char.get(key)
         if cached is not None:
             return cached
-        groups: list[tuple[MarkerKind, list[tuple[R, regex.Pattern[str]]], bool]] = []  # bool: a closer's rows
+        # In table order, each group with its rows: a closer's with their compiled closers, an opener's bare.
+        groups: list[tuple[MarkerKind, list[tuple[R, regex.Pattern[str]]] | list[R]]] = []
         if closes:
-            groups.append(("close", self.call_closers, True))
+            groups.append(("close", self.call_closers))
         if opens:
-            groups.append(("open", self.call_openers + self.reasoning_openers + self.late_markup_openers[0], False))
-            groups.append(("open", self.prose_openers, False))
+            groups.append(("open", self.call_openers + self.reasoning_openers + self.late_markup_openers[0]))
+            groups.append(("open", self.prose_openers))
         if fences:
-            groups.append(("fence", self.fence_closers, True) if closes else ("fence", self.fence_openers, False))
+            groups.append(("fence", self.fence_closers) if closes else ("fence", self.fence_openers))
         if opens:  # a turn token that may also open an untagged form (`<|call|>NAME<|args|>{…}`): tried after it
-            groups.append(("open", self.late_markup_openers[1], False))
+            groups.append(("open", self.late_markup_openers[1]))
         lower = char.lower()
         result: list[_Candidate[R]] = []
-        for kind, rows, closer in groups:
-            for d, p in rows:
-                can = _first_of(d.close or "") if closer else first_chars(d)
-                if can is None or lower in can.lower():
-                    result.append((kind, d, p))
+        for kind, rows in groups:
+            for row in rows:
+                if isinstance(row, tuple):  # a closer: compiled already (closers do not depend on the tools)
+                    d, p = row
+                    can = _first_of(d.close or "")
+                    if can is None or lower in can.lower():
+                        result.append((kind, d, p))
+                elif lower in first_chars(row).lower():
+                    result.append((kind, row, row.compiled_open()))
         self._by_char[key] = result
         return result
 

@@ -5,17 +5,37 @@ generation prompt (`shim.profiles.detect.opens_reasoning`) and its call syntax (
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, NoReturn, cast
 
-from jinja2 import TemplateError, nodes
+from jinja2 import Template, TemplateError, nodes
 from jinja2.ext import Extension
 from jinja2.parser import Parser
 from jinja2.sandbox import SandboxedEnvironment
 
 __all__ = ["render_chat"]
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(template: str) -> Template | str:
+    """The template compiled once (a profile's derivation renders it several times), or why it does not compile.
+
+    Jinja's parse and code generation take tens of milliseconds on a long template, more than its renders."""
+    # Sandboxed, but lists and dicts may be changed (Kimi's templates `append`), as llama.cpp's engine allows.
+    environment = SandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols", _Generation]
+    )
+    filters: dict[str, Any] = environment.filters  # typeshed-narrow mappings: the templates need these
+    filters["tojson"] = _tojson
+    names: dict[str, Any] = environment.globals
+    names.update(raise_exception=_raise, strftime_now=_strftime_now)
+    try:
+        return environment.from_string(template)
+    except TemplateError as exc:
+        return f"the template does not compile: {exc}"
 
 
 def render_chat(
@@ -26,18 +46,9 @@ def render_chat(
     Raises:
         ValueError: the template does not compile.
     """
-    # Sandboxed, but lists and dicts may be changed (Kimi's templates `append`), as llama.cpp's engine allows.
-    environment = SandboxedEnvironment(
-        trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols", _Generation]
-    )
-    filters: dict[str, Any] = environment.filters  # typeshed-narrow mappings: the templates need these
-    filters["tojson"] = _tojson
-    names: dict[str, Any] = environment.globals
-    names.update(raise_exception=_raise, strftime_now=_strftime_now)
-    try:
-        compiled = environment.from_string(template)
-    except TemplateError as exc:
-        raise ValueError(f"the template does not compile: {exc}") from None
+    compiled = _compiled(template)
+    if isinstance(compiled, str):
+        raise ValueError(compiled)
 
     def render(messages: list[dict[str, Any]], add_generation_prompt: bool) -> str:
         return compiled.render(

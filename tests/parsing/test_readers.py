@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import regex
 
+from shim.events import ToolCallEnd
 from shim.parsing.readers import DEFAULT_DIALECTS, MORE, Block, Context, Dialect, Next, register_dialect
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.tagged_json import TaggedStart
 from shim.parsing.shapes import ToolIndex
+from shim.parsing.stream import StreamParser
 from tests.parsing.chunking import parse_everywhere
 
 _PAIR_END = regex.compile(r";|</act>")
@@ -80,15 +82,22 @@ def test_an_opener_built_from_the_offered_tools_exists_only_with_them() -> None:
 
 
 def test_register_dialect_adds_a_row_for_parsers_created_afterwards_and_replaces_one_of_the_same_name() -> None:
+    # A parser made before the row was added keeps the table it was made with; each later one reads the table
+    # as it is then (parsers share what they derive from equal tables, never from a table since changed).
     saved = list(DEFAULT_DIALECTS)
+    text = '<act name="jump">h=2</act>'
+    before = StreamParser()
+    assert parse_everywhere(text, every_split=False)["calls"] == []
     try:
         register_dialect(ACT)
         register_dialect(ACT)
         assert [d.name for d in DEFAULT_DIALECTS].count("act") == 1
-        result = parse_everywhere('<act name="jump">h=2</act>', every_split=False)
+        result = parse_everywhere(text, every_split=False)
         assert [c["name"] for c in result["calls"]] == ["jump"]
+        assert not [e for e in before.feed(text) + before.close() if isinstance(e, ToolCallEnd)]
     finally:
         DEFAULT_DIALECTS[:] = saved
+    assert parse_everywhere(text, every_split=False)["calls"] == []
 
 
 def test_every_row_of_the_table_has_a_unique_name_and_compiling_patterns() -> None:

@@ -206,3 +206,20 @@ def test_a_nested_argument_within_the_limit_is_read() -> None:
     text = f'<function_call>{{"name": "x", "arguments": {json.dumps(value)}}}</function_call>'
     end = next(e for e in parse_chunks([text]) if isinstance(e, ToolCallEnd))
     assert end.arguments == value
+
+
+def test_parsers_for_equal_tool_sets_share_their_markers_and_a_different_set_gets_its_own() -> None:
+    # A server makes a parser per request, with the same tools each time: the openers built from the offered
+    # names are compiled once. Equal sets given as different objects count as equal; any other set does not.
+    weather = {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    first, again = StreamParser([weather]), StreamParser([dict(weather)])
+    assert first.markers is again.markers
+    other = StreamParser([weather | {"description": "The weather now."}])
+    assert other.markers is not first.markers
+    assert StreamParser(["get_weather", "search"]).markers is not StreamParser(["get_weather"]).markers
+    for parser in (first, again, other):
+        events = parser.feed('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>')
+        events += parser.close()
+        assert [(e.name, e.arguments) for e in events if isinstance(e, ToolCallEnd)] == [
+            ("get_weather", {"city": "Paris"})
+        ]

@@ -97,7 +97,7 @@ def open_inner(ctx: Context, block: Block, text: str, pos: int, final: bool) -> 
     """Where a body may begin: a form that another row declares it takes inside this block's row (None: none)."""
     if block.dialect is None:
         return None
-    for row, pattern in ctx.markers.inner.get(block.dialect.name, ()):
+    for row, pattern in ctx.markers.inner(block.dialect.name):
         found = pattern.match(text, pos, partial=not final)
         if found is None or row.reader is None:
             continue

@@ -147,6 +147,10 @@ def _bare_value(word: str) -> str:
     return json.dumps(word, ensure_ascii=False)
 
 
+_CLOSING = {q: regex.compile(regex.escape(q)) for q in ('<|"|>', "<escape>")}
+"""The closers of Gemma 4's two special quotes."""
+
+
 class GemmaArgs:
     """The ``{…}`` after ``call:NAME``: read to its matching brace, aware of the special quotes."""
 
@@ -158,7 +162,7 @@ class GemmaArgs:
         self.quote: str | None = None
         self.parts: list[tuple[bool, list[str]]] = []
         self.string: list[str] = []
-        self.closing = {q: regex.compile(regex.escape(q)) for q in ('<|"|>', "<escape>")}
+        self.closing = _CLOSING
         ctx.start_call(name)
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:

@@ -15,6 +15,7 @@ reads it, and the section reads on after it. A separator token between two calls
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -66,7 +67,11 @@ class Tokens:
     name_of: Callable[[str], str | None]
     """The tool name in a head, or None when the name follows the separator (a type word such as ``function``)."""
 
-    def compiled(self) -> tuple[regex.Pattern[str], ...]:
+    @functools.cached_property
+    def patterns(self) -> tuple[regex.Pattern[str], ...]:
+        """The call opener, the head, the call closer, the section closer, the separator and a bare head,
+        compiled once per family (a reader per call would recompile them whenever `regex`'s own cache, which
+        tool-built openers fill, was cleared)."""
         # Layout around the head: a newline after the call token, or before ``<|tool_call_argument_begin|>``.
         # The separator left out, the arguments right after the head (Goose's Kimi test: `functions.NAME:1  {…}`).
         # A type word's line break stands for the separator (`function\nNAME\n{…}`: olmlx's DeepSeek tests).
@@ -74,7 +79,9 @@ class Tokens:
             rf"[ \t\r\n]{{0,8}}(?P<head>[^<>\n{{]{{1,160}}?)"
             rf"(?:[ \t\r\n]{{0,8}}(?:{self.separator}|(?=\{{))|(?<=\bfunction)[ \t]{{0,4}}\r?\n)"
         )
-        return tuple(regex.compile(p) for p in (self.call_begin, head, self.call_end, self.section_end))
+        bare = rf"[^<>\n{{]{{1,160}}?[ \t\r\n]{{0,8}}(?:{self.separator})"
+        patterns = (self.call_begin, head, self.call_end, self.section_end, self.separator, bare)
+        return tuple(regex.compile(p) for p in patterns)
 
 
 def section_reader(tokens: Tokens, phase: Phase = "between") -> ReaderFactory:
@@ -209,9 +216,9 @@ class Section:
         self.opened = phase != "between"  # a call began in this section (else its opener was prose)
         self.named = False  # a call's head was read: from here on a broken call is an error, not prose
         self.fenced = False  # the call's arguments opened a ``` fence
-        self._call_begin, self._head, self._call_end, self._section_end = tokens.compiled()
-        self._separator = regex.compile(tokens.separator)
-        self._bare_head = regex.compile(rf"[^<>\n{{]{{1,160}}?[ \t\r\n]{{0,8}}(?:{tokens.separator})")
+        self._call_begin, self._head, self._call_end, self._section_end, self._separator, self._bare_head = (
+            tokens.patterns
+        )
         """A head and its separator token right inside the section (mlx-swift-lm's Kimi K2 test)."""
 
     def _inner(self, text: str, pos: int, lead: int, final: bool) -> tuple[int, Next] | None:
