@@ -56,6 +56,7 @@ from shim.parsing.readers import (
     special_tokens,
     tagged_json,
     token_call,
+    tool_call_for,
     tool_fence,
     tool_xml,
     untagged,
@@ -111,6 +112,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     *bracket_attrs.ROWS,  # [Calling tool="NAME" k="v"]: a call line copied from the chat history (offered tools)
+    *tool_call_for.ROWS,  # [tool_call: NAME for KEY 'VALUE']: Gemini CLI's prompt notation (offered tools, keys)
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
     pythonic_list.FENCE,  # ```\n[get_weather(city='Lima')]\n```: a fenced call list, known tools only
     untagged.FENCE,  # ```json {…} ``` naming a known tool

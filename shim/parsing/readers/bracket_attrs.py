@@ -44,7 +44,7 @@ _MAX_BODY = 1 << 20
 """A bracket longer than this (1 MiB) is no call line: text, so a stray opener cannot hold a whole output back."""
 
 
-def _unquote(value: str) -> Any:
+def unquote(value: str) -> Any:
     """A value as written: quoted, its characters (escapes read as JSON's, else only ``\\"``/``\\'``/``\\\\``); bare,
     JSON where it is a JSON scalar, else the word."""
     if value[:1] in "\"'":
@@ -67,7 +67,7 @@ def _call(body: str) -> tuple[str, dict[str, Any]] | None:
     found = _NAME.match(body)
     if found is None:
         return None
-    name = _unquote(found.group("name"))
+    name = unquote(found.group("name"))
     if not isinstance(name, str) or not name:
         return None
     arguments: dict[str, Any] = {}
@@ -76,7 +76,7 @@ def _call(body: str) -> tuple[str, dict[str, Any]] | None:
         key = pair.group("key")
         if key in arguments:
             return None
-        arguments[key] = _unquote(pair.group("value"))
+        arguments[key] = unquote(pair.group("value"))
         pos = pair.end()
     if _TAIL.fullmatch(body, pos) is None:
         return None
