@@ -28,6 +28,7 @@ import regex
 
 from shim.parsing.readers.base import NAME_START, Block, Context, Dialect
 from shim.parsing.readers.block_end import Revert
+from shim.parsing.readers.hy_v3 import END_OF_CALL, NAME_THEN_END, SEP, STRAY_CLOSER
 from shim.parsing.readers.tagged_json import SUFFIX
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
@@ -43,8 +44,6 @@ _TYPE = rf"(?:<{_NS}arg_type>[ \t]*[\w.\-]{{1,32}}[ \t]*</{_NS}arg_type>\s*+)?"
 schema types the value."""
 
 _SX = SUFFIX
-_SEP = r"[ \t]{0,4}<[|\uff5c]?tool[_\u2581]sep(?::[A-Za-z]{1,16})?[|\uff5c]?>"
-"""A separator token between the name and the pairs (Hunyuan's HY-3 ``<tool_call>NAME<tool_sep>``): markup."""
 
 FORM = PairForm(
     # After </arg_key>: <arg_value>, or (the opener left out) the value itself. The whitespace is taken
@@ -56,9 +55,10 @@ FORM = PairForm(
         regex.IGNORECASE,
     ),
     value_end=regex.compile(
-        rf"(?P<close></{_NS}arg_value{_SX}>)|<{_NS}arg_key{_SX}>|</{_NS}tool_call{_SX}>", regex.IGNORECASE
+        rf"(?P<close></{_NS}arg_value{_SX}>)|<{_NS}arg_key{_SX}>|</{_NS}tool_call{_SX}>|{END_OF_CALL}", regex.IGNORECASE
     ),
-    call_end=None,
+    # HY V3: a stray value closer where a pair should begin ends the call (`hy_v3.STRAY_CLOSER`).
+    call_end=regex.compile(STRAY_CLOSER, regex.IGNORECASE),
     expected="<arg_key>KEY</arg_key><arg_value>VALUE</arg_value> or </tool_call>",
 )
 
@@ -101,8 +101,8 @@ def _bare(tools: ToolIndex) -> str | None:
 ROWS = [
     Dialect(
         "glm",
-        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{_SEP})?"
-        rf"(?=\s*<(?:{_NS}arg_key|(?P<bare>/[A-Za-z_:|]{{0,17}}tool_call)){_SX}>)",
+        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{SEP})?"
+        rf"(?=\s*(?:<(?:{_NS}arg_key|(?P<bare>/[A-Za-z_:|]{{0,17}}tool_call)){_SX}>|(?P<bare>{NAME_THEN_END})))",
         None,
         start="inside",
         inside=("tool_call",),

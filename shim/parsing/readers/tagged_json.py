@@ -17,6 +17,7 @@ import regex
 from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
+from shim.parsing.readers.hy_v3 import END_OF_CALL, SEP
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.pycall import CALL_OPEN, inner_row, open_call
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, open_function
@@ -169,14 +170,16 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
 
 
 _NAME_THEN_JSON = regex.compile(
-    r"(?!json\b)(?P<name>[A-Za-z_][\w.\-]{0,127})[ \t]{0,4}:?[ \t]{0,4}(?:\r?\n[ \t]{0,8})?(?=\{)"
+    rf"(?!json\b)(?P<name>[A-Za-z_][\w.\-]{{0,127}}?)(?:[ \t]{{0,4}}:?|{SEP})[ \t]{{0,4}}(?:\r?\n[ \t]{{0,8}})?(?=\{{)"
 )
+"""A name, then a colon or a separator token (HY V3's ``<tool_sep>``), then the JSON arguments."""
 
 
 def _name_first(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
     """Any call tag's body may name the tool first: ``NAME(k="v")`` (a Python-style call, also in ``[…]``) or
-    ``NAME`` then its JSON arguments (``get_weather {…}``, ``get_weather:\n{…}``), for an offered tool (tags such as
-    ``<function_calls>`` also wrap code in prose: ``os.remove(path='x')`` there stays text)."""
+    ``NAME`` then its JSON arguments (``get_weather {…}``, ``get_weather:\n{…}``, ``get_weather<tool_sep>{…}``), for an
+    offered tool (tags such as ``<function_calls>`` also wrap code in prose: ``os.remove(path='x')`` there stays
+    text)."""
     for pattern in (CALL_OPEN, _NAME_THEN_JSON):
         found = pattern.match(text, pos, partial=not final)
         if found is not None and (found.partial or (found.end() >= len(text) and not final)):
@@ -191,11 +194,12 @@ def _name_first(ctx: Context, block: Block, text: str, pos: int, final: bool) ->
     return None
 
 
+_CALL_OPEN, _CALL_CLOSE = tag("tool_call", prefix=":_")
 ROWS = [
     # The format shim's own prompt asks for.
     Dialect("function_call", *tag("function_call", prefix=":_"), reader=_open),
-    # Hermes / Qwen 2.5 / Qwen3.
-    Dialect("tool_call", *tag("tool_call", prefix=":_"), reader=_open),
+    # Hermes / Qwen 2.5 / Qwen3; HY V3 ends each call with <end_of_tool_call> (`shim.parsing.readers.hy_v3`).
+    Dialect("tool_call", _CALL_OPEN, f"(?:{_CALL_CLOSE}|{END_OF_CALL})", reader=_open),
     Dialect("functioncall", *tag("functioncall"), reader=_open),
     Dialect("tool", *tag("tool", prefix=""), reader=_open),
     # Llama 3 on Groq (its failed_generation): <tool-use>{"tool_calls": [...]}</tool-use>.
