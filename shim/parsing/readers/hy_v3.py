@@ -29,7 +29,7 @@ from __future__ import annotations
 
 __all__ = ["END_OF_CALL", "NAME_THEN_END", "SEP", "STRAY_CLOSER"]
 
-_LABEL = r"(?::[A-Za-z]{1,16})?"
+_LABEL = r"(?::[A-Za-z0-9]{1,16})?"
 """The checkpoint's label after a token's name (``:opensource``), as `shim.parsing.readers.tagged_json.SUFFIX`."""
 
 SEP = r"[ \t]{0,4}<[|\uff5c]?tool[_\u2581]sep" + _LABEL + r"[|\uff5c]?>"

@@ -46,8 +46,9 @@ def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
     return f"<{_WS}{ns}{name}{suffix}{_WS}>", f"<{_WS}/{_WS}{ns}{name}{suffix}{_WS}>"
 
 
-SUFFIX = r"(?::[A-Za-z]{1,16})?"
-"""A family's namespace written after a tag's name (``<tool_call:opensource>``, Hunyuan V3)."""
+SUFFIX = r"(?::[A-Za-z0-9]{1,16})?"
+"""A family's namespace written after a tag's name (``<tool_call:opensource>``, Hunyuan V3; vLLM's `detect_token_suffix`
+also meets a hash: ``:6124c78e``)."""
 
 
 class TaggedStart:

@@ -50,7 +50,7 @@ def test_a_real_hy_v3_output_is_read_at_every_split_point(case: Real) -> None:
     check(case)
 
 
-@pytest.mark.parametrize("label", ["", ":opensource", ":think"])
+@pytest.mark.parametrize("label", ["", ":opensource", ":6124c78e"])
 @pytest.mark.parametrize(
     ("body", "arguments"),
     [
