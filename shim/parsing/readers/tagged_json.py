@@ -156,6 +156,14 @@ class TaggedStart:
                 ctx.consume(found.group())
                 self.prefix_seen = True
                 return found.end(), self
+        if not self.prefix_seen and block.dialect is not None and block.dialect.close and char not in "<\n":
+            lead = _PROSE_THEN_FUNCTION.match(text, pos, partial=not final)
+            if lead is not None and lead.partial:
+                return pos, MORE
+            if lead is not None and ctx.tools.is_known(lead.group("name").strip()):
+                ctx.markup("")  # `<tool_call>Let me check.<function=NAME>`: the opener is the call's markup
+                ctx.text(lead.group("text"))
+                return lead.end("text"), self
         ctx.revert()  # `<function_call>` mentioned in prose
         return pos, None
 
@@ -164,6 +172,13 @@ class TaggedStart:
             self.ctx.fail_call("the stream ended before the call's arguments")
         else:
             self.ctx.revert()
+
+
+_PROSE_THEN_FUNCTION = regex.compile(
+    r"(?P<text>[^<\n]{1,200})(?=<function=(?P<name>[^>\n=]{1,128})>)", regex.IGNORECASE
+)
+"""A sentence between a call tag's opener and the ``<function=NAME>`` of an offered tool on the same line (Nemotron, in
+Rapid-MLX's parser tests): the model's prose, visible; the tag still holds the call."""
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
