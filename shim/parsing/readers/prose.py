@@ -49,6 +49,11 @@ _EMITS = r"(?:outputs|emits|produces|generates|returns|prints|writes|(?:responds
 describes the format as a rule; a model making its call says what it will do (``I'll call``), not what a model does.
 Only the ``-s`` form: ``the assistant output was empty`` is a noun."""
 _EMIT = r"(?:output|emit|produce|generate|return|print|write|(?:respond|reply) with)\b"
+_ME = r"\b(?:I|I'?ll|I'?m|I'?ve|I'?d|me|my|we|we'?ll|let'?s|us|our)\b"
+_NOT_ME = rf"(?<!{_ME}[^.!?\n]{{0,200}})"
+_GAP = rf"(?:(?!{_ME})[^.!?\n])"
+"""A sentence that speaks in the first person is the model's own (``I'll ask the research agent, which returns``):
+no description of what models do, whatever its words."""
 _CUE = regex.compile(
     r"(?:\bfor (?:example|instance)|\be\.g\.|\bsuch as"
     r"|\bthe (?:\w+ )?format(?: (?:for|of) [^.!?\n:]{1,40})? (?:is|looks like)"
@@ -61,8 +66,9 @@ _CUE = regex.compile(
     r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say)"
     r"|\bwhat (?:I|we|you|one|it|the (?:model|assistant|agent))(?:'d| would) (?:do|say|write|send|call|run|output)"
     # A model described in the third person (what it does, as a rule), or the reader told what to write to call:
-    rf"|\b(?:if|when|whenever|once) {_MODEL}\b[^.!?\n]{{0,80}}?,[ \t]*(?:{_MODEL}[ \t]+{_EMITS}|they[ \t]+{_EMIT})"
-    rf"|\b(?:the|an?|your|each) (?:\w+ )?{_MODEL_NOUN}\b[^.!?\n]{{0,120}}?\b{_EMITS}"
+    rf"|{_NOT_ME}\b(?:if|when|whenever|once) {_MODEL}\b{_GAP}{{0,80}}?,"
+    rf"[ \t]*(?:{_MODEL}[ \t]+{_EMITS}|they[ \t]+{_EMIT})"
+    rf"|{_NOT_ME}\b(?:the|an?|your|each) (?:\w+ )?{_MODEL_NOUN}\b{_GAP}{{0,120}}?\b{_EMITS}"
     rf"|\bto (?:call|invoke|use) (?:(?:a|an|the|any|one) )?(?:\w+ )?(?:function|tool)s?[ \t]*,[ \t]*"
     r"(?:simply |just )?(?:emit|output|write|print|respond|reply|return|produce|generate|send|use)\b"
     r"|例如|比如|譬如|示例|格式(?:化)?(?:为|是|如下)|如下)"  # a Chinese prompt's "for example", "format it as"

@@ -386,6 +386,10 @@ def test_a_call_after_words_that_describe_what_a_model_writes_or_tell_what_to_wr
         'To call the weather tool, I will use:\n{"name": "get_weather", "arguments": {"city": "Lima"}}',
         'The model is ready. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'The assistant output was empty, so:\n[get_weather(city="Oslo")]',
+        # A sentence in the first person is the model's own, whatever it says of an agent or a model.
+        'I will ask the weather agent, which returns: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'Let me see what the model returns: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'If it fails, we write {"name": "get_weather", "arguments": {"city": "Lima"}}',
     ],
 )
 def test_a_call_after_a_sentence_about_a_model_that_says_no_rule_is_still_a_call(text: str) -> None:
