@@ -19,6 +19,7 @@ from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
 from shim.parsing.readers.hy_v3 import END_OF_CALL, SEP
 from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.prose import presents
 from shim.parsing.readers.pycall import CALL_OPEN, inner_row, open_call
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, open_function
 from shim.parsing.readers.xml_elements import ELEMENT_START, KEY_LINE_START, XmlElements
@@ -160,7 +161,7 @@ class TaggedStart:
             lead = _PROSE_THEN_FUNCTION.match(text, pos, partial=not final)
             if lead is not None and lead.partial:
                 return pos, MORE
-            if lead is not None and ctx.tools.is_known(lead.group("name").strip()):
+            if lead is not None and ctx.tools.is_known(lead.group("name").strip()) and not presents(lead.group("text")):
                 ctx.markup("")  # `<tool_call>Let me check.<function=NAME>`: the opener is the call's markup
                 ctx.text(lead.group("text"))
                 return lead.end("text"), self

@@ -251,6 +251,7 @@ def test_words_inside_a_call_tag_beside_its_call_are_text_and_the_tag_still_mark
     [
         ("Wrap it in <tool_call> with <function=NAME> inside.", []),  # no offered tool's function follows
         ("The <tool_call> tag holds <function=lookup> blocks.", []),
+        (f"<tool_call>For example: {_FN}</tool_call>", []),  # the words present the call: shown, not made
         (f"Use <tool_call> tags.\n{_FN}", [("get_weather", {"city": "Paris"})]),  # another line: the tag is text
     ],
 )
