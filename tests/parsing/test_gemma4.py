@@ -352,3 +352,35 @@ def test_a_key_right_before_its_quoted_value_reads_with_the_colon_left_out(
     for text in (f"<|tool_call>call:probe{body}<tool_call|>", f"call:probe{body}"):
         result = parse_everywhere(text, ["probe"], every_split=False, seeds=6)
         assert [c["arguments"] for c in result["calls"]] == [arguments] and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # mlx-vlm's Gemma 4 parser tests: an MCP client's namespaced tool names.
+        (
+            f"<|tool_call>call:google-workspace:list_events{{action:{Q}list{Q}}}<tool_call|>",
+            "google-workspace:list_events",
+        ),
+        ("<|tool_call>call:mcp.calendar:list_events{action:list}<tool_call|>", "mcp.calendar:list_events"),
+        ("<|tool_call>call: a:b:c {action:list}<tool_call|>", "a:b:c"),
+        ("<start_function_call>call:srv:tool{action:list}<end_function_call>", "srv:tool"),
+        ("call:srv:tool{action:list}", "srv:tool"),
+    ],
+)
+def test_a_namespaced_tool_name_joined_by_colons_is_one_name(text: str, name: str) -> None:
+    result = parse_everywhere(text, [name])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [(name, {"action": "list"})]
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call:srv:{action:list}",  # a colon ends no name: `srv:` is no tool
+        "Please call:srv:tool{maybe} later.",  # a stripped form of no offered tool stays text
+    ],
+)
+def test_a_name_ending_in_a_colon_or_of_no_offered_tool_stays_text(text: str) -> None:
+    result = parse_everywhere(text, ["srv"])
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

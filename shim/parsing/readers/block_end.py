@@ -20,7 +20,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Next, match_at
-from shim.parsing.tags import PARTIAL, MarkerMatch
+from shim.parsing.tags import PARTIAL, MarkerMatch, compile_marker
 
 __all__ = [
     "TURN_END",
@@ -185,6 +185,24 @@ def _closes_after(block: Block, text: str, pos: int, final: bool) -> int | Next:
     return pos
 
 
+_STRAY_TEXT = 200
+"""How much text on one line between a call and its block's closer still leaves that closer the block's."""
+
+
+def _text_then_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
+    """Words on the call's line right before the block's own closer (``</function> some junk </tool_call>``, as
+    Rapid-MLX's Nemotron tests keep them): the text is the model's, the closer still closes the block. Anything
+    else on the way (a tag, a new line) leaves the block ended where its calls end. ``(match, partial)``."""
+    close = block.dialect.close if block.dialect is not None else None
+    if not close:
+        return None, False
+    pattern = compile_marker(rf"(?P<text>[^<\n]{{1,{_STRAY_TEXT}}})(?P<close>{close})")
+    found = pattern.match(text, pos, partial=not final)
+    if found is not None and found.partial:
+        return None, True
+    return found, False
+
+
 class AfterBody:
     def __init__(self, ctx: Context, block: Block) -> None:
         self.ctx = ctx
@@ -266,6 +284,15 @@ class AfterBody:
             turn = _turn_end(ctx, text, pos, final) if char != "`" else None
             if turn is not None:  # `{…}<|eot_id|>`: the model's end of turn
                 return turn
+        if tagged and char not in "<\n":
+            stray, partial = _text_then_closer(block, text, pos, final)
+            if partial:
+                return pos, MORE
+            if stray is not None:  # `</function> some junk </tool_call>`: the words are text, the closer markup
+                ctx.markup_as_text()
+                ctx.text(stray.group("text"))
+                ctx.markup(stray.group("close"))
+                return stray.end(), Closed(ctx)
         ctx.markup_as_text()  # the block simply ends: its closer is optional
         return pos, None
 

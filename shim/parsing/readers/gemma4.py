@@ -33,8 +33,11 @@ from shim.parsing.readers.reasoning import open_reasoning
 __all__ = ["ROWS", "to_json"]
 
 _QUOTES = r'<\|"\|>|<escape>'
-_CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}(?=\{)")
-_PAREN_CALL = regex.compile(r"call[ \t]{0,4}:[ \t]{0,4}(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}\(")
+_NAME = r"[A-Za-z_](?:[A-Za-z0-9_.\-]|:(?=[A-Za-z_])){0,127}"
+"""A tool's name; a colon joins the parts of an MCP client's namespaced name (``google-workspace:list_events``,
+``mcp.calendar:list_events``: mlx-vlm's Gemma 4 parser tests), never ends it."""
+_CALL = regex.compile(rf"call[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{_NAME})[ \t]{{0,4}}(?=\{{)")
+_PAREN_CALL = regex.compile(rf"call[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{_NAME})[ \t]{{0,4}}\(")
 """``call:NAME(k="v")``: parentheses for braces, Python-style arguments (Gemma 4 E4B under load, vllm-mlx's
 tests); read inside the family's call tokens only."""
 _BARE_CALL = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}(?=\{)")
@@ -296,7 +299,7 @@ ROWS = [
     Dialect(
         # `call:NAME{`: a brace after the name (`Call: NAME(…)` is NexusRaven's, read by `pythonic_calls`).
         "gemma4_stripped",
-        r"(?=call[ \t]{0,4}:[ \t]{0,4}[A-Za-z_][\w.\-]{0,127}[ \t]{0,4}\{)",
+        rf"(?=call[ \t]{{0,4}}:[ \t]{{0,4}}{_NAME}[ \t]{{0,4}}\{{)",
         None,
         kind="untagged",
         start="message",

@@ -13,6 +13,11 @@ Under load GLM-4.7/5 sometimes leave out the ``<arg_value>`` opener while the va
 (``<arg_key>query</arg_key>how many days</arg_value>``, vLLM issue 49248): the value then starts right after
 ``</arg_key>``, and still ends at ``</arg_value>``, the next ``<arg_key>`` or ``</tool_call>``.
 
+GLM-4.7 also leaves out the first ``<arg_key>`` opener (vLLM PR 47190): the name runs into the key,
+``<tool_call>send_command_to_shellcommand</arg_key><arg_value>…``. Inside ``<tool_call>``, a word that begins with an
+offered tool's name and ends at ``</arg_key>`` is that name and its first key (one the schema declares, if it declares
+any); the longest offered name wins.
+
 The pair body is the evidence, not the tag around it: Laguna (Ollama's parser tests) sometimes wraps the same
 call in ``<user>…</user>``. So any tag whose content begins with an offered tool's name and then
 ``<arg_key>`` opens the call, and a closing tag after its pairs ends it. A name that is not an offered tool,
@@ -28,6 +33,7 @@ import regex
 
 from shim.parsing.readers.base import NAME_START, Block, Context, Dialect
 from shim.parsing.readers.block_end import Revert
+from shim.parsing.readers.hy_v3 import END_OF_CALL, NAME_THEN_END, SEP, STRAY_CLOSER
 from shim.parsing.readers.tagged_json import SUFFIX
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
@@ -43,8 +49,6 @@ _TYPE = rf"(?:<{_NS}arg_type>[ \t]*[\w.\-]{{1,32}}[ \t]*</{_NS}arg_type>\s*+)?"
 schema types the value."""
 
 _SX = SUFFIX
-_SEP = r"[ \t]{0,4}<[|\uff5c]?tool[_\u2581]sep(?::[A-Za-z]{1,16})?[|\uff5c]?>"
-"""A separator token between the name and the pairs (Hunyuan's HY-3 ``<tool_call>NAME<tool_sep>``): markup."""
 
 FORM = PairForm(
     # After </arg_key>: <arg_value>, or (the opener left out) the value itself. The whitespace is taken
@@ -56,9 +60,10 @@ FORM = PairForm(
         regex.IGNORECASE,
     ),
     value_end=regex.compile(
-        rf"(?P<close></{_NS}arg_value{_SX}>)|<{_NS}arg_key{_SX}>|</{_NS}tool_call{_SX}>", regex.IGNORECASE
+        rf"(?P<close></{_NS}arg_value{_SX}>)|<{_NS}arg_key{_SX}>|</{_NS}tool_call{_SX}>|{END_OF_CALL}", regex.IGNORECASE
     ),
-    call_end=None,
+    # HY V3: a stray value closer where a pair should begin ends the call (`hy_v3.STRAY_CLOSER`).
+    call_end=regex.compile(STRAY_CLOSER, regex.IGNORECASE),
     expected="<arg_key>KEY</arg_key><arg_value>VALUE</arg_value> or </tool_call>",
 )
 
@@ -83,6 +88,26 @@ def _open_any(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
     return XmlPairs(ctx, block, match.group("name"), ANY_TAG_FORM)
 
 
+def _open_glued(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs | Revert:
+    name, key = match.group("name"), match.group("key")
+    declared = ctx.tools.properties(name)
+    if declared and key not in declared:
+        return Revert(ctx)  # the word only begins with a tool's name: no key of its own follows
+    pairs = XmlPairs(ctx, block, name, FORM)
+    pairs.key = key  # the value starts right after the key's closer (and `<arg_value>`, if written)
+    return pairs
+
+
+def _glued(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    return (
+        None
+        if names is None
+        else rf"(?P<name>{names})(?P<key>[A-Za-z_][\w.\-]{{0,63}})[ \t]*</{_NS}arg_key{_SX}>\s*+"
+        rf"(?:<{_NS}arg_value{_SX}>|(?=[^<\s]))"  # a character after it: the opener never ends at a chunk's end
+    )
+
+
 def _any_tag(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     return (
@@ -101,12 +126,25 @@ def _bare(tools: ToolIndex) -> str | None:
 ROWS = [
     Dialect(
         "glm",
-        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{_SEP})?"
-        rf"(?=\s*<(?:{_NS}arg_key|(?P<bare>/[A-Za-z_:|]{{0,17}}tool_call)){_SX}>)",
+        rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{SEP})?"
+        rf"(?=\s*(?:<(?:{_NS}arg_key|(?P<bare>/[A-Za-z_:|]{{0,17}}tool_call)){_SX}>|(?P<bare>{NAME_THEN_END})))",
         None,
         start="inside",
         inside=("tool_call",),
         reader=_open,
+        example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
+    ),
+    # The first <arg_key> opener left out: an offered tool's name runs into the key (GLM-4.7 in vLLM PR 47190,
+    # `<tool_call>send_command_to_shellcommand</arg_key><arg_value>…`); a key the schema declares, when it declares.
+    Dialect(
+        "glm_glued_key",
+        "name",
+        None,
+        start="inside",
+        inside=("tool_call",),
+        first=NAME_START,
+        reader=_open_glued,
+        open_for_tools=_glued,
         example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
     ),
     # The name then its pairs opening the message, <tool_call> left out (GLM-4.5-Air in mlx-lm#607).

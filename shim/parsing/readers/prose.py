@@ -8,10 +8,11 @@
   (``it`s``) opens no span: the text after it is read as usual.
 - A block that opens on a quoted line (``> …``) or right after words that present an example (``for
   example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a hypothetical ``you would respond:``;
-  in a Chinese prompt ``例如``, ``格式化为``)
-  is shown, not made: the core hands it to `Quoted`, which passes it through as text up to the row's closer
-  (or, for a row with none, the paragraph's end). `presents` decides from the visible text just before the
-  opener.
+  in a Chinese prompt ``例如``, ``格式化为``), that describe what a model writes as a rule (``If it wants a tool,
+  it outputs a JSON object:``, ``The model … decides which to call, and emits``) or that tell the reader what to
+  write (``To call a function, emit:``) is shown, not made: the core hands it to `Quoted`, which passes it
+  through as text up to the row's closer (or, for a row with none, the paragraph's end). `presents` decides from
+  the visible text just before the opener.
 - A call after a line that opens the user's turn (``USER:``, ``Human:``) is part of a transcript (`TRANSCRIPT`:
   OpenHands' and Cherry Studio's in-context examples): text, for the rest of the message.
 - So is a call on a line labelled as an example (``Correct:``, ``INCORRECT:``, ``Bad example:``, ``Example
@@ -41,6 +42,18 @@ _SPAN_LIMIT = 240
 """An inline code span longer than this is no span (a stray backtick): the hold-back stays bounded."""
 _SPAN_END = regex.compile(r"[`\n]")
 
+_MODEL_NOUN = r"(?:model|llm|assistant|agent)s?"
+_MODEL = rf"(?:it|they|the (?:\w+ )?{_MODEL_NOUN})"
+_EMITS = r"(?:outputs|emits|produces|generates|returns|prints|writes|(?:responds|replies) with)\b"
+"""A verb of writing in the present, third person: said of a model (``it outputs``, ``the model emits``), it
+describes the format as a rule; a model making its call says what it will do (``I'll call``), not what a model does.
+Only the ``-s`` form: ``the assistant output was empty`` is a noun."""
+_EMIT = r"(?:output|emit|produce|generate|return|print|write|(?:respond|reply) with)\b"
+_ME = r"\b(?:I|I'?ll|I'?m|I'?ve|I'?d|me|my|we|we'?ll|let'?s|us|our)\b"
+_NOT_ME = rf"(?<!{_ME}[^.!?\n]{{0,200}})"
+_GAP = rf"(?:(?!{_ME})[^.!?\n])"
+"""A sentence that speaks in the first person is the model's own (``I'll ask the research agent, which returns``):
+no description of what models do, whatever its words."""
 _CUE = regex.compile(
     r"(?:\bfor (?:example|instance)|\be\.g\.|\bsuch as"
     r"|\bthe (?:\w+ )?format(?: (?:for|of) [^.!?\n:]{1,40})? (?:is|looks like)"
@@ -52,6 +65,12 @@ _CUE = regex.compile(
     r"|\blike (?:this|so)|\b(?:looks?|be) like"
     r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say)"
     r"|\bwhat (?:I|we|you|one|it|the (?:model|assistant|agent))(?:'d| would) (?:do|say|write|send|call|run|output)"
+    # A model described in the third person (what it does, as a rule), or the reader told what to write to call:
+    rf"|{_NOT_ME}\b(?:if|when|whenever|once) {_MODEL}\b{_GAP}{{0,80}}?,"
+    rf"[ \t]*(?:{_MODEL}[ \t]+{_EMITS}|they[ \t]+{_EMIT})"
+    rf"|{_NOT_ME}\b(?:the|an?|your|each) (?:\w+ )?{_MODEL_NOUN}\b{_GAP}{{0,120}}?\b{_EMITS}"
+    rf"|\bto (?:call|invoke|use) (?:(?:a|an|the|any|one) )?(?:\w+ )?(?:function|tool)s?[ \t]*,[ \t]*"
+    r"(?:simply |just )?(?:emit|output|write|print|respond|reply|return|produce|generate|send|use)\b"
     r"|例如|比如|譬如|示例|格式(?:化)?(?:为|是|如下)|如下)"  # a Chinese prompt's "for example", "format it as"
     r"(?:[^.!?\n\u3002\uff01\uff1f]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",  # `Qwen2.5` ends no sentence
     regex.IGNORECASE,

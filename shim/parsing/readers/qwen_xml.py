@@ -86,6 +86,15 @@ class XmlBody:
         self._param_open = _PARAM_OPEN
         self._func_close = _FUNC_END
         self._tag_inline: regex.Pattern[str] | None = None
+        # `query="…" numResults=5` in place of <parameter=…> blocks (Qwen3.6 on oMLX, issue 3153): declared keys only.
+        self._key_value = (
+            regex.compile(
+                rf"(?P<key>{keys})[ \t]{{0,4}}=[ \t]{{0,4}}(?:\"(?P<dq>(?:[^\"\\\n]|\\.){{0,4000}})\""
+                rf"|'(?P<sq>[^'\n]{{0,4000}})'|(?P<bare>[^\s<>\"'=]{{1,512}}))(?=[ \t\r\n<]|\Z)"
+            )
+            if keys
+            else None
+        )
         opens, closes = [r"<parameter=", _PARAM_NAMED], [_PARAM_CLOSE]
         if keys and _NAME.fullmatch(self.name):
             # The schema's own names as tags (`<path>`, `<parameter>path</parameter>`), and `</NAME>` as closer.
@@ -197,6 +206,21 @@ class XmlBody:
                     self._key, self._value = attr.group("key"), [attr.group("value")]
                     self._end_param()
                     pos = attr.end()
+                    continue
+            if self._key_value is not None:
+                pair = self._key_value.match(text, pos, partial=not final)
+                if pair is not None and pair.partial:
+                    return pos, "more"
+                if pair is not None:  # key="value" key=5: a declared key, its value quoted or one bare word
+                    self._key = pair.group("key")
+                    quoted = pair.group("dq")
+                    self._value = [
+                        regex.sub(r"\\(.)", r"\1", quoted)
+                        if quoted is not None
+                        else pair.group("sq") or pair.group("bare")
+                    ]
+                    self._end_param()
+                    pos = pair.end()
                     continue
             param = self._param_open.match(text, pos, partial=not final)
             if param is not None and param.partial:

@@ -17,7 +17,9 @@ import regex
 from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
+from shim.parsing.readers.hy_v3 import END_OF_CALL, SEP
 from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.prose import presents
 from shim.parsing.readers.pycall import CALL_OPEN, inner_row, open_call
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, open_function
 from shim.parsing.readers.xml_elements import ELEMENT_START, KEY_LINE_START, XmlElements
@@ -45,8 +47,9 @@ def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
     return f"<{_WS}{ns}{name}{suffix}{_WS}>", f"<{_WS}/{_WS}{ns}{name}{suffix}{_WS}>"
 
 
-SUFFIX = r"(?::[A-Za-z]{1,16})?"
-"""A family's namespace written after a tag's name (``<tool_call:opensource>``, Hunyuan V3)."""
+SUFFIX = r"(?::[A-Za-z0-9]{1,16})?"
+"""A family's namespace written after a tag's name (``<tool_call:opensource>``, Hunyuan V3; vLLM's `detect_token_suffix`
+also meets a hash: ``:6124c78e``)."""
 
 
 class TaggedStart:
@@ -154,6 +157,14 @@ class TaggedStart:
                 ctx.consume(found.group())
                 self.prefix_seen = True
                 return found.end(), self
+        if not self.prefix_seen and block.dialect is not None and block.dialect.close and char not in "<\n":
+            lead = _PROSE_THEN_FUNCTION.match(text, pos, partial=not final)
+            if lead is not None and lead.partial:
+                return pos, MORE
+            if lead is not None and ctx.tools.is_known(lead.group("name").strip()) and not presents(lead.group("text")):
+                ctx.markup("")  # `<tool_call>Let me check.<function=NAME>`: the opener is the call's markup
+                ctx.text(lead.group("text"))
+                return lead.end("text"), self
         ctx.revert()  # `<function_call>` mentioned in prose
         return pos, None
 
@@ -164,19 +175,28 @@ class TaggedStart:
             self.ctx.revert()
 
 
+_PROSE_THEN_FUNCTION = regex.compile(
+    r"(?P<text>[^<\n]{1,200})(?=<function=(?P<name>[^>\n=]{1,128})>)", regex.IGNORECASE
+)
+"""A sentence between a call tag's opener and the ``<function=NAME>`` of an offered tool on the same line (Nemotron, in
+Rapid-MLX's parser tests): the model's prose, visible; the tag still holds the call."""
+
+
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
     return TaggedStart(ctx, block)
 
 
 _NAME_THEN_JSON = regex.compile(
-    r"(?!json\b)(?P<name>[A-Za-z_][\w.\-]{0,127})[ \t]{0,4}:?[ \t]{0,4}(?:\r?\n[ \t]{0,8})?(?=\{)"
+    rf"(?!json\b)(?P<name>[A-Za-z_][\w.\-]{{0,127}}?)(?:[ \t]{{0,4}}:?|{SEP})[ \t]{{0,4}}(?:\r?\n[ \t]{{0,8}})?(?=\{{)"
 )
+"""A name, then a colon or a separator token (HY V3's ``<tool_sep>``), then the JSON arguments."""
 
 
 def _name_first(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
     """Any call tag's body may name the tool first: ``NAME(k="v")`` (a Python-style call, also in ``[…]``) or
-    ``NAME`` then its JSON arguments (``get_weather {…}``, ``get_weather:\n{…}``), for an offered tool (tags such as
-    ``<function_calls>`` also wrap code in prose: ``os.remove(path='x')`` there stays text)."""
+    ``NAME`` then its JSON arguments (``get_weather {…}``, ``get_weather:\n{…}``, ``get_weather<tool_sep>{…}``), for an
+    offered tool (tags such as ``<function_calls>`` also wrap code in prose: ``os.remove(path='x')`` there stays
+    text)."""
     for pattern in (CALL_OPEN, _NAME_THEN_JSON):
         found = pattern.match(text, pos, partial=not final)
         if found is not None and (found.partial or (found.end() >= len(text) and not final)):
@@ -191,11 +211,12 @@ def _name_first(ctx: Context, block: Block, text: str, pos: int, final: bool) ->
     return None
 
 
+_CALL_OPEN, _CALL_CLOSE = tag("tool_call", prefix=":_")
 ROWS = [
     # The format shim's own prompt asks for.
     Dialect("function_call", *tag("function_call", prefix=":_"), reader=_open),
-    # Hermes / Qwen 2.5 / Qwen3.
-    Dialect("tool_call", *tag("tool_call", prefix=":_"), reader=_open),
+    # Hermes / Qwen 2.5 / Qwen3; HY V3 ends each call with <end_of_tool_call> (`shim.parsing.readers.hy_v3`).
+    Dialect("tool_call", _CALL_OPEN, f"(?:{_CALL_CLOSE}|{END_OF_CALL})", reader=_open),
     Dialect("functioncall", *tag("functioncall"), reader=_open),
     Dialect("tool", *tag("tool", prefix=""), reader=_open),
     # Llama 3 on Groq (its failed_generation): <tool-use>{"tool_calls": [...]}</tool-use>.

@@ -300,3 +300,45 @@ def test_tags_with_a_namespace_after_their_name_are_read_as_the_family(suffix: s
 @pytest.mark.parametrize("text", ["<tool_call:>get_weather</tool_call:>", "a <tool_call:1>b</tool_call:1> c"])
 def test_a_colon_after_a_tag_name_without_a_word_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # vLLM PR 47190 (GLM-4.7): the first <arg_key> opener left out, the name glued to the key.
+        (
+            "<tool_call>send_command_to_shellcommand</arg_key><arg_value>echo test</arg_value></tool_call>",
+            {"command": "echo test"},
+        ),
+        (
+            "<tool_call>send_command_to_shellcommand</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>",
+            {"command": "ls"},
+        ),
+        ("<tool_call>send_command_to_shellcommand</arg_key>ls</arg_value></tool_call>", {"command": "ls"}),
+        (
+            "<tool_call>send_command_to_shellcommand</arg_key><arg_value>ls</arg_value>"
+            "<arg_key>cwd</arg_key><arg_value>/tmp</arg_value></tool_call>",
+            {"command": "ls", "cwd": "/tmp"},
+        ),
+    ],
+)
+def test_a_name_glued_to_its_first_key_for_a_left_out_arg_key_opener_is_the_name_and_the_key(
+    text: str, arguments: dict[str, Any]
+) -> None:
+    tools = [tool("send_command_to_shell", command="string", cwd="string"), tool("send_command", to="string")]
+    check(Real("variant", text, [("send_command_to_shell", arguments)], tools=tools))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<tool_call>send_command_to_shellout</arg_key><arg_value>ls</arg_value></tool_call>",  # no declared key
+        "<tool_call>run_commandcommand</arg_key><arg_value>ls</arg_value></tool_call>",  # no offered tool
+    ],
+)
+def test_a_word_glued_to_a_closer_that_is_no_offered_name_and_declared_key_is_no_call(text: str) -> None:
+    result = check(
+        Real("variant", text, [], visible=text, tools=[tool("send_command_to_shell", command="string")]),
+        visible=False,
+    )
+    assert "send_command_to_shell" not in str(result["calls"])

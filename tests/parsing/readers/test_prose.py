@@ -355,3 +355,43 @@ def test_a_call_presented_across_a_fence_opener_is_text(text: str) -> None:
 def test_a_call_after_a_closed_example_or_an_unpresented_fence_is_still_a_call(text: str) -> None:
     result = parse_everywhere(text, TOOLS, every_split=False, seeds=6)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A guide's flow step, a glossary, a template's instruction (hunt 12's negatives), and their neighbours.
+        'If it wants a tool, it outputs a JSON object: {"name": "get_weather", "arguments": {"city": "Tokyo"}}',
+        'When the model needs data, it emits <tool_call>{"name": "get_weather", "arguments": {}}</tool_call> first.',
+        "The model sees the tools, decides which to call, and emits "
+        '{"name": "get_weather", "arguments": {"city": "..."}}.',
+        'Your assistant then returns\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'Each agent replies with [get_weather(city="Oslo")] when asked.',
+        'If they need the weather, they output [get_weather(city="Oslo")] alone.',
+        "To call a function, emit:\n<function=get_weather><parameter=city>NYC</parameter></function>",
+        'To use a tool, respond with: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'To invoke the weather tool, simply write\n{"name": "get_weather", "arguments": {"city": "Lima"}}',
+    ],
+)
+def test_a_call_after_words_that_describe_what_a_model_writes_or_tell_what_to_write_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Let me run it and see what it outputs: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'When it finishes, I will call: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'To call the weather tool, I will use:\n{"name": "get_weather", "arguments": {"city": "Lima"}}',
+        'The model is ready. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'The assistant output was empty, so:\n[get_weather(city="Oslo")]',
+        # A sentence in the first person is the model's own, whatever it says of an agent or a model.
+        'I will ask the weather agent, which returns: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'Let me see what the model returns: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'If it fails, we write {"name": "get_weather", "arguments": {"city": "Lima"}}',
+    ],
+)
+def test_a_call_after_a_sentence_about_a_model_that_says_no_rule_is_still_a_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]

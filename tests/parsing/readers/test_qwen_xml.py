@@ -357,3 +357,35 @@ def test_a_parameter_named_by_a_name_attribute_inside_a_function_opener_is_read(
 def test_a_function_opener_with_a_named_parameter_in_prose_stays_text() -> None:
     text = 'Use `<function=browser_action><parameter name="action">` to start the browser.'
     check(Real("written", text, [], visible=text, tools=["browser_action"]))
+
+
+_SEARCH = [tool("websearch", query="string", numResults="integer")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # oMLX issue 3153 (Qwen3.6 27B): key=value pairs for <parameter=…> blocks, the output ending in the call.
+        '<tool_call>\n<function=websearch>\nquery="Flowable REST endpoints" numResults=5\n',
+        '<tool_call><function=websearch>query="Flowable REST endpoints"\nnumResults=5</function></tool_call>',
+        "<tool_call>\n<function=websearch>\nquery='Flowable REST endpoints' numResults = 5\n</function>\n</tool_call>",
+        "<function=websearch>\n<parameter=query>\nFlowable REST endpoints\n</parameter>\nnumResults=5\n</function>",
+    ],
+)
+def test_declared_keys_written_as_key_value_pairs_in_a_function_body_are_its_arguments(text: str) -> None:
+    check(Real("variant", text, [("websearch", {"query": "Flowable REST endpoints", "numResults": 5})], tools=_SEARCH))
+
+
+def test_a_quoted_value_keeps_its_escaped_quotes_and_spaces() -> None:
+    text = '<tool_call><function=websearch>query="say \\"hi\\" twice" numResults=2</function></tool_call>'
+    check(Real("variant", text, [("websearch", {"query": 'say "hi" twice', "numResults": 2})], tools=_SEARCH))
+
+
+def test_key_value_pairs_after_an_opener_mentioned_in_prose_stay_text() -> None:
+    text = 'Write <function=websearch> query="x" to search.'  # no body of the format follows the opener
+    check(Real("variant", text, [], visible=text, tools=_SEARCH))
+
+
+def test_a_key_value_pair_of_an_undeclared_key_is_no_argument_but_an_error_for_the_model() -> None:
+    text = '<tool_call><function=websearch>topic="x"</function></tool_call>'
+    check(Real("variant", text, [], tools=_SEARCH, errors=1), visible=False)

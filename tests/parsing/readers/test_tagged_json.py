@@ -225,3 +225,38 @@ def test_a_call_whose_name_is_written_as_one_key_with_an_equals_sign_is_read(tex
 )
 def test_a_key_with_an_equals_sign_that_names_no_call_is_an_error(text: str) -> None:
     check(Real("written", text, [], errors=1, tools=["webfetch"]), visible=False)
+
+
+_FN = "<function=get_weather><parameter=city>Paris</parameter></function>"
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Rapid-MLX's Nemotron tests: words between a call and its block's closer are the model's text.
+        (f"<tool_call>{_FN} some junk </tool_call>", "some junk"),
+        ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}} ok then</tool_call> bye', "ok then bye"),
+        ('<function_call>{"name": "get_weather", "arguments": {"city": "Paris"}}, done.</function_call>', "done."),
+        # ...and a sentence between the opener and the call it holds, on the same line.
+        (f"<tool_call>Let me check the weather.{_FN}</tool_call>", "Let me check the weather."),
+        (f"<tool_call>\nSure, checking: {_FN}\n</tool_call>", "Sure, checking:"),
+    ],
+)
+def test_words_inside_a_call_tag_beside_its_call_are_text_and_the_tag_still_markup(text: str, visible: str) -> None:
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})], visible=visible, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ("Wrap it in <tool_call> with <function=NAME> inside.", []),  # no offered tool's function follows
+        ("The <tool_call> tag holds <function=lookup> blocks.", []),
+        (f"<tool_call>For example: {_FN}</tool_call>", []),  # the words present the call: shown, not made
+        (f"Use <tool_call> tags.\n{_FN}", [("get_weather", {"city": "Paris"})]),  # another line: the tag is text
+    ],
+)
+def test_a_call_tag_in_prose_before_no_call_of_an_offered_tool_on_its_line_stays_text(
+    text: str, calls: list[tuple[str, dict[str, str]]]
+) -> None:
+    result = check(Real("variant", text, calls, tools=["get_weather"]), visible=False)
+    assert result["text"].startswith(text.split("<function")[0] if calls else text)
