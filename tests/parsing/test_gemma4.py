@@ -384,3 +384,42 @@ def test_a_namespaced_tool_name_joined_by_colons_is_one_name(text: str, name: st
 def test_a_name_ending_in_a_colon_or_of_no_offered_tool_stays_text(text: str) -> None:
     result = parse_everywhere(text, ["srv"])
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+_VLLM_GEMMA4 = "vllm-project/vllm:tests/tool_parsers/test_gemma4_tool_parser.py (hunt 13c)"
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (f"<|tool_call>:call:bash{{command:{Q}pytest{Q}}}", ""),  # a stray colon after the opener, no closer
+        (f"<|tool_call> : call:bash{{command:{Q}pytest{Q}}}<tool_call|>", ""),
+        (f"<|tool_call>call:bash{{command:{Q}pytest{Q}}}<turn|>", ""),  # the turn's closer for the call's
+        (f"<|tool_call>call:bash{{command:{Q}pytest{Q}}}<tool_call|><turn|>", ""),
+        (f"some prose\ncall:bash{{command:{Q}pytest{Q}}}", "some prose"),  # on a line of its own after prose
+        (f"Running the tests now.\n  call:bash{{command:{Q}pytest{Q}}}\nDone.", "Running the tests now. Done."),
+        (f"<call>bash{{command:{Q}pytest{Q}}}", ""),  # the call token come out in pieces
+        (f"Let me run them. <call>bash{{command:{Q}pytest{Q}}}", "Let me run them."),
+    ],
+)
+def test_a_gemma_call_with_its_tokens_damaged_or_left_out_on_its_own_line_is_read(text: str, visible: str) -> None:
+    # vLLM's Gemma 4 parser tests (_VLLM_GEMMA4): the model's own argument syntax is the evidence.
+    result = parse_everywhere(text, ["bash", "get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("bash", {"command": "pytest"})]
+    assert (" ".join(result["text"].split()), result["errors"]) == (visible, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"some prose\ncall:rm_rf{{path:{Q}/{Q}}}",  # a line naming no offered tool
+        "The syntax is\ncall:NAME{key:value}",
+        "In prose, call:bash{command} is how it looks.",  # not on a line of its own
+        f"<call>rm_rf{{path:{Q}/{Q}}}",  # the fragment naming no offered tool
+        "Write <call>bash{x} to call it.",  # no arguments in the family's syntax
+        "The closers are <turn|> and <tool_call|>.",  # the tokens named in prose
+    ],
+)
+def test_a_damaged_or_bare_gemma_form_of_no_offered_tool_or_in_prose_stays_text(text: str) -> None:
+    result = parse_everywhere(text, ["bash", "get_weather"])
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

@@ -41,13 +41,14 @@ TURN_END = regex.compile(
     r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?(?:END_TOOL_REQUEST|TOOL_REQUEST_END)\]|<\|tool_response>"
     r"|<start_(?:function|tool)_response>"  # FunctionGemma opens the tool's answer after its call: a stop token
     r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
+    r"|<[A-Za-z_][\w.:-]{0,31}\|>"  # Gemma 4's closers, the bar after the name: `<turn|>`, `<tool_response|>`
     r"|<\|close\|>(?:tools|message)<\|sep\|>"  # Kimi K3's section and message closers
     r"|<\|>",  # an empty token: the fragment of one a model left after its call (MemGPT's `{…}<|>`)
     regex.IGNORECASE,
 )
 """Turn-structure tokens a model writes after its call: markup when they follow a call block. Besides the named
-ones, any closing special token (``<|/tool_call|>``, ``<|tool_calls_end|>``): a closer of the model's own
-vocabulary, which no visible text is written with."""
+ones, any closing special token (``<|/tool_call|>``, ``<|tool_calls_end|>``, Gemma 4's ``<turn|>``): a closer of
+the model's own vocabulary, which no visible text is written with."""
 
 
 PROMPT_CLOSER = regex.compile(

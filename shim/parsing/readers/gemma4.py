@@ -25,7 +25,7 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.readers.block_end import AfterBody, Revert
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.pycall import PyCall
 from shim.parsing.readers.reasoning import open_reasoning
@@ -40,6 +40,8 @@ _CALL = regex.compile(rf"call[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{_NAME})[ \t]{{0,
 _PAREN_CALL = regex.compile(rf"call[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{_NAME})[ \t]{{0,4}}\(")
 """``call:NAME(k="v")``: parentheses for braces, Python-style arguments (Gemma 4 E4B under load, vllm-mlx's
 tests); read inside the family's call tokens only."""
+_ARGS_AHEAD = r"(?=\{[ \t]{0,4}(?:\}|[A-Za-z_][\w\-]{0,63}[ \t]{0,4}:))"
+"""Gemma's arguments begin: ``{}``, or ``{KEY:``."""
 _BARE_CALL = regex.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,4}(?=\{)")
 """``NAME{`` with the ``call:`` prefix left out (a model prompted with the tokens but not the prefix)."""
 _NEXT = regex.compile(rf"{_QUOTES}|[{{}}]", regex.IGNORECASE)
@@ -240,6 +242,9 @@ class GemmaStart:
         ctx = self.ctx
         start = pos
         pos = ctx.skip_ws(text, pos)
+        if pos < len(text) and text[pos] == ":" and not self.after and not self.known_only:
+            ctx.consume(":")  # `<|tool_call>:call:NAME{…}`: a stray colon after the opener (vLLM's Gemma 4 tests)
+            pos = ctx.skip_ws(text, pos + 1)
         if pos >= len(text):
             return pos, self
         found = _CALL.match(text, pos, partial=not final)
@@ -287,6 +292,17 @@ def _stripped(ctx: Context, block: Block, match: regex.Match[str]) -> GemmaStart
     return GemmaStart(ctx, block, known_only=True)
 
 
+def _stripped_line(ctx: Context, block: Block, match: regex.Match[str]) -> GemmaStart:
+    opener = ctx.take_raw()
+    ctx.text(opener)  # the line break (and indent) before the call stays text
+    return GemmaStart(ctx, block, known_only=True)
+
+
+def _fragment(ctx: Context, block: Block, match: regex.Match[str]) -> GemmaArgs | Revert:
+    name = match.group("name")
+    return GemmaArgs(ctx, block, name) if ctx.tools.is_known(name) else Revert(ctx)
+
+
 ROWS = [
     Dialect("gemma4", r"<\|tool_call>", r"<tool_call\|>", reader=_tagged),
     Dialect("function_gemma", r"<start_function_call>", r"<end_function_call>", reader=_tagged),
@@ -305,5 +321,24 @@ ROWS = [
         start="message",
         first="cC",
         reader=_stripped,
+    ),
+    Dialect(
+        # The same on a line of its own after prose (vLLM's Gemma 4 tests): an offered tool's name only.
+        "gemma4_stripped_line",
+        rf"\n[ \t]{{0,8}}(?=call[ \t]{{0,4}}:[ \t]{{0,4}}{_NAME}[ \t]{{0,4}}\{{)",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_stripped_line,
+    ),
+    Dialect(
+        # `<call>NAME{k:<|"|>v<|"|>}`: the call token come out in pieces (vLLM: multimodal inputs fragment it), the
+        # arguments in the family's own syntax; an offered tool's name only.
+        "gemma4_fragment",
+        rf"<call>[ \t]{{0,4}}(?P<name>{_NAME})[ \t]{{0,4}}{_ARGS_AHEAD}",
+        None,
+        kind="untagged",
+        first="<",
+        reader=_fragment,
     ),
 ]
