@@ -54,6 +54,8 @@ _WS = regex.compile(r"[ \t\r\n]+")
 _TAIL = 160
 """How much of the latest visible text the rule for prose looks at before an opener."""
 _RECENT = 64
+_FENCE_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}(?:```|~~~)")
+"""A line that opens or closes a Markdown fence, in the visible text."""
 """How many pieces of visible text are kept before they are searched for a user's turn and cut to their tail."""
 
 ToolsArg = Iterable[str | Mapping[str, Any] | ToolSpec] | ToolIndex | None
@@ -138,6 +140,7 @@ class StreamParser:
         self._span_raw: list[str] = []
         self._recent: list[str] = []  # the latest visible text, for the rule for prose (`presents`)
         self._transcript = False  # a user's turn was seen in the visible text: calls after it are shown
+        self._fences = 0  # lines of the visible text that open or close a Markdown fence (`_in_line_of_fence`)
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
         self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
@@ -360,7 +363,11 @@ class StreamParser:
     def _open(self, row: Dialect, match: regex.Match[str]) -> int:
         self._raw.append(match.group())
         self._shown_block = False
-        if row.kind in ("call", "untagged") and self._recent and (self._in_transcript() or presents(self._tail())):
+        if (
+            row.kind in ("call", "untagged")
+            and self._recent
+            and (self._in_transcript() or self._in_line_of_fence(match) or presents(self._tail()))
+        ):
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
             self._reader = Quoted(self, row)
             return match.end()
@@ -557,13 +564,30 @@ class StreamParser:
         self._unsearched = 1
 
     def _in_transcript(self) -> bool:
-        """Whether the visible text so far opened a user's turn (`TRANSCRIPT`); each piece is searched once."""
-        if not self._transcript and self._unsearched < len(self._recent):
+        """Whether the visible text so far opened a user's turn (`TRANSCRIPT`); each piece is searched once (and
+        for the lines that open or close a Markdown fence, `_in_line_of_fence`)."""
+        if self._unsearched < len(self._recent):
             probe = self._edge + "".join(self._recent[self._unsearched :])
-            self._transcript = TRANSCRIPT.search(probe) is not None
+            if not self._transcript:
+                self._transcript = TRANSCRIPT.search(probe) is not None
+            edge = len(self._edge)
+            self._fences += sum(1 for f in _FENCE_LINE.finditer(probe) if f.end() > edge)
             self._unsearched = len(self._recent)
             self._edge = probe[-32:]  # as long as any lookbehind of `TRANSCRIPT`
         return self._transcript
+
+    def _in_line_of_fence(self, opener: regex.Match[str]) -> bool:
+        """Whether the opener about to be read sits inside a Markdown fence of the visible text with other text before
+        it on its line (``tool_loop : vanilla emits valid <tool_call>…``): a sample quoted in a log or a report, shown,
+        not made. A model that fences its own call writes it at the start of a line."""
+        if opener.group()[:1] in "\r\n":
+            return False  # the opener begins a line of its own
+        tail = self._tail()
+        line = tail[tail.rfind("\n") + 1 :]
+        if not line.strip() or ("\n" not in tail and len(tail) >= _TAIL):
+            return False
+        self._in_transcript()  # brings the count of fence lines up to date
+        return self._fences % 2 == 1
 
     def _tail(self) -> str:
         return "".join(piece[-_TAIL:] for piece in self._recent)[-_TAIL:]

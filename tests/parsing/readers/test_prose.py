@@ -355,3 +355,58 @@ def test_a_call_presented_across_a_fence_opener_is_text(text: str) -> None:
 def test_a_call_after_a_closed_example_or_an_unpresented_fence_is_still_a_call(text: str) -> None:
     result = parse_everywhere(text, TOOLS, every_split=False, seeds=6)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A report quoting what a model emitted (Rapid-MLX's suffix-decoding report, benchmarks/real/negative):
+        # inside a fence, the opener comes after other text on its line.
+        '```\ntool_loop : vanilla emits valid <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n```',
+        '```\nsuffix emits \'<tool_call>{"name": "get_weather", ... "location": ... \' <- malformed\n```\nDone.',
+        '~~~\nlog: [TOOL_CALLS][{"name": "get_weather", "arguments": {}}]\n~~~',
+        'Logs:\n\n```\n12:00 got <function=get_weather>{"city": "x"}</function> back\n```\n',
+    ],
+)
+def test_a_call_after_other_text_on_its_line_inside_a_fence_is_a_quoted_sample(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A model fencing its own call writes it at the start of a line; out of a fence, text before it is prose.
+        '```\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n```',
+        '```\n  <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n```',
+        '```\nsee the docs\n```\nChecking: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'Checking now <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+    ],
+)
+def test_a_call_at_a_lines_start_in_a_fence_or_after_a_closed_fence_is_still_a_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The format named with its body elided: no call, no error, every character text.
+        "vanilla emits valid <tool_call>{...}</tool_call>; suffix does not",
+        "Reply with <tool_call>{…}</tool_call> when a tool helps.",
+        "Calls go in <tool_call>[...]</tool_call>",
+        "<function_call>{ ... }</function_call>",
+        "A <tool_call>{...} block, unclosed",
+    ],
+)
+def test_a_call_tag_around_an_elided_body_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+def test_a_body_that_only_begins_with_dots_inside_a_string_is_still_a_call() -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "..."}}</tool_call>'
+    result = parse_everywhere(text, TOOLS, seeds=6)
+    assert [c["arguments"] for c in result["calls"]] == [{"city": "..."}]
