@@ -307,3 +307,47 @@ def test_the_models_turn_opened_again_after_a_call_is_markup_and_its_repeated_ca
 def test_another_roles_turn_or_an_opener_in_prose_stays_text(text: str) -> None:
     got = parse_everywhere(text, [tool("f", x="integer")])
     assert "<|im_start|>" in got["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # LM Studio's markers with their underscores left out (ERNIE 4.5 on LM Studio, workunit-benchmarks).
+        ('[TOOLREQUEST]{"name": "f", "arguments": {}}\n[ENDTOOLREQUEST]', ""),
+        ('Saving.\n[TOOLREQUEST]\n{"name": "f", "arguments": {}}\n[END_TOOL_REQUEST]', "Saving."),
+        ('[TOOL_REQUEST]{"name": "f", "arguments": {}}[TOOLREQUESTEND]', ""),
+        ('[TOOLREQUEST]{"name": "f", "arguments": {}}[ENDTOOL_REQUEST]', ""),
+    ],
+)
+def test_lm_studios_markers_without_their_underscores_are_still_its_markers(text: str, visible: str) -> None:
+    check(Real("written: LM Studio's markers as words", text, [("f", {})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text", ["Close with [ENDTOOLREQUEST] after the JSON.", "A [TOOLREQUEST] marker opens the block, then JSON."]
+)
+def test_lm_studios_markers_without_underscores_named_in_prose_stay_text(text: str) -> None:
+    check(Real("written: markers named in prose", text, [], visible=text, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A message opening with Llama 3's separator right before its calls (Lemonade #1562: llama.cpp's error
+        # quoting the output from the second call on): the separator is markup, as between calls.
+        '; {"name": "f", "parameters": {}}; {"name": "f", "parameters": {}}',
+        ';{"name": "f", "parameters": {}}\n',
+        '  ;  {"name": "f", "parameters": {}}; {"name": "f", "parameters": {}}<|eot_id|>',
+    ],
+)
+def test_llama_3s_separator_opening_the_message_before_a_call_is_markup(text: str) -> None:
+    calls = [("f", {})] * text.count('"name"')
+    check(Real("written: a tail from the second call on", text, calls, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    "text", ["; then it stops.", 'Note; {"name": "f", "parameters": {}} is a call.', "; {not json}"]
+)
+def test_a_semicolon_that_does_not_open_the_message_before_a_call_stays_text(text: str) -> None:
+    result = parse_everywhere(text, ["f"])
+    assert ";" in result["text"]

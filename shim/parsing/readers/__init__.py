@@ -123,6 +123,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *shell_prompt.ROWS,  # $ ls -la opening a line, with the one offered tool that runs shell commands
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
+    *llama.SEPARATOR_ROWS,  # ; {"name": …} opening the message: Llama 3's separator before a call, markup
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *minimax.ANY_TAG_ROWS,  # <call_record tool="read"><parameter name="path">…: the invoke form under any tag

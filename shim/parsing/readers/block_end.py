@@ -38,7 +38,7 @@ __all__ = [
 
 TURN_END = regex.compile(
     r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_[a-z]{1,8}|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
-    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?(?:END_TOOL_REQUEST|TOOL_REQUEST_END)\]|<\|tool_response>"
+    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?(?:END_?TOOL_?REQUEST|TOOL_?REQUEST_?END)\]|<\|tool_response>"
     r"|<start_(?:function|tool)_response>"  # FunctionGemma opens the tool's answer after its call: a stop token
     r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
     r"|<\|close\|>(?:tools|message)<\|sep\|>"  # Kimi K3's section and message closers
