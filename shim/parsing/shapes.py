@@ -21,8 +21,9 @@ its arguments are spelled. Accepted shapes:
 
 Names resolve against the offered tools exactly first, then by safe normalisation (case; ``-``, ``_``, ``.``
 and spaces alike; a namespace prefix such as ``functions.``; a built-in's ``NAME.call``; a special token such as
-``<|message|>`` printed into the name), only where one tool fits. Arguments that are one wrapper parameter the
-schema does not have (``{"arguments": {…}}``, ``{"input": "{…}"}``) are unwrapped (`call_arguments`).
+``<|message|>`` printed into the name; a Markdown escape, ``get\\_weather``), only where one tool fits.
+Arguments that are one wrapper parameter the schema does not have (``{"arguments": {…}}``, ``{"input": "{…}"}``)
+are unwrapped (`call_arguments`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, SCALAR_KINDS, WRAPPER_KEYS
+from shim.parsing.pythonic import MARKDOWN_ESCAPE
 from shim.types import ToolSpec, tool_specs
 
 __all__ = [
@@ -452,6 +454,11 @@ class ToolIndex:
         tails = self._loose_tails.get(_loose(stem), ())
         if len(tails) == 1 and _loose(stem) not in self._loose:
             return tails[0]
+        if "\\" in name and (unescaped := MARKDOWN_ESCAPE.sub("", name)) != name:
+            # Punctuation escaped as Markdown escapes it (``calculate\\_circumference``): the name, if offered.
+            found = self.resolve(unescaped)
+            if found in self.specs:
+                return found
         bare = _SPECIAL_TOKEN.sub("", name)
         if bare != name and bare.strip():
             # A turn-structure token the model printed into the name (``read<|message|>``): the rest names the

@@ -332,3 +332,11 @@ def test_a_restating_key_the_schema_declares_is_an_argument() -> None:
     schema = {"type": "object", "properties": {"id": {"type": "string"}, "city": {"type": "string"}}}
     tools = ToolIndex([{"name": "w", "inputSchema": schema}])
     assert call_arguments(tools, "w", {"id": "1", "args": {"city": "x"}}) == {"id": "1", "args": {"city": "x"}}
+
+
+def test_a_name_with_markdown_escapes_resolves_to_the_offered_tool_only() -> None:
+    index = ToolIndex(["get_weather", "web-search", "fs.read"])
+    assert index.resolve("get\\_weather") == "get_weather"
+    assert index.resolve("web\\-search") == "web-search"
+    assert index.resolve("fs\\.read") == "fs.read"
+    assert index.resolve("other\\_tool") == "other\\_tool"
