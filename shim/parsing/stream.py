@@ -47,6 +47,8 @@ from shim.types import ToolSpec
 
 __all__ = ["StreamParser", "parse_text"]
 
+_PHRASE = regex.compile(r"\S\s+\S")
+"""Words with spaces between them: a tool's description or title, never a name (a name is an identifier)."""
 _SHOWN = "shown"
 """The id of a call that is withheld (a placeholder's): its input is text once it ends."""
 
@@ -126,6 +128,7 @@ class StreamParser:
         self._dialect: Dialect | None = None  # the call block's row, for the retry message; None when untagged
         self._raw: list[str] = []  # consumed input not yet carried by an event
         self._call_id: str | None = None
+        self._phrase: str | None = None  # the open call's name, a phrase of no offered tool: its start waits
         self._shown_block = False  # the block holds a placeholder's call: its events are withheld, all is text
         self._call_raw: list[str] = []  # the raw of the last call's events: its opener and body as written
         self._carry = ""
@@ -452,12 +455,15 @@ class StreamParser:
             self._call_id = _SHOWN
             return
         self._call_id = self._ids()
+        if self.tools and not self.tools.is_known(name) and _PHRASE.search(name.strip()):
+            self._phrase = name  # its start waits for the arguments, which say the tool (`end_call`)
+            return
         self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))
 
     def chunk(self, arguments_chunk: str) -> None:
         assert self._call_id is not None
-        if self._call_id is _SHOWN:
-            return  # its input stays in the raw, to be shown when the call ends
+        if self._call_id is _SHOWN or self._phrase is not None:
+            return  # its input stays in the raw, to go out when the call ends
         self._emit(ToolCallChunk(id=self._call_id, arguments_chunk=arguments_chunk, raw=self.take_raw()))
 
     def end_call(self, name: str, arguments: dict[str, Any], *, streamed: bool) -> None:
@@ -469,6 +475,13 @@ class StreamParser:
             self._call_id = None
             self._state = TagState.END
             return
+        if self._phrase is not None:
+            # A phrase for a name (the tool's description, "Apply tags to a document", Qwen2.5 in Ollama #17274): a
+            # tool is named by an identifier, never by words with spaces between them, so the phrase describes the
+            # tool it means: the one offered tool whose schema takes these arguments, if exactly one does.
+            name = self.tools.taking(arguments) or self._phrase
+            self._phrase, streamed = None, False
+            self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))
         name = self.tools.resolve(name)
         if not streamed:  # decided whole: a family's arguments nested once more than asked are unwrapped here
             arguments = call_arguments(self.tools, name, arguments)
@@ -480,6 +493,8 @@ class StreamParser:
         self._state = TagState.END
 
     def fail_call(self, problem: str, extra_raw: str = "") -> None:
+        if self._phrase is not None:  # no start went out: the error names no call
+            self._phrase, self._call_id = None, None
         if self._call_id is _SHOWN:
             self._text(self.take_raw(extra_raw))
             self._call_id = None
