@@ -99,6 +99,10 @@ _BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "output", "re
 why (SWE-agent's ``thought``), the variable its output goes to (Hermes' ``output`` chaining), or the result it
 imagined (``response``). Never arguments when the arguments have their own key; a flat call keeps them where the
 tool's schema declares them or is unknown."""
+_SCHEMA_NOTES = frozenset({"additionalProperties", "$schema"})
+"""JSON Schema keywords a model copies from the tool's declaration beside its call's name and arguments (rnj-1 on LM
+Studio: ``{"name": …, "arguments": {…}, "additionalProperties": false}``): the schema's words, never the call's; a
+call keeps its arguments under their own key, so these are notes, not arguments."""
 _OUTER_WRAPPERS = ("command", "action")
 """Wrapper keys counted only when the object names no tool itself: SWE-agent's ``{"thought": …, "command":
 {"name": …, "arguments": …}}`` (a flat call may have a ``command`` argument holding anything)."""
@@ -173,7 +177,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
         raw_args = {}
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
         raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {type(raw_args).__name__}")
-    extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS
+    extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS - _SCHEMA_NOTES
     arguments = cast("dict[str, Any]", raw_args)
     if tools is not None and unwrap:
         arguments = call_arguments(tools, name, arguments)

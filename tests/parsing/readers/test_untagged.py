@@ -724,3 +724,24 @@ def test_a_directly_answer_tool_that_was_offered_is_a_call(text: str, calls: lis
 def test_the_directly_answer_call_named_in_prose_stays_text() -> None:
     text = 'The model may write {"tool_name": "directly_answer"} to answer without tools.'
     check(Real("written", text, [], visible=text, tools=["search"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rnj-1 on LM Studio (workunit-benchmarks): the schema's `additionalProperties` copied beside the arguments,
+        # one brace too many, then an orphan closer.
+        '{"name": "update_task", "arguments": {"id": "t1"}, "additionalProperties": false}}\n</tool_call>\n',
+        '{"name": "update_task", "arguments": {"id": "t1"}, "additionalProperties": false}',
+        'Marking it done.\n{"additionalProperties": false, "name": "update_task", "arguments": {"id": "t1"}}',
+    ],
+)
+def test_a_call_with_schema_keywords_copied_beside_its_arguments_is_a_call(text: str) -> None:
+    result = parse_everywhere(text, ["update_task"], seeds=6)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("update_task", {"id": "t1"})]
+
+
+def test_a_tool_definition_with_schema_keywords_stays_text() -> None:
+    text = '{"name": "update_task", "description": "Update.", "parameters": {"type": "object"}, "additionalProperties": false}'
+    result = parse_everywhere(text, ["update_task"], seeds=6)
+    assert result["calls"] == [] and result["text"] == text
