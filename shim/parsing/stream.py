@@ -322,7 +322,10 @@ class StreamParser:
                 found = self.markers.match(text, pos, final)
                 if found is PARTIAL:
                     return self._more(text, pos)
-                for row, pattern in self._message_rows if found is None else ():
+                # A form that opens the message wins over a rule for prose there (a Python fence holding only the
+                # calls is the answer, `pythonic_list.MESSAGE_FENCE`); over any other marker it does not.
+                prose = found is not None and found.dialect is not None and found.dialect.kind == "prose"
+                for row, pattern in self._message_rows if found is None or prose else ():
                     match = pattern.match(text, pos, partial=not final)
                     if match is None:
                         continue

@@ -113,6 +113,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *bracket_attrs.ROWS,  # [Calling tool="NAME" k="v"]: a call line copied from the chat history (offered tools)
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
     pythonic_list.FENCE,  # ```\n[get_weather(city='Lima')]\n```: a fenced call list, known tools only
+    pythonic_list.MESSAGE_FENCE,  # ```python\n[get_weather(city='Lima')]\n``` opening the message: the answer
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
