@@ -410,3 +410,24 @@ def test_a_body_that_only_begins_with_dots_inside_a_string_is_still_a_call() -> 
     text = '<tool_call>{"name": "get_weather", "arguments": {"city": "..."}}</tool_call>'
     result = parse_everywhere(text, TOOLS, seeds=6)
     assert [c["arguments"] for c in result["calls"]] == [{"city": "..."}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Hermes 3's prompt (NousResearch's README, benchmarks/real/negative): stand-ins written where values belong.
+        "<tool_call>\n{'name': <function-name>, 'arguments': <args-dict>}\n</tool_call>",
+        '<tool_call>{"name": <tool name>, "arguments": {}}</tool_call> then wait.',
+        '<function_call>{"arguments": <args_dict>, "name": "get_weather"}</function_call>',
+    ],
+)
+def test_a_call_body_with_stand_ins_where_values_belong_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+def test_a_started_call_with_markup_in_its_arguments_still_fails_as_a_call() -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": <city-name>}}</tool_call>'
+    result = parse_everywhere(text, TOOLS, seeds=6)
+    assert result["calls"] == [] and len(result["errors"]) == 1
