@@ -56,9 +56,9 @@ _WS = regex.compile(r"[ \t\r\n]+")
 _TAIL = 160
 """How much of the latest visible text the rule for prose looks at before an opener."""
 _RECENT = 64
+"""How many pieces of visible text are kept before they are searched for a user's turn and cut to their tail."""
 _FENCE_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}(?:```|~~~)")
 """A line that opens or closes a Markdown fence, in the visible text."""
-"""How many pieces of visible text are kept before they are searched for a user's turn and cut to their tail."""
 
 ToolsArg = Iterable[str | Mapping[str, Any] | ToolSpec] | ToolIndex | None
 
