@@ -27,12 +27,18 @@ from typing import Any, cast
 
 import regex
 
-__all__ = ["PYTHONIC_START", "QUOTED_START", "PythonicScanner", "parse_pythonic"]
+__all__ = ["MARKDOWN_ESCAPE", "PYTHONIC_START", "QUOTED_START", "PythonicScanner", "parse_pythonic"]
 
-PYTHONIC_START = regex.compile(r"\[[ \t\r\n]{0,8}[A-Za-z_][A-Za-z0-9_.\-]{0,127}\(")
+_NAME = r"(?:[A-Za-z_]|\\_)(?:[A-Za-z0-9_.\-]|\\[_*.\-]){0,127}"
+"""A tool's name in a call, its punctuation maybe escaped as Markdown escapes it (``calculate\\_circumference``,
+Mixtral 8x7B in BFCL's results): `MARKDOWN_ESCAPE`."""
+PYTHONIC_START = regex.compile(rf"\[[ \t\r\n]{{0,8}}{_NAME}\(")
 """How a pythonic call list opens (matched with ``partial=True`` at the start of a message)."""
-QUOTED_START = regex.compile(r"""\[[ \t\r\n]{0,8}['"][A-Za-z_][A-Za-z0-9_.\-]{0,127}\(""")
+QUOTED_START = regex.compile(rf"""\[[ \t\r\n]{{0,8}}['"]{_NAME}\(""")
 """How a list of calls written as strings opens (``['gcd(``)."""
+MARKDOWN_ESCAPE = regex.compile(r"\\(?=[_*.\-])")
+"""A backslash Markdown writes before punctuation (``\\_``): in code outside strings it is no Python, only the
+Markdown a model wrote its answer in."""
 
 _STRING_RUNS = {"'": regex.compile(r"[^'\\]+"), '"': regex.compile(r'[^"\\]+')}
 _PLAIN = regex.compile(r"[^'\"\[\]\(\)\{\}]+")
@@ -94,9 +100,20 @@ _STRING_OR_NAME = regex.compile(
 )
 
 
+_STRING_OR_ESCAPE = regex.compile(r"""(?P<s>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|\\(?=[_*.\-])""", regex.DOTALL)
+
+
+def _unescaped(text: str) -> str:
+    """The Markdown escapes (`MARKDOWN_ESCAPE`) outside strings dropped: ``[calculate\\_circumference(r=4)]``."""
+    if "\\" not in text:
+        return text
+    return _STRING_OR_ESCAPE.sub(lambda found: found.group() if found.group("s") is not None else "", text)
+
+
 def _spell_names(text: str) -> tuple[str, dict[str, str]]:
     """Tool names Python cannot spell (``web-search(…)``, MCP-style hyphens) as placeholder identifiers, outside
     strings, so `ast` reads the call; returns the text and the placeholders' real names."""
+    text = _unescaped(text)
     names: dict[str, str] = {}
 
     def swap(found: regex.Match[str]) -> str:

@@ -21,8 +21,9 @@ its arguments are spelled. Accepted shapes:
 
 Names resolve against the offered tools exactly first, then by safe normalisation (case; ``-``, ``_``, ``.``
 and spaces alike; a namespace prefix such as ``functions.``; a built-in's ``NAME.call``; a special token such as
-``<|message|>`` printed into the name), only where one tool fits. Arguments that are one wrapper parameter the
-schema does not have (``{"arguments": {…}}``, ``{"input": "{…}"}``) are unwrapped (`call_arguments`).
+``<|message|>`` printed into the name; a Markdown escape, ``get\\_weather``), only where one tool fits.
+Arguments that are one wrapper parameter the schema does not have (``{"arguments": {…}}``, ``{"input": "{…}"}``)
+are unwrapped (`call_arguments`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, SCALAR_KINDS, WRAPPER_KEYS
+from shim.parsing.pythonic import MARKDOWN_ESCAPE
 from shim.types import ToolSpec, tool_specs
 
 __all__ = [
@@ -98,6 +100,10 @@ _BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "output", "re
 why (SWE-agent's ``thought``), the variable its output goes to (Hermes' ``output`` chaining), or the result it
 imagined (``response``). Never arguments when the arguments have their own key; a flat call keeps them where the
 tool's schema declares them or is unknown."""
+_SCHEMA_NOTES = frozenset({"additionalProperties", "$schema"})
+"""JSON Schema keywords a model copies from the tool's declaration beside its call's name and arguments (rnj-1 on LM
+Studio: ``{"name": …, "arguments": {…}, "additionalProperties": false}``): the schema's words, never the call's; a
+call keeps its arguments under their own key, so these are notes, not arguments."""
 _OUTER_WRAPPERS = ("command", "action")
 """Wrapper keys counted only when the object names no tool itself: SWE-agent's ``{"thought": …, "command":
 {"name": …, "arguments": …}}`` (a flat call may have a ``command`` argument holding anything)."""
@@ -172,7 +178,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
         raw_args = {}
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
         raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {type(raw_args).__name__}")
-    extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS
+    extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS - _SCHEMA_NOTES
     arguments = cast("dict[str, Any]", raw_args)
     if tools is not None and unwrap:
         arguments = call_arguments(tools, name, arguments)
@@ -463,6 +469,11 @@ class ToolIndex:
         tails = self._loose_tails.get(_loose(stem), ())
         if len(tails) == 1 and _loose(stem) not in self._loose:
             return tails[0]
+        if "\\" in name and (unescaped := MARKDOWN_ESCAPE.sub("", name)) != name:
+            # Punctuation escaped as Markdown escapes it (``calculate\\_circumference``): the name, if offered.
+            found = self.resolve(unescaped)
+            if found in self.specs:
+                return found
         bare = _SPECIAL_TOKEN.sub("", name)
         if bare != name and bare.strip():
             # A turn-structure token the model printed into the name (``read<|message|>``): the rest names the

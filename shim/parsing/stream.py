@@ -47,6 +47,8 @@ from shim.types import ToolSpec
 
 __all__ = ["StreamParser", "parse_text"]
 
+_PHRASE = regex.compile(r"\S\s+\S")
+"""Words with spaces between them: a tool's description or title, never a name (a name is an identifier)."""
 _SHOWN = "shown"
 """The id of a call that is withheld (a placeholder's): its input is text once it ends."""
 
@@ -55,6 +57,8 @@ _TAIL = 160
 """How much of the latest visible text the rule for prose looks at before an opener."""
 _RECENT = 64
 """How many pieces of visible text are kept before they are searched for a user's turn and cut to their tail."""
+_FENCE_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}(?:```|~~~)")
+"""A line that opens or closes a Markdown fence, in the visible text."""
 
 ToolsArg = Iterable[str | Mapping[str, Any] | ToolSpec] | ToolIndex | None
 
@@ -115,6 +119,7 @@ class StreamParser:
         self._dialect: Dialect | None = None  # the call block's row, for the retry message; None when untagged
         self._raw: list[str] = []  # consumed input not yet carried by an event
         self._call_id: str | None = None
+        self._phrase: str | None = None  # the open call's name, a phrase of no offered tool: its start waits
         self._shown_block = False  # the block holds a placeholder's call: its events are withheld, all is text
         self._call_raw: list[str] = []  # the raw of the last call's events: its opener and body as written
         self._carry = ""
@@ -129,6 +134,7 @@ class StreamParser:
         self._span_raw: list[str] = []
         self._recent: list[str] = []  # the latest visible text, for the rule for prose (`presents`)
         self._transcript = False  # a user's turn was seen in the visible text: calls after it are shown
+        self._fences = 0  # lines of the visible text that open or close a Markdown fence (`_in_line_of_fence`)
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
         self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
@@ -305,7 +311,10 @@ class StreamParser:
                 found = self.markers.match(text, pos, final)
                 if found is PARTIAL:
                     return self._more(text, pos)
-                for row in self._message_rows if found is None else ():
+                # A form that opens the message wins over a rule for prose there (a Python fence holding only the
+                # calls is the answer, `pythonic_list.MESSAGE_FENCE`); over any other marker it does not.
+                prose = found is not None and found.dialect is not None and found.dialect.kind == "prose"
+                for row in self._message_rows if found is None or prose else ():
                     match = row.compiled_open().match(text, pos, partial=not final)
                     if match is None:
                         continue
@@ -349,7 +358,11 @@ class StreamParser:
     def _open(self, row: Dialect, match: regex.Match[str]) -> int:
         self._raw.append(match.group())
         self._shown_block = False
-        if row.kind in ("call", "untagged") and self._recent and (self._in_transcript() or presents(self._tail())):
+        if (
+            row.kind in ("call", "untagged")
+            and self._recent
+            and (self._in_transcript() or self._in_line_of_fence(match) or presents(self._tail()))
+        ):
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
             self._reader = Quoted(self, row)
             return match.end()
@@ -434,12 +447,15 @@ class StreamParser:
             self._call_id = _SHOWN
             return
         self._call_id = self._ids()
+        if self.tools and not self.tools.is_known(name) and _PHRASE.search(name.strip()):
+            self._phrase = name  # its start waits for the arguments, which say the tool (`end_call`)
+            return
         self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))
 
     def chunk(self, arguments_chunk: str) -> None:
         assert self._call_id is not None
-        if self._call_id is _SHOWN:
-            return  # its input stays in the raw, to be shown when the call ends
+        if self._call_id is _SHOWN or self._phrase is not None:
+            return  # its input stays in the raw, to go out when the call ends
         self._emit(ToolCallChunk(id=self._call_id, arguments_chunk=arguments_chunk, raw=self.take_raw()))
 
     def end_call(self, name: str, arguments: dict[str, Any], *, streamed: bool) -> None:
@@ -451,6 +467,13 @@ class StreamParser:
             self._call_id = None
             self._state = TagState.END
             return
+        if self._phrase is not None:
+            # A phrase for a name (the tool's description, "Apply tags to a document", Qwen2.5 in Ollama #17274): a
+            # tool is named by an identifier, never by words with spaces between them, so the phrase describes the
+            # tool it means: the one offered tool whose schema takes these arguments, if exactly one does.
+            name = self.tools.taking(arguments) or self._phrase
+            self._phrase, streamed = None, False
+            self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))
         name = self.tools.resolve(name)
         if not streamed:  # decided whole: a family's arguments nested once more than asked are unwrapped here
             arguments = call_arguments(self.tools, name, arguments)
@@ -462,6 +485,8 @@ class StreamParser:
         self._state = TagState.END
 
     def fail_call(self, problem: str, extra_raw: str = "") -> None:
+        if self._phrase is not None:  # no start went out: the error names no call
+            self._phrase, self._call_id = None, None
         if self._call_id is _SHOWN:
             self._text(self.take_raw(extra_raw))
             self._call_id = None
@@ -546,13 +571,30 @@ class StreamParser:
         self._unsearched = 1
 
     def _in_transcript(self) -> bool:
-        """Whether the visible text so far opened a user's turn (`TRANSCRIPT`); each piece is searched once."""
-        if not self._transcript and self._unsearched < len(self._recent):
+        """Whether the visible text so far opened a user's turn (`TRANSCRIPT`); each piece is searched once (and
+        for the lines that open or close a Markdown fence, `_in_line_of_fence`)."""
+        if self._unsearched < len(self._recent):
             probe = self._edge + "".join(self._recent[self._unsearched :])
-            self._transcript = TRANSCRIPT.search(probe) is not None
+            if not self._transcript:
+                self._transcript = TRANSCRIPT.search(probe) is not None
+            edge = len(self._edge)
+            self._fences += sum(1 for f in _FENCE_LINE.finditer(probe) if f.end() > edge)
             self._unsearched = len(self._recent)
             self._edge = probe[-32:]  # as long as any lookbehind of `TRANSCRIPT`
         return self._transcript
+
+    def _in_line_of_fence(self, opener: regex.Match[str]) -> bool:
+        """Whether the opener about to be read sits inside a Markdown fence of the visible text with other text before
+        it on its line (``tool_loop : vanilla emits valid <tool_call>…``): a sample quoted in a log or a report, shown,
+        not made. A model that fences its own call writes it at the start of a line."""
+        if opener.group()[:1] in "\r\n":
+            return False  # the opener begins a line of its own
+        tail = self._tail()
+        line = tail[tail.rfind("\n") + 1 :]
+        if not line.strip() or ("\n" not in tail and len(tail) >= _TAIL):
+            return False
+        self._in_transcript()  # brings the count of fence lines up to date
+        return self._fences % 2 == 1
 
     def _tail(self) -> str:
         return "".join(piece[-_TAIL:] for piece in self._recent)[-_TAIL:]

@@ -252,3 +252,26 @@ def test_a_lenient_list_opening_the_message_is_read_at_every_split(text: str, ca
 def test_bare_values_and_call_strings_elsewhere_stay_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=GCD))
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # Mixtral 8x7B in BFCL's results escapes the name's underscore as Markdown does.
+        ("[get\\_weather(city='Paris')]", [("get_weather", {"city": "Paris"})]),
+        ("[fs\\.read\\_file(path='a')]", [("fs.read_file", {"path": "a"})]),
+        (
+            "[web\\-search(query='x'), get\\_weather(city='Oslo')]",
+            [("web-search", {"query": "x"}), ("get_weather", {"city": "Oslo"})],
+        ),
+        # A backslash inside a string value is the value's own.
+        ("[get\\_weather(city='a\\\\_b')]", [("get_weather", {"city": "a\\_b"})]),
+    ],
+)
+def test_a_name_escaped_as_markdown_escapes_it_is_the_offered_tool(text: str, calls: list) -> None:
+    check(Real("written: Markdown escapes in a name", text, calls, tools=TOOLS))
+
+
+@pytest.mark.parametrize("text", ["[other\\_tool(city='Paris')]", "See [get\\_weather] in the docs.", "a \\_ b"])
+def test_an_escaped_name_of_no_offered_tool_or_no_call_stays_text(text: str) -> None:
+    check(Real("written: escapes in prose", text, [], visible=text, tools=TOOLS))

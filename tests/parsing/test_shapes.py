@@ -28,6 +28,23 @@ from shim.parsing.shapes import ShapeError, ToolIndex, call_arguments, call_item
         ({"name": "a", "arguments": None}, "a", {}, True),
         ({"name": "a", "arguments": ""}, "a", {}, True),
         ({"name": "my-pkg", "version": "1.0"}, "my-pkg", {"version": "1.0"}, False),
+        # The schema's own keywords copied beside a call's arguments (rnj-1 on LM Studio): notes, not arguments.
+        ({"name": "a", "arguments": {"x": 1}, "additionalProperties": False}, "a", {"x": 1}, True),
+        (
+            {"name": "a", "parameters": {"x": 1}, "$schema": "http://json-schema.org/draft-07/schema#"},
+            "a",
+            {"x": 1},
+            True,
+        ),
+        # Flat arguments keep them: there they may be the tool's own parameters.
+        ({"name": "a", "additionalProperties": False}, "a", {"additionalProperties": False}, False),
+        # A definition copied whole is still no canonical call.
+        (
+            {"name": "a", "description": "d", "parameters": {"type": "object"}, "additionalProperties": False},
+            "a",
+            {"type": "object"},
+            False,
+        ),
     ],
 )
 def test_call_shapes_normalise_to_name_and_arguments(obj: dict, name: str, arguments: dict, canonical: bool) -> None:
@@ -332,3 +349,11 @@ def test_a_restating_key_the_schema_declares_is_an_argument() -> None:
     schema = {"type": "object", "properties": {"id": {"type": "string"}, "city": {"type": "string"}}}
     tools = ToolIndex([{"name": "w", "inputSchema": schema}])
     assert call_arguments(tools, "w", {"id": "1", "args": {"city": "x"}}) == {"id": "1", "args": {"city": "x"}}
+
+
+def test_a_name_with_markdown_escapes_resolves_to_the_offered_tool_only() -> None:
+    index = ToolIndex(["get_weather", "web-search", "fs.read"])
+    assert index.resolve("get\\_weather") == "get_weather"
+    assert index.resolve("web\\-search") == "web-search"
+    assert index.resolve("fs\\.read") == "fs.read"
+    assert index.resolve("other\\_tool") == "other\\_tool"

@@ -223,3 +223,83 @@ def test_parsers_for_equal_tool_sets_share_their_markers_and_a_different_set_get
         assert [(e.name, e.arguments) for e in events if isinstance(e, ToolCallEnd)] == [
             ("get_weather", {"city": "Paris"})
         ]
+
+
+_TAG = {
+    "name": "tag_document",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"document_id": {"type": "string"}, "tags": {"type": "array"}},
+        "required": ["document_id", "tags"],
+    },
+}
+_WEATHER = {
+    "name": "get_weather",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+_FORECAST = {
+    "name": "get_forecast",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # Qwen2.5 in Ollama #17274: the tool's description for its name.
+        (
+            '<tool_call>\n{"name": "Apply tags to a document", "arguments": {"document_id": "d", "tags": ["a"]}}\n</tool_call>',
+            "tag_document",
+        ),
+        (
+            '<function_call>{"name": "Look up the weather", "arguments": {"city": "Oslo"}}</function_call>',
+            "get_weather",
+        ),
+        ('<tool_call>{"arguments": {"city": "Oslo"}, "name": "weather lookup for a city"}</tool_call>', "get_weather"),
+        ('[TOOL_CALLS][{"name": "Apply tags", "arguments": {"document_id": "d", "tags": []}}]', "tag_document"),
+    ],
+)
+def test_a_phrase_for_a_name_is_the_one_offered_tool_its_arguments_fit(text: str, name: str) -> None:
+    result = parse_everywhere(text, [_TAG, _WEATHER], every_split=len(text) < 120, seeds=6)
+    assert [c["name"] for c in result["calls"]] == [name]
+    assert result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "name"),
+    [
+        # Arguments two tools take alike, or no tool: the phrase stays the name (the router asks again).
+        (
+            '<tool_call>{"name": "Look up the weather", "arguments": {"city": "Oslo"}}</tool_call>',
+            [_WEATHER, _FORECAST],
+            "Look up the weather",
+        ),
+        (
+            '<tool_call>{"name": "Look up the weather", "arguments": {"town": "Oslo"}}</tool_call>',
+            [_WEATHER, _TAG],
+            "Look up the weather",
+        ),
+        # A spelling of an offered name with spaces is that name, as before.
+        (
+            '<tool_call>{"name": "get weather", "arguments": {"city": "Oslo"}}</tool_call>',
+            [_WEATHER, _FORECAST],
+            "get_weather",
+        ),
+    ],
+)
+def test_a_phrase_that_no_one_tool_fits_stays_as_written(text: str, tools: list, name: str) -> None:
+    result = parse_everywhere(text, tools, seeds=6)
+    assert [c["name"] for c in result["calls"]] == [name]
+
+
+def test_a_phrase_named_calls_start_waits_for_its_arguments_and_its_failure_names_no_call() -> None:
+    parser = StreamParser([_TAG, _WEATHER])
+    assert not any(
+        isinstance(e, ToolCallStart) for e in parser.feed('<tool_call>{"name": "Look up the weather", "argu')
+    )
+    events = parser.feed('ments": {"city": "Oslo"}}</tool_call>') + parser.close()
+    assert [type(e) for e in events if not isinstance(e, TextDelta)] == [ToolCallStart, ToolCallChunk, ToolCallEnd]
+    broken = parse_chunks(['<tool_call>{"name": "Look up the weather", "arguments": {"city": "Os'], [_TAG, _WEATHER])
+    issues = [e for e in broken if not isinstance(e, TextDelta)]
+    assert [type(e) for e in issues] == [ParseIssue]
+    assert issues[0].id is None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.parsing.readers.cases import Real, check
+from tests.parsing.chunking import parse_everywhere
+from tests.parsing.readers.cases import Real, check, tool
 
 
 @pytest.mark.parametrize(
@@ -254,3 +255,99 @@ def test_a_tool_list_closer_followed_by_text_stays_text(text: str, visible: str)
 def test_a_tool_list_closer_without_a_call_stays_text(text: str) -> None:
     result = check(Real("written: no call before the closer", text, [], visible=text), visible=False)
     assert "</" in result["text"]
+
+
+_F = '{"name": "f", "arguments": {"x": 1}}'
+_G = '{"name": "g", "arguments": {}}'
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # Hermes 2 Theta (a Llama 3 model on ChatML, BFCL's raw results) writes its turn opener where <tool_call>
+        # belongs: a bare opener after a call is markup, before the next call or before prose.
+        (f"<|im_start|>\n{_F}\n<|im_start|>\n{_G}\n<|im_start|>\nThe calls above.", ["f", "g"], "The calls above."),
+        (f"{_F}\n<|im_start|>\nDone.", ["f"], "Done."),
+        (f"{_F}<|im_start|><|im_start|>\n{_G}", ["f", "g"], ""),
+        (f"{_F}\n<start_of_turn>\n{_G}", ["f", "g"], ""),
+        # The turn re-opened under the model's own role, the same call again: a runaway loop, one call.
+        (
+            f"{_F}\n<|im_start|><|im_start|>assistant<|end_header_id|><|im_start|>\n{_F}\n<|im_start|>assistant\n{_F}",
+            ["f"],
+            "",
+        ),
+        (f"{_F}\n<|start_header_id|>assistant<|end_header_id|>\n\n{_F}", ["f"], ""),
+        (f"{_F}\n<|im_start|>assistant\n{_F}\n<|im_start|>assistant\n{_F}\nDone.", ["f"], "Done."),
+        # Re-opened, but another call (or the same tool with other arguments): a call of its own.
+        (f"{_F}\n<|im_start|>assistant\n{_G}", ["f", "g"], ""),
+        (f'{_F}\n<|im_start|>assistant\n{{"name": "f", "arguments": {{"x": 2}}}}', ["f", "f"], ""),
+        # Not re-opened: the same call twice in a row stays two calls (the model may mean it twice).
+        (f"<tool_call>{_F}</tool_call>\n<tool_call>{_F}</tool_call>", ["f", "f"], ""),
+    ],
+)
+def test_the_models_turn_opened_again_after_a_call_is_markup_and_its_repeated_call_one_call(
+    text: str, calls: list[str], visible: str
+) -> None:
+    tools = [tool("f", x="integer"), tool("g")]
+    got = parse_everywhere(text, tools)
+    assert [c["name"] for c in got["calls"]] == calls
+    assert " ".join(got["text"].split()) == visible
+    assert not got["errors"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Another role's header after a call: a transcript follows, its tokens stay text.
+        f"{_F}\n<|im_start|>user\nAnd now?",
+        # A bare opener in prose with no call before it stays as written.
+        "Write <|im_start|> then the role.",
+    ],
+)
+def test_another_roles_turn_or_an_opener_in_prose_stays_text(text: str) -> None:
+    got = parse_everywhere(text, [tool("f", x="integer")])
+    assert "<|im_start|>" in got["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # LM Studio's markers with their underscores left out (ERNIE 4.5 on LM Studio, workunit-benchmarks).
+        ('[TOOLREQUEST]{"name": "f", "arguments": {}}\n[ENDTOOLREQUEST]', ""),
+        ('Saving.\n[TOOLREQUEST]\n{"name": "f", "arguments": {}}\n[END_TOOL_REQUEST]', "Saving."),
+        ('[TOOL_REQUEST]{"name": "f", "arguments": {}}[TOOLREQUESTEND]', ""),
+        ('[TOOLREQUEST]{"name": "f", "arguments": {}}[ENDTOOL_REQUEST]', ""),
+    ],
+)
+def test_lm_studios_markers_without_their_underscores_are_still_its_markers(text: str, visible: str) -> None:
+    check(Real("written: LM Studio's markers as words", text, [("f", {})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text", ["Close with [ENDTOOLREQUEST] after the JSON.", "A [TOOLREQUEST] marker opens the block, then JSON."]
+)
+def test_lm_studios_markers_without_underscores_named_in_prose_stay_text(text: str) -> None:
+    check(Real("written: markers named in prose", text, [], visible=text, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A message opening with Llama 3's separator right before its calls (Lemonade #1562: llama.cpp's error
+        # quoting the output from the second call on): the separator is markup, as between calls.
+        '; {"name": "f", "parameters": {}}; {"name": "f", "parameters": {}}',
+        ';{"name": "f", "parameters": {}}\n',
+        '  ;  {"name": "f", "parameters": {}}; {"name": "f", "parameters": {}}<|eot_id|>',
+    ],
+)
+def test_llama_3s_separator_opening_the_message_before_a_call_is_markup(text: str) -> None:
+    calls = [("f", {})] * text.count('"name"')
+    check(Real("written: a tail from the second call on", text, calls, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    "text", ["; then it stops.", 'Note; {"name": "f", "parameters": {}} is a call.', "; {not json}"]
+)
+def test_a_semicolon_that_does_not_open_the_message_before_a_call_stays_text(text: str) -> None:
+    result = parse_everywhere(text, ["f"])
+    assert ";" in result["text"]

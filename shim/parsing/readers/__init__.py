@@ -115,6 +115,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *tool_call_for.ROWS,  # [tool_call: NAME for KEY 'VALUE']: Gemini CLI's prompt notation (offered tools, keys)
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
     pythonic_list.FENCE,  # ```\n[get_weather(city='Lima')]\n```: a fenced call list, known tools only
+    pythonic_list.MESSAGE_FENCE,  # ```python\n[get_weather(city='Lima')]\n``` opening the message: the answer
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
@@ -125,6 +126,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *shell_prompt.ROWS,  # $ ls -la opening a line, with the one offered tool that runs shell commands
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
+    *llama.SEPARATOR_ROWS,  # ; {"name": …} opening the message: Llama 3's separator before a call, markup
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *minimax.ANY_TAG_ROWS,  # <call_record tool="read"><parameter name="path">…: the invoke form under any tag

@@ -16,7 +16,7 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_EQUALS, NAME_KEYS, JsonScanner, Status
-from shim.parsing.readers.base import MORE, Block, Context, Next, Reader
+from shim.parsing.readers.base import MORE, Block, Context, Next, Reader, match_at
 from shim.parsing.readers.block_end import AfterBody, Closed, Skip
 from shim.parsing.shapes import CallShape, ShapeError, to_call
 from shim.parsing.tags import PARTIAL
@@ -35,6 +35,11 @@ _FIRST_KEY = regex.compile(
 )
 """An object's first key and a short string value, to tell a named tool's arguments from the whole call written
 again."""
+
+PLACEHOLDER_VALUE = regex.compile(r"<[A-Za-z][A-Za-z0-9]*(?:[-_ ][A-Za-z0-9]+){1,8}>")
+"""A template's stand-in written where a JSON value belongs (``<function-name>``, ``<args-dict>``, ``<tool name>``:
+Hermes 3's prompt shows ``{'name': <function-name>, 'arguments': <args-dict>}``): words joined by ``-``, ``_`` or
+spaces in angle brackets, which no call's JSON holds unquoted (an HTML tag has no separator)."""
 
 CUT_OFF = "the output was cut off (token limit) before the call was complete, so it was not run"
 
@@ -127,6 +132,13 @@ class JsonBody:
         found = ctx.markers.match(text, new, final, closes=True)  # STOP: a '<' or '[' outside strings
         if found is PARTIAL:
             return new, MORE
+        if found is None and not ctx.call_open:
+            shown = match_at(PLACEHOLDER_VALUE, text, new, final)
+            if shown is MORE:
+                return new, MORE
+            if shown is not None:  # `{'name': <function-name>, …}`: the format shown with its stand-ins, not a call
+                ctx.revert()
+                return new, None
         if found is None:
             after, status = scanner.force(text, new)
             self._consume(text, new, after)

@@ -13,12 +13,13 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import open_markup
 from shim.parsing.readers.name_first import RawBody, string_tools
 from shim.parsing.readers.pycall import CALL_OPEN, PyCall
 from shim.parsing.readers.tagged_json import TaggedStart
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["ROWS"]
+__all__ = ["ROWS", "SEPARATOR_ROWS"]
 
 
 _CODE_TOOL = regex.compile(r"(?:i?python|code[_-]?interpreter|python[_-]?interpreter)", regex.IGNORECASE)
@@ -64,3 +65,18 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
 
 
 ROWS = [Dialect("python_tag", r"<\|python_tag\|>", r"<\|eom_id\|>|<\|eot_id\|>", body="json", reader=_open)]
+
+SEPARATOR_ROWS = [
+    # Llama 3.x separates its calls with `; ` (`{…}; {…}`, read by `AfterBody`). A message that opens with the
+    # separator right before a call (an engine's text from a position on: Lemonade quoting llama.cpp's error from
+    # the second call) holds the separator of a call it does not show: markup, as between calls.
+    Dialect(
+        "llama_separator",
+        r';[ \t]{0,4}(?=\{[ \t\r\n]{0,8}")',
+        None,
+        kind="untagged",
+        start="message",
+        first=";",
+        reader=open_markup,
+    )
+]

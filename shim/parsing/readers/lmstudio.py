@@ -1,6 +1,8 @@
 """LM Studio's prompt-based tool use: ``[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`` (a JSON body, like the tagged family).
 
-The closer's words in either order: ``[TOOL_REQUEST_END]`` (LLxprt Code's prompt) is the same closer."""
+The closer's words in either order: ``[TOOL_REQUEST_END]`` (LLxprt Code's prompt) is the same closer. The markers'
+underscores may be left out, as a model copying them from the prompt as words does (``[TOOLREQUEST]…[ENDTOOLREQUEST]``,
+ERNIE 4.5 on LM Studio)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,10 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
 
 ROWS = [
     Dialect(
-        "tool_request", r"\[TOOL_REQUEST\]", r"\[(?:END_TOOL_REQUEST|TOOL_REQUEST_END)\]", body="json", reader=_open
+        "tool_request",
+        r"\[TOOL_?REQUEST\]",
+        r"\[(?:END_?TOOL_?REQUEST|TOOL_?REQUEST_?END)\]",
+        body="json",
+        reader=_open,
     )
 ]

@@ -18,7 +18,7 @@ from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import UntaggedJson
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["FENCE", "ROWS", "PythonicList"]
+__all__ = ["FENCE", "MESSAGE_FENCE", "ROWS", "PythonicList"]
 
 
 _FENCE_END = regex.compile(r"[ \t\r\n]{0,64}```")
@@ -90,3 +90,28 @@ FENCE = Dialect(
 )
 """A list of offered tools' calls as the only content of a fence with no language (or ``json``): Llama 3.2 3B
 fenced its answer so in BFCL's result files. A fence naming a programming language shows code instead."""
+
+
+def _answer_fence(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    return (
+        None
+        if names is None
+        else rf"```(?:python3?|py)[ \t]{{0,8}}\r?\n[ \t]{{0,12}}(?P<list>\[[ \t]{{0,8}}['\"]?(?:{names})\()"
+    )
+
+
+MESSAGE_FENCE = Dialect(
+    "pythonic_answer_fence",
+    "```",
+    r"```",
+    kind="untagged",
+    start="message",
+    first="`",
+    reader=_open_fenced,
+    open_for_tools=_answer_fence,
+)
+"""A Python fence that opens the message and holds nothing but a list of offered tools' calls (or of the calls as
+strings) is the model's answer, as prompts that ask for the calls "wrapped in python code" get it (deepseek-coder
+6.7B in BFCL's results): read as the fence with no language is. Anywhere else, or holding anything more, a Python
+fence shows code (`shim.parsing.readers.code_fence`)."""

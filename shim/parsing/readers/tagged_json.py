@@ -25,7 +25,7 @@ from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, open_function
 from shim.parsing.readers.xml_elements import ELEMENT_START, KEY_LINE_START, XmlElements
 from shim.parsing.tags import PARTIAL
 
-__all__ = ["ROWS", "TaggedStart", "tag"]
+__all__ = ["ELIDED", "ROWS", "Elided", "TaggedStart", "tag"]
 
 _WS = r"[ \t]{0,8}"
 _BODY_PREFIX = regex.compile(r"```[A-Za-z_]*[ \t]*\r?\n?|json", regex.IGNORECASE)
@@ -50,6 +50,37 @@ def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
 SUFFIX = r"(?::[A-Za-z0-9]{1,16})?"
 """A family's namespace written after a tag's name (``<tool_call:opensource>``, Hunyuan V3; vLLM's `detect_token_suffix`
 also meets a hash: ``:6124c78e``)."""
+
+
+ELIDED = regex.compile(r"[\{\[][ \t]{0,4}(?:\.{2,4}|\u2026)[ \t]{0,4}[\}\]]")
+"""A body that is only an ellipsis in braces or brackets (``{...}``, ``[…]``): the call's format named in prose or a
+report with its content left out (``vanilla emits valid <tool_call>{...}</tool_call>``), never a call a model makes."""
+
+
+class Elided:
+    """After an elided body (`ELIDED`): the block's closer right after it (whitespace aside) is the sample's too;
+    the whole block is text, not a call and not a failed one."""
+
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.close = block.dialect.compiled_close() if block.dialect is not None else None
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        at = pos
+        while at < len(text) and text[at] in " \t":
+            at += 1
+        found = self.close.match(text, at, partial=not final) if self.close is not None else None
+        if found is not None and found.partial:
+            return pos, MORE
+        if found is not None:
+            self.ctx.consume(text[pos : found.end()])
+            pos = found.end()
+        self.ctx.revert()
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        del truncated
+        self.ctx.revert()
 
 
 class TaggedStart:
@@ -79,6 +110,13 @@ class TaggedStart:
                 ctx.consume(found.group())
                 block.array = True
                 return found.end(), self
+        if char in "{[" and not block.array:
+            elided = ELIDED.match(text, pos, partial=not final)
+            if elided is not None and (elided.partial or (elided.end() >= len(text) and not final)):
+                return pos, MORE
+            if elided is not None:  # `<tool_call>{...}</tool_call>`: the format named with its body left out
+                ctx.consume(elided.group())
+                return elided.end(), Elided(ctx, block)
         if char == "{":
             return damaged_start(ctx, block, text, pos, final) or (pos, JsonBody(ctx, block))
         if char == "[" and not block.array:

@@ -148,3 +148,47 @@ def test_a_fence_named_by_an_offered_tool_of_one_parameter_is_a_call_with_its_bo
 def test_a_fence_of_a_language_or_no_tool_or_shown_as_an_example_stays_text(text: str) -> None:
     result = parse_everywhere(text, _EXEC, every_split=len(text) < 90, seeds=8)
     assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+_TWO = [*TOOLS, {"name": "eco.analyze", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # deepseek-coder 6.7B in BFCL's results: the answer "wrapped in python code", as the prompt asks, then on.
+        ("```python\n        [get_weather(city='Lima')]\n        ```", [("get_weather", {"city": "Lima"})], ""),
+        (
+            "```python\n[\"get_weather(city='Lima')\"]\n```\n\n### Instruction:\nmore",
+            [("get_weather", {"city": "Lima"})],
+            "### Instruction: more",
+        ),
+        (
+            "```py\n[get_weather(city='Lima'), eco.analyze(n=2)]\n```",
+            [("get_weather", {"city": "Lima"}), ("eco.analyze", {"n": 2})],
+            "",
+        ),
+        ("\n```python3\n[eco.analyze(n=1)]\n```\nDone.", [("eco.analyze", {"n": 1})], "Done."),
+    ],
+)
+def test_a_python_fence_opening_the_message_with_only_the_calls_is_the_answer(
+    text: str, calls: list, visible: str
+) -> None:
+    result = parse_everywhere(text, _TWO, every_split=len(text) < 100, seeds=6)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == calls
+    assert " ".join(result["text"].split()) == visible and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # After prose, the fence shows code; holding more than the calls, it is code; an unoffered tool is no call.
+        "Like this:\n```python\n[get_weather(city='Lima')]\n```",
+        "```python\n[get_weather(city='Lima')]\nprint('done')\n```",
+        "```python\n[other_tool(city='Lima')]\n```",
+        "```python\nget_weather(city='Lima')\n```",
+    ],
+)
+def test_a_python_fence_after_prose_or_holding_more_than_calls_stays_code(text: str) -> None:
+    result = parse_everywhere(text, _TWO, every_split=len(text) < 100, seeds=6)
+    assert result["calls"] == [] and result["errors"] == [] and result["text"] == text

@@ -381,6 +381,23 @@ def test_a_call_after_words_that_describe_what_a_model_writes_or_tell_what_to_wr
 @pytest.mark.parametrize(
     "text",
     [
+        # A report quoting what a model emitted (Rapid-MLX's suffix-decoding report, benchmarks/real/negative):
+        # inside a fence, the opener comes after other text on its line.
+        '```\ntool_loop : vanilla emits valid <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n```',
+        '```\nsuffix emits \'<tool_call>{"name": "get_weather", ... "location": ... \' <- malformed\n```\nDone.',
+        '~~~\nlog: [TOOL_CALLS][{"name": "get_weather", "arguments": {}}]\n~~~',
+        'Logs:\n\n```\n12:00 got <function=get_weather>{"city": "x"}</function> back\n```\n',
+    ],
+)
+def test_a_call_after_other_text_on_its_line_inside_a_fence_is_a_quoted_sample(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         'Let me run it and see what it outputs: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'When it finishes, I will call: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'To call the weather tool, I will use:\n{"name": "get_weather", "arguments": {"city": "Lima"}}',
@@ -395,3 +412,62 @@ def test_a_call_after_words_that_describe_what_a_model_writes_or_tell_what_to_wr
 def test_a_call_after_a_sentence_about_a_model_that_says_no_rule_is_still_a_call(text: str) -> None:
     result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A model fencing its own call writes it at the start of a line; out of a fence, text before it is prose.
+        '```\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n```',
+        '```\n  <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n```',
+        '```\nsee the docs\n```\nChecking: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'Checking now <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+    ],
+)
+def test_a_call_at_a_lines_start_in_a_fence_or_after_a_closed_fence_is_still_a_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The format named with its body elided: no call, no error, every character text.
+        "vanilla emits valid <tool_call>{...}</tool_call>; suffix does not",
+        "Reply with <tool_call>{…}</tool_call> when a tool helps.",
+        "Calls go in <tool_call>[...]</tool_call>",
+        "<function_call>{ ... }</function_call>",
+        "A <tool_call>{...} block, unclosed",
+    ],
+)
+def test_a_call_tag_around_an_elided_body_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+def test_a_body_that_only_begins_with_dots_inside_a_string_is_still_a_call() -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "..."}}</tool_call>'
+    result = parse_everywhere(text, TOOLS, seeds=6)
+    assert [c["arguments"] for c in result["calls"]] == [{"city": "..."}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Hermes 3's prompt (NousResearch's README, benchmarks/real/negative): stand-ins written where values belong.
+        "<tool_call>\n{'name': <function-name>, 'arguments': <args-dict>}\n</tool_call>",
+        '<tool_call>{"name": <tool name>, "arguments": {}}</tool_call> then wait.',
+        '<function_call>{"arguments": <args_dict>, "name": "get_weather"}</function_call>',
+    ],
+)
+def test_a_call_body_with_stand_ins_where_values_belong_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+def test_a_started_call_with_markup_in_its_arguments_still_fails_as_a_call() -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": <city-name>}}</tool_call>'
+    result = parse_everywhere(text, TOOLS, seeds=6)
+    assert result["calls"] == [] and len(result["errors"]) == 1

@@ -671,9 +671,13 @@ def test_a_fenced_value_short_of_more_than_brackets_or_of_no_offered_tool_stays_
         ("```\n[get_weather(city='Oslo')]\n```", ""),
         ("Here:\n```json\n  [get_weather(city='Oslo')]  \n```\nDone.", "Here: Done."),
         ("```\n[get_weather(city='Oslo', opts={'a': 1})]\n```", ""),
+        # deepseek-coder 6.7B in BFCL's results: a Python fence opening the message, holding only the calls.
+        ("```python\n[get_weather(city='Oslo')]\n```", ""),
     ],
 )
-def test_a_call_list_alone_in_a_fence_with_no_language_is_a_call(text: str, visible: str) -> None:
+def test_a_call_list_alone_in_a_fence_with_no_language_or_a_python_fence_opening_the_message_is_a_call(
+    text: str, visible: str
+) -> None:
     tools = [tool("get_weather", city="string", opts="object")]
     arguments = {"city": "Oslo", **({"opts": {"a": 1}} if "opts" in text else {})}
     check(Real("variant", text, [("get_weather", arguments)], tools=tools, visible=visible))
@@ -682,7 +686,7 @@ def test_a_call_list_alone_in_a_fence_with_no_language_is_a_call(text: str, visi
 @pytest.mark.parametrize(
     "text",
     [
-        "```python\n[get_weather(city='Oslo')]\n```",  # a programming language's fence shows code
+        "Run:\n```python\n[get_weather(city='Oslo')]\n```",  # after prose, a programming language's fence shows code
         "```\n[get_weather(city='Oslo')] + more\n```",  # code around the list
         "```\n[lookup(city='Oslo')]\n```",  # no offered tool
     ],
@@ -724,3 +728,24 @@ def test_a_directly_answer_tool_that_was_offered_is_a_call(text: str, calls: lis
 def test_the_directly_answer_call_named_in_prose_stays_text() -> None:
     text = 'The model may write {"tool_name": "directly_answer"} to answer without tools.'
     check(Real("written", text, [], visible=text, tools=["search"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rnj-1 on LM Studio (workunit-benchmarks): the schema's `additionalProperties` copied beside the arguments,
+        # one brace too many, then an orphan closer.
+        '{"name": "update_task", "arguments": {"id": "t1"}, "additionalProperties": false}}\n</tool_call>\n',
+        '{"name": "update_task", "arguments": {"id": "t1"}, "additionalProperties": false}',
+        'Marking it done.\n{"additionalProperties": false, "name": "update_task", "arguments": {"id": "t1"}}',
+    ],
+)
+def test_a_call_with_schema_keywords_copied_beside_its_arguments_is_a_call(text: str) -> None:
+    result = parse_everywhere(text, ["update_task"], seeds=6)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("update_task", {"id": "t1"})]
+
+
+def test_a_tool_definition_with_schema_keywords_stays_text() -> None:
+    text = '{"name": "update_task", "description": "Update.", "parameters": {"type": "object"}, "additionalProperties": false}'
+    result = parse_everywhere(text, ["update_task"], seeds=6)
+    assert result["calls"] == [] and result["text"] == text
