@@ -355,3 +355,41 @@ def test_a_call_presented_across_a_fence_opener_is_text(text: str) -> None:
 def test_a_call_after_a_closed_example_or_an_unpresented_fence_is_still_a_call(text: str) -> None:
     result = parse_everywhere(text, TOOLS, every_split=False, seeds=6)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A model's words quoted in a document, the quotation opened at a line's start and still open at the call
+        # (benchmarks/real/negative, go-agentic's design document): any form of call in it is shown.
+        'Model output:\n"I found some results. Let me search.\nget_weather(city="Paris")\nThe results show it."\n',
+        'The reply was:\n  "Sure, one moment.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>"\n',
+        "Transcript:\n\u201cI will check that.\nLet me look.\n[get_weather(city='Oslo')]\u201d\n",
+        'Output:\n"Checking now.\n{"name": "special_function", "arguments": {"arg1": 1}}\nDone."',
+    ],
+)
+def test_a_call_inside_a_quotation_still_open_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=4)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # The quotation closed before the call, a quote mark inside a line, inches: the call is the model's.
+        ('He said "hi".\nget_weather(city="Paris")\n', 'He said "hi".\n\n'),
+        ('"Paris," she said.\nget_weather(city="Paris")\n', '"Paris," she said.\n\n'),
+        ('A 3" screen\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', 'A 3" screen\n'),
+        ('"Weather?"\n\nget_weather(city="Paris")', '"Weather?"\n\n'),
+        (
+            'Note:\n"Checking.\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            'Note:\n"Checking.\n\n',
+        ),
+        ('Said:\n"Paris," she said.\nget_weather(city="Paris")\n', 'Said:\n"Paris," she said.\n\n'),
+    ],
+)
+def test_a_call_after_a_closed_quotation_or_a_paragraph_break_is_still_a_call(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=4)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    assert result["text"] == visible
