@@ -7,9 +7,9 @@
   text up to its closing backtick on the same line (`InlineCode`). A backtick with no partner on its line
   (``it`s``) opens no span: the text after it is read as usual.
 - A block that opens on a quoted line (``> …``), inside a quotation opened at a line's start and not yet closed
-  (``"I found it.\nget_weather(city="Paris")``: a model's words quoted in a document), or right after words that present an example (``for
-  example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a hypothetical ``you would respond:``;
-  in a Chinese prompt ``例如``, ``格式化为``)
+  (``"I found it.\nget_weather(city="Paris")``: a model's words quoted in a document), or right after words
+  that present an example (``for example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a
+  hypothetical ``you would respond:``; in a Chinese prompt ``例如``, ``格式化为``)
   is shown, not made: the core hands it to `Quoted`, which passes it through as text up to the row's closer
   (or, for a row with none, the paragraph's end). `presents` decides from the visible text just before the
   opener.
@@ -97,8 +97,8 @@ of a conversation (in-context examples in a prompt, a rendered prompt in a doc, 
 so every call after it is shown, not made. A model writes its own turn, never the user's or the system's."""
 _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
 _QUOTATION = regex.compile(
-    r"\n[ \t]{0,3}[\"\u201c](?=\S)[^\"\u201c\u201d\n]{1,160}(?:\r?\n[ \t]*[^\"\u201c\u201d\s][^\"\u201c\u201d\n]{0,160}){0,3}"
-    r"(?:\r?\n[ \t]*)?\Z"
+    r"\n[ \t]{0,3}[\"\u201c](?=\S)[^\"\u201c\u201d\n]{1,160}"
+    r"(?:\r?\n[ \t]*[^\"\u201c\u201d\s][^\"\u201c\u201d\n]{0,160}){0,3}(?:\r?\n[ \t]*)?\Z"
 )
 """A quotation opened at a line's start and not closed before the opener (``Model output:\n"I found some results.
 Let me search.\nSearchDatabase(query="x")\nThe results show…"``): a model's words quoted, the call in them shown."""
