@@ -15,9 +15,13 @@ the schema; gptme's ``args="PATH"``, named by no parameter, is the first paramet
 element is then the whole call, an open one takes the other parameters as children or its one other string
 parameter as a body of plain text (``<save args="a.py">print(1)</save>``). A body that is whole one JSON object
 of declared parameters is the arguments (``<search>{"query": "x"}</search>``, rnj-1 in a workunit benchmark).
-The tool's name may also be the first word inside a tag of another name (``<use search q="x"></use>``, llxprt's
-tests): then its attributes are the whole call (at least one, all the tool's parameters) and the tag closes
-right after.
+Attributes may be separated by commas, as in a call's argument list (``<TOOL k="v", k2="w"/>``). The parameters may
+also be a nameless tag's ``key="value"`` pairs right inside the tool's tag (``<get_news_report><location="Paris"
+language="en"/>``, or comma-separated and left open: BitAgent-8B asked for BFCL's XML formats): no markup writes a
+tag with no name, so each key a declared parameter, once, makes the call; the tool's closer after it, if written,
+is its markup. The tool's name may also be the first word inside a tag of another name (``<use search
+q="x"></use>``, llxprt's tests): then its attributes are the whole call (at least one, all the tool's parameters)
+and the tag closes right after.
 
 The body may instead be YAML-like lines, as models prompted for tool-name XML sometimes write it (Mistral
 Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
