@@ -4,7 +4,9 @@ out before the text is read, put back into the raw of the events, so the stream 
 Such a token is the model's own token structure, never text and never part of a value: with it between every tag
 (``]<]minimax[>[<invoke name="read_file">]<]minimax[>[<path>a.rs]<]minimax[>[</path>``) no reader would find
 the call, and a value would end with it. The form, ``]<]WORD[>[``, appears in no prose, so it is taken out
-everywhere, whatever the family. A token split across chunks is held back until it is whole (or is not one).
+everywhere, whatever the family; one exception: a token is part of the tag it precedes, so where that tag is read
+as text (an opener the output ends inside, ``]<]minimax[>[<tool_ca``; a tag of no call) the token is text with it.
+A token split across chunks is held back until it is whole (or is not one).
 
 Incremental like the other pieces of the parser: `strip` each chunk before it is read, `restore` the events
 read from it. A token's place is kept as its distance past the text the events returned so far cover, which the
@@ -26,6 +28,12 @@ _TOKEN = regex.compile(r"\]<\][A-Za-z][\w.\-]{0,31}\[>\[")
 _START = "]<]"
 _TAIL = 40
 """Longer than any token: how far from a chunk's end a token may begin."""
+
+
+def _shown(text: str, at: int) -> bool:
+    """A token right before a tag that was read as text (``]<]minimax[>[<tool_ca`` where the output ends: an
+    opener cut off) belongs to that tag: text with it, as written. Anywhere else it is markup."""
+    return text.startswith("<", at)
 
 
 class BoundaryTokens:
@@ -66,18 +74,26 @@ class BoundaryTokens:
         out: list[Event] = []
         for event in events:
             size = len(event.raw)
+            plain = isinstance(event, TextDelta) and bool(event.raw) and event.text == event.raw
             raw: list[str] = []
+            shown: list[str] = []  # the event's text, with the tokens that stay text (`_shown`) put back
             last = 0
-            while self.tokens and int(self.tokens[0][0]) <= size:
+            # A token where a text event ends waits for the next event: the tag it precedes decides.
+            while self.tokens and (int(self.tokens[0][0]) < size or (int(self.tokens[0][0]) == size and not plain)):
                 at, token = self.tokens.pop(0)
                 cut = max(int(at), 0)
                 raw += [event.raw[last:cut], str(token)]
+                shown += [event.raw[last:cut], str(token) if plain and _shown(event.raw, cut) else ""]
                 last = cut
             for waiting in self.tokens:
                 waiting[0] = int(waiting[0]) - size
             if raw:
                 raw.append(event.raw[last:])
-                event = dataclasses.replace(event, raw="".join(raw))
+                if plain:
+                    shown.append(event.raw[last:])
+                    event = dataclasses.replace(event, raw="".join(raw), text="".join(shown))
+                else:
+                    event = dataclasses.replace(event, raw="".join(raw))
             out.append(event)
         if final and self.tokens:
             out.append(TextDelta(text="", raw="".join(str(token) for _, token in self.tokens)))

@@ -50,3 +50,20 @@ def test_boundary_tokens_are_markup_wherever_they_leak(
 def test_text_that_only_resembles_a_boundary_token_stays_text(text: str) -> None:
     result = parse_everywhere(text, [READ], seeds=5)
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # vLLM's MiniMax-M3 parser test (tests/tool_parsers/test_minimax_m3_tool_parser.py@06726266): the output ends
+        # inside the token-prefixed opener, no call: the token belongs to the tag it precedes, text with it
+        (f"plain {T}<tool_ca", f"plain {T}<tool_ca"),
+        (f"{T}<tool_call>never closed", f"{T}<tool_call>never closed"),
+        (f"Use {T}<b>bold</b> here.", f"Use {T}<b>bold</b> here."),  # a tag of no call
+        # a token elsewhere in text is still markup
+        (f"Done.{T} All good.{T}", "Done. All good."),
+    ],
+)
+def test_a_boundary_token_before_a_tag_read_as_text_is_text_with_it(text: str, visible: str) -> None:
+    result = parse_everywhere(text, [READ], seeds=5)
+    assert result["calls"] == [] and result["text"] == visible

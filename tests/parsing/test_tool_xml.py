@@ -567,3 +567,65 @@ def test_a_json_body_with_keys_the_tool_does_not_declare_is_no_arguments_object(
     assert [(c["name"], c["arguments"]) for c in result["calls"]] == calls
     if not calls:
         assert result["text"] == text
+
+
+NEWS = _tool("get_news_report", location=_S, category=_S, language=_S, limit={"type": "integer"})
+"""BitAgent-8B's outputs in BFCL's prompt variations (HuanzhiMao/gorilla@143abef6, result/BitAgent_BitAgent-8B/
+prompt_variation, the concise_xml and verbose_xml return formats): the parameters as a nameless tag's pairs."""
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # the nameless tag self-closed, pairs separated by blanks; two calls glued
+        (
+            '<get_news_report><location="Paris, France" language="en"/><get_news_report><location="Cork"/>',
+            [
+                ("get_news_report", {"location": "Paris, France", "language": "en"}),
+                ("get_news_report", {"location": "Cork"}),
+            ],
+            "",
+        ),
+        # variant: pairs separated by commas, the tag left open, never closed
+        (
+            '<get_news_report><location="Paris, France", category="General", language="en">',
+            [("get_news_report", {"location": "Paris, France", "category": "General", "language": "en"})],
+            "",
+        ),
+        # variant: the tool's closer after it is markup; a bare value typed by the schema; single quotes
+        (
+            "Fetching.\n<get_news_report>\n  <location='Cork', limit=5 />\n</get_news_report>\nDone.",
+            [("get_news_report", {"location": "Cork", "limit": 5})],
+            "Fetching.\n\nDone.",
+        ),
+        # variant: the opener's own attributes separated by commas, as in a call's argument list
+        (
+            '<get_news_report location="Cork", language="en"/>',
+            [("get_news_report", {"location": "Cork", "language": "en"})],
+            "",
+        ),
+    ],
+)
+def test_the_parameters_as_a_nameless_tags_pairs_inside_the_tools_tag_are_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, [*TOOLS, NEWS])
+    assert _calls(result) == calls
+    assert (result["text"], result["errors"]) == (visible, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<get_news_report><city="Cork"/>',  # a key the tool does not declare
+        '<get_news_report><location="Cork" location="Lima"/>',  # a parameter given twice
+        "<get_news_report><>",  # no pair
+        '<get_news_report><location="Cork',  # cut off inside the tag
+        'For example: <get_news_report><location="Cork"/>',  # presented as an example
+        "```python\nx = \"<get_news_report><location='Cork'/>\"\n```",  # code in a fence
+        '<weather_report><location="Cork"/>',  # no offered tool
+    ],
+)
+def test_a_nameless_tag_without_that_evidence_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [*TOOLS, NEWS])
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)

@@ -16,6 +16,7 @@ from dataclasses import replace
 import regex
 
 from shim.parsing.readers import (
+    angle_calls,
     at_call,
     bracket_attrs,
     call_tokens,
@@ -123,6 +124,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
+    *angle_calls.ROWS,  # <get_weather(city='Lima'), …>: pythonic calls between a bare < and > (BitAgent in BFCL)
     *shell_prompt.ROWS,  # $ ls -la opening a line, with the one offered tool that runs shell commands
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only

@@ -6,13 +6,14 @@
 - An inline code span (`` `<tool_call>…</tool_call>` ``, `` `<think>` ``) names markup, it does not write it:
   text up to its closing backtick on the same line (`InlineCode`). A backtick with no partner on its line
   (``it`s``) opens no span: the text after it is read as usual.
-- A block that opens on a quoted line (``> …``) or right after words that present an example (``for
-  example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a hypothetical ``you would respond:``;
-  in a Chinese prompt ``例如``, ``格式化为``), that describe what a model writes as a rule (``If it wants a tool,
-  it outputs a JSON object:``, ``The model … decides which to call, and emits``) or that tell the reader what to
-  write (``To call a function, emit:``) is shown, not made: the core hands it to `Quoted`, which passes it
-  through as text up to the row's closer (or, for a row with none, the paragraph's end). `presents` decides from
-  the visible text just before the opener.
+- A block that opens on a quoted line (``> …``), inside a quotation opened at a line's start and not yet closed
+  (``"I found it.\nget_weather(city="Paris")``: a model's words quoted in a document), or right after words
+  that present an example (``for example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a
+  hypothetical ``you would respond:``; in a Chinese prompt ``例如``, ``格式化为``), that describe what a model
+  writes as a rule (``If it wants a tool, it outputs a JSON object:``, ``The model … decides which to call, and
+  emits``) or that tell the reader what to write (``To call a function, emit:``) is shown, not made: the core
+  hands it to `Quoted`, which passes it through as text up to the row's closer (or, for a row with none, the
+  paragraph's end). `presents` decides from the visible text just before the opener.
 - A call after a line that opens the user's turn (``USER:``, ``Human:``) is part of a transcript (`TRANSCRIPT`:
   OpenHands' and Cherry Studio's in-context examples): text, for the rest of the message.
 - So is a call on a line labelled as an example (``Correct:``, ``INCORRECT:``, ``Bad example:``, ``Example
@@ -114,6 +115,12 @@ a chat template's header of a turn that is not the model's (system, user, tool: 
 of a conversation (in-context examples in a prompt, a rendered prompt in a doc, a log), not the model's own turn,
 so every call after it is shown, not made. A model writes its own turn, never the user's or the system's."""
 _QUOTED_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}>[ \t][^\n]*$")
+_QUOTATION = regex.compile(
+    r"\n[ \t]{0,3}[\"\u201c](?=\S)[^\"\u201c\u201d\n]{1,160}"
+    r"(?:\r?\n[ \t]*[^\"\u201c\u201d\s][^\"\u201c\u201d\n]{0,160}){0,3}(?:\r?\n[ \t]*)?\Z"
+)
+"""A quotation opened at a line's start and not closed before the opener (``Model output:\n"I found some results.
+Let me search.\nSearchDatabase(query="x")\nThe results show…"``): a model's words quoted, the call in them shown."""
 _PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
 
 
@@ -148,7 +155,8 @@ def presents(before: str) -> bool:
     """The text just before an opener quotes it (a ``>`` line) or presents it as an example (directly, or with
     a fence's opening line between them)."""
     before = _FENCE_TAIL.sub("\n", before)
-    return any(rule.search(before) is not None for rule in (_QUOTED_LINE, _CUE, _INSTRUCTION, _LABEL, _HEADING))
+    rules = (_QUOTED_LINE, _QUOTATION, _CUE, _INSTRUCTION, _LABEL, _HEADING)
+    return any(rule.search(before) is not None for rule in rules)
 
 
 class Quoted:

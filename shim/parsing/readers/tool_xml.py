@@ -15,9 +15,13 @@ the schema; gptme's ``args="PATH"``, named by no parameter, is the first paramet
 element is then the whole call, an open one takes the other parameters as children or its one other string
 parameter as a body of plain text (``<save args="a.py">print(1)</save>``). A body that is whole one JSON object
 of declared parameters is the arguments (``<search>{"query": "x"}</search>``, rnj-1 in a workunit benchmark).
-The tool's name may also be the first word inside a tag of another name (``<use search q="x"></use>``, llxprt's
-tests): then its attributes are the whole call (at least one, all the tool's parameters) and the tag closes
-right after.
+Attributes may be separated by commas, as in a call's argument list (``<TOOL k="v", k2="w"/>``). The parameters may
+also be a nameless tag's ``key="value"`` pairs right inside the tool's tag (``<get_news_report><location="Paris"
+language="en"/>``, or comma-separated and left open: BitAgent-8B asked for BFCL's XML formats): no markup writes a
+tag with no name, so each key a declared parameter, once, makes the call; the tool's closer after it, if written,
+is its markup. The tool's name may also be the first word inside a tag of another name (``<use search
+q="x"></use>``, llxprt's tests): then its attributes are the whole call (at least one, all the tool's parameters)
+and the tag closes right after.
 
 The body may instead be YAML-like lines, as models prompted for tool-name XML sometimes write it (Mistral
 Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
@@ -82,6 +86,8 @@ class ToolXml:
         self.value: list[str] = []
         self.lines: list[str] | None = None  # a YAML-like body, up to the closing tag
         self.indent = ""  # the blanks before the first key on its line: every key line has them
+        self.tagged = False
+        """The parameters were a nameless tag's attributes (`_ATTR_TAG`): the call ends after it."""
         keys = "|".join(regex.escape(p) for p in sorted(self.params, key=len, reverse=True))
         self.continues = compile_marker(
             rf"[ \t\r\n]*(?:<(?:{keys})[ \t]{{0,8}}>|{self.close.pattern})" if keys else self.close.pattern
@@ -98,6 +104,8 @@ class ToolXml:
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx, n = self.ctx, len(text)
         while pos < n:
+            if self.tagged:
+                return self._after_attributes(text, pos, final)
             if self.bare and self.arguments and self.value_end is None:
                 more = self.continues.match(text, pos, partial=not final)
                 if more is not None and more.partial:
@@ -186,6 +194,17 @@ class ToolXml:
                     ctx.consume(stray.group())
                     pos = stray.end()
                     continue
+            if not self.raws and not self.arguments and text[pos] == "<":
+                tag = _ATTR_TAG.match(text, pos, partial=not final)
+                if tag is not None and tag.partial:
+                    return pos, MORE
+                arguments = _attributes(ctx, self.name, tag.group("pairs")) if tag is not None else None
+                if tag is not None and arguments:  # `<TOOL><k="v" k2="v2"/>`: the parameters as a nameless tag's
+                    ctx.consume(tag.group())
+                    self.arguments.update(arguments)
+                    self.tagged = True
+                    pos = tag.end()
+                    continue
             child = _CHILD.match(text, pos, partial=not final)
             if child is not None and child.partial:
                 return pos, MORE
@@ -208,6 +227,18 @@ class ToolXml:
             self.value = []
             pos = child.end()
         return pos, self
+
+    def _after_attributes(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        """The nameless attribute tag is the whole call: the tool's closer right after it is its markup, if written
+        (the next call's tag, or text, follows otherwise)."""
+        close = _AFTER_TAG.match(text, pos, partial=not final)
+        if close is not None and close.partial:
+            return pos, MORE
+        if close is not None and self.close.fullmatch(close.group().strip()):
+            self.ctx.consume(close.group())
+            pos = close.end()
+        self.ctx.end_call(self.name, self._final(), streamed=False)
+        return pos, None
 
     def _line_arguments(self, body: str) -> dict[str, Any] | None:
         """The arguments of a YAML-like body: each declared ``KEY:`` at a line's start begins a value."""
@@ -324,6 +355,9 @@ class ToolXml:
         self.value_end = None
 
     def finish(self, truncated: bool) -> None:
+        if self.tagged and not truncated:
+            self.ctx.end_call(self.name, self._final(), streamed=False)
+            return
         if self.raws and self.value_end is None and self.plain is None and self.lines is None and not truncated:
             # Every parameter tag closed, then the output ends (the model stopped before `</TOOL>`, as Cline's
             # parser reads a tool use still open): the call. Cut off by the token limit, or inside a value: text.
@@ -389,14 +423,28 @@ def tool_name_pattern(tools: ToolIndex) -> str | None:
 
 
 _ATTR_PAIR = r"""[A-Za-z_][\w.\-]{0,63}[ \t]{0,4}=[ \t]{0,4}(?:"[^"]{0,4000}"|'[^']{0,4000}')"""
-_ATTR = regex.compile(r"""(?P<key>[A-Za-z_][\w.\-]{0,63})[ \t]{0,4}=[ \t]{0,4}(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
+_ATTR = regex.compile(
+    r"""(?P<key>[A-Za-z_][\w.\-]{0,63})[ \t]{0,4}=[ \t]{0,4}"""
+    r"""(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s"',<>/=]+))"""
+)
+_BARE_PAIR = r"""[A-Za-z_][\w.\-]{0,63}[ \t]{0,4}=[ \t]{0,4}(?:"[^"\n]{0,4000}"|'[^'\n]{0,4000}'|[^\s"',<>/=]{1,200})"""
+_ATTR_TAG = regex.compile(
+    rf"<[ \t]{{0,4}}(?P<pairs>{_BARE_PAIR}(?:(?:[ \t]{{0,4}},)?[ \t\r\n]{{1,8}}{_BARE_PAIR}|,{_BARE_PAIR}){{0,31}})"
+    r"[ \t]{0,4},?[ \t\r\n]{0,8}/?[ \t]{0,4}>"
+)
+"""A tag with no name, only ``key="value"`` pairs (blank- or comma-separated, a value quoted or bare), right inside
+the tool's tag: ``<get_news_report><location="Paris" language="en"/>`` (BitAgent-8B asked for BFCL's XML formats).
+No markup language writes a nameless tag: the pairs are the call's parameters."""
+_AFTER_TAG = regex.compile(r"[ \t\r\n]{0,8}<[ \t]{0,8}/[ \t]{0,8}[A-Za-z_][\w.\-]{0,127}[ \t]{0,8}>")
 
 
 def _opener(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     if names is None:
         return None
-    attrs = rf"(?P<attrs>(?:[ \t\r\n]{{1,8}}{_ATTR_PAIR}){{0,32}})"
+    # attributes separated by blanks, or by commas as in a call's argument list (`<TOOL k="v", k2="w"/>`)
+    pairs = rf"[ \t\r\n]{{1,8}}{_ATTR_PAIR}(?:(?:[ \t]{{0,4}},)?[ \t\r\n]{{1,8}}{_ATTR_PAIR}){{0,31}}"
+    attrs = rf"(?P<attrs>(?:{pairs})?)"
     # `<use search q="x"></use>`: a tag whose first word is the tool's name, its attributes the parameters
     verb = r"(?:(?P<verb>[A-Za-z_][\w:.\-]{0,31})[ \t]{1,8})?"
     return rf"<{verb}(?P<name>{names})(?![\w.\-=]){attrs}[ \t\r\n]{{0,8}}(?P<slash>/?)>"
@@ -415,7 +463,8 @@ def _attributes(ctx: Context, name: str, attrs: str) -> dict[str, Any] | None:
             key = str(next(iter(cast("dict[str, Any]", props))))
         if not isinstance(props, dict) or key not in props or key in arguments:
             return None
-        raw = html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq"))
+        quoted = found.group("dq") if found.group("dq") is not None else found.group("sq")
+        raw = html.unescape(found.group("bare") if quoted is None else quoted)
         arguments[key] = typed_value(ctx.tools, name, key, raw)
     return arguments
 

@@ -398,6 +398,23 @@ def test_a_call_after_other_text_on_its_line_inside_a_fence_is_a_quoted_sample(t
 @pytest.mark.parametrize(
     "text",
     [
+        # A model's words quoted in a document, the quotation opened at a line's start and still open at the call
+        # (benchmarks/real/negative, go-agentic's design document): any form of call in it is shown.
+        'Model output:\n"I found some results. Let me search.\nget_weather(city="Paris")\nThe results show it."\n',
+        'The reply was:\n  "Sure, one moment.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>"\n',
+        "Transcript:\n\u201cI will check that.\nLet me look.\n[get_weather(city='Oslo')]\u201d\n",
+        'Output:\n"Checking now.\n{"name": "special_function", "arguments": {"arg1": 1}}\nDone."',
+    ],
+)
+def test_a_call_inside_a_quotation_still_open_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=4)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         'Let me run it and see what it outputs: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'When it finishes, I will call: <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'To call the weather tool, I will use:\n{"name": "get_weather", "arguments": {"city": "Lima"}}',
@@ -471,3 +488,24 @@ def test_a_started_call_with_markup_in_its_arguments_still_fails_as_a_call() -> 
     text = '<tool_call>{"name": "get_weather", "arguments": {"city": <city-name>}}</tool_call>'
     result = parse_everywhere(text, TOOLS, seeds=6)
     assert result["calls"] == [] and len(result["errors"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # The quotation closed before the call, a quote mark inside a line, inches: the call is the model's.
+        ('He said "hi".\nget_weather(city="Paris")\n', 'He said "hi".\n\n'),
+        ('"Paris," she said.\nget_weather(city="Paris")\n', '"Paris," she said.\n\n'),
+        ('A 3" screen\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', 'A 3" screen\n'),
+        ('"Weather?"\n\nget_weather(city="Paris")', '"Weather?"\n\n'),
+        (
+            'Note:\n"Checking.\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            'Note:\n"Checking.\n\n',
+        ),
+        ('Said:\n"Paris," she said.\nget_weather(city="Paris")\n', 'Said:\n"Paris," she said.\n\n'),
+    ],
+)
+def test_a_call_after_a_closed_quotation_or_a_paragraph_break_is_still_a_call(text: str, visible: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=4)
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    assert result["text"] == visible
