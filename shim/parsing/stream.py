@@ -38,7 +38,7 @@ from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallCh
 from shim.ids import IdGenerator
 from shim.parsing.boundary import BoundaryTokens
 from shim.parsing.readers import DEFAULT_DIALECTS, MORE, Block, Dialect, Reader, reader_for, rows_for
-from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, placeholder, presents
+from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, continues_examples, placeholder, presents
 from shim.parsing.readers.reasoning import ReasoningBody
 from shim.parsing.shapes import ToolIndex, call_arguments
 from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
@@ -134,6 +134,7 @@ class StreamParser:
         self._span_raw: list[str] = []
         self._recent: list[str] = []  # the latest visible text, for the rule for prose (`presents`)
         self._transcript = False  # a user's turn was seen in the visible text: calls after it are shown
+        self._examples = False  # a block was shown as an example: the next one under a label line is one too
         self._fences = 0  # lines of the visible text that open or close a Markdown fence (`_in_line_of_fence`)
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
@@ -361,8 +362,14 @@ class StreamParser:
         if (
             row.kind in ("call", "untagged")
             and self._recent
-            and (self._in_transcript() or self._in_line_of_fence(match) or presents(self._tail()))
+            and (
+                self._in_transcript()
+                or self._in_line_of_fence(match)
+                or presents(self._tail())
+                or (self._examples and continues_examples(self._tail()))
+            )
         ):
+            self._examples = True  # later blocks under a label line go on with the examples
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
             self._reader = Quoted(self, row)
             return match.end()

@@ -64,6 +64,9 @@ _CUE = regex.compile(
     r"|\b(?:you|one) (?:can|could|may|might|should) (?:call|invoke)\b"  # the reader is told how: not done
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
     r"|\blike (?:this|so)|\b(?:looks?|be) like"
+    r"|\binstead of (?:returning|writing|emitting|outputting|producing|printing|calling|making|sending)\b"
+    r"|\bin (?:two|three|four|five|several|different|many|various|\d{1,2}) (?:\w+ )?"
+    r"(?:formats|forms|ways|syntaxes|dialects|styles)\b"
     r"|\b(?:you|one|it|the (?:model|assistant|agent)) would (?:respond|reply|write|answer|output|return|say)"
     r"|\bwhat (?:I|we|you|one|it|the (?:model|assistant|agent))(?:'d| would) (?:do|say|write|send|call|run|output)"
     # A model described in the third person (what it does, as a rule), or the reader told what to write to call:
@@ -73,7 +76,8 @@ _CUE = regex.compile(
     rf"|\bto (?:call|invoke|use) (?:(?:a|an|the|any|one) )?(?:\w+ )?(?:function|tool)s?[ \t]*,[ \t]*"
     r"(?:simply |just )?(?:emit|output|write|print|respond|reply|return|produce|generate|send|use)\b"
     r"|例如|比如|譬如|示例|格式(?:化)?(?:为|是|如下)|如下)"  # a Chinese prompt's "for example", "format it as"
-    r"(?:[^.!?\n\u3002\uff01\uff1f]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}$",  # `Qwen2.5` ends no sentence
+    r"(?:[^.!?\n\u3002\uff01\uff1f]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}"  # `Qwen2.5` ends no sentence
+    r"(?:(?<=:[ \t]*\r?\n[ \t\r\n]*)[^\n:]{1,40}:[ \t]*(?:\r?\n[ \t]*){0,2})?$",  # and a label line ("GLM5:")
     regex.IGNORECASE,
 )
 _INSTRUCTION = regex.compile(
@@ -121,6 +125,8 @@ _QUOTATION = regex.compile(
 )
 """A quotation opened at a line's start and not closed before the opener (``Model output:\n"I found some results.
 Let me search.\nSearchDatabase(query="x")\nThe results show…"``): a model's words quoted, the call in them shown."""
+_NEXT_LABEL = regex.compile(r"(?:^|\n)[ \t]*[^\s:][^\n:]{0,39}:[ \t]*(?:\r?\n[ \t]*){0,2}$")
+"""A short label line ending in a colon (``DeepSeek:``, ``Llama 3.1 (JSON):``) right before a block."""
 _PARAGRAPH_END = regex.compile(r"\r?\n[ \t]*\r?\n")
 
 
@@ -157,6 +163,12 @@ def presents(before: str) -> bool:
     before = _FENCE_TAIL.sub("\n", before)
     rules = (_QUOTED_LINE, _QUOTATION, _CUE, _INSTRUCTION, _LABEL, _HEADING)
     return any(rule.search(before) is not None for rule in rules)
+
+
+def continues_examples(before: str) -> bool:
+    """After a block shown as an example in this message, the text just before the next opener is a label line:
+    a list of examples goes on (a document showing one call in several families' formats, each under its name)."""
+    return _NEXT_LABEL.search(before) is not None
 
 
 class Quoted:

@@ -509,3 +509,53 @@ def test_a_call_after_a_closed_quotation_or_a_paragraph_break_is_still_a_call(te
     result = parse_everywhere(text, TOOLS, every_split=True, seeds=4)
     assert [c["name"] for c in result["calls"]] == ["get_weather"]
     assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A counterfactual (aitoolsguidebook.com, benchmarks/real/negative): the call the model did not write.
+        'Instead of returning {"name": "get_weather", "arguments": {"city": "Oslo"}}, the model writes prose.',
+        'Instead of emitting <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>, it answers from memory.',
+        # One call shown in several formats, each under its family's name (thetypicalset.com): the cue, then labels.
+        "The same call in three wire formats:\n\nHermes:\n\n"
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>\n\nLlama 3.2:\n\n'
+        "[get_weather(city='Oslo')]\n\nMistral:\n\n"
+        '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}}]\n',
+        "Models write it in different ways:\nQwen:\n"
+        '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\nGemma:\n[get_weather()]',
+    ],
+)
+def test_a_call_the_text_says_was_not_written_or_shows_in_several_formats_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # No example was shown before the label line: the model's own call under its own label.
+        ('Weather:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', ["get_weather"]),
+        # An example, then prose that ends it, then the model's call after a sentence (no label line).
+        (
+            'For example: [get_weather(city="Oslo")]\n\nNow the real question. Checking it now.\n'
+            '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            ["get_weather"],
+        ),
+        # "instead of" about something other than writing a call.
+        (
+            'Instead of guessing, I will check.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            ["get_weather"],
+        ),
+        # "in two steps" is no list of formats.
+        (
+            'I will do it in two steps:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            ["get_weather"],
+        ),
+    ],
+)
+def test_a_call_under_a_label_without_examples_before_or_after_other_instead_of_is_still_a_call(
+    text: str, names: list[str]
+) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert [c["name"] for c in result["calls"]] == names
