@@ -21,7 +21,7 @@ from collections.abc import Callable
 import regex
 
 from shim.parsing.pythonic import PythonicScanner, parse_pythonic
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break
 from shim.parsing.readers.block_end import TURN_END, Closed
 from shim.parsing.readers.pythonic_calls import spelled_as_string
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -137,10 +137,7 @@ class AngleCalls:
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> AngleCalls:
     del block
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n \t"))
-    ctx.text(opener[:lead])  # the line break before the call stays text
-    ctx.consume(opener[lead:])
+    keep_line_break(ctx, "\r\n \t")  # the line break before the call stays text
     return AngleCalls(ctx, f"{match.group('name')}(", match.group("list") is not None)
 
 

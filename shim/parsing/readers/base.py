@@ -216,6 +216,18 @@ NAME_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 """The characters a tool's name may begin with: the ``first`` of rows whose opener is the name itself."""
 
 
+def keep_line_break(ctx: Context, blanks: str = "\r\n") -> tuple[str, int]:
+    """Take an opener that begins with the line break it stands after (a row that opens only where a line begins
+    starts its pattern with the break, so the text scanner stops at line breaks, not at every letter): the break
+    (and, with ``blanks`` holding them, the indent) stays text, the rest is the call's markup. Returns the opener as
+    written and how many of its characters stayed text."""
+    opener = ctx.take_raw()
+    lead = len(opener) - len(opener.lstrip(blanks))
+    ctx.text(opener[:lead])
+    ctx.consume(opener[lead:])
+    return opener, lead
+
+
 def read_to(
     ctx: Context, body: list[str], end: regex.Pattern[str], text: str, pos: int, final: bool
 ) -> tuple[int, regex.Match[str] | None]:

@@ -28,7 +28,7 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.readers.base import Block, Context, Dialect, Next
 
-__all__ = ["ROWS"]
+__all__ = ["ROWS", "Bracketed", "unquote"]
 
 _OPEN = (
     r"\[[ \t]{0,4}(?:calling|call)[ \t]{1,4}(?:tool|function)(?:[ \t]{1,4}name)?[ \t]{0,4}=[ \t]{0,4}"
@@ -83,7 +83,7 @@ def _call(body: str) -> tuple[str, dict[str, Any]] | None:
     return name, arguments
 
 
-class _Bracketed:
+class Bracketed:
     """A bracket's inside, taken up to its ``]`` (found by the subclass's ``_scan``), then decided whole
     (``_decide``); never closed, or too long, it goes back out as text."""
 
@@ -133,7 +133,7 @@ class _Bracketed:
         raise NotImplementedError
 
 
-class AttrBracket(_Bracketed):
+class AttrBracket(Bracketed):
     """The inside of the bracket after ``=``, up to the ``]`` outside quotes, then decided whole."""
 
     def __init__(self, ctx: Context) -> None:
@@ -176,7 +176,7 @@ _CALLED = (
 _CLOSE_AFTER = regex.compile(r"[ \t]{0,4}\]")
 
 
-class JsonBracket(_Bracketed):
+class JsonBracket(Bracketed):
     """The JSON object after ``with args:``, up to the ``]`` after it (brackets and braces inside strings or nested
     in the object are its own), then decided whole."""
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next, keep_line_break
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_value
@@ -79,10 +79,7 @@ class CommandLine:
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> CommandLine:
     del block
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n"))
-    ctx.text(opener[:lead])  # the line break before the call stays text
-    ctx.consume(opener[lead:])
+    keep_line_break(ctx)  # the line break before the call stays text
     return CommandLine(ctx, match.group("name"))
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.base import Block, Context, Dialect, keep_line_break
 from shim.parsing.readers.pycall import PyStart
 from shim.parsing.readers.untagged import FENCE_OPEN, FenceStart, UntaggedJson
 
@@ -38,10 +38,7 @@ FIRST_LINE = rf"[ \t]{{0,8}}{_WORD}[ \t]{{0,4}}:?{_AFTER}"
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart | UntaggedJson:
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n"))
-    ctx.text(opener[:lead])  # the line break before a bare label stays text
-    ctx.consume(opener[lead:])
+    keep_line_break(ctx)  # the line break before a bare label stays text
     if match.group("fence") is not None:
         return FenceStart(ctx, block)
     return UntaggedJson(ctx, block)

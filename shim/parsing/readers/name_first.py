@@ -28,7 +28,7 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next, read_to
+from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next, keep_line_break, read_to
 from shim.parsing.readers.block_end import AfterBody, open_markup
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -148,10 +148,7 @@ def _line(tools: ToolIndex) -> str | None:
 
 
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n"))
-    ctx.text(opener[:lead])  # the line break before the name stays text
-    ctx.consume(opener[lead:])
+    keep_line_break(ctx)  # the line break before the name stays text
     return _open(ctx, block, match)
 
 

@@ -19,7 +19,7 @@ from typing import Any, cast
 import regex
 
 from shim.parsing.pythonic import PythonicScanner, parse_pythonic
-from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next, keep_line_break
 from shim.parsing.readers.block_end import TURN_END, Closed
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
@@ -208,10 +208,7 @@ class PythonicCalls:
 
 
 def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n \t"))
-    ctx.text(opener[:lead])  # the line break before the call stays text
-    ctx.consume(opener[lead:])
+    opener, lead = keep_line_break(ctx, "\r\n \t")  # the line break before the call stays text
     label = match.start("name") - match.start() - lead if "label" in match.groupdict() else 0
     call = opener[lead + label :]  # after a label (`Call: `, `<<function>>`): the call itself
     emphasis = opener[lead : lead + label].strip()
@@ -226,11 +223,8 @@ def _open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
 
 
 def _open_fenced(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
-    opener = ctx.take_raw()
+    opener, _ = keep_line_break(ctx)  # the line break before the fence stays text
     name = match.start("name") - match.start()
-    lead = len(opener) - len(opener.lstrip("\r\n"))
-    ctx.text(opener[:lead])  # the line break before the fence stays text
-    ctx.consume(opener[lead:])
     return PythonicCalls(ctx, block, opener[name:], bare=True, fenced=True)
 
 

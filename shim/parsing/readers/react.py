@@ -22,7 +22,7 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import Status
 from shim.parsing.pythonic import parse_pythonic
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break, match_at
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.name_first import V2_HEADER, V2_ROWS
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -281,10 +281,7 @@ def lenient_loads(text: str) -> Any:
 
 
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInput:
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n \t"))
-    ctx.text(opener[:lead])  # the line break before `Action:` stays text
-    ctx.consume(opener[lead:])
+    opener, _ = keep_line_break(ctx, "\r\n \t")  # the line break before `Action:` stays text
     return ReactInput(ctx, block, match.group("name"), result_marker="✿" in opener)
 
 
@@ -302,10 +299,7 @@ def _open_labelled_json(ctx: Context, block: Block, match: regex.Match[str]) -> 
 
 
 def _open_sigil_json(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n"))
-    ctx.text(opener[:lead])  # the line break before `$` stays text
-    ctx.consume(opener[lead:])
+    keep_line_break(ctx)  # the line break before `$` stays text
     return UntaggedJson(ctx, block)  # `$` is the call's markup if the value is a call, else text again
 
 

@@ -31,7 +31,7 @@ from typing import Any, cast
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break
 from shim.parsing.shapes import ToolIndex, one_parameter
 
 __all__ = ["ROWS", "DollarCommand", "shell_runner"]
@@ -108,10 +108,7 @@ class DollarCommand:
 
 def _open_dollar(ctx: Context, block: Block, match: regex.Match[str]) -> DollarCommand:
     del block, match
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n"))
-    ctx.text(opener[:lead])  # the line break before the call stays text
-    ctx.consume(opener[lead:])
+    keep_line_break(ctx)  # the line break before the call stays text
     tool = shell_runner(ctx.tools)
     assert tool is not None  # the row exists only with one
     return DollarCommand(ctx, tool)

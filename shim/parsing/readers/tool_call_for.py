@@ -19,8 +19,8 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.bracket_attrs import unquote
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break
+from shim.parsing.readers.bracket_attrs import Bracketed, unquote
 from shim.parsing.shapes import ToolIndex, one_parameter
 
 __all__ = ["ROWS"]
@@ -79,19 +79,14 @@ def _arguments(tools: ToolIndex, name: str, body: str) -> dict[str, Any] | None:
     return arguments
 
 
-class _CallLine:
+class _CallLine(Bracketed):
     """What follows ``for``, up to the bracket's ``]`` outside quotes (or, with no bracket, the line's end), then
     decided whole. A bracket is one line: a line break before its ``]`` makes the whole of it text."""
 
     def __init__(self, ctx: Context, name: str, *, bracket: bool) -> None:
-        self.ctx = ctx
+        super().__init__(ctx)
         self.name = name
         self.bracket = bracket
-        self.body: list[str] = []
-        self.size = 0
-        self.quote = ""
-        """The quote a value opened and has not closed; empty outside values."""
-        self.escaped = False
         self.prev = " "
         """The character read last: a quote opens a value only after a blank, a comma, ``:`` or ``=``."""
 
@@ -133,14 +128,9 @@ class _CallLine:
             self.prev = char
             if char == "\n":
                 return index
-            if self.quote:
-                if self.escaped:
-                    self.escaped = False
-                elif char == "\\":
-                    self.escaped = True
-                elif char == self.quote:
-                    self.quote = ""
-            elif char in "\"'" and prev in " \t,:=":
+            if self._in_string(char):
+                continue
+            if char in "\"'" and prev in " \t,:=":
                 self.quote = char
             elif char == "]" and self.bracket:
                 return index
@@ -164,10 +154,7 @@ def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> _CallL
 
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> _CallLine:
     del block
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n"))
-    ctx.text(opener[:lead])  # the line break before the line stays text
-    ctx.consume(opener[lead:])
+    keep_line_break(ctx)  # the line break before the line stays text
     return _CallLine(ctx, match.group("name"), bracket=False)
 
 
