@@ -60,9 +60,12 @@ _GAP = rf"(?:(?!{_ME})[^.!?\n])"
 no description of what models do, whatever its words."""
 _CUE = regex.compile(
     r"(?:\bfor (?:example|instance)|\be\.g\.|\bsuch as"
-    r"|\bthe (?:\w+ )?(?:format|syntax)(?: (?:for|of) [^.!?\n:]{1,40})? (?:is|looks like)"
-    # the user's words reported (``The user typed:``): what the user wrote, quoted, is no call of the model's
-    r"|\bthe (?:user|customer|human|client) (?:typed|wrote|said|asked|sent|entered|types|writes|says|asks|sends)\b"
+    r"|\bthe (?:\w+ )?format(?: (?:for|of) [^.!?\n:]{1,40})? (?:is|looks like)"
+    r"|\bthe (?:\w+ )?syntax(?: (?:for|of) [^.!?\n:]{1,40})? (?:is[ \t]*:|looks like)"  # not ``the syntax is right``
+    # the user's words reported right after the verb (``The user typed: {…}``): the user wrote it, not the model
+    # (``The user asked for the weather:`` before a call is the model restating the request: not this)
+    r"|\bthe (?:user|customer|human|client) (?:typed|wrote|said|sent|entered|pasted|types|writes|says|sends|pastes)"
+    r"(?=[ \t]*:?[ \t]*(?:\r?\n[ \t]*){0,2}$)"
     r"|\bin (?:this|the following) (?:\w+ )?(?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
     r"|\bhere(?:'s| is| are) (?:the|an?) (?:\w+ )?(?:structure|format|syntax|template|example)"
     r"|\b(?:here(?:'s| is) )?how (?:you|one) (?:can|could|would|should|might)\b"  # told to the reader: not done

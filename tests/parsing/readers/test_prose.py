@@ -104,6 +104,18 @@ def test_a_call_shown_in_prose_is_text(text: str) -> None:
             'The syntax is fine.\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
             "The syntax is fine.\n\n",
         ),
+        (
+            'The syntax is right, so I will check:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "The syntax is right, so I will check:\n",
+        ),
+        (
+            'The user asked for the weather in Paris:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "The user asked for the weather in Paris:\n",
+        ),
+        (
+            'The user said they are in Oslo, so:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "The user said they are in Oslo, so:\n",
+        ),
         # A wish or a plan is no hypothetical; a sentence naming a format ended before the call; a heading of a step.
         (
             'I would like to check:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
