@@ -629,3 +629,44 @@ def test_the_parameters_as_a_nameless_tags_pairs_inside_the_tools_tag_are_a_call
 def test_a_nameless_tag_without_that_evidence_stays_text(text: str) -> None:
     result = parse_everywhere(text, [*TOOLS, NEWS])
     assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+_HYPHENED = [_tool("resolve-library-id", libraryName=_S), _tool("get_weather", city=_S)]
+
+
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        # LM Studio's bug tracker, issue 1358: LFM2.5 spells MCP's `resolve-library-id` as an identifier.
+        ('resolve_library_id(libraryName="astro")', ("resolve-library-id", {"libraryName": "astro"})),
+        ('[resolve_library_id(libraryName="astro")]', ("resolve-library-id", {"libraryName": "astro"})),
+        (
+            "<resolve_library_id><libraryName>astro</libraryName></resolve_library_id>",
+            ("resolve-library-id", {"libraryName": "astro"}),
+        ),
+        # And the other way: an offered `get_weather` written with a hyphen.
+        ('get-weather(city="Oslo")', ("get_weather", {"city": "Oslo"})),
+        ("<get-weather><city>Oslo</city></get-weather>", ("get_weather", {"city": "Oslo"})),
+    ],
+)
+def test_a_tool_name_written_with_underscores_for_hyphens_or_back_opens_its_call(
+    text: str, call: tuple[str, dict[str, Any]]
+) -> None:
+    result = parse_everywhere(text, _HYPHENED, seeds=4)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [call]
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'resolve library id(libraryName="astro")',  # words, not the name
+        'resolve__library__id(libraryName="astro")',  # a doubled separator is another identifier
+        'resolvelibraryid(libraryName="astro")',
+        "The resolve_library_id tool takes a libraryName.",
+    ],
+)
+def test_a_name_that_differs_in_more_than_its_separators_stays_text(text: str) -> None:
+    result = parse_everywhere(text, _HYPHENED, seeds=4)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text

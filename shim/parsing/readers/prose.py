@@ -9,13 +9,16 @@
 - A block that opens on a quoted line (``> …``), inside a quotation opened at a line's start and not yet closed
   (``"I found it.\nget_weather(city="Paris")``: a model's words quoted in a document), or right after words
   that present an example (``for example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a
-  hypothetical ``you would respond:``; in a Chinese prompt ``例如``, ``格式化为``), that describe what a model
+  hypothetical ``you would respond:``, ``the syntax is``, the user's words reported: ``The user typed:``; in a
+  Chinese prompt ``例如``, ``格式化为``; in Japanese ``例えば``, ``以下のような形式で出力する``), that describe
+  what a model
   writes as a rule (``If it wants a tool, it outputs a JSON object:``, ``The model … decides which to call, and
   emits``) or that tell the reader what to write (``To call a function, emit:``) is shown, not made: the core
   hands it to `Quoted`, which passes it through as text up to the row's closer (or, for a row with none, the
   paragraph's end). `presents` decides from the visible text just before the opener.
-- A call after a line that opens the user's turn (``USER:``, ``Human:``) is part of a transcript (`TRANSCRIPT`:
-  OpenHands' and Cherry Studio's in-context examples): text, for the rest of the message.
+- A call after a line that opens the user's turn (``USER:``, ``Human:``, ``ユーザー:``, ``用户:``, either
+  colon) is part of a transcript (`TRANSCRIPT`: OpenHands' and Cherry Studio's in-context examples): text, for the
+  rest of the message.
 - So is a call on a line labelled as an example (``Correct:``, ``INCORRECT:``, ``Bad example:``, ``Example
   output:``): documentation contrasting right and wrong calls shows both.
 - A fence of plain text (```` ```text ````, ``plaintext``, ``txt``, ``console``) that the prose just before it
@@ -58,6 +61,11 @@ no description of what models do, whatever its words."""
 _CUE = regex.compile(
     r"(?:\bfor (?:example|instance)|\be\.g\.|\bsuch as"
     r"|\bthe (?:\w+ )?format(?: (?:for|of) [^.!?\n:]{1,40})? (?:is|looks like)"
+    r"|\bthe (?:\w+ )?syntax(?: (?:for|of) [^.!?\n:]{1,40})? (?:is[ \t]*:|looks like)"  # not ``the syntax is right``
+    # the user's words reported right after the verb (``The user typed: {…}``): the user wrote it, not the model
+    # (``The user asked for the weather:`` before a call is the model restating the request: not this)
+    r"|\bthe (?:user|customer|human|client) (?:typed|wrote|said|sent|entered|pasted|types|writes|says|sends|pastes)"
+    r"(?=[ \t]*:?[ \t]*(?:\r?\n[ \t]*){0,2}$)"
     r"|\bin (?:this|the following) (?:\w+ )?(?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
     r"|\bhere(?:'s| is| are) (?:the|an?) (?:\w+ )?(?:structure|format|syntax|template|example)"
     r"|\b(?:here(?:'s| is) )?how (?:you|one) (?:can|could|would|should|might)\b"  # told to the reader: not done
@@ -75,7 +83,10 @@ _CUE = regex.compile(
     rf"|{_NOT_ME}\b(?:the|an?|your|each) (?:\w+ )?{_MODEL_NOUN}\b{_GAP}{{0,120}}?\b{_EMITS}"
     rf"|\bto (?:call|invoke|use) (?:(?:a|an|the|any|one) )?(?:\w+ )?(?:function|tool)s?[ \t]*,[ \t]*"
     r"(?:simply |just )?(?:emit|output|write|print|respond|reply|return|produce|generate|send|use)\b"
-    r"|例如|比如|譬如|示例|格式(?:化)?(?:为|是|如下)|如下)"  # a Chinese prompt's "for example", "format it as"
+    r"|例如|比如|譬如|示例|格式(?:化)?(?:为|是|如下)|如下"  # a Chinese prompt's "for example", "format it as"
+    # Japanese: "for example"; "(in) the following (kind of) format / example", which points forward past the
+    # end of its sentence (``以下のような形式で出力する。``: "it outputs in a format like the following.")
+    r"|例えば|たとえば|(?:以下|次)の(?:ような)?(?:形式|フォーマット|書式|例)(?:[^.!?\n\u3002]{0,40}\u3002)?)"
     r"(?:[^.!?\n\u3002\uff01\uff1f]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}"  # `Qwen2.5` ends no sentence
     r"(?:(?<=:[ \t]*\r?\n[ \t\r\n]*)[^\n:]{1,40}:[ \t]*(?:\r?\n[ \t]*){0,2})?$",  # and a label line ("GLM5:")
     regex.IGNORECASE,
@@ -105,7 +116,8 @@ _SPECIAL = r"(?:<[|\uff5c][^|\uff5c<>\s]{1,30}[|\uff5c]>|<\|[a-z_]{1,30}>|<[a-z]
 """A chat template's special token that can open a turn: ``<|im_start|>``, DeepSeek's full-width ``<|User|>``,
 Gemma 4's ``<|turn>``, ``<start_of_turn>``, ``<beginning_of_sentence>``, MiniMax's ``]~b]``."""
 TRANSCRIPT = regex.compile(
-    rf"\n[ \t]{{0,3}}(?:\*\*)?(?:user|human)(?:\*\*)?[ \t]{{0,3}}:"  # each alternative opens on a literal: fast
+    # each alternative opens on a literal: fast (the user's label in English, Japanese, Chinese, Korean)
+    rf"\n[ \t]{{0,3}}(?:\*\*)?(?:user|human|ユーザー?|用户|用戶|使用者|사용자)(?:\*\*)?[ \t]{{0,3}}[:\uff1a]"
     # ReAct's question line after a prompt's text (a model may restate the question first in its own turn)
     rf"|Question[ \t]{{0,3}}:(?<=\S[ \t]{{0,3}}\r?\n(?:[ \t]{{0,3}}\r?\n){{0,2}}[ \t]{{0,3}}Question[ \t]{{0,3}}:)"
     rf"|{_SPECIAL}[ \t]{{0,2}}{_ROLE}(?=[ \t]{{0,4}}(?:\r?\n|<|[\w-]{{1,32}}=))"  # <|im_start|>user, ]~b]system

@@ -151,14 +151,21 @@ class PythonicCalls:
         blanks = _BLANKS.match(text, pos)
         assert blanks is not None
         after = blanks.end()
+        bracket: int | None = None
         if after >= len(text) and not final:
             return pos, MORE  # what follows decides: look again with more input
         if self.bare:
-            token = _TOKEN.match(text, after, partial=not final)
+            # `Read(…)]<|tool_call_end|>` opening the message: a call list's tail, its opener cut off (a log
+            # quoting the output from inside the list): the `]` before the list's closing token is markup too.
+            start = after + 1 if self.opening and text.startswith("]", after) else after
+            token = _TOKEN.match(text, start, partial=not final)
+            if start > after and token is not None and not token.partial:
+                bracket = after
+            while token is not None and not token.partial:  # `…)<bot_end>`, `…)<|eot_id|>`: the model's end-of-turn
+                after = token.end()  # token (and any more after it) ends the line
+                token = _TOKEN.match(text, after, partial=not final)
             if token is not None and token.partial:
                 return pos, MORE
-            if token is not None:  # `…)<bot_end>`, `…)<|eot_id|>`: the model's end-of-turn token ends the line
-                after = token.end()
             alone = after >= len(text) or text[after] in "\r\n"
         else:
             turn = TURN_END.match(text, pos, partial=not final)
@@ -188,6 +195,9 @@ class PythonicCalls:
             pos = semi + 1
         for name, arguments in self.calls:
             self.ctx.end_call(name, arguments, streamed=False)
+        if bracket is not None and bracket >= pos:
+            self.ctx.markup(text[pos : bracket + 1])
+            pos = bracket + 1
         if not self.bare:
             return pos, Closed(self.ctx)  # `[…]<|eot_id|>`: the model's end-of-turn token is markup
         return pos, None

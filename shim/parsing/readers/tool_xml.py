@@ -417,9 +417,15 @@ def _bare_opener(prefix: str) -> Callable[[ToolIndex], str | None]:
 
 
 def tool_name_pattern(tools: ToolIndex) -> str | None:
-    """The offered names that can be written as a word (longest first, escaped), as one alternation."""
+    """The offered names that can be written as a word (longest first, escaped), as one alternation; ``-`` and
+    ``_`` inside a name either way (``resolve_library_id`` for MCP's ``resolve-library-id``: a model spells the
+    name as an identifier), as `ToolIndex.resolve` reads them."""
     names = sorted((n for n in tools.specs if _TAG_NAME.fullmatch(n)), key=len, reverse=True)
-    return "|".join(regex.escape(n) for n in names) or None
+    return "|".join(_SEPARATOR.sub("[-_]", regex.escape(n)) for n in names) or None
+
+
+_SEPARATOR = regex.compile(r"(?<=[^\\-_])(?:\\-|_)(?=[^-_\\])")
+"""A ``-`` (escaped) or ``_`` between two other characters of an escaped name."""
 
 
 _ATTR_PAIR = r"""[A-Za-z_][\w.\-]{0,63}[ \t]{0,4}=[ \t]{0,4}(?:"[^"]{0,4000}"|'[^']{0,4000}')"""

@@ -39,11 +39,13 @@ __all__ = [
 
 FENCE_OPEN = (
     r"```[ \t]{0,2}(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html"
-    rf"|(?!{NOT_CODE}|{CODE_WORD})[A-Za-z][\w+#.\-]{{0,31}}(?![\w+#.\-]))?[ \t]*\r?\n"
+    rf"|(?!{NOT_CODE}|{CODE_WORD})[A-Za-z][\w+#.\-]{{0,31}}(?![\w+#.\-]))?[ \t]*(?:\r?\n|(?=[{{\[]))"
 )
 """A fence of no language, of one that says "call", of markup, or named by a word that names no language
 (```` ```homeassistant ````: a framework's own call block; `shim.parsing.readers.code_fence.LANGUAGES`). Blanks
-may stand before the word (```` ``` json ````), as CommonMark trims them off a fence's info string."""
+may stand before the word (```` ``` json ````), as CommonMark trims them off a fence's info string. The JSON may
+begin on the opener's own line (```` ```json {"name": …} ``` ````: a fence folded onto one line, as a page or a
+log prints it): the body starts at its ``{`` or ``[``."""
 
 
 FENCE_LABEL = regex.compile(r"(?:function_calls?|tool_calls?|tool_code|json)[ \t]{0,4}(?:\r?\n[ \t]{0,8})?(?=[{\[])")

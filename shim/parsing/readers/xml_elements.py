@@ -26,7 +26,7 @@ from shim.parsing.readers.base import MORE, Block, Context, Next
 from shim.parsing.readers.block_end import Closed
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.shapes import ShapeError, to_call
-from shim.parsing.xml_values import typed_value, unlaid
+from shim.parsing.xml_values import typed_tree, typed_value, unlaid
 
 __all__ = ["ELEMENT_START", "XmlElements"]
 
@@ -137,6 +137,20 @@ def _node_value(node: _Node, text: str, end: int) -> Any:
     return result
 
 
+def _written_as_elements(value: Any) -> bool:
+    """The call's arguments were written as child elements (``<parameters><filters><active>true</active>…``), not
+    as JSON text: their nested text leaves carry no type and are typed by the schema at their place, as the
+    top-level ones are (`shim.parsing.xml_values.typed_tree`); a JSON value keeps the types it was written with."""
+    if not isinstance(value, dict):
+        return False
+    call = cast("dict[str, Any]", value)
+    for wrapper in (call, *(v for v in call.values() if isinstance(v, dict))):
+        found = next((cast("dict[str, Any]", wrapper)[k] for k in ARG_KEYS if k in wrapper), None)
+        if found is not None:
+            return isinstance(found, dict)
+    return False
+
+
 def key_lines(text: str) -> Any:
     """``key: value`` lines as an object: a value is JSON where it reads as JSON (lenient), else its text; a key
     with nothing after it holds the indented ``key: value`` lines below it."""
@@ -218,8 +232,12 @@ class XmlElements:
             ctx.fail_call(str(exc))
             return
         name = ctx.tools.resolve(shape.name)
+        nested = self.parse is elements and _written_as_elements(value)
         arguments = {
-            k: typed_value(ctx.tools, name, k, v) if isinstance(v, str) else v for k, v in shape.arguments.items()
+            k: typed_value(ctx.tools, name, k, v)
+            if isinstance(v, str)
+            else (typed_tree(ctx.tools, name, k, v) if nested else v)
+            for k, v in shape.arguments.items()
         }
         ctx.end_call(shape.name, arguments, streamed=False)
 

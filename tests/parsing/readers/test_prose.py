@@ -50,6 +50,17 @@ TOOLS = ["get_weather", "special_function"]
         "## Action Space\n\nget_weather(city='<city>')\nspecial_function(arg1=1) # a comment\nwait()\n",
         '### Available tools\n[get_weather(city="Oslo")]\n',
         '## Output format\n\n```json\n{"name": "get_weather", "arguments": {"city": "x"}}\n```\n',
+        # The syntax named as the format is (SMG's fallback tests).
+        'The syntax is: <tool_call>\n{"name": "get_weather"}\n</tool_call> - that is how you format it',
+        'The call syntax looks like <function=get_weather>{"city": "x"}</function> in this family.',
+        # The user's words reported, quoted (SMG's fallback tests): the user wrote it, the model did not.
+        'The user typed: {"name": "get_weather", "arguments": {}} but this is just quoted text',
+        'The customer wrote <tool_call>{"name": "get_weather", "arguments": {}}</tool_call> in the chat.',
+        'So the user sent\n[get_weather(city="Oslo")]\nand nothing else.',
+        # A Japanese explainer's cues: "in a format like the following" (its sentence ended), "for example".
+        'LLMがツールを選んだ場合、以下のような形式で出力する。\n\n{\n  "tool": "get_weather",\n  "args": {"city": "x"}\n}\n',
+        '例えば：<tool_call>{"name": "get_weather", "arguments": {"city": "東京"}}</tool_call>',
+        '次の形式で書きます：\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
     ],
 )
 def test_a_call_shown_in_prose_is_text(text: str) -> None:
@@ -79,6 +90,32 @@ def test_a_call_shown_in_prose_is_text(text: str) -> None:
         # A Chinese reply that says what it does, then does it.
         ('好的，我来查询天气。<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "好的，我来查询天气。"),
         ('例如北京。\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "例如北京。\n\n"),
+        ('例えば東京。\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>', "例えば東京。\n\n"),
+        (
+            '東京の天気を調べます。\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "東京の天気を調べます。\n",
+        ),
+        # The user's words or the syntax mentioned in a sentence that ended before the call.
+        (
+            'The user asked about Paris. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "The user asked about Paris. ",
+        ),
+        (
+            'The syntax is fine.\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "The syntax is fine.\n\n",
+        ),
+        (
+            'The syntax is right, so I will check:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "The syntax is right, so I will check:\n",
+        ),
+        (
+            'The user asked for the weather in Paris:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "The user asked for the weather in Paris:\n",
+        ),
+        (
+            'The user said they are in Oslo, so:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "The user said they are in Oslo, so:\n",
+        ),
         # A wish or a plan is no hypothetical; a sentence naming a format ended before the call; a heading of a step.
         (
             'I would like to check:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
@@ -185,6 +222,10 @@ def test_a_call_after_a_sentence_that_gives_the_format_is_text(text: str) -> Non
         '"arguments": {"city": "Rome"}}</tool_call>\n\nUser: <tool_result>sunny</tool_result>\n',
         'Human: and Oslo?\nA: [get_weather(city="Oslo")]',
         '**User:** Oslo?\n**Assistant:**\n```json\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```',
+        # The user's turn labelled in Japanese, Chinese or Korean, with an ASCII or a full-width colon.
+        'ユーザー:「東京の天気は?」\n  → モデル:{"function": "get_weather", "args": {"city": "Tokyo"}}\n',
+        '用户：北京天气？\n助手：<tool_call>{"name": "get_weather", "arguments": {"city": "北京"}}</tool_call>',
+        '사용자: 서울 날씨?\n모델: [get_weather(city="Seoul")]',
     ],
 )
 def test_a_call_after_a_users_turn_is_part_of_a_transcript_and_is_text(text: str) -> None:
@@ -202,6 +243,8 @@ def test_a_call_after_a_users_turn_is_part_of_a_transcript_and_is_text(text: str
         'I will return the forecast.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'Here is the forecast check.\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'I will respond:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',  # no hypothetical
+        # "user" in Japanese not as a turn label.
+        'ユーザーの質問に答えます。\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
     ],
 )
 def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(text: str) -> None:

@@ -583,6 +583,33 @@ def test_a_fence_around_an_example_or_no_call_stays_text(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "visible"),
     [
+        # shadowhound's docs page: Qwen2.5-Coder's fence folded onto one line, the JSON on the opener's line.
+        (f"```json {FENCED} ```", ""),
+        (f"```json{FENCED} ```", ""),
+        (f"Reversing now.\n```json [{FENCED}] ```\nDone.", "Reversing now.\nDone."),
+        (f"``` tool_call {FENCED}\n```", ""),
+    ],
+)
+def test_a_fence_folded_onto_one_line_around_a_call_is_markup(text: str, visible: str) -> None:
+    check(Real("written", text, [("get_weather", {"city": "Boston"})], visible=visible, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"```python {FENCED} ```",  # code
+        f"For example: ```json {FENCED} ```",  # presented
+        '```json {"city": "Boston"} ```',  # data, no call
+        f"```json {{'name': 'weather'}} {FENCED}```",  # not a call alone
+    ],
+)
+def test_a_one_line_fence_of_code_an_example_or_no_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
         # Qwen2 in mlx-omni-server#4: a <response> element around a <tools> call
         (f"<response>\n  <tools>\n    {FENCED}\n  </tools>\n</response>", ""),
         (f"<answer><tool_call>{FENCED}</tool_call></answer> Done.", "Done."),

@@ -41,6 +41,52 @@ def test_element_calls_are_read_through_the_shape_rules(text: str, arguments: di
     )
 
 
+SEARCH = {
+    "name": "search",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "filters": {
+                "type": "object",
+                "properties": {"active": {"type": "boolean"}, "role": {"type": "string"}, "age": {"type": "integer"}},
+            },
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # ai-sdk-tool-call-middleware's rxml tests: a nested object's leaves typed by the schema at their place.
+        (
+            "<tool_call>\n  <name>search</name>\n  <parameters>\n    <filters>\n      <active>true</active>\n"
+            "      <role>admin</role>\n    </filters>\n  </parameters>\n</tool_call>",
+            {"filters": {"active": True, "role": "admin"}},
+        ),
+        (
+            "<function_call><name>search</name><args><filters><age>42</age><role>7</role></filters></args>"
+            "</function_call>",
+            {"filters": {"age": 42, "role": "7"}},
+        ),
+        (
+            "<tool_call><function><name>search</name><arguments><filters><active>false</active></filters>"
+            "<tags><item>a</item><item>b</item></tags></arguments></function></tool_call>",
+            {"filters": {"active": False}, "tags": ["a", "b"]},
+        ),
+        # JSON text keeps the types it was written with, nested strings included.
+        (
+            '<tool_call><name>search</name><arguments>{"filters": {"active": "true", "role": "a &amp; b"}}</arguments>'
+            "</tool_call>",
+            {"filters": {"active": "true", "role": "a &amp; b"}},
+        ),
+    ],
+)
+def test_nested_element_values_are_typed_by_the_schema_and_json_values_keep_theirs(text: str, arguments: dict) -> None:
+    check(Real("written: nested XML-element arguments", text, [("search", arguments)], tools=[SEARCH]))
+
+
 def test_an_element_call_with_no_name_is_an_error_not_text() -> None:
     check(
         Real("written", "<tool_call><arguments><city>Paris</city></arguments></tool_call>", [], tools=TOOLS, errors=1)
