@@ -295,6 +295,30 @@ def _point(properties: dict[str, Any], arguments: dict[str, Any]) -> dict[str, A
     return arguments
 
 
+_TOKEN_QUOTE = '<|"|>'
+"""Gemma 4's string delimiter token, a special token no value holds: one that leaks into a JSON string (a runtime
+that decodes the call to JSON but keeps the token, flutter_gemma's LiteRT-LM SDK) wraps the string's value."""
+
+
+def _token_quotes_dropped(value: Any) -> Any:
+    """``"<|"|>red<|"|>"`` -> ``"red"``, in nested lists and objects too (the same value where nothing changed)."""
+    if isinstance(value, str):
+        q = _TOKEN_QUOTE
+        inner = value[len(q) : -len(q)]
+        if len(value) >= 2 * len(q) and value.startswith(q) and value.endswith(q) and q not in inner:
+            return inner
+        return value
+    if isinstance(value, dict):
+        items = cast("dict[str, Any]", value)
+        new = {k: _token_quotes_dropped(v) for k, v in items.items()}
+        return value if all(new[k] is items[k] for k in items) else new
+    if isinstance(value, list):
+        seq = cast("list[Any]", value)
+        changed = [_token_quotes_dropped(v) for v in seq]
+        return value if all(a is b for a, b in zip(changed, seq, strict=True)) else changed
+    return value
+
+
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The arguments, unwrapped when the whole object was written as one wrapper parameter the tool's schema
     does not have (``{"arguments": {"city": "Paris"}}``, ``{"input": "{\"city\": \"Paris\"}"}``) and the inner
@@ -305,7 +329,10 @@ def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> di
     Beside the wrapper, keys the schema does not declare that only restate the call are dropped with it: a call
     id or type (``{"id": "call-0001", "args": {…}}``, LocalAI's name-keyed calls) and the tool's own name
     (``{"name": "search", "args": {…}}`` after a name already given, Inkling's invoke).
+
+    A string value wrapped whole in Gemma 4's ``<|"|>`` delimiter tokens is the value between them.
     """
+    arguments = _token_quotes_dropped(arguments)
     arguments = _decoded_structures(tools, name, arguments)
     properties = tools.properties(name)
     if properties is None:

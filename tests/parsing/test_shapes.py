@@ -357,3 +357,35 @@ def test_a_name_with_markdown_escapes_resolves_to_the_offered_tool_only() -> Non
     assert index.resolve("web\\-search") == "web-search"
     assert index.resolve("fs\\.read") == "fs.read"
     assert index.resolve("other\\_tool") == "other\\_tool"
+
+
+_COLOR = ToolIndex([{"name": "paint", "inputSchema": {"type": "object", "properties": {"color": {"type": "string"}}}}])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"color": '<|"|>red<|"|>'}, {"color": "red"}),  # flutter_gemma's LiteRT-LM SDK, Gemma 4
+        ({"color": '<|"|><|"|>'}, {"color": ""}),  # an empty string
+        ({"color": '<|"|>a "b" c<|"|>'}, {"color": 'a "b" c'}),  # quotes inside stay
+        ({"tags": ['<|"|>x<|"|>', "y"], "o": {"k": '<|"|>z<|"|>'}}, {"tags": ["x", "y"], "o": {"k": "z"}}),  # nested
+        ({"color": 3}, {"color": 3}),
+    ],
+)
+def test_a_string_wrapped_in_gemma_4_delimiter_tokens_is_the_value_between_them(
+    arguments: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    assert call_arguments(_COLOR, "paint", arguments) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '<|"|>red',  # only an opening token
+        'red<|"|>',  # only a closing one
+        '<|"|>a<|"|> and <|"|>b<|"|>',  # two strings: not one wrapped value
+        'say <|"|>hi<|"|>',  # the token inside a longer value
+    ],
+)
+def test_a_delimiter_token_that_does_not_wrap_the_whole_value_is_kept(value: str) -> None:
+    assert call_arguments(_COLOR, "paint", {"color": value}) == {"color": value}
