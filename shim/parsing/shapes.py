@@ -91,6 +91,9 @@ _ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params",
 """Keys a model nests its arguments under once more than asked; ``properties``: the JSON Schema's level, copied from
 the tool's declaration (LFM2 in mlx-swift-lm's tests: ``get_weather(properties={"location": "Tokyo"})``)."""
 _ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions")
+_SINGULAR_ENVELOPE_KEYS = ("tool_call", "function_call")
+"""A one-call wrapper's key holding a list (``{"tool_call": [{…}]}``, Qwen3.5-Plus in vllmchatclient's tests): the
+list is the calls, as under ``tool_calls``."""
 _PARALLEL = frozenset({"multi_tool_use.parallel", "parallel"})
 """OpenAI's built-in fan-out: ``{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": […]}}``
 holds the calls themselves."""
@@ -383,7 +386,8 @@ def _decoded_structures(tools: ToolIndex, name: str, arguments: dict[str, Any]) 
 
 def call_items(value: Any) -> list[Any]:
     """The call objects one JSON value holds: a list's items, the list inside a message envelope
-    (``{"tool_calls": [...]}``, a single object there counting as a list of one), else the value itself.
+    (``{"tool_calls": [...]}``, a single object there counting as a list of one; ``{"tool_call": [...]}``, the
+    singular key holding a list), else the value itself.
 
     An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``) or empty (an
     empty ``content``, Aster's ``"assistant_text": null``): a message that also says something is not a bare call
@@ -394,6 +398,8 @@ def call_items(value: Any) -> list[Any]:
     if isinstance(value, dict):
         data = cast("dict[str, Any]", value)
         key = next((k for k in _ENVELOPE_KEYS if k in data), None)
+        if key is None:
+            key = next((k for k in _SINGULAR_ENVELOPE_KEYS if isinstance(data.get(k), list)), None)
         others = {k for k, v in data.items() if k != key and v not in (None, "", [], {})}
         if key is not None and others <= _ENVELOPE_META and data.get("content") in (None, ""):
             inner: Any = data[key]

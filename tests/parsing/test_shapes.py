@@ -389,3 +389,18 @@ def test_a_string_wrapped_in_gemma_4_delimiter_tokens_is_the_value_between_them(
 )
 def test_a_delimiter_token_that_does_not_wrap_the_whole_value_is_kept(value: str) -> None:
     assert call_arguments(_COLOR, "paint", {"color": value}) == {"color": value}
+
+
+@pytest.mark.parametrize("key", ["tool_call", "function_call"])
+def test_a_singular_call_key_holding_a_list_is_an_envelope_of_calls(key: str) -> None:
+    # Qwen3.5-Plus in iwaitu/vllmchatclient's tests: {"tool_call":[{"name": …, "arguments": …}]}
+    calls = [{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": 1}}]
+    assert call_items({key: calls}) == calls
+    assert call_items({"role": "assistant", key: calls[:1]}) == calls[:1]
+
+
+def test_a_singular_call_key_beside_words_or_holding_one_object_is_no_envelope() -> None:
+    said = {"tool_call": [{"name": "a", "arguments": {}}], "content": "I will not call it."}
+    assert call_items(said) == [said]  # the message says something: not a bare list of calls
+    one = {"tool_call": {"name": "a", "arguments": {}}}
+    assert call_items(one) == [one]  # one object under the key: a wrapper, read by `to_call`

@@ -764,3 +764,16 @@ def test_a_json_message_whose_values_keep_gemma_4_delimiter_tokens_reads_the_pla
             "DenisovAV/flutter_gemma (written variant)", text, [("paint", {"color": "blue"}), ("volume", {"level": 30})]
         )
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Qwen3.5-Plus in iwaitu/vllmchatclient (ToolcallParserTests.cs): the whole reply one JSON object
+        '{"tool_call":[{"name":"search","arguments":{"question":"南宁火车站在哪里"}}]}',
+        '{"function_call": [\n  {"name": "search", "arguments": {"question": "南宁火车站在哪里"}}\n]}',  # variant
+        '<tool_call>{"tool_call": [{"name": "search", "arguments": {"question": "南宁火车站在哪里"}}]}</tool_call>',
+    ],
+)
+def test_a_list_of_calls_under_a_singular_call_key_is_read(text: str) -> None:
+    check(Real("iwaitu/vllmchatclient (and variants)", text, [("search", {"question": "南宁火车站在哪里"})]))
