@@ -59,6 +59,8 @@ PROMPT_CLOSER = regex.compile(
 """The closer of the prompt's own list of tools (Hermes' ``</tools>``, ``</functions>``, Mistral's
 ``[/AVAILABLE_TOOLS]``): a model that goes on printing its prompt's structure after its calls writes it last."""
 _TRAILING_BLANKS = regex.compile(r"[ \t\r\n]*")
+_NEXT_LIST = regex.compile(r',[ \t\r\n]{0,8}(?=\[[ \t\r\n]{0,8}\{[ \t\r\n]{0,8}")')
+"""A comma after a list of calls with the next list of call objects right after it."""
 
 
 def _prompt_closer(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
@@ -285,6 +287,13 @@ class AfterBody:
                 block.array = False
             ctx.consume(char)  # stray closers, separators between calls
             return pos + 1, self
+        if char == "," and not tagged:  # `[{…}], [{…}]`: lists of calls joined as items of one (Mistral 7B)
+            joined = _NEXT_LIST.match(text, pos, partial=not final)
+            if joined is not None and joined.partial:
+                return pos, MORE
+            if joined is not None:
+                ctx.consume(joined.group())  # the separator is the calls' markup: its blanks stay text
+                return joined.end(), self
         if char == "{" and block.next_body is not None:
             return pos, block.next_body()
         if char == ";" and block.next_body is not None:  # Llama 3.x: `{…}; {…}`, bare or after <|python_tag|> (vLLM)
