@@ -267,6 +267,23 @@ def _text_then_closer(block: Block, text: str, pos: int, final: bool) -> tuple[r
     return found, False
 
 
+def _closers_then_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
+    """Closers of the call's inner tags written again after the call was complete, right before the block's own
+    closer (``</function></parameter>\n</function>\n</tool_call>``, Qwen3.5 in vllm.rs's tests): all of it is the
+    block's markup. A tag that opens, or words, on the way leave the block ended where its calls end.
+    ``(match, partial)``."""
+    close = block.dialect.close if block.dialect is not None else None
+    if not close:
+        return None, False
+    pattern = compile_marker(
+        rf"(?:</[ \t]{{0,4}}[A-Za-z_][\w:.\-]{{0,40}}[ \t]{{0,4}}>[ \t\r\n]{{0,8}}){{1,4}}(?:{close})"
+    )
+    found = pattern.match(text, pos, partial=not final)
+    if found is not None and found.partial:
+        return None, True
+    return found, False
+
+
 class AfterBody:
     def __init__(self, ctx: Context, block: Block) -> None:
         self.ctx = ctx
@@ -354,6 +371,13 @@ class AfterBody:
             if damaged is not None:  # `</function_calls>` for `</function_call>`, `</tool_call` cut at the end
                 ctx.markup(damaged.group())
                 return damaged.end(), Closed(ctx)
+            if char == "<" and tagged:
+                stray, partial = _closers_then_closer(block, text, pos, final)
+                if partial:
+                    return pos, MORE
+                if stray is not None:  # `</parameter></function>` again before `</tool_call>`: markup
+                    ctx.markup(stray.group())
+                    return stray.end(), Closed(ctx)
             turn = _turn_end(ctx, text, pos, final) if char != "`" else None
             if turn is not None:  # `{…}<|eot_id|>`: the model's end of turn
                 return turn
