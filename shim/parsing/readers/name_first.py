@@ -187,12 +187,13 @@ def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
 
 def _after_prose(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
-    # prose's closing mark with the name glued on, no space: `…as follows:search{"query": …}` (exact case)
-    return None if names is None else rf"[.:!?](?-i:(?P<name>{names}))(?=\{{[ \t]{{0,4}}[\"}}])"
+    # a colon ending prose with the name glued on, no space: `…as follows:search{"query": …}` (exact case). Only
+    # the colon: a full stop at a chunk's end would be held back for the name that may follow, in all prose
+    return None if names is None else rf":(?-i:(?P<name>{names}))(?=\{{[ \t]{{0,4}}[\"}}])"
 
 
 def _open_after_prose(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
-    keep_line_break(ctx, ".:!?")  # the prose's closing mark stays text
+    keep_line_break(ctx, ":")  # the prose's colon stays text
     return _open(ctx, block, match)
 
 
@@ -237,15 +238,15 @@ ROWS = [
     Dialect(
         "labelled_name_first", "[-=*#[]", None, kind="untagged", first="-=*#[", reader=_open, open_for_tools=_labelled
     ),
-    # Glued to prose's closing mark where a control token was dropped: Mistral Small 3.2's `[TOOL_CALLS]NAME[ARGS]{…}`
-    # decoded with special tokens skipped (BFCL's result files) leaves `…these calculations:NAME{…}NAME{…}`. The mark
+    # Glued to prose's colon where a control token was dropped: Mistral Small 3.2's `[TOOL_CALLS]NAME[ARGS]{…}`
+    # decoded with special tokens skipped (BFCL's result files) leaves `…these calculations:NAME{…}NAME{…}`. The colon
     # with no space after it, an offered name in its exact case and a JSON object right after are the evidence.
     Dialect(
         "name_first_after_prose",
-        "[.:!?]",
+        ":",
         None,
         kind="untagged",
-        first=".:!?",
+        first=":",
         reader=_open_after_prose,
         open_for_tools=_after_prose,
     ),
