@@ -91,6 +91,9 @@ _ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params",
 """Keys a model nests its arguments under once more than asked; ``properties``: the JSON Schema's level, copied from
 the tool's declaration (LFM2 in mlx-swift-lm's tests: ``get_weather(properties={"location": "Tokyo"})``)."""
 _ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions")
+_SINGULAR_ENVELOPE_KEYS = ("tool_call", "function_call")
+"""A one-call wrapper's key holding a list (``{"tool_call": [{…}]}``, Qwen3.5-Plus in vllmchatclient's tests): the
+list is the calls, as under ``tool_calls``."""
 _PARALLEL = frozenset({"multi_tool_use.parallel", "parallel"})
 """OpenAI's built-in fan-out: ``{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": […]}}``
 holds the calls themselves."""
@@ -295,6 +298,30 @@ def _point(properties: dict[str, Any], arguments: dict[str, Any]) -> dict[str, A
     return arguments
 
 
+_TOKEN_QUOTE = '<|"|>'
+"""Gemma 4's string delimiter token, a special token no value holds: one that leaks into a JSON string (a runtime
+that decodes the call to JSON but keeps the token, flutter_gemma's LiteRT-LM SDK) wraps the string's value."""
+
+
+def _token_quotes_dropped(value: Any) -> Any:
+    """``"<|"|>red<|"|>"`` -> ``"red"``, in nested lists and objects too (the same value where nothing changed)."""
+    if isinstance(value, str):
+        q = _TOKEN_QUOTE
+        inner = value[len(q) : -len(q)]
+        if len(value) >= 2 * len(q) and value.startswith(q) and value.endswith(q) and q not in inner:
+            return inner
+        return value
+    if isinstance(value, dict):
+        items = cast("dict[str, Any]", value)
+        new = {k: _token_quotes_dropped(v) for k, v in items.items()}
+        return value if all(new[k] is items[k] for k in items) else new
+    if isinstance(value, list):
+        seq = cast("list[Any]", value)
+        changed = [_token_quotes_dropped(v) for v in seq]
+        return value if all(a is b for a, b in zip(changed, seq, strict=True)) else changed
+    return value
+
+
 def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The arguments, unwrapped when the whole object was written as one wrapper parameter the tool's schema
     does not have (``{"arguments": {"city": "Paris"}}``, ``{"input": "{\"city\": \"Paris\"}"}``) and the inner
@@ -305,7 +332,10 @@ def call_arguments(tools: ToolIndex, name: str, arguments: dict[str, Any]) -> di
     Beside the wrapper, keys the schema does not declare that only restate the call are dropped with it: a call
     id or type (``{"id": "call-0001", "args": {…}}``, LocalAI's name-keyed calls) and the tool's own name
     (``{"name": "search", "args": {…}}`` after a name already given, Inkling's invoke).
+
+    A string value wrapped whole in Gemma 4's ``<|"|>`` delimiter tokens is the value between them.
     """
+    arguments = _token_quotes_dropped(arguments)
     arguments = _decoded_structures(tools, name, arguments)
     properties = tools.properties(name)
     if properties is None:
@@ -356,7 +386,8 @@ def _decoded_structures(tools: ToolIndex, name: str, arguments: dict[str, Any]) 
 
 def call_items(value: Any) -> list[Any]:
     """The call objects one JSON value holds: a list's items, the list inside a message envelope
-    (``{"tool_calls": [...]}``, a single object there counting as a list of one), else the value itself.
+    (``{"tool_calls": [...]}``, a single object there counting as a list of one; ``{"tool_call": [...]}``, the
+    singular key holding a list), else the value itself.
 
     An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``) or empty (an
     empty ``content``, Aster's ``"assistant_text": null``): a message that also says something is not a bare call
@@ -367,6 +398,8 @@ def call_items(value: Any) -> list[Any]:
     if isinstance(value, dict):
         data = cast("dict[str, Any]", value)
         key = next((k for k in _ENVELOPE_KEYS if k in data), None)
+        if key is None:
+            key = next((k for k in _SINGULAR_ENVELOPE_KEYS if isinstance(data.get(k), list)), None)
         others = {k for k, v in data.items() if k != key and v not in (None, "", [], {})}
         if key is not None and others <= _ENVELOPE_META and data.get("content") in (None, ""):
             inner: Any = data[key]

@@ -106,3 +106,29 @@ def test_a_call_list_closed_over_an_object_missing_its_brace_is_read_at_every_sp
 def test_a_mismatched_closer_that_makes_no_call_of_an_offered_tool_stays_text(text: str) -> None:
     result = parse_everywhere(text, _WEATHER, seeds=5)
     assert result["calls"] == [] and result["text"] == text
+
+
+_RUN = '[{"name": "run", "arguments": {"c": "ls"}}]'
+_DONE = '[{"name": "done", "arguments": {}}]'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{_RUN}, {_DONE}",  # Mistral 7B in local-sub-agents' logs: each step's list joined by commas
+        f" {_RUN},{_DONE}",
+        f"{_RUN},\n{_DONE}",
+        f'{_RUN}, [ {{"name": "done", "arguments": {{}}}}]',
+    ],
+)
+def test_lists_of_calls_joined_by_commas_are_each_read_and_the_commas_are_markup(text: str) -> None:
+    result = parse_everywhere(text, ["run", "done"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("run", {"c": "ls"}), ("done", {})]
+    assert result["text"].strip() == ""
+
+
+@pytest.mark.parametrize("tail", [", [1, 2]", ", and [x]", ", then more"])
+def test_a_comma_after_a_list_of_calls_not_followed_by_another_stays_text(tail: str) -> None:
+    result = parse_everywhere(_RUN + tail, ["run", "done"])
+    assert [c["name"] for c in result["calls"]] == ["run"]
+    assert result["text"] == tail

@@ -486,3 +486,45 @@ def test_identifiers_where_the_schema_wants_no_string_or_not_written_as_a_keywor
     result = parse_everywhere(text, JAVA_TOOLS)
     assert _calls(result) == []
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # CoALM-8B in BFCL's result files (live_multiple_1-0-1): the list's `]` left out at the output's end
+        (
+            '[ChaDri.change_drink(drink_id="1234", new_preferences={"sweetness_level": "none"})',
+            [("ChaDri.change_drink", {"drink_id": "1234", "new_preferences": {"sweetness_level": "none"}})],
+        ),
+        (
+            "[get_weather(location='Lima'), search(query='x')]",
+            [("get_weather", {"location": "Lima"}), ("search", {"query": "x"})],
+        ),
+        (
+            "[get_weather(location='Lima'), search(query='x')\n",
+            [("get_weather", {"location": "Lima"}), ("search", {"query": "x"})],
+        ),
+    ],
+)
+def test_a_call_list_opening_the_message_whose_closing_bracket_is_left_out_at_its_end_is_read(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    result = parse_everywhere(text, [*TOOLS, "ChaDri.change_drink"])
+    assert _calls(result) == calls
+    assert result["text"].strip() == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Try [get_weather(location='Lima')",  # after prose: a bracket in a sentence
+        "[get_weather(location='Lima'), ",  # cut off after a separator: the next call was never written
+        "[get_weather(location='Lima'), search(query='x'",  # the last call itself unclosed
+        "[get_weather(location='Lima') and more words",  # prose after the call, no closer
+        "[lookup(location='Lima')",  # not an offered tool
+    ],
+)
+def test_a_call_list_missing_more_than_its_closing_bracket_stays_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert result["calls"] == []
+    assert result["text"] == text

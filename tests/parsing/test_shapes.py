@@ -357,3 +357,50 @@ def test_a_name_with_markdown_escapes_resolves_to_the_offered_tool_only() -> Non
     assert index.resolve("web\\-search") == "web-search"
     assert index.resolve("fs\\.read") == "fs.read"
     assert index.resolve("other\\_tool") == "other\\_tool"
+
+
+_COLOR = ToolIndex([{"name": "paint", "inputSchema": {"type": "object", "properties": {"color": {"type": "string"}}}}])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"color": '<|"|>red<|"|>'}, {"color": "red"}),  # flutter_gemma's LiteRT-LM SDK, Gemma 4
+        ({"color": '<|"|><|"|>'}, {"color": ""}),  # an empty string
+        ({"color": '<|"|>a "b" c<|"|>'}, {"color": 'a "b" c'}),  # quotes inside stay
+        ({"tags": ['<|"|>x<|"|>', "y"], "o": {"k": '<|"|>z<|"|>'}}, {"tags": ["x", "y"], "o": {"k": "z"}}),  # nested
+        ({"color": 3}, {"color": 3}),
+    ],
+)
+def test_a_string_wrapped_in_gemma_4_delimiter_tokens_is_the_value_between_them(
+    arguments: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    assert call_arguments(_COLOR, "paint", arguments) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '<|"|>red',  # only an opening token
+        'red<|"|>',  # only a closing one
+        '<|"|>a<|"|> and <|"|>b<|"|>',  # two strings: not one wrapped value
+        'say <|"|>hi<|"|>',  # the token inside a longer value
+    ],
+)
+def test_a_delimiter_token_that_does_not_wrap_the_whole_value_is_kept(value: str) -> None:
+    assert call_arguments(_COLOR, "paint", {"color": value}) == {"color": value}
+
+
+@pytest.mark.parametrize("key", ["tool_call", "function_call"])
+def test_a_singular_call_key_holding_a_list_is_an_envelope_of_calls(key: str) -> None:
+    # Qwen3.5-Plus in iwaitu/vllmchatclient's tests: {"tool_call":[{"name": …, "arguments": …}]}
+    calls = [{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": 1}}]
+    assert call_items({key: calls}) == calls
+    assert call_items({"role": "assistant", key: calls[:1]}) == calls[:1]
+
+
+def test_a_singular_call_key_beside_words_or_holding_one_object_is_no_envelope() -> None:
+    said = {"tool_call": [{"name": "a", "arguments": {}}], "content": "I will not call it."}
+    assert call_items(said) == [said]  # the message says something: not a bare list of calls
+    one = {"tool_call": {"name": "a", "arguments": {}}}
+    assert call_items(one) == [one]  # one object under the key: a wrapper, read by `to_call`

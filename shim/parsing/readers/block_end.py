@@ -59,6 +59,8 @@ PROMPT_CLOSER = regex.compile(
 """The closer of the prompt's own list of tools (Hermes' ``</tools>``, ``</functions>``, Mistral's
 ``[/AVAILABLE_TOOLS]``): a model that goes on printing its prompt's structure after its calls writes it last."""
 _TRAILING_BLANKS = regex.compile(r"[ \t\r\n]*")
+_NEXT_LIST = regex.compile(r',[ \t\r\n]{0,8}(?=\[[ \t\r\n]{0,8}\{[ \t\r\n]{0,8}")')
+"""A comma after a list of calls with the next list of call objects right after it."""
 
 
 def _prompt_closer(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
@@ -265,6 +267,23 @@ def _text_then_closer(block: Block, text: str, pos: int, final: bool) -> tuple[r
     return found, False
 
 
+def _closers_then_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
+    """Closers of the call's inner tags written again after the call was complete, right before the block's own
+    closer (``</function></parameter>\n</function>\n</tool_call>``, Qwen3.5 in vllm.rs's tests): all of it is the
+    block's markup. A tag that opens, or words, on the way leave the block ended where its calls end.
+    ``(match, partial)``."""
+    close = block.dialect.close if block.dialect is not None else None
+    if not close:
+        return None, False
+    pattern = compile_marker(
+        rf"(?:</[ \t]{{0,4}}[A-Za-z_][\w:.\-]{{0,40}}[ \t]{{0,4}}>[ \t\r\n]{{0,8}}){{1,4}}(?:{close})"
+    )
+    found = pattern.match(text, pos, partial=not final)
+    if found is not None and found.partial:
+        return None, True
+    return found, False
+
+
 class AfterBody:
     def __init__(self, ctx: Context, block: Block) -> None:
         self.ctx = ctx
@@ -285,6 +304,13 @@ class AfterBody:
                 block.array = False
             ctx.consume(char)  # stray closers, separators between calls
             return pos + 1, self
+        if char == "," and not tagged:  # `[{…}], [{…}]`: lists of calls joined as items of one (Mistral 7B)
+            joined = _NEXT_LIST.match(text, pos, partial=not final)
+            if joined is not None and joined.partial:
+                return pos, MORE
+            if joined is not None:
+                ctx.consume(joined.group())  # the separator is the calls' markup: its blanks stay text
+                return joined.end(), self
         if char == "{" and block.next_body is not None:
             return pos, block.next_body()
         if char == ";" and block.next_body is not None:  # Llama 3.x: `{…}; {…}`, bare or after <|python_tag|> (vLLM)
@@ -345,6 +371,13 @@ class AfterBody:
             if damaged is not None:  # `</function_calls>` for `</function_call>`, `</tool_call` cut at the end
                 ctx.markup(damaged.group())
                 return damaged.end(), Closed(ctx)
+            if char == "<" and tagged:
+                stray, partial = _closers_then_closer(block, text, pos, final)
+                if partial:
+                    return pos, MORE
+                if stray is not None:  # `</parameter></function>` again before `</tool_call>`: markup
+                    ctx.markup(stray.group())
+                    return stray.end(), Closed(ctx)
             turn = _turn_end(ctx, text, pos, final) if char != "`" else None
             if turn is not None:  # `{…}<|eot_id|>`: the model's end of turn
                 return turn

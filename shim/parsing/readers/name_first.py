@@ -33,6 +33,7 @@ from shim.parsing.readers.block_end import AfterBody, open_markup
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex, one_parameter
+from shim.parsing.tags import compile_marker
 
 __all__ = ["ROWS", "V2_HEADER", "V2_ROWS", "RawBody", "string_tools"]
 
@@ -84,9 +85,41 @@ class RawBody:
             self._decide()
 
 
+class Glued:
+    """After a call's arguments: the next offered name and its object run on with no separator (``a{…}b{…}``,
+    where a detokenizer dropped the control tokens between calls) is the next call; anything else is read on as
+    after any body."""
+
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+        names = tool_name_pattern(ctx.tools)
+        self.pattern = None if names is None else compile_marker(_glued(names))
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if pos >= len(text) and not final:
+            return pos, self
+        found = None if self.pattern is None else self.pattern.match(text, pos, partial=not final)
+        if found is not None and found.partial:
+            return pos, MORE
+        if found is None:
+            return AfterBody(self.ctx, self.block).feed(text, pos, final)
+        self.ctx.consume(found.group())
+        self.block.name = found.group("name")
+        return found.end(), JsonBody(self.ctx, self.block, then=lambda: Glued(self.ctx, self.block))
+
+    def finish(self, truncated: bool) -> None:
+        AfterBody(self.ctx, self.block).finish(truncated)
+
+
+def _glued(names: str) -> str:
+    # the name in its exact case, then its object (`{"` or `{}`) on the same line
+    return rf"[ \t]{{0,4}}(?-i:(?P<name>{names}))[ \t]{{0,4}}(?=\{{[ \t]{{0,4}}[\"}}])"
+
+
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
     block.name = match.group("name")
-    return JsonBody(ctx, block)
+    return JsonBody(ctx, block, then=lambda: Glued(ctx, block))
 
 
 def _open_raw(ctx: Context, block: Block, match: regex.Match[str]) -> RawBody:
@@ -152,6 +185,18 @@ def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
     return _open(ctx, block, match)
 
 
+def _after_prose(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    # a colon ending prose with the name glued on, no space: `…as follows:search{"query": …}` (exact case). Only
+    # the colon: a full stop at a chunk's end would be held back for the name that may follow, in all prose
+    return None if names is None else rf":(?-i:(?P<name>{names}))(?=\{{[ \t]{{0,4}}[\"}}])"
+
+
+def _open_after_prose(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
+    keep_line_break(ctx, ":")  # the prose's colon stays text
+    return _open(ctx, block, match)
+
+
 _CALL_LABEL = r"(?:[-=*#]{2,}|\[)[ \t]{0,4}(?i:(?:tool|function)[ _]?)?(?i:call)[ \t]{0,4}(?:[-=*#]{2,}|\]|:)"
 """A label that announces a call on its line, set off by rules or brackets: ``--- CALL ---``, ``=== TOOL CALL ===``,
 ``[CALL]``, ``## Call:``."""
@@ -192,6 +237,18 @@ ROWS = [
     # under vLLM, 1cat-vllm#26), anywhere in the message (the label and an offered tool's name are the evidence)
     Dialect(
         "labelled_name_first", "[-=*#[]", None, kind="untagged", first="-=*#[", reader=_open, open_for_tools=_labelled
+    ),
+    # Glued to prose's colon where a control token was dropped: Mistral Small 3.2's `[TOOL_CALLS]NAME[ARGS]{…}`
+    # decoded with special tokens skipped (BFCL's result files) leaves `…these calculations:NAME{…}NAME{…}`. The colon
+    # with no space after it, an offered name in its exact case and a JSON object right after are the evidence.
+    Dialect(
+        "name_first_after_prose",
+        ":",
+        None,
+        kind="untagged",
+        first=":",
+        reader=_open_after_prose,
+        open_for_tools=_after_prose,
     ),
     # The same without the marker, a raw body: `bash\necho hi` opening the message (Qwen3.6 in vmlx#192)
     Dialect(

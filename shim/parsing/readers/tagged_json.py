@@ -31,7 +31,9 @@ _WS = r"[ \t]{0,8}"
 _BODY_PREFIX = regex.compile(r"```[A-Za-z_]*[ \t]*\r?\n?|json", regex.IGNORECASE)
 _LIST_TAG = "tag_around_call"
 """The row of a tag that is no call tag right around a tagged call (`shim.parsing.readers.untagged.WRAPPED_CALL`)."""
-_ENVELOPE = regex.compile(r'\{\s*"(?:tool_calls|function_calls|tool_uses|calls|functions)"\s*:\s*\[', regex.IGNORECASE)
+_ENVELOPE = regex.compile(
+    r'\{\s*"(?:tool_calls?|function_calls?|tool_uses|calls|functions)"\s*:\s*\[', regex.IGNORECASE
+)
 
 
 def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:

@@ -240,3 +240,61 @@ def test_an_offered_name_opening_a_line_with_its_json_object_on_it_is_a_call(tex
 def test_a_name_line_after_prose_without_its_object_on_the_line_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=["get_weather"]), visible=False)
     assert result["text"] == text
+
+
+BFCL_MISTRAL = (
+    "aaronwu901225main/gorilla:berkeley-function-call-leaderboard/result/Mistral-Small-3.2-24B-Instruct-2506/"
+    "non_live/BFCL_v4_parallel_multiple_result.json@631eeb0b3cb9cbc8d5acd236a2f69d955ea9aa06"
+)
+GLUED_TOOLS = [tool("search", q="string"), tool("get_time", tz="string")]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        Real(  # Mistral Small 3.2, control tokens skipped: calls run together, no separator
+            BFCL_MISTRAL,
+            'math_toolkit_sum_of_multiples{"lower_limit": 1}math_toolkit_product_of_primes{"count": 5}',
+            [("math_toolkit_sum_of_multiples", {"lower_limit": 1}), ("math_toolkit_product_of_primes", {"count": 5})],
+        ),
+        Real(  # the same glued to prose's colon
+            BFCL_MISTRAL,
+            'Here is the code:physics_electric_field{"charge": 4}physics_magnetic_field{"current": 0.5}',
+            [("physics_electric_field", {"charge": 4}), ("physics_magnetic_field", {"current": 0.5})],
+            visible="Here is the code:",
+        ),
+        Real(  # variant: three calls, one with no arguments, a space between two
+            "written: [TOOL_CALLS] and [ARGS] dropped",
+            'Let me check:search{"q": "x"} get_time{}search{"q": "y"}',
+            [("search", {"q": "x"}), ("get_time", {}), ("search", {"q": "y"})],
+            visible="Let me check:",
+            tools=GLUED_TOOLS,
+        ),
+        Real(  # variant: one call, no arguments
+            "written: [TOOL_CALLS] dropped",
+            "On it:get_time{}",
+            [("get_time", {})],
+            visible="On it:",
+            tools=GLUED_TOOLS,
+        ),
+    ],
+    ids=lambda c: c.text[:30],
+)
+def test_calls_whose_control_tokens_were_dropped_run_together_and_are_each_read(case: Real) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Done: search{"q": "x"}',  # a space after the colon: a name in a sentence
+        'Done.search{"q": "x"}',  # a full stop: not read (it would hold back every full stop at a chunk's end)
+        'See the docs:Search{"q": "x"}',  # not the offered name's case
+        'Use tools.lookup{"q": "x"}',  # not an offered name
+        'Call it:search("x")',  # no JSON object after the name
+        "A note:search {q}",  # an object that is no JSON (`{"` or `{}`)
+    ],
+)
+def test_a_name_glued_to_prose_without_its_object_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text, tools=GLUED_TOOLS), visible=False)
+    assert result["text"] == text

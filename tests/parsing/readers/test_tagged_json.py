@@ -260,3 +260,34 @@ def test_a_call_tag_in_prose_before_no_call_of_an_offered_tool_on_its_line_stays
 ) -> None:
     result = check(Real("variant", text, calls, tools=["get_weather"]), visible=False)
     assert result["text"].startswith(text.split("<function")[0] if calls else text)
+
+
+_EDIT = "<tool_call>\n<function=edit>\n<parameter=path>\na.rs\n</parameter>\n</function>"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Qwen3.5 in guoqingbao/vllm.rs's tests: the inner closers written again before the block's own
+        f"{_EDIT}\n\n</parameter>\n</function>\n</tool_call>",
+        f"{_EDIT}</function></tool_call>",
+        f"{_EDIT}\n</parameter>\n</tool_call>",
+        '<tool_call>{"name": "edit", "arguments": {"path": "a.rs"}}</arguments>\n</tool_call>',
+    ],
+)
+def test_inner_closers_repeated_before_the_block_closer_are_markup(text: str) -> None:
+    check(Real("guoqingbao/vllm.rs (and variants)", text, [("edit", {"path": "a.rs"})], tools=["edit"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (  # words between: the block ends where its call ends, as before
+            f"{_EDIT}\n</parameter> so that is done </tool_call>",
+            "</parameter> so that is done </tool_call>",
+        ),
+        (f"{_EDIT}\n</tool_call>\n</div>", "</div>"),  # a closer after the block: the page's, not the call's
+    ],
+)
+def test_closers_that_do_not_run_into_the_block_closer_stay_text(text: str, visible: str) -> None:
+    check(Real("variant", text, [("edit", {"path": "a.rs"})], visible=visible, tools=["edit"]))

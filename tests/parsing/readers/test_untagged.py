@@ -776,3 +776,31 @@ def test_a_tool_definition_with_schema_keywords_stays_text() -> None:
     text = '{"name": "update_task", "description": "Update.", "parameters": {"type": "object"}, "additionalProperties": false}'
     result = parse_everywhere(text, ["update_task"], seeds=6)
     assert result["calls"] == [] and result["text"] == text
+
+
+def test_a_json_message_whose_values_keep_gemma_4_delimiter_tokens_reads_the_plain_values() -> None:
+    # flutter_gemma's LiteRT-LM SDK (DenisovAV/flutter_gemma): Gemma 4's call decoded to a JSON message, each
+    # string still wrapped in `<|"|>`; a second message glued on
+    text = (
+        '{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"paint",'
+        '"arguments":{"color":"<|\\"|>blue<|\\"|>"}}}]}'
+        '{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"volume","arguments":{"level":30}}}]}'
+    )
+    check(
+        Real(
+            "DenisovAV/flutter_gemma (written variant)", text, [("paint", {"color": "blue"}), ("volume", {"level": 30})]
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Qwen3.5-Plus in iwaitu/vllmchatclient (ToolcallParserTests.cs): the whole reply one JSON object
+        '{"tool_call":[{"name":"search","arguments":{"question":"南宁火车站在哪里"}}]}',
+        '{"function_call": [\n  {"name": "search", "arguments": {"question": "南宁火车站在哪里"}}\n]}',  # variant
+        '<tool_call>{"tool_call": [{"name": "search", "arguments": {"question": "南宁火车站在哪里"}}]}</tool_call>',
+    ],
+)
+def test_a_list_of_calls_under_a_singular_call_key_is_read(text: str) -> None:
+    check(Real("iwaitu/vllmchatclient (and variants)", text, [("search", {"question": "南宁火车站在哪里"})]))
