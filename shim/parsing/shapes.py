@@ -314,11 +314,11 @@ def _token_quotes_dropped(value: Any) -> Any:
     if isinstance(value, dict):
         items = cast("dict[str, Any]", value)
         new = {k: _token_quotes_dropped(v) for k, v in items.items()}
-        return value if all(new[k] is items[k] for k in items) else new
+        return items if all(new[k] is items[k] for k in items) else new
     if isinstance(value, list):
         seq = cast("list[Any]", value)
         changed = [_token_quotes_dropped(v) for v in seq]
-        return value if all(a is b for a, b in zip(changed, seq, strict=True)) else changed
+        return seq if all(a is b for a, b in zip(changed, seq, strict=True)) else changed
     return value
 
 

@@ -144,8 +144,9 @@ def _written_as_elements(value: Any) -> bool:
     if not isinstance(value, dict):
         return False
     call = cast("dict[str, Any]", value)
-    for wrapper in (call, *(v for v in call.values() if isinstance(v, dict))):
-        found = next((cast("dict[str, Any]", wrapper)[k] for k in ARG_KEYS if k in wrapper), None)
+    inner = [cast("dict[str, Any]", v) for v in call.values() if isinstance(v, dict)]
+    for wrapper in (call, *inner):
+        found = next((wrapper[k] for k in ARG_KEYS if k in wrapper), None)
         if found is not None:
             return isinstance(found, dict)
     return False
