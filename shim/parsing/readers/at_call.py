@@ -20,7 +20,7 @@ from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["FENCE_ROWS", "ROWS"]
+__all__ = ["FENCE_ROWS", "ROWS", "LineEnd", "open_named_json"]
 
 
 def _opener(tools: ToolIndex) -> str | None:
@@ -30,8 +30,9 @@ def _opener(tools: ToolIndex) -> str | None:
     return rf"@(?P<name>{names})\([^()\r\n]{{1,80}}\)[ \t]{{0,4}}:[ \t]{{0,4}}(?=\{{)"
 
 
-class _LineEnd:
-    """After the arguments: text again at once, so a line break before the next call is seen as its start."""
+class LineEnd:
+    """After the arguments: text again at once, so a line break before the next call is seen as its start (a call
+    written on one line whose opener named the tool: ``@NAME(ID): {…}``, ``[Tool Call] name=NAME args={…}``)."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         return pos, None
@@ -40,9 +41,10 @@ class _LineEnd:
         pass
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
+def open_named_json(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
+    """The reader of a row whose opener named the tool (group ``name``) and ends where its JSON arguments begin."""
     block.name = match.group("name")
-    return JsonBody(ctx, block, then=_LineEnd)
+    return JsonBody(ctx, block, then=LineEnd)
 
 
 def _fenced(tools: ToolIndex) -> str | None:
@@ -50,7 +52,7 @@ def _fenced(tools: ToolIndex) -> str | None:
     return None if names is None else rf"```[ \t]*\r?\n(?=[ \t]{{0,4}}@(?:{names})\()"
 
 
-ROWS = [Dialect("at_call", "@", None, kind="untagged", first="@", reader=_open, open_for_tools=_opener)]
+ROWS = [Dialect("at_call", "@", None, kind="untagged", first="@", reader=open_named_json, open_for_tools=_opener)]
 
 FENCE_ROWS = [
     # A Markdown fence around such a call shows it (an example in a prompt, a doc): text to the closing fence.

@@ -14,10 +14,8 @@ brace the text is text again.
 
 from __future__ import annotations
 
-import regex
-
-from shim.parsing.readers.base import Block, Context, Dialect, Next
-from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.at_call import open_named_json
+from shim.parsing.readers.base import Dialect
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
@@ -36,21 +34,6 @@ def _opener(tools: ToolIndex) -> str | None:
     return rf"{_LABEL}(?:{_ID}[ \t]{{1,4}})?{name}(?:[ \t]{{1,4}}{_ID})?[ \t]{{1,4}}{_ARGS}"
 
 
-class _LineEnd:
-    """After the arguments: text again at once (a second line may hold the next call)."""
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        return pos, None
-
-    def finish(self, truncated: bool) -> None:
-        pass
-
-
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
-    block.name = match.group("name")
-    return JsonBody(ctx, block, then=_LineEnd)
-
-
 ROWS = [
     Dialect(
         "bracket_tool_call_kv",
@@ -58,7 +41,7 @@ ROWS = [
         None,
         kind="untagged",
         first="[",
-        reader=_open,
+        reader=open_named_json,
         open_for_tools=_opener,
         example="[Tool Call] name=NAME args={...}",
     )
