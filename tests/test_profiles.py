@@ -128,6 +128,24 @@ def test_every_profile_reads_real_model_outputs_of_every_family_as_the_default_t
     assert not differ, differ
 
 
+@pytest.mark.parametrize("profile", PROFILES, ids=[p.name for p in PROFILES])
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A Python-style list opening the message, the output ending after its last call's `)` (CoALM-8B in BFCL's
+        # result files, benchmarks/real/llama_pythonic): whichever reader a profile tries first reads it.
+        '[get_weather(city="Paris", unit={"scale": "celsius"})',
+        "[get_weather(city='Paris'), get_weather(city='Oslo')",
+    ],
+)
+def test_a_call_list_missing_only_its_closing_bracket_is_read_under_every_profile(
+    profile: ModelProfile, text: str
+) -> None:
+    tools = [{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+    calls, errors = _read(text, profile.parser(tools))
+    assert (calls, errors) == _read(text, StreamParser(tools)) and calls and calls[0][0] == "get_weather"
+
+
 def test_a_profile_whose_template_opens_reasoning_starts_the_stream_inside_it() -> None:
     thinker = ModelProfile(
         name="thinker", dialect="tool_call", thinking=("<think>", "</think>"), starts_in_reasoning=True

@@ -62,7 +62,21 @@ class PythonicList:
         return new, AfterBody(self.ctx, self.block)
 
     def finish(self, truncated: bool) -> None:
-        self.ctx.revert()
+        # A list opening the message whose output ends after its last call's `)`: only the list's `]` is missing
+        # (CoALM-8B in BFCL's result files; `PythonicCalls.finish` reads the same when it holds the list).
+        body = "".join(self.body).rstrip()
+        calls = None
+        ended = not truncated and not self.block.fence and body.endswith(")")
+        if ended and self.lenient and self.scanner.only_closer_missing:
+            tools = self.ctx.tools
+            calls = parse_pythonic(
+                f"{body}]", spelled=lambda name, key: spelled_as_string(tools, name, key), lenient=True
+            )
+        if not calls or not all(self.ctx.tools.is_known(name) for name, _ in calls):
+            self.ctx.revert()
+            return
+        for name, arguments in calls:
+            self.ctx.end_call(name, arguments, streamed=False)
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicList:
