@@ -525,6 +525,12 @@ class ToolIndex:
     def is_known(self, name: str) -> bool:
         return self.resolve(name) in self.specs
 
+    def offers_all(self, calls: Iterable[tuple[str, Any]] | None) -> bool:
+        """Calls were read (``calls`` not empty) and each names an offered tool: the evidence an untagged list
+        of calls needs."""
+        names = [name for name, _ in calls or ()]
+        return bool(names) and all(self.is_known(name) for name in names)
+
     def taking(self, arguments: Mapping[str, Any]) -> str | None:
         """The one offered tool whose schema declares every key of ``arguments`` and requires none missing, or None
         (no keys, no such tool, or more than one): a call tag holding the arguments alone names its tool so."""

@@ -121,7 +121,7 @@ class AngleCalls:
             lambda name, key: spelled_as_string(tools, name, key),
             lenient=not ctx.shown,
         )
-        if not calls or not all(tools.is_known(name) for name, _ in calls):
+        if not calls or not tools.offers_all(calls):
             ctx.revert()
             return None
         for name, arguments in calls:

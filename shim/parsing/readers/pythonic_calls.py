@@ -209,14 +209,14 @@ class PythonicCalls:
             # the output ends after a fenced call's last argument: only its `)` is missing (BrowserGym's
             # ```click('81'), the stop sequence ``` cutting the rest)
             calls = parse_pythonic(f"[{body})]", self._parameters, self._spelled)
-            if calls and all(self.ctx.tools.is_known(name) for name, _ in calls):
+            if self.ctx.tools.offers_all(calls):
                 self.calls = calls
         closed = body.rstrip().endswith(")") and self.scanner.only_closer_missing
         if self.calls is None and not self.bare and self.opening and not truncated and closed:
             # a list opening the message, the output ending after its last call's `)`: only the list's `]` is
             # missing (CoALM-8B in BFCL's result files); inside a string or a call, the list stays text
             calls = parse_pythonic(f"{body.rstrip()}]", self._parameters, self._spelled)
-            if calls and all(self.ctx.tools.is_known(name) for name, _ in calls):
+            if self.ctx.tools.offers_all(calls):
                 self.calls = calls
         if self.calls is None or truncated:
             self.ctx.revert()

@@ -8,6 +8,8 @@ closing bracket, then read with Python's own `ast` (literal values only, never e
 
 from __future__ import annotations
 
+from typing import Any
+
 import regex
 
 from shim.parsing.pythonic import PYTHONIC_START, QUOTED_START, PythonicScanner, parse_pythonic
@@ -54,12 +56,7 @@ class PythonicList:
         calls = parse_pythonic(
             "".join(self.body), spelled=lambda name, key: spelled_as_string(tools, name, key), lenient=self.lenient
         )
-        if not calls or not all(self.ctx.tools.is_known(name) for name, _ in calls):
-            self.ctx.revert()
-            return new, None
-        for name, arguments in calls:
-            self.ctx.end_call(name, arguments, streamed=False)
-        return new, AfterBody(self.ctx, self.block)
+        return new, AfterBody(self.ctx, self.block) if self._end_calls(calls) else None
 
     def finish(self, truncated: bool) -> None:
         # A list opening the message whose output ends after its last call's `)`: only the list's `]` is missing
@@ -72,11 +69,16 @@ class PythonicList:
             calls = parse_pythonic(
                 f"{body}]", spelled=lambda name, key: spelled_as_string(tools, name, key), lenient=True
             )
-        if not calls or not all(self.ctx.tools.is_known(name) for name, _ in calls):
+        self._end_calls(calls)
+
+    def _end_calls(self, calls: list[tuple[str, dict[str, Any]]] | None) -> bool:
+        """The calls, each of an offered tool, end here; else the list was text (reverted)."""
+        if calls is None or not self.ctx.tools.offers_all(calls):
             self.ctx.revert()
-            return
+            return False
         for name, arguments in calls:
             self.ctx.end_call(name, arguments, streamed=False)
+        return True
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicList:
