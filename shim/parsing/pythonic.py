@@ -58,6 +58,13 @@ class PythonicScanner:
         """One call open, outside any string (``click('81'``): at most its ``)`` is missing."""
         return self.depth == 1 and self._quote is None and not self._escaped
 
+    def with_list_closed(self, body: str) -> str | None:
+        """``body`` (all fed so far) with the list's ``]`` written, when the output ended right after a call's
+        ``)`` and that ``]`` is all that is missing (CoALM-8B in BFCL's result files); else None: inside a
+        string or a call, the list is no list yet."""
+        body = body.rstrip()
+        return f"{body}]" if body.endswith(")") and self.only_closer_missing else None
+
     def feed(self, text: str, pos: int) -> int:
         """Consume from ``pos``; return where it stopped (just past the list once `done`)."""
         n = len(text)

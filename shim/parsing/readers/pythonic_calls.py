@@ -211,11 +211,11 @@ class PythonicCalls:
             calls = parse_pythonic(f"[{body})]", self._parameters, self._spelled)
             if self.ctx.tools.offers_all(calls):
                 self.calls = calls
-        closed = body.rstrip().endswith(")") and self.scanner.only_closer_missing
-        if self.calls is None and not self.bare and self.opening and not truncated and closed:
-            # a list opening the message, the output ending after its last call's `)`: only the list's `]` is
-            # missing (CoALM-8B in BFCL's result files); inside a string or a call, the list stays text
-            calls = parse_pythonic(f"{body.rstrip()}]", self._parameters, self._spelled)
+        listed = self.scanner.with_list_closed(body)
+        if self.calls is None and not self.bare and self.opening and not truncated and listed is not None:
+            # a list opening the message, the output ending after its last call's `)` (`PythonicList` reads
+            # the same when it holds the list)
+            calls = parse_pythonic(listed, self._parameters, self._spelled)
             if self.ctx.tools.offers_all(calls):
                 self.calls = calls
         if self.calls is None or truncated:

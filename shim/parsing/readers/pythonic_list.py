@@ -61,14 +61,11 @@ class PythonicList:
     def finish(self, truncated: bool) -> None:
         # A list opening the message whose output ends after its last call's `)`: only the list's `]` is missing
         # (CoALM-8B in BFCL's result files; `PythonicCalls.finish` reads the same when it holds the list).
-        body = "".join(self.body).rstrip()
+        listed = self.scanner.with_list_closed("".join(self.body))
         calls = None
-        ended = not truncated and not self.block.fence and body.endswith(")")
-        if ended and self.lenient and self.scanner.only_closer_missing:
+        if listed is not None and self.lenient and not truncated and not self.block.fence:
             tools = self.ctx.tools
-            calls = parse_pythonic(
-                f"{body}]", spelled=lambda name, key: spelled_as_string(tools, name, key), lenient=True
-            )
+            calls = parse_pythonic(listed, spelled=lambda name, key: spelled_as_string(tools, name, key), lenient=True)
         self._end_calls(calls)
 
     def _end_calls(self, calls: list[tuple[str, dict[str, Any]]] | None) -> bool:
