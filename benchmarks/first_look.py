@@ -8,13 +8,16 @@ A hunt stages its cases in ``benchmarks/real_incoming/<family>/<name>.txt`` + ``
 this once, *before* any change made to the parser for those sources: each case is scored exactly as the real
 track scores shim (``shim.bench.runner.run_accuracy`` under every chunker of ``make_chunkers``; a case counts only
 if it holds under all of them), its ``first_look`` (``exact_calls``, ``all_checks``) is written into the sidecar,
-and the pair moves to ``benchmarks/real/<family>/``. The first look can never be recomputed, so the script
-refuses a case that already has one, or whose place in the corpus is taken, before it scores or moves anything.
+and the pair moves to ``benchmarks/real/<family>/``; then the README's families table gets its counts rewritten
+(``benchmarks/real_families.py``) and each new family is named for someone to describe. The first look can never
+be recomputed, so the script refuses a case that already has one, or whose place in the corpus is taken, before it
+scores or moves anything.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import shutil
 import sys
@@ -225,6 +228,21 @@ def record(staged: Sequence[Staged], looks: dict[str, Look], real: Path) -> list
     return moved
 
 
+def sync_families(real: Path) -> list[str]:
+    """Rewrite the counts of ``real``'s README families table (``benchmarks/real_families.py``); return its problems.
+
+    A corpus with no README (a temporary one) has no table to keep.
+    """
+    if not (real / "README.md").is_file():
+        return []
+    spec = importlib.util.spec_from_file_location("real_families", HERE / "real_families.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module.sync(real).problems
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dry-run", action="store_true", help="score and print; write and move nothing")
@@ -248,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.incoming.is_dir() and not any(args.incoming.iterdir()):
         args.incoming.rmdir()
     print(f"recorded first_look in {len(moved)} sidecars and moved them into {args.real}")
+    for problem in sync_families(args.real):  # the counts are rewritten; a new family needs its description
+        print(f"families table of {args.real / 'README.md'}: {problem}", file=sys.stderr)
     return 0
 
 
