@@ -50,6 +50,7 @@ def test_every_text_has_a_sidecar_and_the_split_of_provenance_is_the_readme_s() 
     kinds = Counter(json.loads(p.read_text(encoding="utf-8"))["provenance"]["type"] for p in SIDECARS)
     readme = (REAL / "README.md").read_text(encoding="utf-8")
     assert f"{kinds['peer_test']} `peer_test`" in readme and f"{kinds['model_output']} `model_output`" in readme
+    assert readme.splitlines()[2].startswith(f"{len(texts):,} raw model outputs and documents")
 
 
 def test_a_changed_byte_is_caught_and_named(tmp_path: Path) -> None:
