@@ -133,7 +133,7 @@ class TaggedStart:
             named = self.named_body(text, pos, final) or _name_first(ctx, block, text, pos, final)
             if named is not None:
                 return named
-        if block.array or block.name is not None:
+        if (block.array or block.name is not None) and (char != "`" or self.prefix_seen):  # a fence may open it
             return pos, Skip(ctx, "expected a JSON object {...} for each call")
         inner = open_inner(ctx, block, text, pos, final)
         if inner is not None:
