@@ -6,8 +6,8 @@
   is read as such a string first (so ``\\\\\\"`` inside stays a quote in the value).
 - ``<tool_call> {“name”: “f”, “arguments”: {…}} </tool_call>``: every quote typographic (Llama3-Groq-Tool-Use as
   an Ollama issue shows it, or a chat UI's paste): the body's first key opens with one, so each of that pair is a
-  JSON quote (``‘…’`` likewise single quotes); a body that opens with a straight quote keeps its typographic ones
-  as the text of its values.
+  JSON quote (U+2018 and U+2019 likewise single quotes); a body opening with a straight quote keeps its typographic
+  ones as the text of its values.
 
 Each is recognised from the body's first characters (``{{``, ``{\\"``, ``{“``), read up to the block's closer
 (or the next call marker, or the end of the stream) and decided whole: a call, or an error saying why.
