@@ -31,6 +31,7 @@ __all__ = [
     "INSIDE_TAG",
     "WRAPPED",
     "WRAPPED_CALL",
+    "XML_DECLARATION",
     "JsonCandidate",
     "UntaggedJson",
     "calls_of",
@@ -324,9 +325,12 @@ def tagged_inside(
 class _WrappedTag:
     """After ``<TAG>`` of no call family: a tagged call right inside makes the tag its markup."""
 
-    def __init__(self, ctx: Context, tag: str) -> None:
+    def __init__(self, ctx: Context, tag: str | None) -> None:
+        """``tag`` None: a prolog with no closer (an XML declaration) before the call."""
         self.ctx = ctx
-        self.close = compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(tag)}[ \t]{{0,8}}>")
+        self.close = (
+            None if tag is None else compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(tag)}[ \t]{{0,8}}>")
+        )
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         pos = self.ctx.skip_ws(text, pos)
@@ -339,7 +343,7 @@ class _WrappedTag:
 
 
 def _open_wrapped_tag(ctx: Context, block: Block, match: regex.Match[str]) -> _WrappedTag:
-    return _WrappedTag(ctx, match.group("tag"))
+    return _WrappedTag(ctx, match.groupdict().get("tag"))
 
 
 class ToolFence(WholeToEnd):
@@ -395,7 +399,7 @@ FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_
 BARE = Dialect("bare_json", r"(?=\{|\[[ \t\r\n]{0,64}\{)", None, kind="untagged", first="{[", reader=_open_bare)
 WRAPPED = Dialect(
     "tag_around_json",
-    r"<(?P<tag>@?[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{|\[[ \t\r\n]{0,64}\{)",
+    r"<(?P<tag>@?[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,64}\r?\n?[ \t]{0,64}(?=\{|\[[ \t\r\n]{0,64}\{)",
     None,
     kind="untagged",
     first="<",
@@ -413,6 +417,16 @@ WRAPPED_CALL = Dialect(
 )
 """``<response><tools>{…}</tools></response>``: a tag that is no call tag right around a tagged call (Qwen2 in
 mlx-omni-server#4): its opener and closer are the call's markup; around anything else, text."""
+XML_DECLARATION = Dialect(
+    "xml_declaration",
+    r"<\?xml[ \t][^<>?]{0,200}\?>(?=[ \t\r\n]{0,64}<[A-Za-z_|@])",
+    None,
+    kind="untagged",
+    first="<",
+    reader=_open_wrapped_tag,
+)
+"""``<?xml version="1.0"?>`` right before a tagged call or a tag around one (mlx-omni-server's tests): the document's
+prolog, the call's markup; before anything else, text."""
 
 
 def _open_inside_tag(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
