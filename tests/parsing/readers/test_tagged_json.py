@@ -327,3 +327,8 @@ def test_a_named_tags_arguments_may_be_fenced_listed_or_among_sentences(text: st
 )
 def test_a_named_tag_around_prose_or_naming_no_offered_tool_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+def test_a_list_of_argument_objects_in_a_named_tag_is_one_call_each() -> None:
+    text = '<tool_call name="get_weather">\n```json\n[{"city": "Paris"}, {"city": "Rome"}]\n```\n</tool_call> done'
+    check(Real("written", text, [W, R], visible="done", tools=["get_weather"]))
