@@ -169,7 +169,9 @@ class _NamedTagStart:
                 return at, MORE
             if found is not None:
                 self.block.name = self.name
-                return at, TaggedStart(ctx, self.block)
+                start = TaggedStart(ctx, self.block)
+                self.block.next_body = self._next_arguments  # each object of a list: a call of the named tool
+                return at, start
         elif text[at] not in "{<" and ctx.tools.is_known(self.name):
             lead = _PROSE_THEN_OBJECT.match(text, at, partial=not final)
             if lead is not None and lead.partial:
@@ -181,6 +183,10 @@ class _NamedTagStart:
                 self.block.name = self.name
                 return lead.end(), JsonBody(ctx, self.block)
         return at, self._json_or_pairs()
+
+    def _next_arguments(self) -> Reader:
+        self.block.name = self.name
+        return JsonBody(self.ctx, self.block)
 
     def _json_or_pairs(self) -> NamedStart:
         ctx, block, name = self.ctx, self.block, self.name
