@@ -434,3 +434,41 @@ def test_a_blob_with_two_input_keys_is_no_blob_and_stays_text() -> None:
     text = '```json\n{"action": "search", "input": "a", "arguments": {"query": "b"}}\n```'
     result = parse_everywhere(text, [SEARCH, WEATHER], every_split=True, seeds=4)
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # LocalCowork's LFM tests (Liquid4All/cookbook): `Tool: NAME` / `Arguments: {…}` lines after a sentence
+        (
+            'I\'ll list it and read it.\n\nTool: search\nArguments: {"query": "a"}\n\nTool: get_weather\n'
+            'Arguments: {"city": "Paris"}',
+            [("search", {"query": "a"}), ("get_weather", {"city": "Paris"})],
+            "I'll list it and read it.",
+        ),
+        ('Function: get_weather\nParameters: {"city": "Paris"}', [("get_weather", {"city": "Paris"})], ""),
+        ('Tool: search\nArgs:\n{"query": "a"}\nDone.', [("search", {"query": "a"})], "Done."),
+        ('Tool: search\nInput: {"query": "a"}', [("search", {"query": "a"})], ""),
+    ],
+)
+def test_tool_and_arguments_lines_holding_a_json_object_are_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert _calls(result) == calls
+    assert " ".join(result["text"].split()) == visible and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Function: get_weather\nParameters: city (string), days (integer)",  # a document's signature, no object
+        "Tool: search\nInput: the user's question",  # a plain string after the plain labels
+        'Tool: lookup\nArguments: {"query": "a"}',  # no offered tool
+        'The Tool: search\nArguments: {"query": "a"}',  # the label inside a line
+        'Tool: search\nThen Arguments: {"query": "a"}',  # no input label at the line's start
+    ],
+)
+def test_tool_and_arguments_lines_without_an_offered_tool_and_an_object_stay_text(text: str) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert (result["calls"], result["text"], result["errors"]) == ([], text, [])
