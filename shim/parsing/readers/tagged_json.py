@@ -54,9 +54,10 @@ SUFFIX = r"(?::[A-Za-z0-9]{1,16})?"
 also meets a hash: ``:6124c78e``)."""
 
 
-ELIDED = regex.compile(r"[\{\[][ \t]{0,4}(?:\.{2,4}|\u2026)[ \t]{0,4}[\}\]]")
-"""A body that is only an ellipsis in braces or brackets (``{...}``, ``[…]``): the call's format named in prose or a
-report with its content left out (``vanilla emits valid <tool_call>{...}</tool_call>``), never a call a model makes."""
+ELIDED = regex.compile(r"[\{\[]{1,2}[ \t]{0,4}(?:\.{2,4}|\u2026)[ \t]{0,4}[\}\]]{1,2}")
+"""A body that is only an ellipsis in braces or brackets (``{...}``, ``[…]``; doubled as a format string or a Jinja
+template escapes them, ``{{...}}``, or a list of one, ``[{...}]``): the call's format named in prose or a report with
+its content left out (``vanilla emits valid <tool_call>{...}</tool_call>``), never a call a model makes."""
 
 
 class Elided:

@@ -17,7 +17,7 @@ from typing import Any, cast
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, JsonScanner, Status
 from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next, WholeToEnd
 from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
@@ -127,6 +127,9 @@ class UntaggedJson:
         body = self.json.text() + added if body is None else body
         content, shapes = message_of(body, self.ctx)
         shapes = shapes or calls_of(body, self.ctx)
+        if not shapes and self.labelled:
+            tool = _tool_taking(body, self.ctx)
+            shapes = [CallShape(tool[0], tool[1], canonical=False)] if tool is not None else []
         if not shapes:
             if self.labelled and answers_directly(
                 body, self.ctx
@@ -218,6 +221,24 @@ def calls_of(body: str, ctx: Context) -> list[CallShape]:
 _NO_TOOL = frozenset({"directly_answer", "answer_directly"})
 """The pseudo-tool Command R's template offers beside the real ones, and its models call to say they answer without
 tools (``Action: ```json [{"tool_name": "directly-answer", "parameters": {}}]```; Ollama's parser drops it)."""
+
+
+def _tool_taking(body: str, ctx: Context) -> tuple[str, dict[str, Any]] | None:
+    """An object under an action label holding the arguments alone, no name (tau-bench's ReAct runs: ``Action:``
+    then ``{"reservation_id": …, "cabin": …, …}``): a call of the one offered tool whose schema declares every key
+    and none of whose required keys is missing (`ToolIndex.taking`); None when no tool or more than one fits, or when
+    the object has a call's own keys (a name, an arguments key: a damaged call, not bare arguments)."""
+    try:
+        value = lenient_json.loads(body)
+    except lenient_json.LenientJSONError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    arguments = cast("dict[str, Any]", value)
+    if any(key in arguments for key in (*NAME_KEYS, *ARG_KEYS)):
+        return None
+    tool = ctx.tools.taking(arguments)
+    return None if tool is None else (tool, arguments)
 
 
 def answers_directly(body: str, ctx: Context) -> bool:
