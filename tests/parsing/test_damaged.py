@@ -343,3 +343,45 @@ def test_json_whose_quotes_turn_escaped_at_a_key_is_read_unescaped_from_there(te
 def test_escaped_quotes_that_do_not_make_a_whole_call_stay_text(text: str) -> None:
     result = parse_everywhere(text, TOOLS)
     assert (result["calls"], result["text"]) == ([], text)
+
+
+HYPHENATED = [{"name": "book-room", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}]
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # Llama3-Groq-Tool-Use as Ollama issue 5813 shows it: every quote typographic, an "id" key first.
+        (
+            "<tool_call> {\u201cid\u201d: 0, \u201cname\u201d: \u201cbook-room\u201d, \u201carguments\u201d: "
+            "{\u201cn\u201d: 1, \u201cs\u201d: \u201cSingle Room\u201d}} </tool_call>",
+            {"n": 1, "s": "Single Room"},
+        ),
+        (
+            "<tool_call>\n{\u201cname\u201d:\u201cbook-room\u201d,\u201carguments\u201d:{\u201cn\u201d:2}}\n</tool_call>",
+            {"n": 2},
+        ),
+        # single typographic quotes likewise; an apostrophe of the other pair inside a value stays
+        (
+            "<tool_call>{\u2018name\u2019: \u2018book-room\u2019, \u2018arguments\u2019: {\u2018s\u2019: \u2018it\u201cs\u201d\u2019}}"
+            "</tool_call>",
+            {"s": "it\u201cs\u201d"},
+        ),
+    ],
+)
+def test_a_tagged_body_whose_quotes_are_all_typographic_is_read_as_json(text: str, arguments: dict[str, Any]) -> None:
+    result = parse_everywhere(text, HYPHENATED)
+    assert _calls(result) == [("book-room", arguments)]
+    assert result["text"].strip() == ""
+
+
+def test_typographic_quotes_inside_a_straight_quoted_value_are_its_text() -> None:
+    text = '<tool_call>{"name": "book-room", "arguments": {"s": "\u201cquoted\u201d"}}</tool_call>'
+    assert _calls(parse_everywhere(text, HYPHENATED)) == [("book-room", {"s": "\u201cquoted\u201d"})]
+
+
+def test_typographic_quotes_in_prose_stay_text() -> None:
+    text = "She wrote {\u201cname\u201d: \u201cbook-room\u201d} on the board."
+    result = parse_everywhere(text, HYPHENATED)
+    assert _calls(result) == []
+    assert result["text"] == text

@@ -123,7 +123,7 @@ def test_a_tool_code_fence_of_two_lines_gives_two_calls_and_json_inside_it_is_re
 def test_prose_and_code_around_weak_markers_stay_text_with_zero_errors(text: str) -> None:
     result = parse_everywhere(text, ["get_weather"])
     assert result["calls"] == [] and result["errors"] == []
-    assert result["text"] == text
+    assert result["text"].startswith(text.split("<|tool_call_end|>")[0])  # the opener and the name stay text
 
 
 def test_a_call_after_a_special_token_that_is_not_python_is_one_error() -> None:
@@ -290,3 +290,35 @@ def test_a_tool_code_call_may_be_assigned_and_its_result_printed(
 def test_an_assignment_or_print_without_that_evidence_stays_text(text: str) -> None:
     result = parse_everywhere(text, ["read_file"])
     assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # LocalCowork's LFM tests (Liquid4All/cookbook): the tool's name alone between the tokens
+        ("<|tool_call_start|>system.get_system_info<|tool_call_end|>", ""),
+        ("Checking.<|tool_call_start|> system.get_system_info \n<|tool_call_end|>", "Checking."),
+        ("<|tool_call_start|>get_time<|tool_call_end|> Done.", "Done."),
+        ("<|python_start|>get_time<|python_end|>", ""),
+    ],
+)
+def test_an_offered_tools_name_alone_between_call_tokens_is_a_call_without_arguments(text: str, visible: str) -> None:
+    result = parse_everywhere(text, ["system.get_system_info", "get_time", "get_weather"])
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [
+        ("system.get_system_info" if "system" in text else "get_time", {})
+    ]
+    assert result["text"].strip() == visible and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<|tool_call_start|>delete_everything<|tool_call_end|>",  # no offered tool
+        "<|tool_call_start|>get_time please<|tool_call_end|>",  # more than a name
+        "The <|tool_call_start|>get_time token",  # no closing token after the name
+    ],
+)
+def test_a_name_alone_between_call_tokens_without_that_evidence_is_no_call(text: str) -> None:
+    result = parse_everywhere(text, ["get_time"])
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"].startswith(text.split("<|tool_call_end|>")[0])  # the opener and the name stay text

@@ -434,3 +434,97 @@ def test_a_blob_with_two_input_keys_is_no_blob_and_stays_text() -> None:
     text = '```json\n{"action": "search", "input": "a", "arguments": {"query": "b"}}\n```'
     result = parse_everywhere(text, [SEARCH, WEATHER], every_split=True, seeds=4)
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # LocalCowork's LFM tests (Liquid4All/cookbook): `Tool: NAME` / `Arguments: {…}` lines after a sentence
+        (
+            'I\'ll list it and read it.\n\nTool: search\nArguments: {"query": "a"}\n\nTool: get_weather\n'
+            'Arguments: {"city": "Paris"}',
+            [("search", {"query": "a"}), ("get_weather", {"city": "Paris"})],
+            "I'll list it and read it.",
+        ),
+        ('Function: get_weather\nParameters: {"city": "Paris"}', [("get_weather", {"city": "Paris"})], ""),
+        ('Tool: search\nArgs:\n{"query": "a"}\nDone.', [("search", {"query": "a"})], "Done."),
+        ('Tool: search\nInput: {"query": "a"}', [("search", {"query": "a"})], ""),
+    ],
+)
+def test_tool_and_arguments_lines_holding_a_json_object_are_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert _calls(result) == calls
+    assert " ".join(result["text"].split()) == visible and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Function: get_weather\nParameters: city (string), days (integer)",  # a document's signature, no object
+        "Tool: search\nInput: the user's question",  # a plain string after the plain labels
+        'Tool: lookup\nArguments: {"query": "a"}',  # no offered tool
+        'The Tool: search\nArguments: {"query": "a"}',  # the label inside a line
+        'Tool: search\nThen Arguments: {"query": "a"}',  # no input label at the line's start
+    ],
+)
+def test_tool_and_arguments_lines_without_an_offered_tool_and_an_object_stay_text(text: str) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert (result["calls"], result["text"], result["errors"]) == ([], text, [])
+
+
+BOOK = {
+    "name": "book_flight",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"flight": {"type": "string"}, "cabin": {"type": "string"}, "bags": {"type": "integer"}},
+        "required": ["flight", "cabin"],
+    },
+}
+CANCEL = {
+    "name": "cancel_flight",
+    "inputSchema": {"type": "object", "properties": {"flight": {"type": "string"}}, "required": ["flight"]},
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        # tau-bench's ReAct runs (hanav): `Action:` then an object holding the arguments alone, no tool name
+        (
+            'Thought:\nThe user confirmed. I will book it.\nAction:\n{"flight": "HAT041", "cabin": "economy", "bags": 1}',
+            ("book_flight", {"flight": "HAT041", "cabin": "economy", "bags": 1}),
+            "Thought: The user confirmed. I will book it.",
+        ),
+        ('Action: {"cabin": "basic", "flight": "X1"}', ("book_flight", {"cabin": "basic", "flight": "X1"}), ""),
+        (
+            'Action:\n```json\n{"flight": "X1", "cabin": "basic"}\n```\nDone.',
+            ("book_flight", {"flight": "X1", "cabin": "basic"}),
+            "Done.",
+        ),
+        ('Action:\n{"city": "Oslo", "days": 2}', ("get_weather", {"city": "Oslo", "days": 2}), ""),
+    ],
+)
+def test_an_action_object_of_arguments_alone_fitting_one_offered_schema_exactly_is_its_call(
+    text: str, call: tuple[str, dict[str, Any]], visible: str
+) -> None:
+    result = parse_everywhere(text, [BOOK, CANCEL, WEATHER])
+    assert _calls(result) == [call]
+    assert result["text"].split() == visible.split() and result["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Action:\n{"flight": "X1"}',  # fits two offered tools alike (cancel_flight and hold_flight)
+        'Action:\n{"flight": "X1", "cabin": "basic", "user_id": "u1"}',  # a key no schema declares
+        'Action:\n{"cabin": "basic", "bags": 1}',  # a required key missing
+        "Action:\n{}",  # nothing names a tool
+        '{"flight": "X1", "cabin": "basic"}',  # no action label: a JSON value in prose
+        'The record was:\n{"flight": "X1", "cabin": "basic"}',
+    ],
+)
+def test_an_action_object_of_arguments_that_fits_no_one_schema_exactly_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [BOOK, CANCEL, WEATHER, {**CANCEL, "name": "hold_flight"}])
+    assert result["calls"] == [] and result["text"] == text

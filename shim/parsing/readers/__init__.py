@@ -136,6 +136,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *minimax.ANY_TAG_ROWS,  # <call_record tool="read"><parameter name="path">…: the invoke form under any tag
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call
     untagged.WRAPPED_CALL,  # <response><tools>{…}</tools></response>: …or around a tagged call
+    untagged.XML_DECLARATION,  # <?xml version="1.0"?> before a call or a tag around one: its markup
     untagged.INSIDE_TAG,  # <functioncall {"name": …}>: a JSON call inside a tag's brackets
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out

@@ -255,12 +255,15 @@ _STRAY_TEXT = 200
 
 def _text_then_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
     """Words on the call's line right before the block's own closer (``</function> some junk </tool_call>``, as
-    Rapid-MLX's Nemotron tests keep them): the text is the model's, the closer still closes the block. Anything
+    Rapid-MLX's Nemotron tests keep them), or on a line of their own right before it (LmDotnetTools' tests:
+    ``{…}\nMore text after.\n</tool_call>``): the text is the model's, the closer still closes the block. Anything
     else on the way (a tag, a new line) leaves the block ended where its calls end. ``(match, partial)``."""
     close = block.dialect.close if block.dialect is not None else None
     if not close:
         return None, False
-    pattern = compile_marker(rf"(?P<text>[^<\n]{{1,{_STRAY_TEXT}}})(?P<close>{close})")
+    pattern = compile_marker(
+        rf"(?P<text>[^<\n]{{1,{_STRAY_TEXT}}}?)(?P<close>[ \t]{{0,8}}\r?\n?[ \t]{{0,64}}(?:{close}))"
+    )
     found = pattern.match(text, pos, partial=not final)
     if found is not None and found.partial:
         return None, True

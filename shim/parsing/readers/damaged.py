@@ -1,11 +1,15 @@
-"""Damaged JSON bodies of tagged calls: doubled braces, and a whole object escaped as if inside a string.
+"""Damaged JSON bodies of tagged calls: doubled braces, an object escaped as if inside a string, typographic quotes.
 
 - ``<tool_call>{{"name": "f", "arguments": {{"k": 1}}}}</tool_call>``: a model copying a prompt template whose
   braces were escaped for ``str.format`` or Jinja; every ``{{`` / ``}}`` is one brace.
 - ``<tool_call>{\\"name\\": \\"f\\"}</tool_call>``: the object written as the contents of a JSON string; it
   is read as such a string first (so ``\\\\\\"`` inside stays a quote in the value).
+- ``<tool_call> {“name”: “f”, “arguments”: {…}} </tool_call>``: every quote typographic (Llama3-Groq-Tool-Use as
+  an Ollama issue shows it, or a chat UI's paste): the body's first key opens with one, so each of that pair is a
+  JSON quote (U+2018 and U+2019 likewise single quotes); a body opening with a straight quote keeps its typographic
+  ones as the text of its values.
 
-Both are recognised from the body's first two characters (``{{``, ``{\\"``), read up to the block's closer
+Each is recognised from the body's first characters (``{{``, ``{\\"``, ``{“``), read up to the block's closer
 (or the next call marker, or the end of the stream) and decided whole: a call, or an error saying why.
 """
 
@@ -25,7 +29,8 @@ from shim.parsing.tags import MarkerMatch
 
 __all__ = ["RepairedBody", "damaged_start", "repaired"]
 
-_DAMAGED = regex.compile(r'\{(?:\{|\\")')
+_DAMAGED = regex.compile(r'\{(?:\{|\\"|[ \t\r\n]{0,8}[\u201c\u201d\u2018\u2019])')
+_TYPOGRAPHIC = {"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"}
 
 
 def repaired(body: str) -> str:
@@ -33,6 +38,10 @@ def repaired(body: str) -> str:
     text = body.strip()
     if text.startswith("{{"):
         return text.replace("{{", "{").replace("}}", "}")
+    if text[:1] == "{" and text[1:].lstrip()[:1] in _TYPOGRAPHIC:  # every quote typographic: they are JSON's quotes
+        quote = text[1:].lstrip()[0]
+        pair = "\u201c\u201d" if quote in "\u201c\u201d" else "\u2018\u2019"
+        return "".join(_TYPOGRAPHIC[c] if c in pair else c for c in text)
     if text.startswith('{\\"'):
         try:
             return json.loads(f'"{text}"', strict=False)

@@ -41,6 +41,10 @@ was left out (``<|channel|>analysis<|message|>thinking...<|channel|>commentary t
 _RECIPIENT = regex.compile(r"\bto=(?:functions\.)?(?P<name>[^\s<]{1,128})")
 _CHANNEL = regex.compile(r"<\|channel\|>[ \t]*(?P<channel>\w+)")
 _MAX_HEADER = 512
+_OTHER_ROLE = regex.compile(r"<\|start\|>[ \t]{0,2}(?:system|developer|user)\b", regex.IGNORECASE)
+"""A header of a turn that is not the model's (``<|start|>system<|message|>``, ``<|start|>user<|message|>``): a
+rendered prompt or a transcript, every character text (and, once shown, `shim.parsing.readers.prose.TRANSCRIPT`
+keeps the rest of it text). A model writes its own turn (``assistant``), never the system's or the user's."""
 EXAMPLE = (
     '<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{"key": "value"}<|call|>'
 )
@@ -70,7 +74,11 @@ class Header:
         if found.partial:
             return end, MORE
         ctx.consume(found.group())
-        return found.end(), self._body("".join(self.header))
+        header = "".join(self.header)
+        if _OTHER_ROLE.match(header):  # `<|start|>system<|message|>`: a rendered prompt, not the model's turn
+            ctx.revert()
+            return found.end(), None
+        return found.end(), self._body(header)
 
     def _body(self, header: str) -> Reader:
         return message_body(self.ctx, self.block, header)

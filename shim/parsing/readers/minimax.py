@@ -22,7 +22,8 @@ import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, read_to
 from shim.parsing.readers.block_end import AfterBody
-from shim.parsing.readers.json_body import CUT_OFF, NamedStart
+from shim.parsing.readers.json_body import CUT_OFF, JsonBody, NamedStart
+from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
@@ -138,10 +139,66 @@ _OTHER_ATTRS = (
 _WS = r"[ \t]{0,8}"
 
 
-def _named(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
-    """``<tool_call name="NAME">``: JSON arguments, or parameters as in ``<invoke>`` up to the tag's closer."""
-    name = match.group("name")
-    return NamedStart(ctx, block, name, lambda: XmlPairs(ctx, block, name, FORM))
+_FENCED_OR_LISTED = regex.compile(r"(?:```[A-Za-z_]{0,16}[ \t]{0,8}\r?\n?)?[ \t\r\n]{0,64}\[?[ \t\r\n]{0,64}\{")
+"""A ```` ```json ```` fence or a ``[`` before the arguments object."""
+_PROSE_THEN_OBJECT = regex.compile(
+    r"(?P<text>[^\s<>{}\[\]`][^<>{}\[\]`]{0,400}?[^\s<>{}\[\]`])(?P<gap>[ \t]*\r?\n[ \t]{0,64})(?=\{)"
+)
+"""Sentences before the arguments object on a line of its own, inside a tag naming an offered tool (LmDotnetTools'
+tests: ``<tool_call name="GetWeather">\nSome explanatory text here.\n{…}``): the model's prose."""
+
+
+class _NamedTagStart:
+    """After ``<tool_call name="NAME">``: the arguments as JSON (`NamedStart`), also in a ```` ```json ```` fence
+    or as a list of argument objects (``[{…}]``: each one a call of the tool), as a call tag's body may be
+    (`TaggedStart`, with the tool already named); or parameters as in ``<invoke>`` up to the tag's closer."""
+
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.name = name
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        at = ctx.skip_ws(text, pos)
+        if at >= len(text):
+            return at, self
+        if text[at] in "`[":  # a fence or a list: the call tag's own body forms, the tool named by the opener
+            found = _FENCED_OR_LISTED.match(text, at, partial=not final)
+            if found is not None and found.partial:
+                return at, MORE
+            if found is not None:
+                self.block.name = self.name
+                start = TaggedStart(ctx, self.block)
+                self.block.next_body = self._next_arguments  # each object of a list: a call of the named tool
+                return at, start
+        elif text[at] not in "{<" and ctx.tools.is_known(self.name):
+            lead = _PROSE_THEN_OBJECT.match(text, at, partial=not final)
+            if lead is not None and lead.partial:
+                return at, MORE
+            if lead is not None and not presents(lead.group("text")):
+                ctx.markup("")  # the named opener is the call's markup; the model's sentence is text
+                ctx.text(lead.group("text"))
+                ctx.consume(lead.group("gap"))
+                self.block.name = self.name
+                return lead.end(), JsonBody(ctx, self.block)
+        return at, self._json_or_pairs()
+
+    def _next_arguments(self) -> Reader:
+        self.block.name = self.name
+        return JsonBody(self.ctx, self.block)
+
+    def _json_or_pairs(self) -> NamedStart:
+        ctx, block, name = self.ctx, self.block, self.name
+        return NamedStart(ctx, block, name, lambda: XmlPairs(ctx, block, name, FORM))
+
+    def finish(self, truncated: bool) -> None:
+        self._json_or_pairs().finish(truncated)
+
+
+def _named(ctx: Context, block: Block, match: regex.Match[str]) -> _NamedTagStart:
+    """``<tool_call name="NAME">``: see `_NamedTagStart`."""
+    return _NamedTagStart(ctx, block, match.group("name"))
 
 
 def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
@@ -190,12 +247,14 @@ ROWS = [
         reader=_invoke,
         example=EXAMPLE,
     ),
-    # The tool named in the opener, the arguments as the body: <tool_call name="NAME">{…}</tool_call>, other
+    # The tool named in the opener (quoted or not: name=NAME), the arguments as the body:
+    # <tool_call name="NAME">{…}</tool_call> (also in a ```json fence, or as a list [{…}]), other
     # attributes beside the name (<tool_call id="call_0" name="NAME">), or the arguments as an unquoted attribute
     # holding the object, the tag's `>` left out (<tool_call name="NAME" arguments={'k': 'v'}</tool_call>).
     Dialect(
         "named_tag",
-        rf"<{_WS}(?:{_NAMED_TAGS}){_OTHER_ATTRS}[ \t]+name[ \t]*=[ \t]*[\"'](?P<name>[^\"'<>\n]{{1,128}})[\"']"
+        rf"<{_WS}(?:{_NAMED_TAGS}){_OTHER_ATTRS}[ \t]+name[ \t]*=[ \t]*"
+        rf"(?:[\"'](?P<name>[^\"'<>\n]{{1,128}})[\"']|(?P<name>[A-Za-z_][\w.\-]{{0,127}}))"
         rf"{_OTHER_ATTRS}(?:{_WS}>|[ \t]+(?:arguments|args|parameters|input)[ \t]*=[ \t]*(?=\{{))",
         rf"<{_WS}/{_WS}(?:{_NAMED_TAGS}){_WS}>",
         reader=_named,

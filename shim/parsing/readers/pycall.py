@@ -23,7 +23,7 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.pythonic import PythonicScanner
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
-from shim.parsing.readers.block_end import AfterBody, Revert, Skip
+from shim.parsing.readers.block_end import AfterBody, Closed, Revert, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.readers.untagged import FENCE_LABEL, UntaggedJson
 
@@ -243,10 +243,11 @@ def inner_row(name: str, wrappers: tuple[str, ...], *, known_only: bool = False)
 class PyStart:
     """Where the body of a block of Python-style calls begins: ``[``, ``NAME(`` or a JSON call object."""
 
-    def __init__(self, ctx: Context, block: Block, *, known_only: bool = False) -> None:
+    def __init__(self, ctx: Context, block: Block, *, known_only: bool = False, bare_name: bool = False) -> None:
         self.ctx = ctx
         self.block = block
         self.known_only = known_only
+        self.bare_name = bare_name
         block.next_body = lambda: JsonBody(ctx, block)
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
@@ -281,6 +282,10 @@ class PyStart:
             return found.end(), open_call(self.known_only)(ctx, block, found)
         if block.array and not self.known_only:  # `<|tool_call_start|>[` and then no call
             return pos, Skip(ctx, "expected a call NAME(key=value, …) in the list")
+        if self.bare_name and not block.array:
+            named = _name_only(ctx, block, text, pos, final)
+            if named is not None:
+                return named
         ctx.revert()  # the marker was mentioned (code, docs): text
         return pos, None
 
@@ -288,6 +293,32 @@ class PyStart:
         self.ctx.revert()
 
 
+_BARE_NAME = regex.compile(r"(?P<name>[A-Za-z_][\w.\-]{0,127})[ \t\r\n]{0,8}")
+
+
+def _name_only(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """A block holding an offered tool's name alone, its closing token right after it
+    (``<|tool_call_start|>system.get_system_info<|tool_call_end|>``: LocalCowork's LFM tests): a call with no
+    arguments. A name no tool has, or anything else after it, is no call (None)."""
+    found = _BARE_NAME.match(text, pos, partial=not final)
+    close = block.dialect.compiled_close() if block.dialect is not None else None
+    if found is None or close is None:
+        return None
+    if found.partial or found.end() >= len(text):
+        return (pos, MORE) if not final else None
+    end = close.match(text, found.end(), partial=not final)
+    if end is None or not ctx.tools.is_known(found.group("name")):
+        return None
+    if end.partial:
+        return pos, MORE
+    ctx.consume(found.group())
+    ctx.start_call(found.group("name"))
+    ctx.end_call(found.group("name"), {}, streamed=False)
+    ctx.markup(end.group())
+    return end.end(), Closed(ctx)
+
+
 def open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PyStart:
-    """The reader of a block between special tokens that holds a pythonic call list (LFM2, Llama 4)."""
-    return PyStart(ctx, block)
+    """The reader of a block between special tokens that holds a pythonic call list (LFM2, Llama 4), or an offered
+    tool's name alone (`_name_only`)."""
+    return PyStart(ctx, block, bare_name=True)

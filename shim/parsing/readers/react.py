@@ -68,12 +68,14 @@ _LABELS = [
     (r"Action[ \t]{0,8}:", r"Action[ \t]{0,8}Input[ \t]{0,8}:"),
     (r"✿FUNCTION✿[ \t]{0,8}:?", r"✿ARGS✿[ \t]{0,8}:?"),
     (r"Tool[ \t]{0,8}Name[ \t]{0,8}:", r"Tool[ \t]{0,8}Input[ \t]{0,8}:"),
+    (r"(?:Tool|Function)[ \t]{0,8}:", r"(?:Arguments|Args|Parameters|Input)[ \t]{0,8}:"),
 ]
 """Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
 (``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``). The flower markers are tokens no prose writes, so
 their colon is optional (``✿FUNCTION✿read_file`` / ``✿ARGS✿{…}``, as agents that strip it print them); a plain
 word label needs its colon. BeeAI's agents write ``Tool Name: NAME`` / ``Tool Caption: …`` / ``Tool Input: {…}``: the
-caption line between is the call's display text, markup with it."""
+caption line between is the call's display text, markup with it. Agents' own text protocols write ``Tool: NAME`` (or
+``Function: NAME``) / ``Arguments: {…}`` (``Args:``, ``Parameters:``, ``Input:``; LocalCowork's LFM prompt)."""
 _CAPTION = r"(?:Tool[ \t]{0,8}(?:Caption|Description)[ \t]{0,8}:[^\r\n]{0,240}(?:\r?\n[ \t]{0,8}){1,2})?"
 _NAME_LABEL = "|".join(name for name, _ in _LABELS)
 _INPUT_LABEL = "|".join(label for _, label in _LABELS)
@@ -154,9 +156,13 @@ def _keyword_pairs(tools: ToolIndex, name: str, text: str) -> dict[str, Any] | N
 class ReactInput:
     """What follows ``Action Input:``: a JSON object, or a string to the end of the line."""
 
-    def __init__(self, ctx: Context, block: Block, name: str, *, result_marker: bool = False) -> None:
+    def __init__(
+        self, ctx: Context, block: Block, name: str, *, result_marker: bool = False, objects_only: bool = False
+    ) -> None:
         self.ctx = ctx
         self.name = name
+        self.objects_only = objects_only
+        """Only a JSON object is the input (`_PLAIN_NAME_LABEL`): a string after the label is text."""
         self.result_marker = result_marker
         """The labels were Qwen-Agent's: a ``✿RESULT✿`` after the object belongs to the call."""
         self.read: tuple[Any] | None = None
@@ -245,6 +251,9 @@ class ReactInput:
         return stop, self._decide(_unquoted("".join(self.body)))
 
     def _decide(self, value: Any) -> Next:
+        if self.objects_only and not isinstance(value, dict):
+            self.ctx.revert()
+            return None
         arguments = input_arguments(self.ctx.tools, self.name, value)
         if arguments is None:
             self.ctx.revert()
@@ -282,7 +291,13 @@ def lenient_loads(text: str) -> Any:
 
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInput:
     opener, _ = keep_line_break(ctx, "\r\n \t")  # the line break before `Action:` stays text
-    return ReactInput(ctx, block, match.group("name"), result_marker="✿" in opener)
+    objects_only = _PLAIN_NAME_LABEL.match(match.group()) is not None
+    return ReactInput(ctx, block, match.group("name"), result_marker="✿" in opener, objects_only=objects_only)
+
+
+_PLAIN_NAME_LABEL = regex.compile(r"[\r\n \t]*(?:Tool|Function)[ \t]{0,8}:")
+"""``Tool: NAME`` / ``Function: NAME``: labels a document's prose writes too (``Function: get_weather`` /
+``Parameters: city (string)``), so their input counts only as a JSON object of arguments, never a plain string."""
 
 
 def _head(prefix: str) -> Any:
@@ -330,7 +345,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="AaTt✿",  # the name line's label
+        first="AaTtFf✿",  # the name line's label
         reader=_open_line,
         open_for_tools=_head(""),
     ),

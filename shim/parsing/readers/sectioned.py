@@ -50,6 +50,20 @@ def head_name(head: str) -> str | None:
     return name.removeprefix("functions.") or head
 
 
+_INDEX_SUFFIX = regex.compile(r"_\d{1,4}$")
+
+
+def _underscored_head(ctx: Context, name: str) -> str:
+    """A head written with ``_`` for the ``.`` and the ``:`` of ``functions.NAME:INDEX`` (``functions_Bash_2``, a
+    chat template or an engine rewriting ids to ``[A-Za-z0-9_]``): the offered tool it names, when the head as
+    written names none; else the head as written."""
+    bare = name.removeprefix("functions_")
+    for candidate in (bare, _INDEX_SUFFIX.sub("", bare)):
+        if candidate and candidate != name and ctx.tools.is_known(candidate):
+            return candidate
+    return name
+
+
 _FENCE_OPEN = regex.compile(r"```[A-Za-z]*[ \t]*(?:\r?\n|(?=\{))")
 """A fence around the arguments: on its own line, or on the object's line (llxprt's Kimi: ```` ```json {…}``` ````)."""
 _FENCE_CLOSE = regex.compile(r"[ \t]*(?:\r?\n[ \t]*)?```")
@@ -236,6 +250,18 @@ class Section:
         self.ctx.consume(text[pos : found.match.end()])
         return found.match.end(), _Inner(dialect.reader(self.ctx, self.block, found.match), self)
 
+    def _cut_token(self, text: str, pos: int) -> bool:
+        """Whether the rest of the output is a closing token cut short (``<|tool_calls_section_end|``, the last
+        characters lost when generation stopped or an engine trimmed a stop string): the section's markup."""
+        rest = text[pos:].rstrip()
+        if len(rest) < 2:
+            return False
+        for pattern in (self._section_end, self._call_end):
+            found = pattern.fullmatch(rest, partial=True)
+            if found is not None and found.partial:
+                return True
+        return False
+
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
         if self.phase in ("between", "args", "after"):
@@ -269,6 +295,11 @@ class Section:
                 self.phase = "head"
                 self.opened = True
                 return pos, self
+            if self.opened and self._cut_token(text, pos):  # `…<|tool_calls_section_end|`: at the output's end
+                if not final:
+                    return pos, MORE  # the token may go on in the next chunk
+                ctx.markup(text[pos:])
+                return len(text), Closed(ctx)
             if self.opened:
                 ctx.markup_as_text()  # the section ends without its closing token
             else:
@@ -296,6 +327,8 @@ class Section:
             self.named = True
             ctx.consume(found.group())
             name = self.tokens.name_of(found.group("head").strip()) if self.phase == "head" else found.group("name")
+            if name is not None and not ctx.tools.is_known(name):
+                name = _underscored_head(ctx, name)
             if name is None:
                 self.phase = "name"
             else:

@@ -54,9 +54,10 @@ SUFFIX = r"(?::[A-Za-z0-9]{1,16})?"
 also meets a hash: ``:6124c78e``)."""
 
 
-ELIDED = regex.compile(r"[\{\[][ \t]{0,4}(?:\.{2,4}|\u2026)[ \t]{0,4}[\}\]]")
-"""A body that is only an ellipsis in braces or brackets (``{...}``, ``[…]``): the call's format named in prose or a
-report with its content left out (``vanilla emits valid <tool_call>{...}</tool_call>``), never a call a model makes."""
+ELIDED = regex.compile(r"[\{\[]{1,2}[ \t]{0,4}(?:\.{2,4}|\u2026)[ \t]{0,4}[\}\]]{1,2}")
+"""A body that is only an ellipsis in braces or brackets (``{...}``, ``[…]``; doubled as a format string or a Jinja
+template escapes them, ``{{...}}``, or a list of one, ``[{...}]``): the call's format named in prose or a report with
+its content left out (``vanilla emits valid <tool_call>{...}</tool_call>``), never a call a model makes."""
 
 
 class Elided:
@@ -133,7 +134,7 @@ class TaggedStart:
             named = self.named_body(text, pos, final) or _name_first(ctx, block, text, pos, final)
             if named is not None:
                 return named
-        if block.array or block.name is not None:
+        if (block.array or block.name is not None) and (char != "`" or self.prefix_seen):  # a fence may open it
             return pos, Skip(ctx, "expected a JSON object {...} for each call")
         inner = open_inner(ctx, block, text, pos, final)
         if inner is not None:

@@ -17,7 +17,7 @@ from typing import Any, cast
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, JsonScanner, Status
 from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next, WholeToEnd
 from shim.parsing.readers.block_end import AfterBody, Closed
 from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
@@ -31,6 +31,7 @@ __all__ = [
     "INSIDE_TAG",
     "WRAPPED",
     "WRAPPED_CALL",
+    "XML_DECLARATION",
     "JsonCandidate",
     "UntaggedJson",
     "calls_of",
@@ -126,6 +127,9 @@ class UntaggedJson:
         body = self.json.text() + added if body is None else body
         content, shapes = message_of(body, self.ctx)
         shapes = shapes or calls_of(body, self.ctx)
+        if not shapes and self.labelled:
+            tool = _tool_taking(body, self.ctx)
+            shapes = [CallShape(tool[0], tool[1], canonical=False)] if tool is not None else []
         if not shapes:
             if self.labelled and answers_directly(
                 body, self.ctx
@@ -217,6 +221,24 @@ def calls_of(body: str, ctx: Context) -> list[CallShape]:
 _NO_TOOL = frozenset({"directly_answer", "answer_directly"})
 """The pseudo-tool Command R's template offers beside the real ones, and its models call to say they answer without
 tools (``Action: ```json [{"tool_name": "directly-answer", "parameters": {}}]```; Ollama's parser drops it)."""
+
+
+def _tool_taking(body: str, ctx: Context) -> tuple[str, dict[str, Any]] | None:
+    """An object under an action label holding the arguments alone, no name (tau-bench's ReAct runs: ``Action:``
+    then ``{"reservation_id": …, "cabin": …, …}``): a call of the one offered tool whose schema declares every key
+    and none of whose required keys is missing (`ToolIndex.taking`); None when no tool or more than one fits, or when
+    the object has a call's own keys (a name, an arguments key: a damaged call, not bare arguments)."""
+    try:
+        value = lenient_json.loads(body)
+    except lenient_json.LenientJSONError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    arguments = cast("dict[str, Any]", value)
+    if any(key in arguments for key in (*NAME_KEYS, *ARG_KEYS)):
+        return None
+    tool = ctx.tools.taking(arguments)
+    return None if tool is None else (tool, arguments)
 
 
 def answers_directly(body: str, ctx: Context) -> bool:
@@ -324,9 +346,12 @@ def tagged_inside(
 class _WrappedTag:
     """After ``<TAG>`` of no call family: a tagged call right inside makes the tag its markup."""
 
-    def __init__(self, ctx: Context, tag: str) -> None:
+    def __init__(self, ctx: Context, tag: str | None) -> None:
+        """``tag`` None: a prolog with no closer (an XML declaration) before the call."""
         self.ctx = ctx
-        self.close = compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(tag)}[ \t]{{0,8}}>")
+        self.close = (
+            None if tag is None else compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(tag)}[ \t]{{0,8}}>")
+        )
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         pos = self.ctx.skip_ws(text, pos)
@@ -339,7 +364,7 @@ class _WrappedTag:
 
 
 def _open_wrapped_tag(ctx: Context, block: Block, match: regex.Match[str]) -> _WrappedTag:
-    return _WrappedTag(ctx, match.group("tag"))
+    return _WrappedTag(ctx, match.groupdict().get("tag"))
 
 
 class ToolFence(WholeToEnd):
@@ -395,7 +420,7 @@ FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_
 BARE = Dialect("bare_json", r"(?=\{|\[[ \t\r\n]{0,64}\{)", None, kind="untagged", first="{[", reader=_open_bare)
 WRAPPED = Dialect(
     "tag_around_json",
-    r"<(?P<tag>@?[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{|\[[ \t\r\n]{0,64}\{)",
+    r"<(?P<tag>@?[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,64}\r?\n?[ \t]{0,64}(?=\{|\[[ \t\r\n]{0,64}\{)",
     None,
     kind="untagged",
     first="<",
@@ -413,6 +438,16 @@ WRAPPED_CALL = Dialect(
 )
 """``<response><tools>{…}</tools></response>``: a tag that is no call tag right around a tagged call (Qwen2 in
 mlx-omni-server#4): its opener and closer are the call's markup; around anything else, text."""
+XML_DECLARATION = Dialect(
+    "xml_declaration",
+    r"<\?xml[ \t][^<>?]{0,200}\?>(?=[ \t\r\n]{0,64}<[A-Za-z_|@])",
+    None,
+    kind="untagged",
+    first="<",
+    reader=_open_wrapped_tag,
+)
+"""``<?xml version="1.0"?>`` right before a tagged call or a tag around one (mlx-omni-server's tests): the document's
+prolog, the call's markup; before anything else, text."""
 
 
 def _open_inside_tag(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:

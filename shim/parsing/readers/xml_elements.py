@@ -45,15 +45,39 @@ _KEY_LINE = regex.compile(r"^[ \t]*(?P<key>[A-Za-z_][\w\-]{0,63})[ \t]*:[ \t]?(?
 _CDATA = regex.compile(r"<!\[CDATA\[(?P<text>.*?)\]\]>", regex.DOTALL)
 
 
-_TAG = regex.compile(r"<(?P<slash>/?)[ \t\r\n]{0,8}(?P<tag>[A-Za-z_][\w.\-]{0,63})[ \t\r\n]{0,8}>")
+_TAG = regex.compile(
+    r"<(?P<slash>/?)[ \t\r\n]{0,8}(?P<tag>[A-Za-z_][\w.\-]{0,63})"
+    r"(?P<attrs>(?:[ \t\r\n]{1,8}[A-Za-z_][\w\-]{0,31}[ \t]{0,4}=[ \t]{0,4}"
+    r"(?:\"[^\"<>\n]{0,200}\"{1,2}|'[^'<>\n]{0,200}')){0,4})"  # a doubled closing quote (`type="string""`) too
+    r"[ \t\r\n]{0,8}>"
+)
+_ATTR = regex.compile(r"(?P<key>[A-Za-z_][\w\-]{0,31})[ \t]{0,4}=[ \t]{0,4}(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')")
+_DECLARED = {
+    "str": "string",
+    "string": "string",
+    "int": "integer",
+    "integer": "integer",
+    "float": "number",
+    "number": "number",
+    "bool": "boolean",
+    "boolean": "boolean",
+    "dict": "object",
+    "object": "object",
+    "list": "array",
+    "array": "array",
+    "tuple": "array",
+}
+"""A ``type`` attribute's word as a JSON type: JSON Schema's own names and Python's (``type="dict"``, BFCL)."""
 _MAX_DEPTH = 16
 
 
 class _Node:
-    __slots__ = ("children", "end", "schema", "start", "tag")
+    __slots__ = ("children", "end", "key", "schema", "start", "tag")
 
-    def __init__(self, tag: str, start: int, schema: Any) -> None:
+    def __init__(self, tag: str, start: int, schema: Any, key: str | None = None) -> None:
         self.tag = tag
+        self.key = tag if key is None else key
+        """The key it gives its value: its tag, or its ``name`` attribute (``<arg name="city">``)."""
         self.start = start
         """Where its content begins in the text."""
         self.end = -1
@@ -61,13 +85,18 @@ class _Node:
         self.children: list[tuple[str, Any]] = []
 
 
-def elements(text: str, schema: Any = None) -> Any:
+def elements(text: str, schema: Any = None, declared: dict[str, str] | None = None) -> Any:
     """The elements of ``text`` as an object, or its text when it holds none (CDATA taken as written).
 
     An element holding elements is an object, a repeated element a list of its values in order, one holding text
-    its text. Read leniently, as models damage them: an element may hold one of its own name (``<step><step>a
-    </step>…``), a closer may have spaces or a line break inside (``</\n  step>``), an element left open is closed
-    by its parent's closer (or the text's end); with the value's JSON ``schema``, an element whose object already
+    its text. An element with a ``name`` attribute is keyed by it (``<arg name="city">Paris</arg>``,
+    ``<param name="k" type="int">``: the keyed-parameter spelling of BFCL's XML formats, and of XML-RPC and
+    many prompt templates), and its ``type`` attribute, as a JSON type, goes into ``declared`` under that key; one
+    holding a single ``<value>`` element is that element's value (XML-RPC's ``<param><value>…</value></param>``).
+    An element with other attributes but no ``name`` is text (``<div class="x">``: markup inside a value).
+    Read leniently, as models damage them: an element may hold one of its own name (``<step><step>a</step>…``),
+    a closer may have spaces or a line break inside (``</\n  step>``), an element left open is closed by its
+    parent's closer (or the text's end); with the value's JSON ``schema``, an element whose object already
     holds a single-valued element of that name ends before a second one (``<step><step>a</step><status>…</status>
     <step>…``: the first item's closer left out). A tag whose closer never follows is text (``<br>``).
     """
@@ -91,9 +120,21 @@ def elements(text: str, schema: Any = None) -> Any:
             continue
         if tag not in closers or len(stack) > _MAX_DEPTH:
             continue
-        while len(stack) > 1 and _ends_before(stack[-1], tag):
+        key = tag
+        if found.group("attrs"):
+            attrs = {
+                m.group("key").lower(): m.group("dq") if m.group("dq") is not None else m.group("sq")
+                for m in _ATTR.finditer(found.group("attrs"))
+            }
+            key = attrs.get("name", "").strip()
+            if not key:
+                continue
+            kind = _DECLARED.get(attrs.get("type", "").strip().lower())
+            if kind is not None and declared is not None:
+                declared[key] = kind
+        while len(stack) > 1 and _ends_before(stack[-1], key):
             _close(stack, text, found.start())
-        stack.append(_Node(tag, found.end(), _child_schema(stack[-1].schema, tag)))
+        stack.append(_Node(tag, found.end(), _child_schema(stack[-1].schema, key), key))
     while len(stack) > 1:
         _close(stack, text, len(text))
     return _node_value(root, text, len(text)) if root.children else unlaid(text)
@@ -119,7 +160,10 @@ def _ends_before(node: _Node, tag: str) -> bool:
 
 def _close(stack: list[_Node], text: str, end: int) -> None:
     node = stack.pop()
-    stack[-1].children.append((node.tag, _node_value(node, text, end)))
+    value = _node_value(node, text, end)
+    if node.key != node.tag and len(node.children) == 1 and node.children[0][0] == "value":
+        value = node.children[0][1]  # `<arg name="k"><value>…</value></arg>`: the value it wraps
+    stack[-1].children.append((node.key, value))
 
 
 def _node_value(node: _Node, text: str, end: int) -> Any:
@@ -185,6 +229,8 @@ class XmlElements:
         assert block.dialect is not None
         self.closer = block.dialect.compiled_close()
         self.body: list[str] = []
+        self.declared: dict[str, str] = {}
+        """Each ``<arg name="k" type="…">``'s JSON type, where the markup gives one."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
@@ -206,7 +252,9 @@ class XmlElements:
     def _end(self) -> bool:
         """Emit the calls; False (nothing emitted) when the body names no offered tool: a weaker form than JSON,
         so an element body counts only as a call of an offered tool, and otherwise it was text all along."""
-        value: Any = self.parse("".join(self.body))
+        self.declared: dict[str, str] = {}
+        body = "".join(self.body)
+        value: Any = elements(body, None, self.declared) if self.parse is elements else self.parse(body)
         invokes: Any = None
         if isinstance(value, dict) and set(cast("dict[str, Any]", value)) == {"invoke"}:
             invokes = cast("dict[str, Any]", value)["invoke"]
@@ -235,7 +283,7 @@ class XmlElements:
         name = ctx.tools.resolve(shape.name)
         nested = self.parse is elements and _written_as_elements(value)
         arguments = {
-            k: typed_value(ctx.tools, name, k, v)
+            k: typed_value(ctx.tools, name, k, v, declared=self.declared.get(k))
             if isinstance(v, str)
             else (typed_tree(ctx.tools, name, k, v) if nested else v)
             for k, v in shape.arguments.items()

@@ -289,3 +289,29 @@ def test_a_stripped_analysis_then_a_stripped_call_is_reasoning_then_the_call() -
 )
 def test_the_word_analysis_in_prose_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_time"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<|start|>system<|message|>\nYou can call tools.\n<|eot|><|start|>user<|message|>Weather?<|eot|><|start|>assistant",
+        "<|start|>developer<|message|># Tools\nnamespace functions { type get_weather = () => any; }<|end|>",
+        "<|start|>user<|message|>What is the weather in Paris?<|end|>",
+        'Rendered: <|start|>system <|message|>Use to=functions.get_weather <|constrain|>json {"city": "x"}<|end|>',
+    ],
+)
+def test_a_header_of_the_system_or_the_user_turn_is_a_rendered_prompt_and_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]))
+
+
+def test_the_assistant_header_after_a_rendered_user_turn_is_still_text() -> None:
+    text = (
+        "<|start|>user<|message|>Weather?<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather"
+        '<|message|>{"city": "Paris"}<|call|>'
+    )
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]))
+
+
+def test_the_model_own_header_after_the_roles_word_in_prose_is_still_read() -> None:
+    text = 'The user asked.<|start|>assistant<|channel|>commentary to=functions.get_weather<|message|>{"city": "Paris"}<|call|>'
+    check(Real("variant", text, [("get_weather", {"city": "Paris"})], visible="The user asked."))

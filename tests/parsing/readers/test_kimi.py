@@ -138,3 +138,42 @@ def test_arguments_written_as_a_string_that_holds_no_object_are_an_error() -> No
         "<|tool_call_end|><|tool_calls_section_end|>"
     )
     check(Real("written", text, [], errors=1, tools=["todo"]))
+
+
+@pytest.mark.parametrize(
+    "head",
+    ["functions_Bash_2", "functions_Bash", "Bash_0", "functions.Bash:2", "functions_Bash_12 "],
+)
+def test_a_head_with_underscores_for_the_dot_and_the_colon_names_the_offered_tool(head: str) -> None:
+    # llama.cpp issue 24658: Kimi K2.7 wrote `functions_Bash_2` (ids rewritten to [A-Za-z0-9_])
+    text = f'<|tool_call_begin|>{head}<|tool_call_argument_begin|>{{"command": "ls"}}<|tool_call_end|>'
+    check(Real("variant", text, [("Bash", {"command": "ls"})], visible="", tools=["Bash", "Read"]))
+
+
+def test_an_underscored_head_keeps_its_index_when_the_indexed_name_is_the_offered_tool() -> None:
+    text = '<|tool_call_begin|>functions_get_v2<|tool_call_argument_begin|>{"q": "x"}<|tool_call_end|>'
+    check(Real("variant", text, [("get_v2", {"q": "x"})], visible="", tools=["get_v2", "get"]))
+
+
+def test_an_underscored_head_naming_no_offered_tool_is_kept_as_written() -> None:
+    text = '<|tool_call_begin|>functions_Write_1<|tool_call_argument_begin|>{"path": "a"}<|tool_call_end|>'
+    check(Real("variant", text, [("functions_Write_1", {"path": "a"})], visible="", tools=["Bash"]))
+
+
+_CALL = '<|tool_call_begin|> functions.bash:0 <|tool_call_argument_begin|> {"command": "ls"} <|tool_call_end|>'
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [" <|tool_calls_section_end|", "<|tool_calls_section_en", "\n<|tool_calls_sec", "<|tool_call_e", "<|"],
+)
+def test_a_closing_token_cut_short_at_the_outputs_end_is_markup(tail: str) -> None:
+    # OpenCode issue 8851: Kimi K2's output ended `… <|tool_call_end|> <|tool_calls_section_end|`
+    text = "Let me look. <|tool_calls_section_begin|> " + _CALL + tail
+    check(Real("variant", text, [("bash", {"command": "ls"})], visible="Let me look."))
+
+
+@pytest.mark.parametrize("tail", [" <|tool_calls_section_end| and more", " <|other|", " <b"])
+def test_text_after_the_section_that_is_no_cut_closer_stays_visible(tail: str) -> None:
+    text = "<|tool_calls_section_begin|>" + _CALL + tail
+    check(Real("variant", text, [("bash", {"command": "ls"})], visible=tail))

@@ -498,6 +498,10 @@ def test_a_call_at_a_lines_start_in_a_fence_or_after_a_closed_fence_is_still_a_c
         "Calls go in <tool_call>[...]</tool_call>",
         "<function_call>{ ... }</function_call>",
         "A <tool_call>{...} block, unclosed",
+        # braces doubled as a format string or a Jinja template escapes them, a list of one elided call
+        "模型生成的工具调用标记使用了特殊格式\n<tool_call>{{...}}</tool_call>,而非标准JSON",
+        "The template writes <tool_call>{{ … }}</tool_call> after the turn.",
+        "Lists go in <tool_calls>[{...}]</tool_calls>; one call in <tool_call>{{...}}",
     ],
 )
 def test_a_call_tag_around_an_elided_body_is_text(text: str) -> None:

@@ -291,3 +291,44 @@ def test_inner_closers_repeated_before_the_block_closer_are_markup(text: str) ->
 )
 def test_closers_that_do_not_run_into_the_block_closer_stay_text(text: str, visible: str) -> None:
     check(Real("variant", text, [("edit", {"path": "a.rs"})], visible=visible, tools=["edit"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # LmDotnetTools' natural tool use tests: the arguments in a ```json fence, the closer optional.
+        ('Here: <tool_call name="get_weather">\n```json\n{"city": "Paris"}\n```\n</tool_call>', "Here:"),
+        ('<tool_call name="get_weather">\n```\n{"city": "Paris"}\n```', ""),
+        ('<function_call name="get_weather">```json {"city": "Paris"}```</function_call>', ""),
+        # ...as a one-element list, or with the name unquoted as HTML allows.
+        ('<tool_call name="get_weather">\n[\n  {"city": "Paris"}\n]\n</tool_call>', ""),
+        ('<tool_call name=get_weather>\n{"city": "Paris"}\n</tool_call>', ""),
+        ('<tool_use name=get_weather >```json\n{"city": "Paris"}\n```</tool_use>', ""),
+        # ...or with the model's sentences around the object, inside the tag: they are text.
+        (
+            'Here: <tool_call name="get_weather">\nSome explanatory text.\n{"city": "Paris"}\nMore text.\n</tool_call>',
+            "Here: Some explanatory text. More text.",
+        ),
+        ('<tool_call name="get_weather">Checking now:\n  {"city": "Paris"}</tool_call>', "Checking now:"),
+    ],
+)
+def test_a_named_tags_arguments_may_be_fenced_listed_or_among_sentences(text: str, visible: str) -> None:
+    check(Real("written", text, [W], visible=visible, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use <tool_call name=get_weather> then the arguments.",
+        'Write <tool_call name="get_weather">[see the docs]</tool_call> for that.',
+        'The tag <tool_call name="send_mail">\nlooks like this.\n{"to": "a"}\n</tool_call> is not offered.',
+        'Call <tool_call name="get_weather">\nFor example:\n{"city": "Paris"}\n</tool_call> like that.',
+    ],
+)
+def test_a_named_tag_around_prose_or_naming_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+def test_a_list_of_argument_objects_in_a_named_tag_is_one_call_each() -> None:
+    text = '<tool_call name="get_weather">\n```json\n[{"city": "Paris"}, {"city": "Rome"}]\n```\n</tool_call> done'
+    check(Real("written", text, [W, R], visible="done", tools=["get_weather"]))

@@ -804,3 +804,31 @@ def test_a_json_message_whose_values_keep_gemma_4_delimiter_tokens_reads_the_pla
 )
 def test_a_list_of_calls_under_a_singular_call_key_is_read(text: str) -> None:
     check(Real("iwaitu/vllmchatclient (and variants)", text, [("search", {"question": "南宁火车站在哪里"})]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # mlx-omni-server's tests: a wrapper indented as a triple-quoted literal leaves it
+        (f"<function-calls>\n          {FENCED}\n        </function-calls>", ""),
+        (f"<calls>\t\t\t\t\t\t\t\t\t\t{FENCED}</calls> ok", "ok"),
+        # ...and an XML declaration before the call, its tag, or a tag around it: the document's prolog
+        (f'<?xml version="1.0" encoding="UTF-8"?>\n        <json>\n        {FENCED}\n        </json>', ""),
+        (f'Sure.\n<?xml version="1.0"?><tool_call>{FENCED}</tool_call>', "Sure."),
+        (f"<?xml version='1.0'?>\n<result>{FENCED}</result>", ""),
+    ],
+)
+def test_an_indented_wrapper_or_an_xml_declaration_around_a_call_is_markup(text: str, visible: str) -> None:
+    check(Real("written", text, [("get_weather", {"city": "Boston"})], visible=visible, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<?xml version="1.0"?>\n<note><to>Tove</to></note>',
+        '<?xml version="1.0"?>\n<data>{"name": "lookup", "arguments": {"city": "Paris"}}</data>',
+        'Start the file with <?xml version="1.0"?> and then <root/>.',
+    ],
+)
+def test_an_xml_declaration_before_no_offered_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))

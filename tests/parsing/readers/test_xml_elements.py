@@ -130,3 +130,81 @@ def test_bare_invoke_elements_of_the_older_anthropic_format_are_each_a_call() ->
 )
 def test_an_element_body_naming_no_offered_tool_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+PREFS = {
+    "name": "change_drink",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "drink_id": {"type": "string"},
+            "prefs": {"type": "object", "properties": {"size": {"type": "string"}, "shots": {"type": "integer"}}},
+            "note": {"type": "string"},
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # BFCL's XML formats (OpenAI models, itea1001/bfcl-pv-01): keyed `<arg name=…>` children, a `type` attribute.
+        (
+            '<function_call>\n  <name>change_drink</name>\n  <arguments>\n    <arg name="drink_id">123</arg>\n'
+            '    <arg name="note" type="string"></arg>\n  </arguments>\n</function_call>',
+            {"drink_id": "123", "note": ""},
+        ),
+        (
+            "<tool_call><name>change_drink</name><parameters><param name='drink_id' type='str'>7</param>"
+            '<param name="prefs" type="dict">{"size": "large", "shots": 2}</param></parameters></tool_call>',
+            {"drink_id": "7", "prefs": {"size": "large", "shots": 2}},
+        ),
+        # An object parameter written as nested XML, XML-RPC's `<value>` wrapping it; leaves typed by the schema.
+        (
+            '<function_call><name>change_drink</name><arguments><parameter name="prefs">\n  <value>\n'
+            "    <size>large</size>\n    <shots>2</shots>\n  </value>\n</parameter></arguments></function_call>",
+            {"prefs": {"size": "large", "shots": 2}},
+        ),
+        # A doubled closing quote on an attribute (GPT-5 nano) is still the attribute.
+        (
+            '<function_call><name>change_drink</name><arguments><arg name="note" type="string"">hi</arg>'
+            "</arguments></function_call>",
+            {"note": "hi"},
+        ),
+        # Markup with other attributes inside a value is the value's text.
+        (
+            '<function_call><name>change_drink</name><arguments><arg name="note"><b class="x">hot</b> please</arg>'
+            "</arguments></function_call>",
+            {"note": '<b class="x">hot</b> please'},
+        ),
+    ],
+)
+def test_children_keyed_by_a_name_attribute_are_the_arguments(text: str, arguments: dict) -> None:
+    check(
+        Real(
+            "written: keyed XML arguments (BFCL's XML prompt formats)",
+            text,
+            [("change_drink", arguments)],
+            tools=[PREFS],
+        )
+    )
+
+
+def test_a_type_attribute_types_a_value_the_schema_leaves_untyped() -> None:
+    loose = {"name": "log", "inputSchema": {"type": "object"}}
+    text = (
+        '<function_call><name>log</name><arguments><arg name="n" type="integer">5</arg><arg name="tags" type="list">'
+        '["a"]</arg><arg name="s" type="string">5</arg><arg name="t">5</arg></arguments></function_call>'
+    )
+    check(Real("written", text, [("log", {"n": 5, "tags": ["a"], "s": "5", "t": "5"})], tools=[loose]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Write it as <function_call><name>nope</name><arguments><arg name="k">v</arg></arguments></function_call>.',
+        '<tool_call><name>rm</name><parameters><param name="path">/</param></parameters></tool_call>',
+    ],
+)
+def test_keyed_arguments_of_a_tool_not_offered_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=[PREFS]))
