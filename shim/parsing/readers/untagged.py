@@ -57,11 +57,12 @@ class JsonCandidate:
     """A JSON value read as a possible call: its text is consumed as it is scanned, so a revert gives it all back
     as text, and kept in `body` to be decoded once it is complete."""
 
-    def __init__(self, ctx: Context, opener: str = "", *, revert: bool = True) -> None:
-        """``revert``: an error gives the text back (else the caller decides what the text was)."""
+    def __init__(self, ctx: Context, opener: str = "", *, revert: bool = True, bare_names: bool = False) -> None:
+        """``revert``: an error gives the text back (else the caller decides what the text was). ``bare_names``: the
+        call's name may be written without quotes (`JsonScanner.bare_names`)."""
         self.ctx = ctx
         self.revert = revert
-        self.scanner = JsonScanner(stop_chars="", capture=False)
+        self.scanner = JsonScanner(stop_chars="", capture=False, bare_names=bare_names)
         self.scanner.feed(opener, 0)
         self.body = [opener] if opener else []
 
@@ -94,7 +95,7 @@ class UntaggedJson:
         """A label the model writes its action under opened the value (``Action:``): a call of the "answer directly"
         pseudo-tool there is the model's choice of no tool (markup); in prose, such a value stays text."""
         block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
-        self.json = JsonCandidate(ctx, revert=not block.fence)
+        self.json = JsonCandidate(ctx, revert=not block.fence, bare_names=True)
         self.complete = False
         """The value is whole; what follows it is still to be seen."""
 
@@ -125,7 +126,7 @@ class UntaggedJson:
     def _classify(self, added: str, body: str | None = None) -> Next:
         body = self.json.text() + added if body is None else body
         content, shapes = message_of(body, self.ctx)
-        shapes = shapes or calls_of(body, self.ctx)
+        shapes = shapes or calls_of(body, self.ctx, bare_names=True)
         if not shapes:
             if self.labelled and answers_directly(
                 body, self.ctx
@@ -198,16 +199,26 @@ class TagCloser:
 _BLANKS = regex.compile(r"[ \t\r\n]+")
 
 
-def calls_of(body: str, ctx: Context) -> list[CallShape]:
+def calls_of(body: str, ctx: Context, *, bare_names: bool = False) -> list[CallShape]:
     """The calls in an untagged value (one call, a list, a ``{"tool_calls": [...]}`` envelope): all of canonical
-    shape naming known tools, or none."""
+    shape naming known tools, or none. ``bare_names``: the scanner let a call's name stand without quotes (and
+    nothing else): it counts only if it is an offered tool's name as it stands (``{"name": get_weather, …}``)."""
     shapes: list[CallShape] = []
+    bare = False
     try:
-        items = call_items(lenient_json.loads(body))
+        try:
+            value = lenient_json.loads(body)
+        except lenient_json.LenientJSONError:
+            if not bare_names:
+                raise
+            value, bare = lenient_json.loads(body, bare_words=True), True
+        items = call_items(value)
         for item in items:
             shape = to_call(item, ctx.tools)  # the tools: `{"get_weather": {…}}`, keyed by an offered name
             if not shape.canonical or not ctx.tools.is_known(shape.name):
                 return []
+            if bare and shape.name not in ctx.tools.specs:
+                return []  # an unquoted word counts as a name only as the offered tool's own spelling
             shapes.append(shape)
     except (lenient_json.LenientJSONError, ShapeError):
         return []

@@ -291,3 +291,61 @@ def test_inner_closers_repeated_before_the_block_closer_are_markup(text: str) ->
 )
 def test_closers_that_do_not_run_into_the_block_closer_stay_text(text: str, visible: str) -> None:
     check(Real("variant", text, [("edit", {"path": "a.rs"})], visible=visible, tools=["edit"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_calls>[{"name": "get_weather", "arguments": {"city": Paris}}]</tool_calls>',
+        '<tool_call>\n{"name": get_weather, "arguments": {city: Paris}}\n</tool_call>',
+        "<tool_call>\nget_weather {city: Paris}\n</tool_call>",
+        '[TOOL_REQUEST]\n{"name": "get_weather", "arguments": {"city": Paris  }}\n[END_TOOL_REQUEST]',
+        '<function_call>{"name": "get_weather", "arguments": {"city": Paris</function_call>',
+        '<tool_call name="get_weather">{city: Paris}</tool_call>',
+    ],
+)
+def test_a_bare_word_in_a_call_tag_is_a_string_value(text: str) -> None:
+    check(Real("written: small models leave a string's quotes out (llamadart's Apriel 1.5 test)", text, [W]))
+
+
+def test_a_bare_word_runs_to_the_end_of_its_line_and_keeps_slashes() -> None:
+    text = "<tool_call>\n{name: list_dir, arguments: {path: /home/me/My Files\n, depth: 2}}\n</tool_call>"
+    tools = [tool("list_dir", path="string", depth="integer")]
+    check(
+        Real(
+            "written: LLxprt's tests, {path: /home}",
+            text,
+            [("list_dir", {"path": "/home/me/My Files", "depth": 2})],
+            tools=tools,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "get_weather", "arguments": {"city": get_city ()}}</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": lookup({q: "x"})}}</tool_call>',
+    ],
+)
+def test_a_call_expression_in_a_call_tag_is_no_bare_word(text: str) -> None:
+    result = check(Real("written: R1 nests calls as values (ollama #8517)", text, [], errors=1), visible=False)
+    assert result["calls"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "write", "arguments": {"text": "line one\\n" +\n  "line two"}}</tool_call>',
+        "<tool_call>{'name': 'write', 'arguments': {'text': 'line one\\n' + \"line two\"}}</tool_call>",
+        '{"name": "write", "parameters": {"text": "line one\\n" +\n"line two"}}',
+    ],
+)
+def test_string_literals_joined_by_plus_are_one_argument(text: str) -> None:
+    check(
+        Real(
+            "written: Llama 3.1 8B joins a script's lines with + (local-subagents)",
+            text,
+            [("write", {"text": "line one\nline two"})],
+        )
+    )

@@ -804,3 +804,41 @@ def test_a_json_message_whose_values_keep_gemma_4_delimiter_tokens_reads_the_pla
 )
 def test_a_list_of_calls_under_a_singular_call_key_is_read(text: str) -> None:
     check(Real("iwaitu/vllmchatclient (and variants)", text, [("search", {"question": "南宁火车站在哪里"})]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": get_weather, "arguments": {"city": "Paris"}}',
+        'Sure.\n```json\n[{"name": get_weather, "arguments": {"city": "Paris"}}]\n```',
+    ],
+)
+def test_an_untagged_call_may_leave_the_quotes_off_an_offered_tools_name(text: str) -> None:
+    result = check(
+        Real(
+            "written: llamadart's fallback parser tests, an unquoted name", text, [("get_weather", {"city": "Paris"})]
+        ),
+        visible=False,
+    )
+    assert "get_weather" not in result["text"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": get_weather, "arguments": {"city": Paris}}',  # a bare value: untagged, never read
+        '{"name": Get-Weather, "arguments": {"city": "Paris"}}',  # not the tool's own spelling
+        '{"name": function_name, "arguments": {}}',  # a stand-in
+        '{\n "name": "date_difference",\n "parameters": {"first": get_current_date ()}\n}',
+    ],
+)
+def test_other_bare_words_in_untagged_json_leave_it_text(text: str) -> None:
+    check(
+        Real(
+            "written: prose counterparts of bare words",
+            text,
+            [],
+            visible=text,
+            tools=["get_weather", "date_difference"],
+        )
+    )
