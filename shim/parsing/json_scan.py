@@ -207,6 +207,8 @@ class JsonScanner:
         """The tool name, once its string has closed (top-level ``name`` or ``function.name``)."""
         self.streamed = False
         """True once the arguments object started streaming (its name was known before it began)."""
+        self.bare_name: str | None = None
+        """The call's name written without quotes (`bare_words`): it does not open the call as it streams."""
         self.error: str | None = None
         self.done = False
         self._stack: list[str] = []
@@ -552,7 +554,7 @@ class JsonScanner:
             return pos
         value = word.group()
         if self._value_role() == "name" and self.name is None:
-            self.name = value
+            self.bare_name = value  # not `name`: an unquoted name counts only as an offered tool's (the reader knows)
         self._emit(json.dumps(value))  # never a literal of a scalar type (those are lexed as numbers and literals)
         self._value_done()
         return word.end()

@@ -127,9 +127,10 @@ class Context(Protocol):
         (the calls a think block held, read as calls)."""
         ...
 
-    def expect_outer(self, closer: regex.Pattern[str]) -> None:
+    def expect_outer(self, closer: regex.Pattern[str], *, fence: bool = False) -> None:
         """A wrapper of no call family holds the calls being read (``<tools>{…}\n{…}</tools>``): its ``closer``, met
-        in text with only whitespace since the last call, is markup."""
+        in text with only whitespace since the last call, is markup (and, with ``fence``, the closer of the ``` fence
+        around that wrapper after it)."""
         ...
 
     def start_call(self, name: str) -> None: ...

@@ -191,6 +191,10 @@ class JsonBody:
         if self.scanner.name is not None and self.name is None:  # `{"function=NAME", …}`: the member spelled out
             body = _NAME_MEMBER.sub(lambda m: f'{m.group(1)}"name": {json.dumps(m.group("name"))}', body, count=1)
         after = self.then() if self.then is not None else AfterBody(self.ctx, self.block)
+        bare = self.scanner.bare_name
+        if bare is not None and bare not in self.ctx.tools.specs:  # `{name: get weather}`: words, not a tool's name
+            self.ctx.fail_call(f"unquoted text {bare!r} is not a JSON value (strings need quotes)")
+            return after
         try:
             value = lenient_json.loads(body, bare_words=self.bare_words)
         except lenient_json.LenientJSONError as exc:

@@ -31,6 +31,9 @@ _WS = r"[ \t]{0,8}"
 _BODY_PREFIX = regex.compile(r"```[A-Za-z_]*[ \t]*\r?\n?|json", regex.IGNORECASE)
 _LIST_TAG = "tag_around_call"
 """The row of a tag that is no call tag right around a tagged call (`shim.parsing.readers.untagged.WRAPPED_CALL`)."""
+_WRAPPERS = frozenset({_LIST_TAG, "tag_around_json"})
+"""Rows of a tag that is no call tag around a call (`WRAPPED_CALL`, and ``<tools>{…}</tools>``: `untagged.WRAPPED`):
+inside a call tag, its opener and the call tag's are the call's markup; both go back out as text if no call follows."""
 _ENVELOPE = regex.compile(
     r'\{\s*"(?:tool_calls?|function_calls?|tool_uses|calls|functions)"\s*:\s*\[', regex.IGNORECASE
 )
@@ -171,11 +174,12 @@ class TaggedStart:
             if (
                 inner is not None
                 and inner.dialect is not None
-                and inner.dialect.name == _LIST_TAG
+                and inner.dialect.name in _WRAPPERS
                 and inner.dialect.reader
             ):
-                # `<TOOLCALL><functions><function name=…>` (BFCL's XML return formats): a tag around the calls inside
-                # the call tag; both tags stay pending, so if no tagged call follows they go back out as text.
+                # `<TOOLCALL><functions><function name=…>` (BFCL's XML return formats), `<tool_call><tools>{…}</tools>`
+                # (Qwen3-Coder 30B copying its prompt's tag): a tag around the calls inside the call tag; both tags
+                # stay pending, so if no call follows they go back out as text.
                 ctx.consume(inner.match.group())
                 return inner.match.end(), inner.dialect.reader(ctx, block, inner.match)
             if inner is not None and inner.dialect is not None and inner.dialect.name in INNER_UNTAGGED and closer:

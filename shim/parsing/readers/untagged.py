@@ -265,6 +265,11 @@ def message_of(body: str, ctx: Context) -> tuple[str, list[CallShape]]:
     return (content, shapes) if shapes else ("", [])
 
 
+MARKUP_LABEL = regex.compile(r"(?:xml|html|function_calls?|tool_calls?|tool_code)[ \t]{0,4}\r?\n[ \t\r\n]{0,16}(?=<)")
+"""A fence's first line naming a markup language or the block a call, on a line of its own right before a tag (the
+info string written after a line break: ```` ```⏎xml⏎<command>… ````): the fence's markup if a call follows."""
+
+
 class FenceStart:
     """After a ```json fence (or ```xml, or none): a JSON value makes it a candidate, and so does a tagged call
     (``<function_call>…</function_call>`` fenced by the model: the fence is its markup). A fence named by an
@@ -297,6 +302,12 @@ class FenceStart:
         if label is not None:
             self.ctx.consume(label.group())
             return label.end(), self
+        label = MARKUP_LABEL.match(text, pos, partial=not final)
+        if label is not None and label.partial:
+            return pos, MORE
+        if label is not None:  # ```⏎xml⏎<tool_call>…: the fence's language on a line of its own
+            self.ctx.consume(label.group())
+            pos = label.end()
         if text[pos] == "<":  # a tagged call fenced by the model (```xml around <function_call>…): the fence is markup
             return tagged_inside(self.ctx, text, pos, final, fence=True)
         self.ctx.revert()
@@ -315,18 +326,19 @@ def tagged_inside(
     if found is PARTIAL:
         return pos, MORE
     row = found.dialect if found is not None and found.kind in ("open", "fence") else None
-    # a call family's block, or a JSON call in a tag of its own (`<tools>{…}</tools>`): both end at their closer
+    # a call family's block, or a call in a tag of its own (`<tools>{…}</tools>`, `<command><run_command>…`): each ends
+    # at its closer
     inner = row is not None and row.name in INNER_UNTAGGED
     if (
         found is None
         or row is None
         or row.reader is None
-        or not (row.kind == "call" or row.name == WRAPPED.name or inner)
+        or not (row.kind == "call" or row.name in (WRAPPED.name, WRAPPED_CALL.name) or inner)
     ):
         ctx.revert()
         return pos, None
     if inner and outer is not None:  # its reader knows no wrapper: the core takes the closer after its calls
-        ctx.expect_outer(outer)
+        ctx.expect_outer(outer, fence=fence)
     ctx.consume(found.match.group())
     block = Block(row if row.kind == "call" else None, fence=fence, outer=outer)
     return found.match.end(), row.reader(ctx, block, found.match)
@@ -335,22 +347,24 @@ def tagged_inside(
 class _WrappedTag:
     """After ``<TAG>`` of no call family: a tagged call right inside makes the tag its markup."""
 
-    def __init__(self, ctx: Context, tag: str) -> None:
+    def __init__(self, ctx: Context, tag: str, *, fence: bool = False) -> None:
+        """``fence``: the tag sits in a ``` fence, whose closer after the tag's is markup too."""
         self.ctx = ctx
         self.close = compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(tag)}[ \t]{{0,8}}>")
+        self.fence = fence
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         pos = self.ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
-        return tagged_inside(self.ctx, text, pos, final, outer=self.close)
+        return tagged_inside(self.ctx, text, pos, final, fence=self.fence, outer=self.close)
 
     def finish(self, truncated: bool) -> None:
         self.ctx.revert()
 
 
 def _open_wrapped_tag(ctx: Context, block: Block, match: regex.Match[str]) -> _WrappedTag:
-    return _WrappedTag(ctx, match.group("tag"))
+    return _WrappedTag(ctx, match.group("tag"), fence=block.fence)
 
 
 class ToolFence(WholeToEnd):

@@ -349,3 +349,54 @@ def test_string_literals_joined_by_plus_are_one_argument(text: str) -> None:
             [("write", {"text": "line one\nline two"})],
         )
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"<tool_call>\n<tools>\n{CALL}\n</tools>\n</tool_call>",
+        f"<function_call><tools>{CALL}</tools></function_call>",
+        f"<tool_call>\n<response>\n[{CALL}]\n</response>\n</tool_call>",
+    ],
+)
+def test_a_wrapper_tag_inside_a_call_tag_is_markup_with_it(text: str) -> None:
+    check(Real("written: Qwen3-Coder 30B copies its prompt's <tools> into <tool_call> (a bench log)", text, [W]))
+
+
+def test_a_wrapper_tag_inside_a_call_tag_holding_no_call_is_text() -> None:
+    text = '<tool_call>\n<tools>\n{"name": "other", "arguments": {}}\n</tools>\n</tool_call>'
+    check(Real("written: no offered tool, so no call", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"<tool_call>{CALL}</tool_\n",
+        f"<tool_call>{CALL}</tool_call\n\n",
+        '<tool_call>get_weather(city="Paris")</tool_ \n',
+    ],
+)
+def test_a_closer_cut_by_the_end_of_the_output_is_markup_blanks_after_it_too(text: str) -> None:
+    check(Real("written: Gemma 3 1B stops inside </tool_call> (a bench log)", text, [W]))
+
+
+def test_a_cut_closer_with_words_after_it_is_text() -> None:
+    text = f"<tool_call>{CALL}</tool_ and then more"
+    check(Real("written: words go on after it", text, [W], visible="</tool_ and then more"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<tool_call>\n<get_weather>\n<city>Paris</city>\n</get_weather>\n</tool_call>\n</tool_call>",
+        "<tool_call><get_weather><city>Paris</city></get_weather></tool_call> </tool_call>",
+    ],
+)
+def test_a_call_tags_closer_written_twice_around_a_tools_own_tag_is_markup(text: str) -> None:
+    tools = [tool("get_weather", city="string")]
+    check(Real("written: MiniMax M2.1 in LocalGPT's changelog closes twice", text, [W], tools=tools))
+
+
+def test_a_closer_written_twice_before_words_leaves_the_words_text() -> None:
+    text = "<tool_call><get_weather><city>Paris</city></get_weather></tool_call></tool_call> Done."
+    check(Real("written: the words after it", text, [W], visible="Done.", tools=[tool("get_weather", city="string")]))

@@ -842,3 +842,34 @@ def test_other_bare_words_in_untagged_json_leave_it_text(text: str) -> None:
             tools=["get_weather", "date_difference"],
         )
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\nxml\n<command>\n  <get_weather>\n    <city>Paris</city>\n  </get_weather>\n</command>\n```",
+        '```\nxml\n<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n```',
+        '```\ntool_call\n\n<function_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</function_call>\n```',
+    ],
+)
+def test_a_fence_whose_language_stands_on_its_own_line_around_a_tagged_call_is_markup(text: str) -> None:
+    tools = [tool("get_weather", city="string")]
+    check(
+        Real(
+            "written: Qwen2.5-Coder 7B fences its XML call (an ask-openai log)",
+            text,
+            [("get_weather", {"city": "Paris"})],
+            tools=tools,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\nxml\n<note>\n  <city>Paris</city>\n</note>\n```",
+        "```\nxml\n<command>\n  <other>x</other>\n</command>\n```",
+    ],
+)
+def test_a_fence_of_xml_holding_no_call_is_text(text: str) -> None:
+    check(Real("written: XML shown in a fence", text, [], visible=text, tools=[tool("get_weather", city="string")]))
