@@ -411,6 +411,9 @@ class StreamParser:
             self._state = TagState.INSIDE  # the reader took input past the opener: the body has begun
         self._raw.append(piece)
 
+    def tail(self) -> str:
+        return self._tail()
+
     def take_raw(self, extra: str = "") -> str:
         raw = "".join(self._raw) + extra
         self._raw.clear()
