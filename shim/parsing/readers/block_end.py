@@ -337,6 +337,13 @@ class AfterBody:
             if damaged is not None:
                 ctx.markup(damaged.group())
                 return damaged.end(), Closed(ctx)
+        if char == "<" and block.outer is not None:  # the wrapper's closer, the block's own left out: markup too
+            outer = match_at(block.outer, text, pos, final)
+            if outer is MORE:
+                return pos, MORE
+            if outer is not None:
+                ctx.markup(outer.group())
+                return outer.end(), Closed(ctx, fence=block.fence)
         if char in "<[`":
             fences = char == "`" and (block.fence or tagged)
             found = ctx.markers.match(text, pos, final, closes=True, fences=fences)
