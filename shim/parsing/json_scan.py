@@ -193,13 +193,13 @@ class JsonScanner:
         bare_names: bool = False,
     ) -> None:
         self.stop_chars = stop_chars
+        """Characters outside strings that end the scan with `Status.STOP` (tag openers)."""
         self.bare_words = bare_words
         """Read an unquoted word as a string value (`BARE_WORD`; ``lenient_json.loads(bare_words=True)``): only in a
         tagged call block, never in prose."""
         self.bare_names = bare_names
         """Read an unquoted word as a string where it is the call's name (``{"name": get_weather, …}``) and nowhere
         else: an untagged candidate, which counts only if that word names an offered tool."""
-        """Characters outside strings that end the scan with `Status.STOP` (tag openers)."""
         self.capture = capture and not args_only
         self.args_only = args_only
         """The whole value is the arguments object (the opener named the tool); it streams from its `{`."""
