@@ -205,7 +205,8 @@ class TaggedStart:
             lead = _PROSE_THEN_FUNCTION.match(text, pos, partial=not final)
             if lead is not None and lead.partial:
                 return pos, MORE
-            if lead is not None and ctx.tools.is_known(lead.group("name").strip()) and not presents(lead.group("text")):
+            name = lead.group("name") or lead.group("json_name") if lead is not None else None
+            if lead is not None and ctx.tools.is_known((name or "").strip()) and not presents(lead.group("text")):
                 ctx.markup("")  # `<tool_call>Let me check.<function=NAME>`: the opener is the call's markup
                 ctx.text(lead.group("text"))
                 return lead.end("text"), self
@@ -220,10 +221,13 @@ class TaggedStart:
 
 
 _PROSE_THEN_FUNCTION = regex.compile(
-    r"(?P<text>[^<\n]{1,200})(?=<function=(?P<name>[^>\n=]{1,128})>)", regex.IGNORECASE
+    r"(?P<text>[^<\n{]{1,200})(?=<function=(?P<name>[^>\n=]{1,128})>"
+    r"|\{[ \t]{0,4}\"(?:name|function|tool_name)\"[ \t]{0,4}:[ \t]{0,4}\"(?P<json_name>[^\"\\\n]{1,128})\")",
+    regex.IGNORECASE,
 )
-"""A sentence between a call tag's opener and the ``<function=NAME>`` of an offered tool on the same line (Nemotron, in
-Rapid-MLX's parser tests): the model's prose, visible; the tag still holds the call."""
+"""A sentence between a call tag's opener and the call of an offered tool on the same line, ``<function=NAME>``
+(Nemotron, in Rapid-MLX's parser tests) or a JSON call (``<tool_call>Here is the tool call: {"name": …}``, mlx tests):
+the model's prose, visible; the tag still holds the call."""
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:

@@ -400,3 +400,30 @@ def test_a_call_tags_closer_written_twice_around_a_tools_own_tag_is_markup(text:
 def test_a_closer_written_twice_before_words_leaves_the_words_text() -> None:
     text = "<tool_call><get_weather><city>Paris</city></get_weather></tool_call></tool_call> Done."
     check(Real("written: the words after it", text, [W], visible="Done.", tools=[tool("get_weather", city="string")]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (f"<tool_call>Here is the tool call: {CALL}</tool_call>", "Here is the tool call:"),
+        (f"<function_call>Checking the weather now. {CALL}</function_call> Done.", "Checking the weather now. Done."),
+        (
+            "<tool_call>Let me check.<function=get_weather><parameter=city>Paris</parameter></function></tool_call>",
+            "Let me check.",
+        ),
+    ],
+)
+def test_a_sentence_inside_a_call_tag_before_the_call_is_text_and_the_tag_markup(text: str, visible: str) -> None:
+    check(Real("written: mlx's tests, prose inside <tool_call> before the JSON", text, [W], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>Here is the tool call: {"name": "delete_all", "arguments": {}}</tool_call>',  # not offered
+        f"<tool_call>For example: {CALL}</tool_call>",  # shown as an example
+    ],
+)
+def test_a_sentence_inside_a_call_tag_before_no_call_of_an_offered_tool_leaves_the_tag_text(text: str) -> None:
+    result = check(Real("written: counterparts", text, [], tools=["get_weather"]), visible=False)
+    assert "<tool_call>" in result["text"]
