@@ -160,11 +160,18 @@ class Status(Enum):
     """Not JSON, even leniently; ``error`` says why."""
 
 
-_VALUE, _KEY, _COLON, _AFTER = range(4)
+_VALUE, _KEY, _COLON, _AFTER, _JOIN = range(5)  # _JOIN: after `"abc" +`, the next string literal continues it
 
 _WS = re.compile(r"[ \t\r\n]+")
 _RUNS = {'"': re.compile(r'[^"\\\x00-\x1f]+'), "'": re.compile(r"[^'\"\\\x00-\x1f]+")}
 _TOKEN = re.compile(r"[A-Za-z0-9_$+\-.]+")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+"""A number as the grammar's NUMBER reads one (a token it does not match whole is a word: ``1_000``, ``1.5.3``)."""
+BARE_WORD = re.compile(r"(?:[^\s,:{}\[\]\"'()<#/`]|/(?![/*]))(?:[^\n,{}\[\]\"'()<`]*[^\s,{}\[\]\"'()<`])?")
+"""An unquoted string value (``Seoul``, ``/home``, ``Viale Francesco Redi``): the grammar's BARE_WORD. It runs to
+the next ``,`` ``}`` ``]`` or line end, blanks at its end left out; a quote, a bracket, a parenthesis (a call
+expression: ``get_current_date ()``), ``<`` (a tag) or a backtick ends it, and what follows is then an error."""
+_BARE_RUN = re.compile(r"[^\n,{}\[\]\"'()<`]*")
 _BARE_KEY = re.compile(r"[A-Za-z_$0-9][A-Za-z0-9_$\-]*")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _LITERALS = {"true": "true", "True": "true", "false": "false", "False": "false", "null": "null", "None": "null"}
@@ -182,9 +189,17 @@ class JsonScanner:
         capture: bool = True,
         args_only: bool = False,
         kinds: Callable[[str | None], Mapping[str, str]] | None = None,
+        bare_words: bool = False,
+        bare_names: bool = False,
     ) -> None:
         self.stop_chars = stop_chars
         """Characters outside strings that end the scan with `Status.STOP` (tag openers)."""
+        self.bare_words = bare_words
+        """Read an unquoted word as a string value (`BARE_WORD`; ``lenient_json.loads(bare_words=True)``): only in a
+        tagged call block, never in prose."""
+        self.bare_names = bare_names
+        """Read an unquoted word as a string where it is the call's name (``{"name": get_weather, …}``) and nowhere
+        else: an untagged candidate, which counts only if that word names an offered tool."""
         self.capture = capture and not args_only
         self.args_only = args_only
         """The whole value is the arguments object (the opener named the tool); it streams from its `{`."""
@@ -192,6 +207,8 @@ class JsonScanner:
         """The tool name, once its string has closed (top-level ``name`` or ``function.name``)."""
         self.streamed = False
         """True once the arguments object started streaming (its name was known before it began)."""
+        self.bare_name: str | None = None
+        """The call's name written without quotes (`bare_words`): it does not open the call as it streams."""
         self.error: str | None = None
         self.done = False
         self._stack: list[str] = []
@@ -210,6 +227,8 @@ class JsonScanner:
         self._kinds: Mapping[str, str] = {}
         self._held: list[str] | None = None  # a top-level string argument of a scalar type, until it closes
         self._line_after = False  # a blank or line break followed the last whole value (a comma left out there)
+        self._joinable = False  # a string value ended but its closing quote waits: a `+` may join the next literal
+        self._joint_ws = ""  # blanks after such a string, held with its quote (between joined literals they go)
 
     # -- public -------------------------------------------------------------------------------------
 
@@ -234,13 +253,33 @@ class JsonScanner:
                 pos = end
                 continue
             char = text[pos]
+            if self._joinable and char not in " \t\r\n/#":
+                if char == "+" and self._expect == _AFTER:  # `"abc\n" +⏎ "def"`: JavaScript's join, one string
+                    self._expect, self._joint_ws = _JOIN, ""
+                    pos += 1
+                    continue
+                if char in "\"'" and self._expect == _JOIN:
+                    self._joinable, self._joint_ws, self._quote = False, "", char  # the string goes on
+                    pos += 1
+                    continue
+                if self._expect == _AFTER:
+                    self._close_string()
             if char in " \t\r\n":
                 end = _WS.match(text, pos).end()  # type: ignore[union-attr]  # a match is certain here
                 if self._expect == _AFTER:
                     self._line_after = True
-                self._emit_ws(text[pos:end])
+                if self._joinable:
+                    self._joint_ws += text[pos:end]
+                else:
+                    self._emit_ws(text[pos:end])
                 pos = end
-            elif char == "/" or char == "#":
+            elif (char == "/" or char == "#") and not (
+                char == "/"
+                and self.bare_words
+                and self._expect == _VALUE
+                and self._stack
+                and text[pos + 1 : pos + 2] not in "/*"
+            ):
                 if char == "/":
                     if pos + 1 >= n:
                         if final:
@@ -352,6 +391,18 @@ class JsonScanner:
             return "name"
         return None
 
+    def _name_slot(self) -> bool:
+        """The value about to start is a call's name: under a name key of the call object (in a list of calls, or
+        under a wrapper key), whatever `capture` says."""
+        stack, keys = self._stack, self._keys
+        if stack[:1] == ["["]:  # a list of calls
+            stack, keys = stack[1:], keys[1:]
+        if "[" in stack or not keys:
+            return False
+        if len(keys) == 1:
+            return keys[0] in NAME_KEYS
+        return len(keys) == 2 and keys[0] in WRAPPER_KEYS and keys[1] == "name"
+
     def _value_done(self) -> None:
         if not self._stack:
             self.done = True
@@ -461,11 +512,15 @@ class JsonScanner:
                 self._held = [self._out.pop()]  # its opening quote: the whole string decides how it streams
             return pos + 1
         match = _TOKEN.match(text, pos)
+        if match is not None and match.end() == len(text) and not final:
+            return -pos - 1
+        if expect == _VALUE and self._stack and (self.bare_words or (self.bare_names and self._name_slot())):
+            token = match.group() if match is not None else ""
+            if token not in _LITERALS and not _NUMBER.fullmatch(token):
+                return self._bare_word(text, pos, final)
         if match is None:
             self._fail(pos, f"unexpected character {char!r}")
             return pos
-        if match.end() == len(text) and not final:
-            return -pos - 1
         token = match.group()
         if expect == _KEY:
             if not _BARE_KEY.fullmatch(token):
@@ -479,13 +534,30 @@ class JsonScanner:
         if expect != _VALUE:
             self._fail(pos, f"unexpected {token!r}")
             return pos
-        normal = _LITERALS.get(token) or normalize_number(token)
+        normal = _LITERALS.get(token) or (normalize_number(token) if _NUMBER.fullmatch(token) else None)
         if normal is None:
             self._fail(pos, f"unquoted text {token!r} is not a JSON value (strings need quotes)")
             return pos
         self._emit(normal)
         self._value_done()
         return match.end()
+
+    def _bare_word(self, text: str, pos: int, final: bool) -> int:
+        """An unquoted string value (`BARE_WORD`), streamed as a JSON string; a word that runs to the end of the
+        chunk is handed back until it ends."""
+        run = _BARE_RUN.match(text, pos)
+        if run is not None and run.end() == len(text) and not final:
+            return -pos - 1
+        word = BARE_WORD.match(text, pos)
+        if word is None:
+            self._fail(pos, f"unexpected character {text[pos]!r}")
+            return pos
+        value = word.group()
+        if self._value_role() == "name" and self.name is None:
+            self.bare_name = value  # not `name`: an unquoted name counts only as an offered tool's (the reader knows)
+        self._emit(json.dumps(value))  # never a literal of a scalar type (those are lexed as numbers and literals)
+        self._value_done()
+        return word.end()
 
     def _string(self, text: str, pos: int, final: bool) -> int:
         quote = self._quote
@@ -531,17 +603,30 @@ class JsonScanner:
         key = self._keys[-1]
         return key if key is not None and key in self._kinds else None
 
-    def _end_string(self) -> None:
-        self._quote = None
+    def _close_string(self) -> None:
+        """Emit the closing quote of a string value (held while a `+` could still join another literal to it)."""
+        self._joinable = False
         self._emit('"')
         if self._held is not None:
             held, self._held = "".join(self._held), None
             typed: Any = retyped(self._kinds.get(self._keys[-1] or ""), json.loads(held))
             self._out.append(held if isinstance(typed, str) else json.dumps(typed))
+        ws, self._joint_ws = self._joint_ws, ""
+        if ws:
+            self._emit_ws(ws)
+
+    def _end_string(self) -> None:
+        self._quote = None
         role, self._string_role = self._string_role, None
-        if role is None:
+        if role is None and self._stack:  # a value in an object or list: its quote waits for a `+` (`_JOIN`)
+            self._joinable = True
             self._value_done()
             return
+        if role is None:
+            self._close_string()
+            self._value_done()
+            return
+        self._emit('"')
         value: str = json.loads('"' + "".join(self._parts) + '"')
         self._parts = []
         if role == "key":
