@@ -171,6 +171,12 @@ BARE_WORD = re.compile(r"(?:[^\s,:{}\[\]\"'()<#/`]|/(?![/*]))(?:[^\n,{}\[\]\"'()
 """An unquoted string value (``Seoul``, ``/home``, ``Viale Francesco Redi``): the grammar's BARE_WORD. It runs to
 the next ``,`` ``}`` ``]`` or line end, blanks at its end left out; a quote, a bracket, a parenthesis (a call
 expression: ``get_current_date ()``), ``<`` (a tag) or a backtick ends it, and what follows is then an error."""
+_KEY_RUNS = {'"': re.compile(r'[^"\'>(=\\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
+"""A key's body runs to a quote of either kind or a separator a damaged key may end in (`_damaged_key_end`)."""
+_WORD_KEY = re.compile(r"[A-Za-z_$][\w$\-]{0,63}")
+_MIXED_COLON = re.compile(r"[ \t]*:")
+_GLUED_VALUE = re.compile(r"[ \t]*[{\[]")
+_STRAY_TAIL = re.compile(r"[\s}\]]*")
 _BARE_RUN = re.compile(r"[^\n,{}\[\]\"'()<`]*")
 _BARE_KEY = re.compile(r"[A-Za-z_$0-9][A-Za-z0-9_$\-]*")
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -229,6 +235,8 @@ class JsonScanner:
         self._line_after = False  # a blank or line break followed the last whole value (a comma left out there)
         self._joinable = False  # a string value ended but its closing quote waits: a `+` may join the next literal
         self._joint_ws = ""  # blanks after such a string, held with its quote (between joined literals they go)
+        self._after_closer = False  # the last character taken was a closing bracket (a stray quote may follow)
+        self._key_quoted = False  # the current key was written in quotes
 
     # -- public -------------------------------------------------------------------------------------
 
@@ -253,6 +261,18 @@ class JsonScanner:
                 pos = end
                 continue
             char = text[pos]
+            after_closer, self._after_closer = self._after_closer, False
+            if char in "\"'" and after_closer and self._expect == _AFTER and not self._joinable:
+                # A quote glued after a closer with only closers and blanks after it to the end (`]"}}`, `}"`: Llama
+                # 3.2 3B): stray, as the grammar's STRAY_QUOTE; until the end is seen it is handed back.
+                # A tag opener after them (a stop character: the block's closer) ends the value's text as the end does.
+                tail = _STRAY_TAIL.match(text, pos + 1).end()  # type: ignore[union-attr]  # `*` always matches
+                if tail >= n and not final:
+                    self._after_closer = True
+                    return pos, Status.MORE
+                if tail >= n or text[tail] in self.stop_chars:
+                    pos += 1
+                    continue
             if self._joinable and char not in " \t\r\n/#":
                 if char == "+" and self._expect == _AFTER:  # `"abc\n" +⏎ "def"`: JavaScript's join, one string
                     self._expect, self._joint_ws = _JOIN, ""
@@ -414,6 +434,9 @@ class JsonScanner:
     def _structural(self, text: str, pos: int, final: bool) -> int:
         char = text[pos]
         expect = self._expect
+        if char in "{[" and expect == _COLON:  # `{"a" {"b": 1}}`: the colon left out before an object or list
+            self._emit(":")
+            self._expect = expect = _VALUE
         if char in "{[":
             if expect != _VALUE:
                 self._fail(pos, f"unexpected {char!r}")
@@ -465,6 +488,7 @@ class JsonScanner:
             self._stack.pop()
             self._keys.pop()
             self._value_done()
+            self._after_closer = True
             return pos + 1
         if char == ":":
             if expect != _COLON:
@@ -481,6 +505,11 @@ class JsonScanner:
                 self._keys[-1] = None
                 self._value_done()
                 return pos  # the comma or brace again, after a whole member
+        if char == "," and expect == _COLON and self._key_quoted and self._keys[-1] in NAME_KEYS:
+            self._emit(":")  # `{"name", "get_weather", …}`: a comma where the name key's colon belongs
+            self._expect = _VALUE
+            self._closer_ok = False
+            return pos + 1
         if char == ",":
             if expect != _AFTER or not self._stack:
                 self._fail(pos, "unexpected ','")
@@ -528,6 +557,7 @@ class JsonScanner:
                 return pos
             self._emit(json.dumps(token))
             self._keys[-1] = token
+            self._key_quoted = False
             self._expect = _COLON
             self._closer_ok = False
             return match.end()
@@ -562,7 +592,8 @@ class JsonScanner:
     def _string(self, text: str, pos: int, final: bool) -> int:
         quote = self._quote
         assert quote is not None
-        run = _RUNS[quote]
+        key = self._string_role == "key"
+        run = _KEY_RUNS[quote] if key else _RUNS[quote]
         n = len(text)
         while pos < n:
             match = run.match(text, pos)
@@ -574,6 +605,10 @@ class JsonScanner:
             if char == quote:
                 self._end_string()
                 return pos + 1
+            if key and char in "\"'>(=":
+                end = self._damaged_key_end(text, pos, final)
+                if end is not None:
+                    return end
             if char == "\\":
                 if pos + 1 >= n:
                     return pos  # the escape is split across chunks
@@ -590,6 +625,32 @@ class JsonScanner:
             self._string_piece(normalize_string_unit(unit))
             pos += len(unit)
         return pos
+
+    def _damaged_key_end(self, text: str, pos: int, final: bool) -> int | None:
+        """Where a word key ends whose closing punctuation is damaged, as the grammar's MIXED_KEY and GLUED_KEY read
+        it: closed by the other quote before its colon (``"data':``), or ``>`` ``(`` ``=`` where its ``":`` belongs
+        before an object or list (``"parameters>{``). ``pos`` itself when the chunk ends before that is known (the
+        caller hands the rest back); None when the character is the key's own."""
+        if not _WORD_KEY.fullmatch("".join(self._parts)):
+            return None
+        char = text[pos]
+        if char in "\"'":
+            if _MIXED_COLON.match(text, pos + 1) is not None:
+                self._end_string()
+                return pos + 1  # the colon is read next, as after any key
+            if not final and text[pos + 1 :].strip(" \t") == "":
+                return pos
+            return None
+        after = _GLUED_VALUE.match(text, pos + 1)
+        if after is not None:
+            self._end_string()
+            self._emit(":")
+            self._expect = _VALUE
+            self._closer_ok = False
+            return after.end() - 1  # the `{` or `[` opens the value
+        if not final and text[pos + 1 :].strip(" \t") == "":
+            return pos
+        return None
 
     def _string_piece(self, piece: str) -> None:
         if self._string_role is not None:
@@ -631,6 +692,7 @@ class JsonScanner:
         self._parts = []
         if role == "key":
             self._keys[-1] = value
+            self._key_quoted = True
             self._expect = _COLON
             self._closer_ok = False
             return

@@ -97,6 +97,14 @@ class _ToPython(Transformer[Token, Any]):
     def pair(self, key: str, value: Any) -> tuple[str, Any]:
         return key, value
 
+    @v_args(inline=True)
+    def glued_key(self, token: Token) -> str:
+        return str(token)[1:-1]  # `"data'`: the word between the mismatched quotes
+
+    @v_args(inline=True)
+    def glued_pair(self, token: Token, value: Any) -> tuple[str, Any]:
+        return str(token)[1:-1], value  # `"parameters>` / `"name"` before a comma: the word inside
+
     def object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         return dict(pairs)
 

@@ -333,6 +333,13 @@ class AfterBody:
             if pos + 1 >= len(text) or text[pos + 1] in " \t\r\n<":
                 ctx.markup(char)
                 return pos + 1, Closed(ctx)
+        if char in "\"'" and tagged:  # `{…}"</tool_call>`: a stray quote glued after the call (Llama 3.2 3B)
+            nxt = len(text) - len(text[pos + 1 :].lstrip(" \t\r\n"))
+            if nxt >= len(text) and not final:
+                return pos, MORE
+            if nxt >= len(text) or text[nxt] == "<":
+                ctx.markup(char)
+                return pos + 1, self
         if char == "/" and tagged:  # `{…}/function>`: the closer with its `<` left out
             damaged, partial = damaged_closer(block, text, pos, final)
             if partial:

@@ -122,6 +122,14 @@ class UntaggedJson:
         if pos < len(text) and text[pos] == "`":
             self.ctx.revert()
             return pos, None
+        if pos < len(text) and text[pos] in "\"'" and text[pos + 1 :].strip() == "":
+            # A quote glued after the value, the output's last character (`}}}"`: Llama 3.2 3B): stray, read with the
+            # value (the grammar's STRAY_QUOTE), so a call takes it as its markup and text gets it back.
+            if not final:
+                return pos, MORE
+            self.ctx.consume(text[pos])
+            self.json.body.append(text[pos])
+            pos += 1
         return pos, self._classify("")
 
     def _classify(self, added: str, body: str | None = None) -> Next:
