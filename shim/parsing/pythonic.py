@@ -15,6 +15,7 @@ Python refuses the text:
   text, when the strict reading fails and the value is one run of word-like tokens (letters, digits and
   ``@ . : / + - # % ~ ? & =``: addresses, paths, dates; single blanks between words) right before ``,`` or ``)``;
   an expression (``x + 1``, ``f(1)``, ``x[0]``) stays no call;
+- a backslash before a digit in a string is a backslash (``"C:\\1_Git"``), never an octal escape (`backslashes_kept`);
 - a set literal as a value (``predictors={'Age', 'Income'}``) is the list of its items in the order written, and
   arithmetic on number literals alone (``mu0=4.0 * 3.14159e-04``: ``+ - * /``) is its value (`_AsData`);
 - each call written as a string of the list (``['gcd(a=1)', 'lcm(b=2)']``: Snowflake Arctic's BFCL results):
@@ -30,7 +31,15 @@ from typing import Any, cast
 
 import regex
 
-__all__ = ["MARKDOWN_ESCAPE", "PYTHONIC_START", "QUOTED_START", "PythonicScanner", "as_data", "parse_pythonic"]
+__all__ = [
+    "MARKDOWN_ESCAPE",
+    "PYTHONIC_START",
+    "QUOTED_START",
+    "PythonicScanner",
+    "as_data",
+    "backslashes_kept",
+    "parse_pythonic",
+]
 
 _NAME = r"(?:[A-Za-z_]|\\_)(?:[A-Za-z0-9_.\-]|\\[_*.\-]){0,127}"
 """A tool's name in a call, its punctuation maybe escaped as Markdown escapes it (``calculate\\_circumference``,
@@ -155,6 +164,36 @@ def _escape_breaks(text: str) -> str:
     return _STRING_OR_NAME.sub(escape, text)
 
 
+_ESCAPE_PAIR = regex.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^{}\n]{1,64}\}|.)", regex.DOTALL)
+
+
+_PYTHON_ESCAPES = frozenset("\n\\'\"abfnrtv")
+"""What Python gives a meaning after a backslash in a string alone (``\\x`` ``\\u`` ``\\U`` ``\\N`` need what
+follows: `_ESCAPE_PAIR`; digits, octal, are kept as written: `backslashes_kept`)."""
+
+
+def backslashes_kept(text: str) -> str:
+    """``text`` with each backslash in a quoted string that is no Python escape, or is an octal one, written as a
+    backslash: ``"C:\\1_Git\\LocaLLM"`` and ``"C:\\Users"`` are Windows paths (a model never means ``\\1`` as a
+    control character, as lenient JSON reads an unknown digit escape), and ``\\L`` is what Python itself reads, only
+    without the warning it gives (an error where warnings are). Raw strings (``r"…"``) are left alone."""
+    if "\\" not in text:
+        return text
+
+    def keep(found: regex.Match[str]) -> str:
+        string = found.group("s")
+        if string is None or "\\" not in string or text[found.start() - 1 : found.start()] in ("r", "R"):
+            return found.group()
+        return _ESCAPE_PAIR.sub(
+            lambda pair: (
+                pair.group() if len(pair.group(1)) > 1 or pair.group(1) in _PYTHON_ESCAPES else "\\\\" + pair.group(1)
+            ),
+            string,
+        )
+
+    return _STRING_OR_NAME.sub(keep, text)
+
+
 def parse_pythonic(
     text: str,
     parameters: Callable[[str], Sequence[str]] | None = None,
@@ -192,7 +231,7 @@ def _parse(
     strings: bool,
 ) -> list[tuple[str, dict[str, Any]]] | None:
     text, names = _spell_names(text)
-    text = _escape_breaks(text)
+    text = backslashes_kept(_escape_breaks(text))
     tree = _parsed(text.strip())
     if tree is None:  # damaged brackets (BFCL's prompt mode): read again once repaired, if that reads
         repaired = _rebalanced(text.strip())

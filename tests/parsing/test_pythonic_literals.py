@@ -87,3 +87,43 @@ def test_a_set_literal_in_prose_stays_text() -> None:
     text = "The predictors are {'Age', 'Income'}; call run_linear_regression(predictors=...) later."
     result = parse_everywhere(text, REGRESSION, seeds=3)
     assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[read_file(path="C:\\1_Git\\LocaLLM\\dios.txt")]',
+        "[read_file(path='C:\\1_Git\\LocaLLM\\dios.txt')]",
+        '<tool_call>read_file(path="C:\\1_Git\\LocaLLM\\dios.txt")</tool_call>',
+        '<|tool_call_start|>[read_file(path="C:\\1_Git\\LocaLLM\\dios.txt")]<|tool_call_end|>',
+    ],
+)
+def test_a_backslash_before_a_digit_in_a_string_is_a_backslash_never_an_octal_escape(text: str) -> None:
+    result = parse_everywhere(text, [_tool("read_file", "path")], seeds=5)
+    assert _calls(result) == [("read_file", {"path": "C:\\1_Git\\LocaLLM\\dios.txt"})]
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    ("source", "path"),
+    [
+        ('"a\\\\1"', "a\\1"),  # an escaped backslash, then a digit
+        ('r"a\\1"', "a\\1"),  # a raw string is Python's own
+        ('"a\\tb"', "a\tb"),  # other escapes keep Python's reading
+        ('"\\x41\\u00e9"', "Aé"),
+    ],
+)
+def test_other_escapes_keep_pythons_reading(source: str, path: str) -> None:
+    assert parse_pythonic(f"[read_file(path={source})]") == [("read_file", {"path": path})]
+
+
+@pytest.mark.parametrize(
+    ("source", "path"),
+    [
+        ('"C:\\Users\\me"', "C:\\Users\\me"),  # `\U` with no eight hex digits: a backslash
+        ('"C:\\new\\Lib"', "C:\new\\Lib"),  # `\n` is Python's line break, `\L` a backslash
+        ('"\\N{BULLET} \\xZ"', "\u2022 \\xZ"),
+    ],
+)
+def test_a_backslash_python_gives_no_meaning_is_a_backslash(source: str, path: str) -> None:
+    assert parse_pythonic(f"[read_file(path={source})]") == [("read_file", {"path": path})]

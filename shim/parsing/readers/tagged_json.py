@@ -49,7 +49,9 @@ def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
     ns = f"(?:(?!start_|end_)[A-Za-z]{{1,16}}[{regex.escape(prefix + '|')}])?" if prefix else ""
     # ...or after it: Hunyuan V3's open-source build writes `<tool_call:opensource>`, `<think:opensource>`.
     suffix = SUFFIX if prefix else ""
-    return f"<{_WS}{ns}{name}{suffix}{_WS}>", f"<{_WS}/{_WS}{ns}{name}{suffix}{_WS}>"
+    # A stray quote before the opener's `>` (`<function_calls">`: Claude Sonnet 4.6 writing its legacy call form as
+    # text, in rig's recordings) leaves it the opener.
+    return f"<{_WS}{ns}{name}{suffix}{_WS}(?:[\"']{_WS})?>", f"<{_WS}/{_WS}{ns}{name}{suffix}{_WS}>"
 
 
 SUFFIX = r"(?::[A-Za-z0-9]{1,16})?"
