@@ -72,6 +72,7 @@ def test_an_opener_that_lost_its_bracket_where_the_message_begins_opens_its_fami
     "text",
     [
         "note> this is a quoted note",  # no call tag
+        "tool> a bare tool tag is no generic call tag",
         "tool_call> is the tag the prompt asks for.",  # the tag named, no call in it
         "`tool_call>` opens a call.",
         'Then: ``tool_call>get_weather(city="Paris")</tool_call>',  # mid-message: not where the message begins

@@ -8,7 +8,7 @@ with no error.
 
 A call tag's opener that lost its ``<`` where the message begins, or has backticks in its place (LM-Studio's notes on
 Gemma: ````` ``tool_call>read_file(path="…")</tool_call> `````): the opener of the family whose tag it names, read
-by that family's reader with the same evidence (a body that is no call is text again); a name of no call tag is text.
+by that family's reader with the same evidence (a body that is no call is text again).
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ from shim.parsing.tags import PARTIAL, MarkerMatch
 
 __all__ = ["ROWS", "OrphanClosed"]
 
-_TAG_CHARS = "`" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+_CALL_TAGS = r"tool_calls?|function_calls?|functioncall|toolcall|tool[-_]use"
+"""The generic call tags (`tagged_json`'s, `minimax`'s): a message's first word is held back only while it
+may be one."""
 
 
 class OrphanClosed:
@@ -97,11 +99,11 @@ ROWS = [
     # ``tool_call>NAME(…)</tool_call>`` opening the message: the tag's `<` lost, or written as backticks.
     Dialect(
         "lost_bracket_opener",
-        r"(?:`{1,3}|(?!`))(?P<tag>[A-Za-z_][\w:\-]{0,31})>",
+        rf"(?:`{{1,3}}|(?!`))(?P<tag>{_CALL_TAGS})>",
         None,
         kind="untagged",
         start="message",
-        first=_TAG_CHARS,
+        first="`tfTF",
         reader=_open_lost_bracket,
     ),
 ]
