@@ -160,11 +160,24 @@ class Status(Enum):
     """Not JSON, even leniently; ``error`` says why."""
 
 
-_VALUE, _KEY, _COLON, _AFTER = range(4)
+_VALUE, _KEY, _COLON, _AFTER, _JOIN = range(5)  # _JOIN: after `"abc" +`, the next string literal continues it
 
 _WS = re.compile(r"[ \t\r\n]+")
 _RUNS = {'"': re.compile(r'[^"\\\x00-\x1f]+'), "'": re.compile(r"[^'\"\\\x00-\x1f]+")}
 _TOKEN = re.compile(r"[A-Za-z0-9_$+\-.]+")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+"""A number as the grammar's NUMBER reads one (a token it does not match whole is a word: ``1_000``, ``1.5.3``)."""
+BARE_WORD = re.compile(r"(?:[^\s,:{}\[\]\"'()<#/`]|/(?![/*]))(?:[^\n,{}\[\]\"'()<`]*[^\s,{}\[\]\"'()<`])?")
+"""An unquoted string value (``Seoul``, ``/home``, ``Viale Francesco Redi``): the grammar's BARE_WORD. It runs to
+the next ``,`` ``}`` ``]`` or line end, blanks at its end left out; a quote, a bracket, a parenthesis (a call
+expression: ``get_current_date ()``), ``<`` (a tag) or a backtick ends it, and what follows is then an error."""
+_KEY_RUNS = {'"': re.compile(r'[^"\'>(=\\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
+"""A key's body runs to a quote of either kind or a separator a damaged key may end in (`_damaged_key_end`)."""
+_WORD_KEY = re.compile(r"[A-Za-z_$][\w$\-]{0,63}")
+_MIXED_COLON = re.compile(r"[ \t]*:")
+_GLUED_VALUE = re.compile(r"[ \t]*[{\[]")
+_STRAY_TAIL = re.compile(r"[\s}\]]*")
+_BARE_RUN = re.compile(r"[^\n,{}\[\]\"'()<`]*")
 _BARE_KEY = re.compile(r"[A-Za-z_$0-9][A-Za-z0-9_$\-]*")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _LITERALS = {"true": "true", "True": "true", "false": "false", "False": "false", "null": "null", "None": "null"}
@@ -182,9 +195,17 @@ class JsonScanner:
         capture: bool = True,
         args_only: bool = False,
         kinds: Callable[[str | None], Mapping[str, str]] | None = None,
+        bare_words: bool = False,
+        bare_names: bool = False,
     ) -> None:
         self.stop_chars = stop_chars
         """Characters outside strings that end the scan with `Status.STOP` (tag openers)."""
+        self.bare_words = bare_words
+        """Read an unquoted word as a string value (`BARE_WORD`; ``lenient_json.loads(bare_words=True)``): only in a
+        tagged call block, never in prose."""
+        self.bare_names = bare_names
+        """Read an unquoted word as a string where it is the call's name (``{"name": get_weather, …}``) and nowhere
+        else: an untagged candidate, which counts only if that word names an offered tool."""
         self.capture = capture and not args_only
         self.args_only = args_only
         """The whole value is the arguments object (the opener named the tool); it streams from its `{`."""
@@ -192,6 +213,8 @@ class JsonScanner:
         """The tool name, once its string has closed (top-level ``name`` or ``function.name``)."""
         self.streamed = False
         """True once the arguments object started streaming (its name was known before it began)."""
+        self.bare_name: str | None = None
+        """The call's name written without quotes (`bare_words`): it does not open the call as it streams."""
         self.error: str | None = None
         self.done = False
         self._stack: list[str] = []
@@ -210,6 +233,10 @@ class JsonScanner:
         self._kinds: Mapping[str, str] = {}
         self._held: list[str] | None = None  # a top-level string argument of a scalar type, until it closes
         self._line_after = False  # a blank or line break followed the last whole value (a comma left out there)
+        self._joinable = False  # a string value ended but its closing quote waits: a `+` may join the next literal
+        self._joint_ws = ""  # blanks after such a string, held with its quote (between joined literals they go)
+        self._after_closer = False  # the last character taken was a closing bracket (a stray quote may follow)
+        self._key_quoted = False  # the current key was written in quotes
 
     # -- public -------------------------------------------------------------------------------------
 
@@ -234,13 +261,45 @@ class JsonScanner:
                 pos = end
                 continue
             char = text[pos]
+            after_closer, self._after_closer = self._after_closer, False
+            if char in "\"'" and after_closer and self._expect == _AFTER and not self._joinable:
+                # A quote glued after a closer with only closers and blanks after it to the end (`]"}}`, `}"`: Llama
+                # 3.2 3B): stray, as the grammar's STRAY_QUOTE; until the end is seen it is handed back.
+                # A tag opener after them (a stop character: the block's closer) ends the value's text as the end does.
+                tail = _STRAY_TAIL.match(text, pos + 1).end()  # type: ignore[union-attr]  # `*` always matches
+                if tail >= n and not final:
+                    self._after_closer = True
+                    return pos, Status.MORE
+                if tail >= n or text[tail] in self.stop_chars:
+                    pos += 1
+                    continue
+            if self._joinable and char not in " \t\r\n/#":
+                if char == "+" and self._expect == _AFTER:  # `"abc\n" +⏎ "def"`: JavaScript's join, one string
+                    self._expect, self._joint_ws = _JOIN, ""
+                    pos += 1
+                    continue
+                if char in "\"'" and self._expect == _JOIN:
+                    self._joinable, self._joint_ws, self._quote = False, "", char  # the string goes on
+                    pos += 1
+                    continue
+                if self._expect == _AFTER:
+                    self._close_string()
             if char in " \t\r\n":
                 end = _WS.match(text, pos).end()  # type: ignore[union-attr]  # a match is certain here
                 if self._expect == _AFTER:
                     self._line_after = True
-                self._emit_ws(text[pos:end])
+                if self._joinable:
+                    self._joint_ws += text[pos:end]
+                else:
+                    self._emit_ws(text[pos:end])
                 pos = end
-            elif char == "/" or char == "#":
+            elif (char == "/" or char == "#") and not (
+                char == "/"
+                and self.bare_words
+                and self._expect == _VALUE
+                and self._stack
+                and text[pos + 1 : pos + 2] not in "/*"
+            ):
                 if char == "/":
                     if pos + 1 >= n:
                         if final:
@@ -352,6 +411,18 @@ class JsonScanner:
             return "name"
         return None
 
+    def _name_slot(self) -> bool:
+        """The value about to start is a call's name: under a name key of the call object (in a list of calls, or
+        under a wrapper key), whatever `capture` says."""
+        stack, keys = self._stack, self._keys
+        if stack[:1] == ["["]:  # a list of calls
+            stack, keys = stack[1:], keys[1:]
+        if "[" in stack or not keys:
+            return False
+        if len(keys) == 1:
+            return keys[0] in NAME_KEYS
+        return len(keys) == 2 and keys[0] in WRAPPER_KEYS and keys[1] == "name"
+
     def _value_done(self) -> None:
         if not self._stack:
             self.done = True
@@ -363,6 +434,9 @@ class JsonScanner:
     def _structural(self, text: str, pos: int, final: bool) -> int:
         char = text[pos]
         expect = self._expect
+        if char in "{[" and expect == _COLON:  # `{"a" {"b": 1}}`: the colon left out before an object or list
+            self._emit(":")
+            self._expect = expect = _VALUE
         if char in "{[":
             if expect != _VALUE:
                 self._fail(pos, f"unexpected {char!r}")
@@ -414,6 +488,7 @@ class JsonScanner:
             self._stack.pop()
             self._keys.pop()
             self._value_done()
+            self._after_closer = True
             return pos + 1
         if char == ":":
             if expect != _COLON:
@@ -430,6 +505,11 @@ class JsonScanner:
                 self._keys[-1] = None
                 self._value_done()
                 return pos  # the comma or brace again, after a whole member
+        if char == "," and expect == _COLON and self._key_quoted and self._keys[-1] in NAME_KEYS:
+            self._emit(":")  # `{"name", "get_weather", …}`: a comma where the name key's colon belongs
+            self._expect = _VALUE
+            self._closer_ok = False
+            return pos + 1
         if char == ",":
             if expect != _AFTER or not self._stack:
                 self._fail(pos, "unexpected ','")
@@ -461,11 +541,15 @@ class JsonScanner:
                 self._held = [self._out.pop()]  # its opening quote: the whole string decides how it streams
             return pos + 1
         match = _TOKEN.match(text, pos)
+        if match is not None and match.end() == len(text) and not final:
+            return -pos - 1
+        if expect == _VALUE and self._stack and (self.bare_words or (self.bare_names and self._name_slot())):
+            token = match.group() if match is not None else ""
+            if token not in _LITERALS and not _NUMBER.fullmatch(token):
+                return self._bare_word(text, pos, final)
         if match is None:
             self._fail(pos, f"unexpected character {char!r}")
             return pos
-        if match.end() == len(text) and not final:
-            return -pos - 1
         token = match.group()
         if expect == _KEY:
             if not _BARE_KEY.fullmatch(token):
@@ -473,13 +557,14 @@ class JsonScanner:
                 return pos
             self._emit(json.dumps(token))
             self._keys[-1] = token
+            self._key_quoted = False
             self._expect = _COLON
             self._closer_ok = False
             return match.end()
         if expect != _VALUE:
             self._fail(pos, f"unexpected {token!r}")
             return pos
-        normal = _LITERALS.get(token) or normalize_number(token)
+        normal = _LITERALS.get(token) or (normalize_number(token) if _NUMBER.fullmatch(token) else None)
         if normal is None:
             self._fail(pos, f"unquoted text {token!r} is not a JSON value (strings need quotes)")
             return pos
@@ -487,10 +572,28 @@ class JsonScanner:
         self._value_done()
         return match.end()
 
+    def _bare_word(self, text: str, pos: int, final: bool) -> int:
+        """An unquoted string value (`BARE_WORD`), streamed as a JSON string; a word that runs to the end of the
+        chunk is handed back until it ends."""
+        run = _BARE_RUN.match(text, pos)
+        if run is not None and run.end() == len(text) and not final:
+            return -pos - 1
+        word = BARE_WORD.match(text, pos)
+        if word is None:
+            self._fail(pos, f"unexpected character {text[pos]!r}")
+            return pos
+        value = word.group()
+        if self._value_role() == "name" and self.name is None:
+            self.bare_name = value  # not `name`: an unquoted name counts only as an offered tool's (the reader knows)
+        self._emit(json.dumps(value))  # never a literal of a scalar type (those are lexed as numbers and literals)
+        self._value_done()
+        return word.end()
+
     def _string(self, text: str, pos: int, final: bool) -> int:
         quote = self._quote
         assert quote is not None
-        run = _RUNS[quote]
+        key = self._string_role == "key"
+        run = _KEY_RUNS[quote] if key else _RUNS[quote]
         n = len(text)
         while pos < n:
             match = run.match(text, pos)
@@ -502,6 +605,10 @@ class JsonScanner:
             if char == quote:
                 self._end_string()
                 return pos + 1
+            if key and char in "\"'>(=":
+                end = self._damaged_key_end(text, pos, final)
+                if end is not None:
+                    return end
             if char == "\\":
                 if pos + 1 >= n:
                     return pos  # the escape is split across chunks
@@ -519,6 +626,32 @@ class JsonScanner:
             pos += len(unit)
         return pos
 
+    def _damaged_key_end(self, text: str, pos: int, final: bool) -> int | None:
+        """Where a word key ends whose closing punctuation is damaged, as the grammar's MIXED_KEY and GLUED_KEY read
+        it: closed by the other quote before its colon (``"data':``), or ``>`` ``(`` ``=`` where its ``":`` belongs
+        before an object or list (``"parameters>{``). ``pos`` itself when the chunk ends before that is known (the
+        caller hands the rest back); None when the character is the key's own."""
+        if not _WORD_KEY.fullmatch("".join(self._parts)):
+            return None
+        char = text[pos]
+        if char in "\"'":
+            if _MIXED_COLON.match(text, pos + 1) is not None:
+                self._end_string()
+                return pos + 1  # the colon is read next, as after any key
+            if not final and text[pos + 1 :].strip(" \t") == "":
+                return pos
+            return None
+        after = _GLUED_VALUE.match(text, pos + 1)
+        if after is not None:
+            self._end_string()
+            self._emit(":")
+            self._expect = _VALUE
+            self._closer_ok = False
+            return after.end() - 1  # the `{` or `[` opens the value
+        if not final and text[pos + 1 :].strip(" \t") == "":
+            return pos
+        return None
+
     def _string_piece(self, piece: str) -> None:
         if self._string_role is not None:
             self._parts.append(piece)
@@ -531,21 +664,35 @@ class JsonScanner:
         key = self._keys[-1]
         return key if key is not None and key in self._kinds else None
 
-    def _end_string(self) -> None:
-        self._quote = None
+    def _close_string(self) -> None:
+        """Emit the closing quote of a string value (held while a `+` could still join another literal to it)."""
+        self._joinable = False
         self._emit('"')
         if self._held is not None:
             held, self._held = "".join(self._held), None
             typed: Any = retyped(self._kinds.get(self._keys[-1] or ""), json.loads(held))
             self._out.append(held if isinstance(typed, str) else json.dumps(typed))
+        ws, self._joint_ws = self._joint_ws, ""
+        if ws:
+            self._emit_ws(ws)
+
+    def _end_string(self) -> None:
+        self._quote = None
         role, self._string_role = self._string_role, None
-        if role is None:
+        if role is None and self._stack:  # a value in an object or list: its quote waits for a `+` (`_JOIN`)
+            self._joinable = True
             self._value_done()
             return
+        if role is None:
+            self._close_string()
+            self._value_done()
+            return
+        self._emit('"')
         value: str = json.loads('"' + "".join(self._parts) + '"')
         self._parts = []
         if role == "key":
             self._keys[-1] = value
+            self._key_quoted = True
             self._expect = _COLON
             self._closer_ok = False
             return

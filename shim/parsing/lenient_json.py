@@ -17,7 +17,14 @@ from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args  # pyright: ignore[reportUnknownVariableType]
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    LarkError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 
 from shim.parsing.json_scan import MAX_DEPTH, JsonScanner, Status, normalize_number, normalize_string_unit
 from shim.resources import data_dir
@@ -52,9 +59,18 @@ def _decode_string(token: str) -> str:
 
 
 class _ToPython(Transformer[Token, Any]):
+    def __init__(self, *, bare_words: bool) -> None:
+        super().__init__()
+        self.bare_words = bare_words
+
+    def string(self, tokens: list[Token]) -> str:
+        return "".join(_decode_string(str(token)) for token in tokens)  # `"abc" + "def"`: one string
+
     @v_args(inline=True)
-    def string(self, token: Token) -> str:
-        return _decode_string(str(token))
+    def bare_word(self, token: Token) -> str:
+        if not self.bare_words:
+            raise LenientJSONError(f"unquoted text {str(token)!r} is not a JSON value (strings need quotes)")
+        return str(token)
 
     @v_args(inline=True)
     def number(self, token: Token) -> int | float:
@@ -80,6 +96,14 @@ class _ToPython(Transformer[Token, Any]):
     @v_args(inline=True)
     def pair(self, key: str, value: Any) -> tuple[str, Any]:
         return key, value
+
+    @v_args(inline=True)
+    def glued_key(self, token: Token) -> str:
+        return str(token)[1:-1]  # `"data'`: the word between the mismatched quotes
+
+    @v_args(inline=True)
+    def glued_pair(self, token: Token, value: Any) -> tuple[str, Any]:
+        return str(token)[1:-1], value  # `"parameters>` / `"name"` before a comma: the word inside
 
     def object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         return dict(pairs)
@@ -114,11 +138,13 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
-def loads(text: str, *, strict: bool = False) -> Any:
+def loads(text: str, *, strict: bool = False, bare_words: bool = False) -> Any:
     """Parse JSON as models write it.
 
     Args:
         strict: accept strict JSON only (still never raising anything but `LenientJSONError`).
+        bare_words: read an unquoted word as a string (``{"city": Seoul}``): only for the body of a tagged call
+            block, where the tag vouches for the call; in prose an unquoted value means it was never JSON.
 
     Raises:
         LenientJSONError: not JSON even leniently (or nested deeper than `MAX_DEPTH`); the message names the
@@ -132,13 +158,13 @@ def loads(text: str, *, strict: bool = False) -> Any:
         if strict:
             raise LenientJSONError("not strict JSON") from None
     try:
-        return _lenient(text)
+        return _lenient(text, bare_words=bare_words)
     except LenientJSONError:
         repaired = matched_closers(text)
         if repaired == text:
             raise
         try:
-            return _lenient(repaired)
+            return _lenient(repaired, bare_words=bare_words)
         except LenientJSONError:
             pass
         raise
@@ -172,19 +198,21 @@ _MAX_COMMAS = 8
 """How many commas left out before keys `loads` puts back in one text."""
 
 
-def _missing_comma(text: str, at: int) -> str | None:
+def _missing_comma(text: str, at: int, *, bare_words: bool = False) -> str | None:
     """``text`` with a comma where one was left out before a key (``"id": "x"`` then ``"function": …`` on the next
     line, as models write objects one member a line, or after a blank on the same line), or None: the grammar
     stopped at ``at`` on a ``"key":`` that a gap, and no comma, separates from the value before it."""
     if _KEY_AHEAD.match(text, at) is None:
         return None
     value_end = len(text[:at].rstrip(" \t\r\n"))
-    if value_end == at or text[value_end - 1 : value_end] not in tuple('"}]el0123456789'):
+    ends = ",:{[" if bare_words else None  # a bare word may end in any other character
+    last = text[value_end - 1 : value_end]
+    if value_end == at or (last in ends if ends is not None else last not in tuple("\"'}]el0123456789")):
         return None  # no gap, or no value (a string, object, list, literal, number) before it
     return text[:value_end] + "," + text[value_end:]
 
 
-def _lenient(text: str, commas: int = _MAX_COMMAS) -> Any:
+def _lenient(text: str, commas: int = _MAX_COMMAS, *, bare_words: bool = False) -> Any:
     parser = _parser()
     try:
         interactive: Any = parser.parse_interactive(text)  # pyright: ignore[reportUnknownMemberType]  # untyped in lark
@@ -200,7 +228,7 @@ def _lenient(text: str, commas: int = _MAX_COMMAS) -> Any:
                 raise LenientJSONError(_incomplete_message(text, accepts))
             interactive.feed_token(Token(closers[0], _CLOSERS[closers[0]]))
         tree: Any = interactive.feed_eof()
-        return _ToPython().transform(tree)
+        return _ToPython(bare_words=bare_words).transform(tree)
     except LenientJSONError:
         raise
     except UnexpectedCharacters as exc:
@@ -210,12 +238,20 @@ def _lenient(text: str, commas: int = _MAX_COMMAS) -> Any:
     except UnexpectedToken as exc:
         token: Any = exc.token
         start = getattr(token, "start_pos", None)
-        if commas and isinstance(start, int) and (repaired := _missing_comma(text, start)) is not None:
-            return _lenient(repaired, commas - 1)
+        if (
+            commas
+            and isinstance(start, int)
+            and (repaired := _missing_comma(text, start, bare_words=bare_words)) is not None
+        ):
+            return _lenient(repaired, commas - 1, bare_words=bare_words)
         what = "the end of the text" if getattr(token, "type", None) == "$END" else repr(str(token))
         raise LenientJSONError(_position_message(text, exc, f"unexpected {what}")) from None
     except UnexpectedEOF:
         raise LenientJSONError("the JSON ends before it is complete") from None
+    except VisitError as exc:  # the transformer refused a value (a bare word where none is allowed)
+        if isinstance(exc.orig_exc, LenientJSONError):
+            raise exc.orig_exc from None
+        raise LenientJSONError(f"not valid JSON: {exc.orig_exc}") from None
     except LarkError as exc:  # grammar-level failures carry no position
         raise LenientJSONError(f"not valid JSON: {exc}") from None
     except RecursionError:  # the depth check above makes this unreachable; kept so no input can crash

@@ -15,6 +15,9 @@ Python refuses the text:
   text, when the strict reading fails and the value is one run of word-like tokens (letters, digits and
   ``@ . : / + - # % ~ ? & =``: addresses, paths, dates; single blanks between words) right before ``,`` or ``)``;
   an expression (``x + 1``, ``f(1)``, ``x[0]``) stays no call;
+- a backslash before a digit in a string is a backslash (``"C:\\1_Git"``), never an octal escape (`backslashes_kept`);
+- a set literal as a value (``predictors={'Age', 'Income'}``) is the list of its items in the order written, and
+  arithmetic on number literals alone (``mu0=4.0 * 3.14159e-04``: ``+ - * /``) is its value (`_AsData`);
 - each call written as a string of the list (``['gcd(a=1)', 'lcm(b=2)']``: Snowflake Arctic's BFCL results):
   every item must be one string holding exactly one call.
 """
@@ -22,12 +25,21 @@ Python refuses the text:
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import regex
 
-__all__ = ["MARKDOWN_ESCAPE", "PYTHONIC_START", "QUOTED_START", "PythonicScanner", "parse_pythonic"]
+__all__ = [
+    "MARKDOWN_ESCAPE",
+    "PYTHONIC_START",
+    "QUOTED_START",
+    "PythonicScanner",
+    "as_data",
+    "backslashes_kept",
+    "parse_pythonic",
+]
 
 _NAME = r"(?:[A-Za-z_]|\\_)(?:[A-Za-z0-9_.\-]|\\[_*.\-]){0,127}"
 """A tool's name in a call, its punctuation maybe escaped as Markdown escapes it (``calculate\\_circumference``,
@@ -152,6 +164,36 @@ def _escape_breaks(text: str) -> str:
     return _STRING_OR_NAME.sub(escape, text)
 
 
+_ESCAPE_PAIR = regex.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^{}\n]{1,64}\}|.)", regex.DOTALL)
+
+
+_PYTHON_ESCAPES = frozenset("\n\\'\"abfnrtv")
+"""What Python gives a meaning after a backslash in a string alone (``\\x`` ``\\u`` ``\\U`` ``\\N`` need what
+follows: `_ESCAPE_PAIR`; digits, octal, are kept as written: `backslashes_kept`)."""
+
+
+def backslashes_kept(text: str) -> str:
+    """``text`` with each backslash in a quoted string that is no Python escape, or is an octal one, written as a
+    backslash: ``"C:\\1_Git\\LocaLLM"`` and ``"C:\\Users"`` are Windows paths (a model never means ``\\1`` as a
+    control character, as lenient JSON reads an unknown digit escape), and ``\\L`` is what Python itself reads, only
+    without the warning it gives (an error where warnings are). Raw strings (``r"…"``) are left alone."""
+    if "\\" not in text:
+        return text
+
+    def keep(found: regex.Match[str]) -> str:
+        string = found.group("s")
+        if string is None or "\\" not in string or text[found.start() - 1 : found.start()] in ("r", "R"):
+            return found.group()
+        return _ESCAPE_PAIR.sub(
+            lambda pair: (
+                pair.group() if len(pair.group(1)) > 1 or pair.group(1) in _PYTHON_ESCAPES else "\\\\" + pair.group(1)
+            ),
+            string,
+        )
+
+    return _STRING_OR_NAME.sub(keep, text)
+
+
 def parse_pythonic(
     text: str,
     parameters: Callable[[str], Sequence[str]] | None = None,
@@ -189,7 +231,7 @@ def _parse(
     strings: bool,
 ) -> list[tuple[str, dict[str, Any]]] | None:
     text, names = _spell_names(text)
-    text = _escape_breaks(text)
+    text = backslashes_kept(_escape_breaks(text))
     tree = _parsed(text.strip())
     if tree is None:  # damaged brackets (BFCL's prompt mode): read again once repaired, if that reads
         repaired = _rebalanced(text.strip())
@@ -234,7 +276,7 @@ def _parse(
                 arguments[keyword.arg] = ast.unparse(keyword.value)
                 continue
             try:
-                value = _json_value(ast.literal_eval(keyword.value))
+                value = _json_value(ast.literal_eval(as_data(keyword.value)))
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 return None
             arguments[keyword.arg] = value
@@ -380,6 +422,58 @@ def _bind(node: ast.Call, names: Sequence[str]) -> ast.Call | None:
     if any(k.arg is None or k.arg in taken for k in node.keywords):
         return None
     return ast.Call(func=node.func, args=[], keywords=[*given, *node.keywords])
+
+
+_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+}
+
+
+class _AsData(ast.NodeTransformer):
+    """A value as the data a model means by it: a set literal (``{'Age', 'Income'}``, Qwen2.5 in BFCL's results) is
+    the list of its items in the order written (`ast.literal_eval` would return an unordered set, which JSON cannot
+    hold), and arithmetic on number literals alone (``mu0=4.0 * 3.14159e-04``) is its value; a name, a call or
+    ``**`` anywhere stays no literal (never evaluated code)."""
+
+    def visit_Set(self, node: ast.Set) -> ast.AST:
+        return ast.List(elts=[self.visit(elt) for elt in node.elts], ctx=ast.Load())
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        operand = self.visit(node.operand)
+        if isinstance(node.op, (ast.USub, ast.UAdd)) and _number(operand):
+            value = operand.value  # pyright: ignore[reportAttributeAccessIssue]
+            return ast.Constant(value=-value if isinstance(node.op, ast.USub) else value)
+        return ast.UnaryOp(op=node.op, operand=operand)
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        left, right = self.visit(node.left), self.visit(node.right)
+        operate = _ARITHMETIC.get(type(node.op))
+        if operate is None or not (_number(left) and _number(right)):
+            return ast.BinOp(left=left, op=node.op, right=right)  # literal_eval refuses it (or reads a complex)
+        try:
+            value = operate(left.value, right.value)  # pyright: ignore[reportAttributeAccessIssue]
+            finite = math.isfinite(value)
+        except (ZeroDivisionError, OverflowError):
+            finite = False
+        if not finite:
+            raise ValueError("the arithmetic has no finite value")
+        return ast.Constant(value=value)
+
+
+def _number(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def as_data(node: ast.expr) -> ast.expr:
+    """``node`` with set literals as lists and number arithmetic folded (`_AsData`).
+
+    Raises:
+        ValueError: arithmetic with no finite value (``1 / 0``, an overflow).
+    """
+    return cast("ast.expr", _AsData().visit(node))
 
 
 def _dict_keywords(node: ast.Dict) -> list[ast.keyword]:

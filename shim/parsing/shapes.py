@@ -179,6 +179,10 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
             raw_args = one
     if raw_args is None:
         raw_args = {}
+    if isinstance(raw_args, list) and len(raw_args) == 1 and isinstance(raw_args[0], dict):  # pyright: ignore[reportUnknownArgumentType]
+        # `"parameters": [{"city": "Tokyo"}]` (Llama 3.2 3B on Ollama): the one object the list holds is the
+        # arguments; a list of several objects stays an error (which one would be a guess).
+        raw_args = cast("dict[str, Any]", raw_args[0])
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
         raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {type(raw_args).__name__}")
     extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS - _SCHEMA_NOTES
@@ -192,13 +196,15 @@ _SIGIL = regex.compile(r"[$@]")
 
 
 def _unsigiled(data: dict[str, Any]) -> dict[str, Any]:
-    """Shape keys written with a sigil (``{"$function": NAME}``, ``@name``: a template's own key style) read
-    as the key; a key that would collide with one written plainly is kept as written."""
-    if not any(k[:1] in "$@" for k in data):
+    """Shape keys written with a sigil (``{"$function": NAME}``, ``@name``: a template's own key style) or with
+    blanks around the word (``"parameters "{…}``: Llama 3.2 3B's damaged ``":``) read as the key; a key that would
+    collide with one written plainly is kept as written."""
+    if not any(k[:1] in "$@" or k != k.strip() for k in data):
         return data
     out: dict[str, Any] = {}
     for key, value in data.items():
-        bare = _SIGIL.sub("", key, count=1) if key[:1] in "$@" else key
+        bare = key.strip()
+        bare = _SIGIL.sub("", bare, count=1) if bare[:1] in "$@" else bare
         shape_key = bare in (*_NAME_KEYS, *_ARG_KEYS, *_WRAPPERS)
         out[bare if shape_key and bare not in data else key] = value
     return out

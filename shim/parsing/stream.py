@@ -38,6 +38,7 @@ from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallCh
 from shim.ids import IdGenerator
 from shim.parsing.boundary import BoundaryTokens
 from shim.parsing.readers import DEFAULT_DIALECTS, MORE, Block, Dialect, Reader, reader_for, rows_for
+from shim.parsing.readers.block_end import Closed
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, continues_examples, placeholder, presents
 from shim.parsing.readers.reasoning import ReasoningBody
 from shim.parsing.shapes import ToolIndex, call_arguments
@@ -139,6 +140,7 @@ class StreamParser:
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
         self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
+        self._outer_fence = False  # that wrapper sits in a ``` fence: the fence's closer after it is markup too
         if in_reasoning and layout.reasoning_closers:
             # The prompt opened reasoning: the block ends at the closer of any reasoning row (the template's
             # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
@@ -335,7 +337,9 @@ class StreamParser:
                 return self._more(text, at)
             if outer is not None:
                 self._outer = None
-                self._text("", outer.group())
+                self._raw.append(outer.group())
+                # a closer written twice is markup too, and so is the closer of a fence around the wrapper
+                self._state, self._reader = TagState.START, Closed(self, fence=self._outer_fence)
                 return outer.end()
         found = self.markers.match(text, at, final, fences=text[at] in self._fence_chars)
         if found is PARTIAL:
@@ -406,6 +410,9 @@ class StreamParser:
         if self._state is TagState.START:
             self._state = TagState.INSIDE  # the reader took input past the opener: the body has begun
         self._raw.append(piece)
+
+    def tail(self) -> str:
+        return self._tail()
 
     def take_raw(self, extra: str = "") -> str:
         raw = "".join(self._raw) + extra
@@ -543,8 +550,9 @@ class StreamParser:
             self._call_raw.append(event.raw)
         self._out.append(event)
 
-    def expect_outer(self, closer: regex.Pattern[str]) -> None:
+    def expect_outer(self, closer: regex.Pattern[str], *, fence: bool = False) -> None:
         self._outer = closer
+        self._outer_fence = fence
 
     def _text(self, text: str, raw: str | None = None) -> None:
         if self._outer is not None and text.strip():

@@ -66,7 +66,7 @@ def test_lenient_json_is_read(text: str, expected: object) -> None:
         ('{"a": "unterminated', "unclosed"),
         ('{"a": ', "cut off"),
         ('{"a" 1}', "unexpected"),
-        ("{'a': undefined}", "unexpected"),
+        ("{'a': undefined}", "unquoted text 'undefined'"),
         ("hello world", "unexpected"),
         ('[{"a": ]', "unexpected"),
         ('{"a": 1"b": 2}', "unexpected"),
@@ -109,6 +109,8 @@ def test_the_grammar_header_lists_every_leniency() -> None:
         "stray extra closing brackets",
         "missing closing brackets",
         "a comma left out at the end of a line",
+        "joined by `+`",
+        "bare words",
     ):
         assert word in header
 
@@ -165,3 +167,76 @@ def test_the_value_at_a_position_is_what_loads_reads_from_its_extent() -> None:
     value, end = found
     assert text[end:] == " -- end"
     assert value == loads(text[text.index("{") : end])
+
+
+BARE_WORDS = [
+    ("an unquoted string value", '{"city": Seoul}', {"city": "Seoul"}),
+    ("an unquoted key and path", "{path: /home/me/notes.txt}", {"path": "/home/me/notes.txt"}),
+    ("an unquoted name", '{"name": get_weather, "arguments": {}}', {"name": "get_weather", "arguments": {}}),
+    (
+        "words with blanks, blanks at the end left out",
+        '{"q": Viale Francesco Redi  , "n": 2}',
+        {"q": "Viale Francesco Redi", "n": 2},
+    ),
+    ("a url, its // no comment", "{url: https://example.com/a}", {"url": "https://example.com/a"}),
+    ("a word on each line, commas left out", '{"a": Rome\n "b": Paris\n}', {"a": "Rome", "b": "Paris"}),
+    ("in a list", "[Seoul, Tokyo, 3]", ["Seoul", "Tokyo", 3]),
+    (
+        "a word that only begins like a number or literal",
+        "{a: nullable, b: 1.5.3, c: 5abc, d: 1_000}",
+        {"a": "nullable", "b": "1.5.3", "c": "5abc", "d": "1_000"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in BARE_WORDS], ids=[n for n, _, _ in BARE_WORDS])
+def test_bare_words_are_strings_only_when_asked_for(text: str, expected: object) -> None:
+    assert loads(text, bare_words=True) == expected
+    with pytest.raises(LenientJSONError, match="unquoted text"):
+        loads(text)
+
+
+def test_literals_and_numbers_stay_themselves_where_bare_words_are_read() -> None:
+    text = "{a: true, b: None, c: -2.5, d: .5, e: 1e3}"
+    assert loads(text, bare_words=True) == loads(text) == {"a": True, "b": None, "c": -2.5, "d": 0.5, "e": 1000.0}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"first": get_current_date (), "last": 1}',  # a call expression is no word
+        '{"last": birthdate ({user: "Oliver"})}',
+        "{a: Seoul's tower}",  # a quote inside a word
+        '{"a": 5 people}',  # a number, then words: not one value
+        "{a: `ls`}",
+        "{a: <city>}",  # a template's stand-in
+    ],
+)
+def test_text_that_is_no_bare_word_is_refused_even_when_they_are_asked_for(text: str) -> None:
+    with pytest.raises(LenientJSONError):
+        loads(text, bare_words=True)
+
+
+def test_a_whole_text_of_words_is_never_a_bare_word() -> None:
+    with pytest.raises(LenientJSONError):
+        loads("hello world", bare_words=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"c": "abc\\n" +\n"def"}', {"c": "abc\ndef"}),
+        ("{'c': 'a' + \"b\" + 'c'}", {"c": "abc"}),
+        ('["x" /* one */ + "y", "z"]', ["xy", "z"]),
+        ('{"c": "a" + "b"\n "d": 1}', {"c": "ab", "d": 1}),
+    ],
+    ids=["over lines", "three literals, both quotes", "a comment between", "a comma left out after"],
+)
+def test_string_literals_joined_by_plus_are_one_string(text: str, expected: object) -> None:
+    assert loads(text) == expected
+
+
+@pytest.mark.parametrize("text", ['{"c": "a" +}', '{"c": "a" + 1}', '{"c": "a" + b}', '{"c": 1 + "a"}'])
+def test_a_join_of_anything_but_string_literals_is_refused(text: str) -> None:
+    with pytest.raises(LenientJSONError):
+        loads(text, bare_words=True)

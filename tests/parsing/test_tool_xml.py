@@ -501,7 +501,7 @@ BASH = _tool("bash", command=_S)
     ("text", "command", "visible"),
     [
         ("<tool_call>\n<bash>\npwd\n</tool_call>", "pwd", ""),  # MiniMax M2.1 in LocalGPT's changelog
-        ("<tool_call>\n<bash>\npwd\n</tool_call>\n</tool_call>", "pwd", "</tool_call>"),  # twice: the second stays
+        ("<tool_call>\n<bash>\npwd\n</tool_call>\n</tool_call>", "pwd", ""),  # twice: the second is markup too
         ("Listing.\n<tool-use><bash>ls -la</tool_call>", "ls -la", "Listing. </tool_call>"),
         ("<bash>git status</function_call> Done.", "git status", "</function_call> Done."),
     ],

@@ -103,6 +103,10 @@ class Context(Protocol):
 
     def take_raw(self, extra: str = "") -> str: ...
 
+    def tail(self) -> str:
+        """The end of the text shown before the block (a few dozen characters): what the opener stands after."""
+        ...
+
     def text(self, text: str, raw: str | None = None) -> None: ...
 
     def reasoning(self, text: str, raw: str) -> None: ...
@@ -127,9 +131,10 @@ class Context(Protocol):
         (the calls a think block held, read as calls)."""
         ...
 
-    def expect_outer(self, closer: regex.Pattern[str]) -> None:
+    def expect_outer(self, closer: regex.Pattern[str], *, fence: bool = False) -> None:
         """A wrapper of no call family holds the calls being read (``<tools>{…}\n{…}</tools>``): its ``closer``, met
-        in text with only whitespace since the last call, is markup."""
+        in text with only whitespace since the last call, is markup (and, with ``fence``, the closer of the ``` fence
+        around that wrapper after it)."""
         ...
 
     def start_call(self, name: str) -> None: ...

@@ -182,8 +182,8 @@ def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[rege
     ``(match, False)``; ``(None, True)`` when the text ends where it may still be one; ``(None, False)`` when it
     is not."""
     close = block.dialect.compiled_close() if block.dialect is not None else None
-    if close is not None and final:  # the output ends inside the closer: `</tool` for `</tool_call>`
-        rest = text[pos:]
+    if close is not None and final:  # the output ends inside the closer: `</tool` for `</tool_call>` (blanks after it)
+        rest = text[pos:].rstrip(" \t\r\n")
         # Three letters of a name at least: `</b` may begin any prefixed closer (`</b:tool_call>`).
         cut = close.match(rest, partial=True) if regex.match(r"</[ \t]*\w{3}", rest) else None
         if cut is not None and cut.partial:
@@ -193,6 +193,8 @@ def damaged_closer(block: Block, text: str, pos: int, final: bool) -> tuple[rege
         return None, False
     if found.partial or (not final and found.end() >= len(text)):  # `</tool_call` may still grow
         return None, True
+    if not final and found.group("gt") is None and not text[found.end() :].strip(" \t\r\n"):
+        return None, True  # `</tool_` then blanks: the output may end there (a closer cut off)
     if found.group("gt") is None and (found.end() < len(text) or not found.group("lt")):
         return None, False
     tag = found.group("tag")
@@ -331,6 +333,13 @@ class AfterBody:
             if pos + 1 >= len(text) or text[pos + 1] in " \t\r\n<":
                 ctx.markup(char)
                 return pos + 1, Closed(ctx)
+        if char in "\"'" and tagged:  # `{…}"</tool_call>`: a stray quote glued after the call (Llama 3.2 3B)
+            nxt = len(text) - len(text[pos + 1 :].lstrip(" \t\r\n"))
+            if nxt >= len(text) and not final:
+                return pos, MORE
+            if nxt >= len(text) or text[nxt] == "<":
+                ctx.markup(char)
+                return pos + 1, self
         if char == "/" and tagged:  # `{…}/function>`: the closer with its `<` left out
             damaged, partial = damaged_closer(block, text, pos, final)
             if partial:
@@ -338,6 +347,13 @@ class AfterBody:
             if damaged is not None:
                 ctx.markup(damaged.group())
                 return damaged.end(), Closed(ctx)
+        if char == "<" and block.outer is not None:  # the wrapper's closer, the block's own left out: markup too
+            outer = match_at(block.outer, text, pos, final)
+            if outer is MORE:
+                return pos, MORE
+            if outer is not None:
+                ctx.markup(outer.group())
+                return outer.end(), Closed(ctx, fence=block.fence)
         if char in "<[`":
             fences = char == "`" and (block.fence or tagged)
             found = ctx.markers.match(text, pos, final, closes=True, fences=fences)

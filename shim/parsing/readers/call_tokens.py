@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import open_markup
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.tagged_json import TaggedStart
@@ -52,6 +52,41 @@ def _token(words: str, edge: str) -> str:
     if not edge:
         return rf"{_L}{words}{_R}"
     return rf"{_L}(?:{words}{_J}{edge}|{edge}{_J}{words}){_R}"
+
+
+_THOUGHT_WORDS = r"[^<>\[\]{}\r\n]{1,400}?"
+_THOUGHT_END = r"(?:</think>)?[ \t\r\n]{0,4}"
+_THOUGHT = _THOUGHT_WORDS + _THOUGHT_END
+"""A sentence inside a call token before its JSON: no markup, no brackets, on one line, at most a short paragraph."""
+_BODY_START = r"(?:\[[ \t\r\n]{0,8}\{|\{[ \t\r\n]{0,8}\")"
+_THOUGHT_TEXT = regex.compile(rf"(?P<text>{_THOUGHT_WORDS})(?P<end>{_THOUGHT_END})(?={_BODY_START})")
+
+
+class _Thought:
+    """Inside a call token, the thought before its JSON (the opener's lookahead saw it whole): reasoning, a
+    ``</think>`` after it markup; then the JSON as a call token's body."""
+
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        found = _THOUGHT_TEXT.match(text, pos, partial=not final)
+        if found is None:
+            self.ctx.revert()
+            return pos, None
+        if found.partial or (found.end() >= len(text) and not final):
+            return pos, MORE
+        self.ctx.reasoning(found.group("text"), self.ctx.take_raw(found.group("text")))
+        self.ctx.markup(found.group("end"))
+        return found.end(), TaggedStart(self.ctx, self.block)
+
+    def finish(self, truncated: bool) -> None:
+        self.ctx.revert()
+
+
+def _thought(ctx: Context, block: Block, match: regex.Match[str]) -> _Thought:
+    return _Thought(ctx, block)
 
 
 def _json(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
@@ -117,6 +152,16 @@ ROWS = [
         rf"{_token(_CALL, 'end')}",
         first="<",
         reader=_json,
+        example='<|function_call|>{"name": "NAME", "arguments": {...}}',
+    ),
+    # A sentence of thought inside the call token before its JSON (Seed's `<|FunctionCallBegin|>User needs the
+    # weather.[{…}]`, UI-TARS' MCP environment; sometimes closed by a `</think>`): reasoning, then the call.
+    Dialect(
+        "call_token_thought",
+        rf"{_token(_CALL, _START)}(?={_THOUGHT}{_BODY_START})",
+        rf"{_token(_CALL, 'end')}",
+        first="<",
+        reader=_thought,
         example='<|function_call|>{"name": "NAME", "arguments": {...}}',
     ),
     Dialect(

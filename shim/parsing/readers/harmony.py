@@ -23,10 +23,13 @@ begins. ``<|eom|>`` and ``<|eot|>`` end a message as ``<|end|>`` does.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader
-from shim.parsing.readers.block_end import Revert
+from shim.parsing import lenient_json
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, WholeToEnd
+from shim.parsing.readers.block_end import TURN_END, Revert
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.reasoning import ReasoningBody
 from shim.parsing.tags import PARTIAL
@@ -197,6 +200,42 @@ def _stripped(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     return JsonBody(ctx, block)
 
 
+def _recipient_only(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
+    if _GLUED.search(ctx.tail()):
+        return Revert(ctx)  # `goto=tool:x`, `a.to=tool:x`: `to=` is part of another word
+    if ctx.shown and ctx.tools.is_known(match.group("name")):  # after prose: a call only if it ends the output
+        return _RecipientLast(ctx, match.group("name"))
+    return _stripped(ctx, block, match)
+
+
+_GLUED = regex.compile(r"[\w.=:/\-]\Z")
+
+
+_TAIL = regex.compile(rf"(?:[ \t\r\n]+|{TURN_END.pattern})*", regex.IGNORECASE)
+
+
+class _RecipientLast(WholeToEnd):
+    """The recipient alone after prose (``Let me search. to=tool:code-search {…}``): a message addressed to a tool
+    is the last of the model's turn, so it is a call only when its JSON ends the output (blanks and turn tokens
+    aside); words after it (``Send it to=tool:x {…} later.``) make the whole prose. Decided at the end."""
+
+    END = regex.compile(r"(?!)")
+
+    def __init__(self, ctx: Context, name: str) -> None:
+        super().__init__(ctx)
+        self.name = name
+
+    def _decide(self) -> None:
+        body = "".join(self.body)
+        found = lenient_json.value_at(body)
+        tail = _TAIL.match(body, found[1]) if found is not None else None
+        if found is None or not isinstance(found[0], dict) or tail is None or tail.end() < len(body):
+            self.ctx.revert()
+            return
+        self.ctx.end_call(self.name, cast("dict[str, Any]", found[0]), streamed=False)
+        self.ctx.markup("")
+
+
 def _stripped_analysis(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     ctx.reasoning("", ctx.take_raw())
     return ReasoningBody(ctx, _STRIPPED_FINAL)
@@ -251,17 +290,15 @@ ROWS = [
         reader=_stripped_analysis,
     ),
     # The recipient alone, channel word stripped too: `to=functions.NAME {…}`, `to=tool:NAME {…}` (supercoder's
-    # parser tests), opening the message; an offered tool only. (After prose it would need `to=` as a stop in
-    # every chunk of prose: 10% of the prose throughput, for a form seen in one project's tests.)
+    # parser tests), opening the message or after prose (`Let me search. to=tool:code-search {…}`); an offered tool
+    # only. The text scanner stops at the word `to=` (`shim.parsing.tags.Markers.fence_stops`), never at every `t`.
     Dialect(
         "recipient_only",
         r"to=(?:functions|tools?)[.:](?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]{0,8}"
         r"(?:<\|constrain\|>[ \t]{0,4})?(?:json)?[ \t]{0,8}\r?\n?[ \t]{0,8}(?=\{)",
         None,
         kind="untagged",
-        start="message",
-        first="t",
-        reader=_stripped,
+        reader=_recipient_only,
         example=EXAMPLE,
     ),
 ]

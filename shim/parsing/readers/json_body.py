@@ -55,7 +55,14 @@ class JsonBody:
         self.name = block.name
         block.name = None  # the next object of the same block is a whole call again
         stops = "<" + ("[" if "[" in ctx.markers.opener_chars else "")
-        self.scanner = JsonScanner(stop_chars=stops, args_only=self.name is not None, kinds=ctx.tools.scalar_kinds)
+        self.bare_words = block.dialect is not None and block.dialect.kind == "call"
+        """A tag vouches for the call: an unquoted word is a string value (``{"city": Seoul}``), as a reader sees it."""
+        self.scanner = JsonScanner(
+            stop_chars=stops,
+            args_only=self.name is not None,
+            kinds=ctx.tools.scalar_kinds,
+            bare_words=self.bare_words,
+        )
         self.scanner.name = self.name
         self.body: list[str] = []
         self.begun = False
@@ -102,7 +109,9 @@ class JsonBody:
             if restated:  # read as a whole call whose name is known: only its arguments value streams
                 self.whole = True
                 stops = self.scanner.stop_chars
-                self.scanner = JsonScanner(stop_chars=stops, kinds=self.ctx.tools.scalar_kinds)
+                self.scanner = JsonScanner(
+                    stop_chars=stops, kinds=self.ctx.tools.scalar_kinds, bare_words=self.bare_words
+                )
                 self.scanner.name = self.name
         scanner, ctx = self.scanner, self.ctx
         if not self.begun and pos < len(text):
@@ -182,8 +191,12 @@ class JsonBody:
         if self.scanner.name is not None and self.name is None:  # `{"function=NAME", …}`: the member spelled out
             body = _NAME_MEMBER.sub(lambda m: f'{m.group(1)}"name": {json.dumps(m.group("name"))}', body, count=1)
         after = self.then() if self.then is not None else AfterBody(self.ctx, self.block)
+        bare = self.scanner.bare_name
+        if bare is not None and bare not in self.ctx.tools.specs:  # `{name: get weather}`: words, not a tool's name
+            self.ctx.fail_call(f"unquoted text {bare!r} is not a JSON value (strings need quotes)")
+            return after
         try:
-            value = lenient_json.loads(body)
+            value = lenient_json.loads(body, bare_words=self.bare_words)
         except lenient_json.LenientJSONError as exc:
             self.ctx.fail_call(str(exc))
             return after

@@ -21,7 +21,7 @@ from typing import Any, cast
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.pythonic import PythonicScanner
+from shim.parsing.pythonic import PythonicScanner, as_data, backslashes_kept
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.block_end import AfterBody, Closed, Revert, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
@@ -124,7 +124,7 @@ def _names_itself(literal: dict[str, Any], schema: dict[str, Any]) -> bool:
 
 def _literal(source: str, *, bare: bool = False) -> Any:
     try:
-        return _value(ast.parse(source, mode="eval").body, 0)
+        return _value(as_data(ast.parse(backslashes_kept(source), mode="eval").body), 0)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
     try:

@@ -31,6 +31,9 @@ _WS = r"[ \t]{0,8}"
 _BODY_PREFIX = regex.compile(r"```[A-Za-z_]*[ \t]*\r?\n?|json", regex.IGNORECASE)
 _LIST_TAG = "tag_around_call"
 """The row of a tag that is no call tag right around a tagged call (`shim.parsing.readers.untagged.WRAPPED_CALL`)."""
+_WRAPPERS = frozenset({_LIST_TAG, "tag_around_json"})
+"""Rows of a tag that is no call tag around a call (`WRAPPED_CALL`, and ``<tools>{…}</tools>``: `untagged.WRAPPED`):
+inside a call tag, its opener and the call tag's are the call's markup; both go back out as text if no call follows."""
 _ENVELOPE = regex.compile(
     r'\{\s*"(?:tool_calls?|function_calls?|tool_uses|calls|functions)"\s*:\s*\[', regex.IGNORECASE
 )
@@ -46,7 +49,9 @@ def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
     ns = f"(?:(?!start_|end_)[A-Za-z]{{1,16}}[{regex.escape(prefix + '|')}])?" if prefix else ""
     # ...or after it: Hunyuan V3's open-source build writes `<tool_call:opensource>`, `<think:opensource>`.
     suffix = SUFFIX if prefix else ""
-    return f"<{_WS}{ns}{name}{suffix}{_WS}>", f"<{_WS}/{_WS}{ns}{name}{suffix}{_WS}>"
+    # A stray quote before the opener's `>` (`<function_calls">`: Claude Sonnet 4.6 writing its legacy call form as
+    # text, in rig's recordings) leaves it the opener.
+    return f"<{_WS}{ns}{name}{suffix}{_WS}(?:[\"']{_WS})?>", f"<{_WS}/{_WS}{ns}{name}{suffix}{_WS}>"
 
 
 SUFFIX = r"(?::[A-Za-z0-9]{1,16})?"
@@ -172,11 +177,12 @@ class TaggedStart:
             if (
                 inner is not None
                 and inner.dialect is not None
-                and inner.dialect.name == _LIST_TAG
+                and inner.dialect.name in _WRAPPERS
                 and inner.dialect.reader
             ):
-                # `<TOOLCALL><functions><function name=…>` (BFCL's XML return formats): a tag around the calls inside
-                # the call tag; both tags stay pending, so if no tagged call follows they go back out as text.
+                # `<TOOLCALL><functions><function name=…>` (BFCL's XML return formats), `<tool_call><tools>{…}</tools>`
+                # (Qwen3-Coder 30B copying its prompt's tag): a tag around the calls inside the call tag; both tags
+                # stay pending, so if no call follows they go back out as text.
                 ctx.consume(inner.match.group())
                 return inner.match.end(), inner.dialect.reader(ctx, block, inner.match)
             if inner is not None and inner.dialect is not None and inner.dialect.name in INNER_UNTAGGED and closer:
@@ -202,7 +208,8 @@ class TaggedStart:
             lead = _PROSE_THEN_FUNCTION.match(text, pos, partial=not final)
             if lead is not None and lead.partial:
                 return pos, MORE
-            if lead is not None and ctx.tools.is_known(lead.group("name").strip()) and not presents(lead.group("text")):
+            name = lead.group("name") or lead.group("json_name") if lead is not None else None
+            if lead is not None and ctx.tools.is_known((name or "").strip()) and not presents(lead.group("text")):
                 ctx.markup("")  # `<tool_call>Let me check.<function=NAME>`: the opener is the call's markup
                 ctx.text(lead.group("text"))
                 return lead.end("text"), self
@@ -217,10 +224,13 @@ class TaggedStart:
 
 
 _PROSE_THEN_FUNCTION = regex.compile(
-    r"(?P<text>[^<\n]{1,200})(?=<function=(?P<name>[^>\n=]{1,128})>)", regex.IGNORECASE
+    r"(?P<text>[^<\n{]{1,200})(?=<function=(?P<name>[^>\n=]{1,128})>"
+    r"|\{[ \t]{0,4}\"(?:name|function|tool_name)\"[ \t]{0,4}:[ \t]{0,4}\"(?P<json_name>[^\"\\\n]{1,128})\")",
+    regex.IGNORECASE,
 )
-"""A sentence between a call tag's opener and the ``<function=NAME>`` of an offered tool on the same line (Nemotron, in
-Rapid-MLX's parser tests): the model's prose, visible; the tag still holds the call."""
+"""A sentence between a call tag's opener and the call of an offered tool on the same line, ``<function=NAME>``
+(Nemotron, in Rapid-MLX's parser tests) or a JSON call (``<tool_call>Here is the tool call: {"name": …}``, mlx tests):
+the model's prose, visible; the tag still holds the call."""
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:

@@ -58,11 +58,12 @@ class JsonCandidate:
     """A JSON value read as a possible call: its text is consumed as it is scanned, so a revert gives it all back
     as text, and kept in `body` to be decoded once it is complete."""
 
-    def __init__(self, ctx: Context, opener: str = "", *, revert: bool = True) -> None:
-        """``revert``: an error gives the text back (else the caller decides what the text was)."""
+    def __init__(self, ctx: Context, opener: str = "", *, revert: bool = True, bare_names: bool = False) -> None:
+        """``revert``: an error gives the text back (else the caller decides what the text was). ``bare_names``: the
+        call's name may be written without quotes (`JsonScanner.bare_names`)."""
         self.ctx = ctx
         self.revert = revert
-        self.scanner = JsonScanner(stop_chars="", capture=False)
+        self.scanner = JsonScanner(stop_chars="", capture=False, bare_names=bare_names)
         self.scanner.feed(opener, 0)
         self.body = [opener] if opener else []
 
@@ -95,7 +96,7 @@ class UntaggedJson:
         """A label the model writes its action under opened the value (``Action:``): a call of the "answer directly"
         pseudo-tool there is the model's choice of no tool (markup); in prose, such a value stays text."""
         block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
-        self.json = JsonCandidate(ctx, revert=not block.fence)
+        self.json = JsonCandidate(ctx, revert=not block.fence, bare_names=True)
         self.complete = False
         """The value is whole; what follows it is still to be seen."""
 
@@ -121,12 +122,20 @@ class UntaggedJson:
         if pos < len(text) and text[pos] == "`":
             self.ctx.revert()
             return pos, None
+        if pos < len(text) and text[pos] in "\"'" and text[pos + 1 :].strip() == "":
+            # A quote glued after the value, the output's last character (`}}}"`: Llama 3.2 3B): stray, read with the
+            # value (the grammar's STRAY_QUOTE), so a call takes it as its markup and text gets it back.
+            if not final:
+                return pos, MORE
+            self.ctx.consume(text[pos])
+            self.json.body.append(text[pos])
+            pos += 1
         return pos, self._classify("")
 
     def _classify(self, added: str, body: str | None = None) -> Next:
         body = self.json.text() + added if body is None else body
         content, shapes = message_of(body, self.ctx)
-        shapes = shapes or calls_of(body, self.ctx)
+        shapes = shapes or calls_of(body, self.ctx, bare_names=True)
         if not shapes and self.labelled:
             tool = _tool_taking(body, self.ctx)
             shapes = [CallShape(tool[0], tool[1], canonical=False)] if tool is not None else []
@@ -202,16 +211,26 @@ class TagCloser:
 _BLANKS = regex.compile(r"[ \t\r\n]+")
 
 
-def calls_of(body: str, ctx: Context) -> list[CallShape]:
+def calls_of(body: str, ctx: Context, *, bare_names: bool = False) -> list[CallShape]:
     """The calls in an untagged value (one call, a list, a ``{"tool_calls": [...]}`` envelope): all of canonical
-    shape naming known tools, or none."""
+    shape naming known tools, or none. ``bare_names``: the scanner let a call's name stand without quotes (and
+    nothing else): it counts only if it is an offered tool's name as it stands (``{"name": get_weather, …}``)."""
     shapes: list[CallShape] = []
+    bare = False
     try:
-        items = call_items(lenient_json.loads(body))
+        try:
+            value = lenient_json.loads(body)
+        except lenient_json.LenientJSONError:
+            if not bare_names:
+                raise
+            value, bare = lenient_json.loads(body, bare_words=True), True
+        items = call_items(value)
         for item in items:
             shape = to_call(item, ctx.tools)  # the tools: `{"get_weather": {…}}`, keyed by an offered name
             if not shape.canonical or not ctx.tools.is_known(shape.name):
                 return []
+            if bare and shape.name not in ctx.tools.specs:
+                return []  # an unquoted word counts as a name only as the offered tool's own spelling
             shapes.append(shape)
     except (lenient_json.LenientJSONError, ShapeError):
         return []
@@ -276,6 +295,11 @@ def message_of(body: str, ctx: Context) -> tuple[str, list[CallShape]]:
     return (content, shapes) if shapes else ("", [])
 
 
+MARKUP_LABEL = regex.compile(r"(?:xml|html|function_calls?|tool_calls?|tool_code)[ \t]{0,4}\r?\n[ \t\r\n]{0,16}(?=<)")
+"""A fence's first line naming a markup language or the block a call, on a line of its own right before a tag (the
+info string written after a line break: ```` ```⏎xml⏎<command>… ````): the fence's markup if a call follows."""
+
+
 class FenceStart:
     """After a ```json fence (or ```xml, or none): a JSON value makes it a candidate, and so does a tagged call
     (``<function_call>…</function_call>`` fenced by the model: the fence is its markup). A fence named by an
@@ -308,6 +332,12 @@ class FenceStart:
         if label is not None:
             self.ctx.consume(label.group())
             return label.end(), self
+        label = MARKUP_LABEL.match(text, pos, partial=not final)
+        if label is not None and label.partial:
+            return pos, MORE
+        if label is not None:  # ```⏎xml⏎<tool_call>…: the fence's language on a line of its own
+            self.ctx.consume(label.group())
+            pos = label.end()
         if text[pos] == "<":  # a tagged call fenced by the model (```xml around <function_call>…): the fence is markup
             return tagged_inside(self.ctx, text, pos, final, fence=True)
         self.ctx.revert()
@@ -326,18 +356,19 @@ def tagged_inside(
     if found is PARTIAL:
         return pos, MORE
     row = found.dialect if found is not None and found.kind in ("open", "fence") else None
-    # a call family's block, or a JSON call in a tag of its own (`<tools>{…}</tools>`): both end at their closer
+    # a call family's block, or a call in a tag of its own (`<tools>{…}</tools>`, `<command><run_command>…`): each ends
+    # at its closer
     inner = row is not None and row.name in INNER_UNTAGGED
     if (
         found is None
         or row is None
         or row.reader is None
-        or not (row.kind == "call" or row.name == WRAPPED.name or inner)
+        or not (row.kind == "call" or row.name in (WRAPPED.name, WRAPPED_CALL.name) or inner)
     ):
         ctx.revert()
         return pos, None
     if inner and outer is not None:  # its reader knows no wrapper: the core takes the closer after its calls
-        ctx.expect_outer(outer)
+        ctx.expect_outer(outer, fence=fence)
     ctx.consume(found.match.group())
     block = Block(row if row.kind == "call" else None, fence=fence, outer=outer)
     return found.match.end(), row.reader(ctx, block, found.match)
@@ -346,25 +377,27 @@ def tagged_inside(
 class _WrappedTag:
     """After ``<TAG>`` of no call family: a tagged call right inside makes the tag its markup."""
 
-    def __init__(self, ctx: Context, tag: str | None) -> None:
-        """``tag`` None: a prolog with no closer (an XML declaration) before the call."""
+    def __init__(self, ctx: Context, tag: str | None, *, fence: bool = False) -> None:
+        """``tag`` None: a prolog with no closer (an XML declaration) before the call. ``fence``: the tag sits in
+        a ``` fence, whose closer after the tag's is markup too."""
         self.ctx = ctx
         self.close = (
             None if tag is None else compile_marker(rf"<[ \t]{{0,8}}/[ \t]{{0,8}}{regex.escape(tag)}[ \t]{{0,8}}>")
         )
+        self.fence = fence
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         pos = self.ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
-        return tagged_inside(self.ctx, text, pos, final, outer=self.close)
+        return tagged_inside(self.ctx, text, pos, final, fence=self.fence, outer=self.close)
 
     def finish(self, truncated: bool) -> None:
         self.ctx.revert()
 
 
 def _open_wrapped_tag(ctx: Context, block: Block, match: regex.Match[str]) -> _WrappedTag:
-    return _WrappedTag(ctx, match.groupdict().get("tag"))
+    return _WrappedTag(ctx, match.groupdict().get("tag"), fence=block.fence)
 
 
 class ToolFence(WholeToEnd):

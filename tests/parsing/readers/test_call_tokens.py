@@ -315,3 +315,45 @@ def test_a_kimi_k3_json_block_named_in_prose_stays_text() -> None:
     text = 'The <|open|>json<|sep|> token opens a block of {"input": "ls"} arguments.'
     result = parse_everywhere(text, K3_TOOLS, every_split=False, seeds=6)
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "reasoning"),
+    [
+        (
+            '<|FunctionCallBegin|>User needs the weather in Paris.[{"name": "get_weather", "parameters": {"city": "Paris"}}]'
+            "<|FunctionCallEnd|>",
+            "User needs the weather in Paris.",
+        ),
+        (
+            '<mcp_env>\n<|FunctionCallBegin|>I look it up</think>\n[{"name":"get_weather","parameters":{"city":"Paris"}}]'
+            "\n</mcp_env>",
+            "I look it up",
+        ),
+        (
+            '<|function_call:start|> checking the weather {"name": "get_weather", "arguments": {"city": "Paris"}}<|function_call:end|>',
+            "checking the weather",
+        ),
+    ],
+)
+def test_a_thought_inside_a_call_token_before_its_json_is_reasoning(text: str, reasoning: str) -> None:
+    check(
+        Real(
+            "written: Seed in UI-TARS' MCP environment thinks inside the call token",
+            text,
+            [("get_weather", {"city": "Paris"})],
+            reasoning=reasoning,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<|FunctionCallBegin|>I could not find a tool for that.<|FunctionCallEnd|>",  # no JSON after the words
+        '<|FunctionCallBegin|>See <a href="x">the docs</a> [{"name": "other", "arguments": {}}]',  # markup
+    ],
+)
+def test_words_in_a_call_token_with_no_json_call_after_them_are_not_reasoning(text: str) -> None:
+    result = check(Real("written: counterparts", text, [], visible=text, tools=["get_weather"]), visible=False)
+    assert result["reasoning"] == ""

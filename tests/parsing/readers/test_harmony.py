@@ -315,3 +315,30 @@ def test_the_assistant_header_after_a_rendered_user_turn_is_still_text() -> None
 def test_the_model_own_header_after_the_roles_word_in_prose_is_still_read() -> None:
     text = 'The user asked.<|start|>assistant<|channel|>commentary to=functions.get_weather<|message|>{"city": "Paris"}<|call|>'
     check(Real("variant", text, [("get_weather", {"city": "Paris"})], visible="The user asked."))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Let me search. to=tool:get_weather {"city": "Paris"}',  # supercoder's parser tests
+        'I will check the weather.\nto=functions.get_weather json\n{"city": "Paris"}\n',
+        'Checking now: to=tool.get_weather {"city": "Paris"}<|call|>',
+        'On it to=tool:get_weather {"city": "Paris"}  \n\n',
+    ],
+)
+def test_the_recipient_alone_after_prose_is_a_call_when_it_ends_the_output(text: str) -> None:
+    result = check(Real("variant", text, [("get_weather", {"city": "Paris"})], tools=["get_weather"]), visible=False)
+    assert "to=" not in result["text"] and result["text"].strip()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Let me search. to=tool:get_weather {"city": "Paris"} and then I will answer.',
+        'Let me search. to=tool:delete_all {"really": true}',  # not offered
+        'Let me search. goto=tool:get_weather {"city": "Paris"}',  # no word of its own
+        "Let me search. to=tool:get_weather {city: Paris}",  # no JSON
+    ],
+)
+def test_the_recipient_alone_after_prose_with_words_after_it_or_no_evidence_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=["get_weather"]))

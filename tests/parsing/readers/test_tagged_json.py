@@ -319,6 +319,130 @@ def test_a_named_tags_arguments_may_be_fenced_listed_or_among_sentences(text: st
 @pytest.mark.parametrize(
     "text",
     [
+        '<tool_calls>[{"name": "get_weather", "arguments": {"city": Paris}}]</tool_calls>',
+        '<tool_call>\n{"name": get_weather, "arguments": {city: Paris}}\n</tool_call>',
+        "<tool_call>\nget_weather {city: Paris}\n</tool_call>",
+        '[TOOL_REQUEST]\n{"name": "get_weather", "arguments": {"city": Paris  }}\n[END_TOOL_REQUEST]',
+        '<function_call>{"name": "get_weather", "arguments": {"city": Paris</function_call>',
+        '<tool_call name="get_weather">{city: Paris}</tool_call>',
+    ],
+)
+def test_a_bare_word_in_a_call_tag_is_a_string_value(text: str) -> None:
+    check(Real("written: small models leave a string's quotes out (llamadart's Apriel 1.5 test)", text, [W]))
+
+
+def test_a_bare_word_runs_to_the_end_of_its_line_and_keeps_slashes() -> None:
+    text = "<tool_call>\n{name: list_dir, arguments: {path: /home/me/My Files\n, depth: 2}}\n</tool_call>"
+    tools = [tool("list_dir", path="string", depth="integer")]
+    check(
+        Real(
+            "written: LLxprt's tests, {path: /home}",
+            text,
+            [("list_dir", {"path": "/home/me/My Files", "depth": 2})],
+            tools=tools,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "get_weather", "arguments": {"city": get_city ()}}</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": lookup({q: "x"})}}</tool_call>',
+    ],
+)
+def test_a_call_expression_in_a_call_tag_is_no_bare_word(text: str) -> None:
+    result = check(Real("written: R1 nests calls as values (ollama #8517)", text, [], errors=1), visible=False)
+    assert result["calls"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "write", "arguments": {"text": "line one\\n" +\n  "line two"}}</tool_call>',
+        "<tool_call>{'name': 'write', 'arguments': {'text': 'line one\\n' + \"line two\"}}</tool_call>",
+        '{"name": "write", "parameters": {"text": "line one\\n" +\n"line two"}}',
+    ],
+)
+def test_string_literals_joined_by_plus_are_one_argument(text: str) -> None:
+    check(
+        Real(
+            "written: Llama 3.1 8B joins a script's lines with + (local-subagents)",
+            text,
+            [("write", {"text": "line one\nline two"})],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"<tool_call>\n<tools>\n{CALL}\n</tools>\n</tool_call>",
+        f"<function_call><tools>{CALL}</tools></function_call>",
+        f"<tool_call>\n<response>\n[{CALL}]\n</response>\n</tool_call>",
+    ],
+)
+def test_a_wrapper_tag_inside_a_call_tag_is_markup_with_it(text: str) -> None:
+    check(Real("written: Qwen3-Coder 30B copies its prompt's <tools> into <tool_call> (a bench log)", text, [W]))
+
+
+def test_a_wrapper_tag_inside_a_call_tag_holding_no_call_is_text() -> None:
+    text = '<tool_call>\n<tools>\n{"name": "other", "arguments": {}}\n</tools>\n</tool_call>'
+    check(Real("written: no offered tool, so no call", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"<tool_call>{CALL}</tool_\n",
+        f"<tool_call>{CALL}</tool_call\n\n",
+        '<tool_call>get_weather(city="Paris")</tool_ \n',
+    ],
+)
+def test_a_closer_cut_by_the_end_of_the_output_is_markup_blanks_after_it_too(text: str) -> None:
+    check(Real("written: Gemma 3 1B stops inside </tool_call> (a bench log)", text, [W]))
+
+
+def test_a_cut_closer_with_words_after_it_is_text() -> None:
+    text = f"<tool_call>{CALL}</tool_ and then more"
+    check(Real("written: words go on after it", text, [W], visible="</tool_ and then more"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<tool_call>\n<get_weather>\n<city>Paris</city>\n</get_weather>\n</tool_call>\n</tool_call>",
+        "<tool_call><get_weather><city>Paris</city></get_weather></tool_call> </tool_call>",
+    ],
+)
+def test_a_call_tags_closer_written_twice_around_a_tools_own_tag_is_markup(text: str) -> None:
+    tools = [tool("get_weather", city="string")]
+    check(Real("written: MiniMax M2.1 in LocalGPT's changelog closes twice", text, [W], tools=tools))
+
+
+def test_a_closer_written_twice_before_words_leaves_the_words_text() -> None:
+    text = "<tool_call><get_weather><city>Paris</city></get_weather></tool_call></tool_call> Done."
+    check(Real("written: the words after it", text, [W], visible="Done.", tools=[tool("get_weather", city="string")]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (f"<tool_call>Here is the tool call: {CALL}</tool_call>", "Here is the tool call:"),
+        (f"<function_call>Checking the weather now. {CALL}</function_call> Done.", "Checking the weather now. Done."),
+        (
+            "<tool_call>Let me check.<function=get_weather><parameter=city>Paris</parameter></function></tool_call>",
+            "Let me check.",
+        ),
+    ],
+)
+def test_a_sentence_inside_a_call_tag_before_the_call_is_text_and_the_tag_markup(text: str, visible: str) -> None:
+    check(Real("written: mlx's tests, prose inside <tool_call> before the JSON", text, [W], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Use <tool_call name=get_weather> then the arguments.",
         'Write <tool_call name="get_weather">[see the docs]</tool_call> for that.',
         'The tag <tool_call name="send_mail">\nlooks like this.\n{"to": "a"}\n</tool_call> is not offered.',
@@ -332,3 +456,15 @@ def test_a_named_tag_around_prose_or_naming_no_offered_tool_stays_text(text: str
 def test_a_list_of_argument_objects_in_a_named_tag_is_one_call_each() -> None:
     text = '<tool_call name="get_weather">\n```json\n[{"city": "Paris"}, {"city": "Rome"}]\n```\n</tool_call> done'
     check(Real("written", text, [W, R], visible="done", tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>Here is the tool call: {"name": "delete_all", "arguments": {}}</tool_call>',  # not offered
+        f"<tool_call>For example: {CALL}</tool_call>",  # shown as an example
+    ],
+)
+def test_a_sentence_inside_a_call_tag_before_no_call_of_an_offered_tool_leaves_the_tag_text(text: str) -> None:
+    result = check(Real("written: counterparts", text, [], tools=["get_weather"]), visible=False)
+    assert "<tool_call>" in result["text"]

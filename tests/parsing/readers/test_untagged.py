@@ -825,6 +825,64 @@ def test_an_indented_wrapper_or_an_xml_declaration_around_a_call_is_markup(text:
 @pytest.mark.parametrize(
     "text",
     [
+        '{"name": get_weather, "arguments": {"city": "Paris"}}',
+        'Sure.\n```json\n[{"name": get_weather, "arguments": {"city": "Paris"}}]\n```',
+    ],
+)
+def test_an_untagged_call_may_leave_the_quotes_off_an_offered_tools_name(text: str) -> None:
+    result = check(
+        Real(
+            "written: llamadart's fallback parser tests, an unquoted name", text, [("get_weather", {"city": "Paris"})]
+        ),
+        visible=False,
+    )
+    assert "get_weather" not in result["text"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": get_weather, "arguments": {"city": Paris}}',  # a bare value: untagged, never read
+        '{"name": Get-Weather, "arguments": {"city": "Paris"}}',  # not the tool's own spelling
+        '{"name": function_name, "arguments": {}}',  # a stand-in
+        '{\n "name": "date_difference",\n "parameters": {"first": get_current_date ()}\n}',
+    ],
+)
+def test_other_bare_words_in_untagged_json_leave_it_text(text: str) -> None:
+    check(
+        Real(
+            "written: prose counterparts of bare words",
+            text,
+            [],
+            visible=text,
+            tools=["get_weather", "date_difference"],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\nxml\n<command>\n  <get_weather>\n    <city>Paris</city>\n  </get_weather>\n</command>\n```",
+        '```\nxml\n<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n```',
+        '```\ntool_call\n\n<function_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</function_call>\n```',
+    ],
+)
+def test_a_fence_whose_language_stands_on_its_own_line_around_a_tagged_call_is_markup(text: str) -> None:
+    tools = [tool("get_weather", city="string")]
+    check(
+        Real(
+            "written: Qwen2.5-Coder 7B fences its XML call (an ask-openai log)",
+            text,
+            [("get_weather", {"city": "Paris"})],
+            tools=tools,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         '<?xml version="1.0"?>\n<note><to>Tove</to></note>',
         '<?xml version="1.0"?>\n<data>{"name": "lookup", "arguments": {"city": "Paris"}}</data>',
         'Start the file with <?xml version="1.0"?> and then <root/>.',
@@ -832,3 +890,14 @@ def test_an_indented_wrapper_or_an_xml_declaration_around_a_call_is_markup(text:
 )
 def test_an_xml_declaration_before_no_offered_call_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\nxml\n<note>\n  <city>Paris</city>\n</note>\n```",
+        "```\nxml\n<command>\n  <other>x</other>\n</command>\n```",
+    ],
+)
+def test_a_fence_of_xml_holding_no_call_is_text(text: str) -> None:
+    check(Real("written: XML shown in a fence", text, [], visible=text, tools=[tool("get_weather", city="string")]))

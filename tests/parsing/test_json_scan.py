@@ -1,0 +1,80 @@
+"""The streaming JSON scanner (`shim.parsing.json_scan`) agrees with the grammar (`lenient_json.loads`) on bare words
+and joined strings: at every split point it accepts what the grammar accepts, and its argument chunks decode to the
+grammar's value."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from shim.parsing.json_scan import JsonScanner, Status
+from shim.parsing.lenient_json import LenientJSONError, loads
+
+
+def scan(chunks: list[str], *, bare_words: bool) -> tuple[Status, str]:
+    """Feed ``chunks`` as a reader does (a token cut at a chunk's end is handed back), the value being the
+    arguments object; the final status and the streamed argument text."""
+    scanner = JsonScanner(args_only=True, stop_chars="", bare_words=bare_words)
+    held, out, status = "", [], Status.MORE
+    for index, chunk in enumerate(chunks):
+        held += chunk
+        pos, status = scanner.feed(held, 0, final=index == len(chunks) - 1)
+        held = held[pos:]
+        out.append(scanner.take_arguments())
+        if status in (Status.DONE, Status.ERROR):
+            break
+    if status is Status.MORE and scanner.completable():
+        scanner.complete()
+        out.append(scanner.take_arguments())
+        status = Status.DONE
+    return status, "".join(out)
+
+
+def splits(text: str) -> list[list[str]]:
+    return [[text], list(text), *([text[:cut], text[cut:]] for cut in range(1, len(text)))]
+
+
+def grammar(text: str, *, bare_words: bool) -> Any:
+    try:
+        return loads(text, bare_words=bare_words)
+    except LenientJSONError:
+        return LenientJSONError
+
+
+AGREED = [
+    '{"city": Seoul}',
+    "{path: /home/me}",
+    '{"q": Viale Francesco Redi  , "n": 2}',
+    '{"a": Rome\n "b": Paris}',
+    "{url: https://example.com/a, b: [x, y]}",
+    "{a: nullable, b: 1.5.3, c: true, d: -2, e: 1_000}",
+    '{"content": "abc\\n" +\n"def\\n" + \'g\'}',
+    '{"a": ["x" + "y", "z"], "b": "p" /* c */ + "q"}',
+    '{"a": "x" + "y"\n "b": 1}',
+    '{"first": get_current_date (), "last": 1}',
+    '{"a": 5 people}',
+    '{"a": "x" + 1}',
+    "{a: Seoul",  # closers added at the end
+]
+
+
+@pytest.mark.parametrize("text", AGREED)
+@pytest.mark.parametrize("bare_words", [True, False], ids=["bare words", "strict words"])
+def test_the_scanner_streams_what_the_grammar_reads_at_every_split(text: str, bare_words: bool) -> None:
+    expected = grammar(text, bare_words=bare_words)
+    for chunks in splits(text):
+        status, streamed = scan(chunks, bare_words=bare_words)
+        if expected is LenientJSONError:
+            assert status is not Status.DONE, chunks
+        else:
+            assert status is Status.DONE, chunks
+            assert json.loads(streamed) == expected, chunks
+
+
+def test_a_bare_name_is_read_where_only_names_may_be_bare() -> None:
+    scanner = JsonScanner(stop_chars="", capture=False, bare_names=True)
+    assert scanner.feed('[{"name": get_weather, "arguments": {"city": "Rome"}}]', 0, final=True)[1] is Status.DONE
+    scanner = JsonScanner(stop_chars="", capture=False, bare_names=True)
+    assert scanner.feed('{"name": "get_weather", "arguments": {"city": Rome}}', 0, final=True)[1] is Status.ERROR

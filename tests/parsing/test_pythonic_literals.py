@@ -1,0 +1,129 @@
+"""Values of a pythonic call that `ast.literal_eval` alone does not read as data: a set literal (a list in the order
+written) and arithmetic on number literals (its value), as Qwen2.5 writes them in BFCL's prompt-mode results; and a
+tool's name written in another case without its namespace, read only when one offered tool fits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from shim.parsing.pythonic import parse_pythonic
+from tests.parsing.chunking import parse_everywhere
+
+
+def _tool(name: str, *params: str) -> dict[str, Any]:
+    return {"name": name, "inputSchema": {"type": "object", "properties": {p: {} for p in params}}}
+
+
+REGRESSION = [_tool("run_linear_regression", "predictors", "target", "standardize")]
+BIOT = [_tool("electromagnetism.biot_savart_law", "current", "distance", "mu0"), _tool("other.law", "x")]
+
+
+def _calls(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["arguments"]) for c in result["calls"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "predictors"),
+    [
+        (
+            "[run_linear_regression(predictors={'Age', 'Income', 'Education'}, target='y')]",
+            ["Age", "Income", "Education"],
+        ),
+        ('[run_linear_regression(predictors={"b", "a"}, target="y")]', ["b", "a"]),
+        ("[run_linear_regression(predictors=({'x'}, [1]), target='y')]", [["x"], [1]]),
+        ("<|tool_call_start|>[run_linear_regression(predictors={3, 1, 2}, target='y')]<|tool_call_end|>", [3, 1, 2]),
+    ],
+)
+def test_a_set_literal_value_is_the_list_of_its_items_in_the_order_written(text: str, predictors: Any) -> None:
+    result = parse_everywhere(text, REGRESSION, seeds=5)
+    assert _calls(result) == [("run_linear_regression", {"predictors": predictors, "target": "y"})]
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("4.0 * 3.14159e-04", 0.001256636),
+        ("-3 + 2*4", 5),
+        ("10 / 4", 2.5),
+        ("(1 - 0.5) * 2", 1.0),
+    ],
+)
+def test_arithmetic_on_number_literals_is_its_value(value: str, expected: Any) -> None:
+    text = f"[Biot_Savart_Law(current=12, distance=8, mu0={value})]"
+    result = parse_everywhere(text, BIOT, seeds=5)
+    assert _calls(result) == [("electromagnetism.biot_savart_law", {"current": 12, "distance": 8, "mu0": expected})]
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "x * 2",  # a name: code, not data
+        "2 ** 10000",  # `**` is never computed
+        "1 / 0",
+        "'ab' * 3",  # arithmetic on strings is code
+        "f(1) + 2",
+        "1e308 * 10",  # overflows
+    ],
+)
+def test_an_expression_that_is_more_than_number_arithmetic_is_no_call(value: str) -> None:
+    assert parse_pythonic(f"[f(a={value})]") is None
+    text = f"[Biot_Savart_Law(current=12, mu0={value})]"
+    result = parse_everywhere(text, BIOT, seeds=3, every_split=False)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+def test_a_name_two_offered_tools_fit_loosely_is_no_call() -> None:
+    tools = [_tool("electromagnetism.biot_savart_law", "current"), _tool("physics.biot_savart_law", "current")]
+    text = "[Biot_Savart_Law(current=12)]"
+    result = parse_everywhere(text, tools, seeds=3)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+def test_a_set_literal_in_prose_stays_text() -> None:
+    text = "The predictors are {'Age', 'Income'}; call run_linear_regression(predictors=...) later."
+    result = parse_everywhere(text, REGRESSION, seeds=3)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[read_file(path="C:\\1_Git\\LocaLLM\\dios.txt")]',
+        "[read_file(path='C:\\1_Git\\LocaLLM\\dios.txt')]",
+        '<tool_call>read_file(path="C:\\1_Git\\LocaLLM\\dios.txt")</tool_call>',
+        '<|tool_call_start|>[read_file(path="C:\\1_Git\\LocaLLM\\dios.txt")]<|tool_call_end|>',
+    ],
+)
+def test_a_backslash_before_a_digit_in_a_string_is_a_backslash_never_an_octal_escape(text: str) -> None:
+    result = parse_everywhere(text, [_tool("read_file", "path")], seeds=5)
+    assert _calls(result) == [("read_file", {"path": "C:\\1_Git\\LocaLLM\\dios.txt"})]
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    ("source", "path"),
+    [
+        ('"a\\\\1"', "a\\1"),  # an escaped backslash, then a digit
+        ('r"a\\1"', "a\\1"),  # a raw string is Python's own
+        ('"a\\tb"', "a\tb"),  # other escapes keep Python's reading
+        ('"\\x41\\u00e9"', "Aé"),
+    ],
+)
+def test_other_escapes_keep_pythons_reading(source: str, path: str) -> None:
+    assert parse_pythonic(f"[read_file(path={source})]") == [("read_file", {"path": path})]
+
+
+@pytest.mark.parametrize(
+    ("source", "path"),
+    [
+        ('"C:\\Users\\me"', "C:\\Users\\me"),  # `\U` with no eight hex digits: a backslash
+        ('"C:\\new\\Lib"', "C:\new\\Lib"),  # `\n` is Python's line break, `\L` a backslash
+        ('"\\N{BULLET} \\xZ"', "\u2022 \\xZ"),
+    ],
+)
+def test_a_backslash_python_gives_no_meaning_is_a_backslash(source: str, path: str) -> None:
+    assert parse_pythonic(f"[read_file(path={source})]") == [("read_file", {"path": path})]
