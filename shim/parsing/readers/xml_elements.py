@@ -270,7 +270,7 @@ class XmlElements:
             ctx.revert()
             return found.end(), None
         ctx.markup(found.group())
-        return found.end(), Closed(ctx)
+        return found.end(), Closed(ctx, fence=self.block.fence, outer=self.block.outer)
 
     def _end(self) -> bool:
         """Emit the calls; False (nothing emitted) when the body names no offered tool: a weaker form than JSON,
@@ -308,7 +308,7 @@ class XmlElements:
             ctx.fail_call(str(exc))
             return
         name = ctx.tools.resolve(shape.name)
-        nested = self.parse is elements and _written_as_elements(value)
+        nested = self.parse is not key_lines and _written_as_elements(value)
         arguments = {
             k: typed_value(ctx.tools, name, k, v, declared=self.declared.get(k))
             if isinstance(v, str)
