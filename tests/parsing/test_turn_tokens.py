@@ -152,6 +152,9 @@ def test_a_closing_special_token_without_a_call_before_it_stays_text(text: str) 
         # two messages: shown a line apart (the header is the raw of that line break)
         ("Let's use the tool.<|end|><|start|>assistant<|message|>Sure.<|end|>", "Let's use the tool.\nSure."),
         ("<|/tool_call|><|assistant|>I will call it now.", "I will call it now."),
+        # the next turn's header after it, ending the message: the model wrote on past its stop (GLM, Phi)
+        ("It is 20 degrees.<|eot_id|>\n<|user|>", "It is 20 degrees."),
+        ("Done.<|im_end|>\n\n<|observation|>\n", "Done."),
     ],
 )
 def test_a_turn_token_ending_the_message_or_before_another_token_is_markup(text: str, visible: str) -> None:
@@ -160,7 +163,14 @@ def test_a_turn_token_ending_the_message_or_before_another_token_is_markup(text:
     )
 
 
-@pytest.mark.parametrize("text", ["Write <|eot_id|> at the end of each turn.", "End with <|end|>, then <b>bold</b>."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write <|eot_id|> at the end of each turn.",
+        "End with <|end|>, then <b>bold</b>.",
+        "Each turn ends with <|eot_id|>\n<|user|> and the user's words.",
+    ],
+)
 def test_a_turn_token_followed_by_prose_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=["f"]))
     assert result["text"] == text
