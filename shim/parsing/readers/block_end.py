@@ -12,7 +12,8 @@
 
 The model's own end-of-turn tokens right after a call (`TURN_END`: ``<|eot_id|>``, ``<|im_end|>``, ``</s>``,
 ``<end_of_turn>``, ``<|END_OF_TURN_TOKEN|>``…, and any closing special token such as ``<|/tool_call|>``) belong to
-the block too: markup, never visible text.
+the block too: markup, never visible text; so is another role's header after such a token when it ends the
+message (``<|observation|>\n<|user|>``: the model wrote on past its stop, `_LastRole`).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ to its closer (a tag opener followed by such an element is strong evidence, but 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import regex
@@ -248,7 +249,7 @@ class XmlElements:
         """``lines``: the body is ``key: value`` lines, not elements."""
         self.ctx = ctx
         self.block = block
-        self.parse = key_lines if lines else elements
+        self.parse: Callable[[str], Any] = key_lines if lines else elements
         assert block.dialect is not None
         self.closer = block.dialect.compiled_close()
         self.body: list[str] = []
