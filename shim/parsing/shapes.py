@@ -10,7 +10,8 @@ its arguments are spelled. Accepted shapes:
 - the call one or more levels down under a wrapper key (``function``, ``tool``, ``tool_call``, ``call``,
   ``function_call``), to a bounded depth: ``{"type": "function", "function": {…}}``, DeepChat's
   ``{"function_call": {"name": …, "arguments": …}}``;
-- ``{"tool": NAME, ...flat arguments}``, ``{"tool_call": NAME, ...}`` (an offered tool's); JSON-RPC
+- ``{"tool": NAME, ...flat arguments}``, ``{"tool_call": NAME, ...}``, langroid's ``{"request": NAME, ...}`` (an
+  offered tool's); JSON-RPC
   ``{"method", "params"}`` (MCP's own ``tools/call`` too);
 - the tool's name as the only key, with offered tools as evidence: ``{"get_weather": {"city": "Paris"}}`` (Apertus);
 - a list of calls, bare (``[{…}, {…}]``) or in an OpenAI-style message envelope (``{"tool_calls": [{…}]}``, the
@@ -146,6 +147,9 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
                 rest = {k: v for k, v in data.items() if k != key}
                 return to_call({**rest, **cast("dict[str, Any]", inner)}, tools, unwrap=unwrap, _depth=_depth + 1)
     name_key = next((k for k in _NAME_KEYS if isinstance(data.get(k), str) and data[k].strip()), None)
+    requested = _requested(data, name_key, tools)
+    if requested is not None:
+        return requested
     if name_key is None and _depth < _MAX_DEPTH:
         for key in _OUTER_WRAPPERS:
             inner = data.get(key)
@@ -190,6 +194,35 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     if tools is not None and unwrap:
         arguments = call_arguments(tools, name, arguments)
     return CallShape(name, arguments, canonical=not extra)
+
+
+_REQUEST_FIELDS = frozenset({"recipient", "purpose"})
+"""langroid's own fields of a tool message beside ``request`` (who handles it, what the tool is for): never
+arguments, unless the tool declares them."""
+
+
+def _requested(data: dict[str, Any], name_key: str | None, tools: ToolIndex | None) -> CallShape | None:
+    """``{"request": NAME, ...flat arguments}``: langroid's tool message, where ``request`` names the tool and its
+    other keys are the arguments. Only for an offered tool's name (a ``request`` argument holding any string is
+    common), and only where no other name key names another offered tool (``{"request": "create_user", "name":
+    "Bob"}``: ``name`` is an argument; the same name under both keys is the call named twice)."""
+    request = data.get("request")
+    if tools is None or not isinstance(request, str) or not tools.is_known(request.strip()):
+        return None
+    name = request.strip()
+    named = str(data[name_key]).strip() if name_key is not None else ""
+    if named and tools.is_known(named) and tools.resolve(named) != tools.resolve(name):
+        return None
+    declared = tools.properties(tools.resolve(name)) or {}
+    arguments = {
+        k: v
+        for k, v in data.items()
+        if k != "request"
+        and not (k == name_key and tools.is_known(named))  # the call named twice: `{"request": X, "name": X}`
+        and k not in _META_KEYS
+        and (k not in _REQUEST_FIELDS or k in declared)
+    }
+    return CallShape(name, arguments, canonical=True)
 
 
 _SIGIL = regex.compile(r"[$@]")

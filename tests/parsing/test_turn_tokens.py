@@ -34,6 +34,47 @@ def test_an_end_of_turn_token_after_a_call_is_markup(text: str, visible: str) ->
 @pytest.mark.parametrize(
     ("text", "visible"),
     [
+        # GLM-4.6 (iFlow CLI issue 250): the tool's turn header, then the user's, where generation should stop.
+        ("Retrying:\n  <tool_call>f\n  </tool_call><|observation|>\n  <|user|>", "Retrying:"),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call><|observation|>', ""),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call>\n<|observation|>\n', ""),
+        ('{"name": "f", "parameters": {}}<|eot_id|>\n<|user|>', ""),
+        ("[f()]<|eot_id|>\n<|user|>", ""),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call><|im_end|><|system|>\n', ""),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call><|observation|> <|observation|>', ""),
+    ],
+)
+def test_another_roles_header_ending_the_message_after_a_turn_token_after_a_call_is_markup(
+    text: str, visible: str
+) -> None:
+    check(Real("written: turn headers a model wrote on after its call", text, [("f", {})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # The next turn written out (a transcript goes on), or a header with no turn token before it: text.
+        (
+            '<tool_call>{"name": "f", "arguments": {}}</tool_call><|observation|>\n<|user|>\nAnd Rome?',
+            "\n<|user|>\nAnd Rome?",
+        ),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call>\n<|user|>', "\n<|user|>"),
+    ],
+)
+def test_a_role_header_not_ending_the_message_or_without_a_turn_token_stays_text(text: str, visible: str) -> None:
+    result = parse_everywhere(text, ["f"])
+    assert [c["name"] for c in result["calls"]] == ["f"]
+    assert result["text"] == visible
+
+
+def test_glms_tool_turn_header_in_prose_stays_text() -> None:
+    text = "GLM stops at <|observation|> and waits for the tool."
+    check(Real("written", text, [], visible=text, tools=["f"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
         ('</think><tool_call>{"name": "f", "arguments": {}}</tool_call>', ""),
         ('\n</think>\n\n<tool_call>{"name": "f", "arguments": {}}</tool_call>', ""),
         ('Plan made.</think>Calling now. {"name": "f", "arguments": {}}', "Plan made.Calling now."),
@@ -111,6 +152,9 @@ def test_a_closing_special_token_without_a_call_before_it_stays_text(text: str) 
         # two messages: shown a line apart (the header is the raw of that line break)
         ("Let's use the tool.<|end|><|start|>assistant<|message|>Sure.<|end|>", "Let's use the tool.\nSure."),
         ("<|/tool_call|><|assistant|>I will call it now.", "I will call it now."),
+        # the next turn's header after it, ending the message: the model wrote on past its stop (GLM, Phi)
+        ("It is 20 degrees.<|eot_id|>\n<|user|>", "It is 20 degrees."),
+        ("Done.<|im_end|>\n\n<|observation|>\n", "Done."),
     ],
 )
 def test_a_turn_token_ending_the_message_or_before_another_token_is_markup(text: str, visible: str) -> None:
@@ -119,7 +163,14 @@ def test_a_turn_token_ending_the_message_or_before_another_token_is_markup(text:
     )
 
 
-@pytest.mark.parametrize("text", ["Write <|eot_id|> at the end of each turn.", "End with <|end|>, then <b>bold</b>."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write <|eot_id|> at the end of each turn.",
+        "End with <|end|>, then <b>bold</b>.",
+        "Each turn ends with <|eot_id|>\n<|user|> and the user's words.",
+    ],
+)
 def test_a_turn_token_followed_by_prose_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=["f"]))
     assert result["text"] == text

@@ -54,6 +54,7 @@ from shim.parsing.readers import (
     qwen_xml,
     react,
     reasoning,
+    request_key,
     shell_prompt,
     special_tokens,
     tagged_json,
@@ -129,6 +130,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *angle_calls.ROWS,  # <get_weather(city='Lima'), …>: pythonic calls between a bare < and > (BitAgent in BFCL)
     *shell_prompt.ROWS,  # $ ls -la opening a line, with the one offered tool that runs shell commands
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
+    *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     *llama.SEPARATOR_ROWS,  # ; {"name": …} opening the message: Llama 3's separator before a call, markup
     # -- w-fam2: lenient forms, for offered tools only --

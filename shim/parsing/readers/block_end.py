@@ -12,7 +12,8 @@
 
 The model's own end-of-turn tokens right after a call (`TURN_END`: ``<|eot_id|>``, ``<|im_end|>``, ``</s>``,
 ``<end_of_turn>``, ``<|END_OF_TURN_TOKEN|>``…, and any closing special token such as ``<|/tool_call|>``) belong to
-the block too: markup, never visible text.
+the block too: markup, never visible text; so is another role's header after such a token when it ends the
+message (``<|observation|>\n<|user|>``: the model wrote on past its stop, `_LastRole`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
     "Revert",
     "Skip",
     "TurnEnd",
+    "closed_by",
     "damaged_closer",
     "open_inner",
     "open_markup",
@@ -40,6 +42,7 @@ TURN_END = regex.compile(
     r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_[a-z]{1,8}|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
     r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?(?:END_?TOOL_?REQUEST|TOOL_?REQUEST_?END)\]|<\|tool_response>"
     r"|<start_(?:function|tool)_response>"  # FunctionGemma opens the tool's answer after its call: a stop token
+    r"|<\|observation\|>"  # so does GLM's header of the tool's turn (a stop token of its template)
     r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
     r"|<[A-Za-z_][\w.:-]{0,31}\|>"  # Gemma 4's closers, the bar after the name: `<turn|>`, `<tool_response|>`
     r"|<\|close\|>(?:tools|message)<\|sep\|>"  # Kimi K3's section and message closers
@@ -154,7 +157,7 @@ def _turn_end(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next
     if found.partial:
         return pos, MORE
     ctx.markup(found.group())
-    return found.end(), Closed(ctx)
+    return found.end(), _LastRole(ctx)
 
 
 def open_inner(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
@@ -382,7 +385,7 @@ class AfterBody:
                 if found.kind == "close":
                     # the fence stays open unless this closer was the fence's own (```), which closes it
                     fence = block.fence and not found.match.group().startswith("`")
-                    return found.match.end(), Closed(ctx, fence=fence, outer=block.outer)
+                    return found.match.end(), closed_by(ctx, found.match.group(), fence=fence, outer=block.outer)
                 return found.match.end(), None if block.fence else self
             damaged, partial = damaged_closer(block, text, pos, final)
             if partial:
@@ -450,6 +453,8 @@ class Closed:
                 return pos, MORE
             if found is not None:
                 ctx.markup(found.match.group())
+                if TURN_END.fullmatch(found.match.group()) is not None:  # a turn token: what may follow it
+                    return found.match.end(), closed_by(ctx, found.match.group(), fence=self.fence, outer=self.outer)
                 return found.match.end(), self
             turn = _turn_end(ctx, text, pos, final)
             if turn is not None:
@@ -500,12 +505,42 @@ class Markup:
         self.ctx.markup("")
 
 
+class _LastRole(Closed):
+    """After a turn token that followed a call: another role's header ending the message (`_LAST_ROLE`) is markup."""
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        end = pos
+        while end < len(text) and text[end] in " \t\r\n":
+            end += 1
+        if end >= len(text) and not final:
+            return pos, MORE
+        last = match_at(_LAST_ROLE, text, end, final) if end < len(text) else None
+        if last is MORE:
+            return pos, MORE
+        if last is not None and last.end() >= len(text):
+            self.ctx.consume(text[pos : last.end()])
+            self.ctx.markup("")
+            return last.end(), None
+        return super().feed(text, pos, final)
+
+
+def closed_by(ctx: Context, marker: str, *, fence: bool = False, outer: regex.Pattern[str] | None = None) -> Closed:
+    """The reader after a block's closing ``marker``: after a turn token, another role's header ending the message is
+    markup too (`_LastRole`)."""
+    if TURN_END.fullmatch(marker) is not None:
+        return _LastRole(ctx, fence=fence, outer=outer)
+    return Closed(ctx, fence=fence, outer=outer)
+
+
 def open_markup(ctx: Context, block: Block, match: regex.Match[str]) -> Markup:
     return Markup(ctx)
 
 
 _ROLE = regex.compile(r"<\|(?:assistant|user|system)\|>[ \t]{0,4}(?:\r?\n)?")
 """A role header opening the next turn (Phi's ``<|assistant|>``)."""
+_LAST_ROLE = regex.compile(r"<\|(?:user|system|observation)\|>[ \t\r\n]*")
+"""A header of another role's turn, the last thing in the message after a turn token (GLM's ``<|observation|>\n
+<|user|>`` after its call): the model wrote on where its generation should have stopped; markup with it."""
 
 
 class TurnEnd:
@@ -537,6 +572,13 @@ class TurnEnd:
         after = match_at(TURN_END, text, end, final)  # `<|close|>message<|sep|>\n<|end_of_msg|>`: two turn ends
         if after is MORE:
             return pos, MORE
+        last = match_at(_LAST_ROLE, text, end, final) if after is None else None
+        if last is MORE:
+            return pos, MORE
+        if last is not None and last.end() >= len(text):  # `<|observation|>\n<|user|>` ending the message
+            self.ctx.consume(text[pos : last.end()])
+            self.ctx.markup("")
+            return last.end(), None
         if after is not None:
             self.ctx.markup("")
         else:

@@ -17,7 +17,7 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_EQUALS, NAME_KEYS, JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Next, Reader, match_at
-from shim.parsing.readers.block_end import AfterBody, Closed, Skip
+from shim.parsing.readers.block_end import AfterBody, Skip, closed_by
 from shim.parsing.shapes import CallShape, ShapeError, to_call
 from shim.parsing.tags import PARTIAL
 
@@ -160,7 +160,7 @@ class JsonBody:
         if found.kind == "close":
             ctx.markup(found.match.group())
             fence = self.block.fence and not found.match.group().startswith("`")  # a fence closer closes the fence
-            return found.match.end(), Closed(ctx, fence=fence, outer=self.block.outer)
+            return found.match.end(), closed_by(ctx, found.match.group(), fence=fence, outer=self.block.outer)
         return new, None  # a new opener closes this block; the text scanner opens the next
 
     def _progress(self) -> None:

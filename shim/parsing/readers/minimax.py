@@ -23,6 +23,7 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, read_to
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody, NamedStart
+from shim.parsing.readers.named_elements import element_body
 from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -182,6 +183,10 @@ class _NamedTagStart:
                 ctx.consume(lead.group("gap"))
                 self.block.name = self.name
                 return lead.end(), JsonBody(ctx, self.block)
+        elif text[at] == "<":
+            body = element_body(ctx, self.block, self.name, text, at, final)
+            if body is not None:  # `<tool name="NAME"><parameters><k>v</k>…`: the arguments as elements
+                return body
         return at, self._json_or_pairs()
 
     def _next_arguments(self) -> Reader:

@@ -11,7 +11,7 @@
   that present an example (``for example``, ``e.g.``, ``such as``, ``the format is``, ``like this:``, a
   hypothetical ``you would respond:``, ``the syntax is``, the user's words reported: ``The user typed:``; in a
   Chinese prompt ``例如``, ``格式化为``; in Japanese ``例えば``, ``以下のような形式で出力する``), that describe
-  what a model
+  what a model (``モデルは…を出力する。``, ``模型会输出…``)
   writes as a rule (``If it wants a tool, it outputs a JSON object:``, ``The model … decides which to call, and
   emits``) or that tell the reader what to write (``To call a function, emit:``) is shown, not made: the core
   hands it to `Quoted`, which passes it through as text up to the row's closer (or, for a row with none, the
@@ -86,7 +86,12 @@ _CUE = regex.compile(
     r"|例如|比如|譬如|示例|格式(?:化)?(?:为|是|如下)|如下"  # a Chinese prompt's "for example", "format it as"
     # Japanese: "for example"; "(in) the following (kind of) format / example", which points forward past the
     # end of its sentence (``以下のような形式で出力する。``: "it outputs in a format like the following.")
-    r"|例えば|たとえば|(?:以下|次)の(?:ような)?(?:形式|フォーマット|書式|例)(?:[^.!?\n\u3002]{0,40}\u3002)?)"
+    r"|例えば|たとえば|(?:以下|次)の(?:ような)?(?:形式|フォーマット|書式|例)(?:[^.!?\n\u3002]{0,40}\u3002)?"
+    # A model described in the third person in Japanese or Chinese, what it writes as a rule, the sentence ended
+    # (``モデルは…を出力するように学習されています。``: "the model is trained to output …"; ``模型会输出…``); a sentence
+    # in the first person (私, 我) is the model's own.
+    r"|(?<![私僕我][^\n\u3002]{0,60})(?:モデル|LLM|AI|エージェント|アシスタント)(?:は|が)[^\n\u3002私僕我]{0,100}?(?:出力|生成|返)[^\n\u3002]{0,40}\u3002?"
+    r"|(?<![私僕我][^\n\u3002]{0,60})(?:模型|LLM|AI|助手|智能体)[^\n\u3002私我]{0,60}?(?:输出|生成|返回)[^\n\u3002]{0,40}\u3002?)"
     r"(?:[^.!?\n\u3002\uff01\uff1f]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}"  # `Qwen2.5` ends no sentence
     r"(?:(?<=:[ \t]*\r?\n[ \t\r\n]*)[^\n:]{1,40}:[ \t]*(?:\r?\n[ \t]*){0,2})?$",  # and a label line ("GLM5:")
     regex.IGNORECASE,

@@ -22,7 +22,7 @@ from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.prose import presents
 from shim.parsing.readers.pycall import CALL_OPEN, inner_row, open_call
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, open_function
-from shim.parsing.readers.xml_elements import ELEMENT_START, KEY_LINE_START, XmlElements
+from shim.parsing.readers.xml_elements import ELEMENT_START, KEY_LINE_START, NAME_IN_TAG, XmlElements
 from shim.parsing.tags import PARTIAL
 
 __all__ = ["ELIDED", "ROWS", "Elided", "TaggedStart", "tag"]
@@ -141,6 +141,12 @@ class TaggedStart:
                 return named
         if (block.array or block.name is not None) and (char != "`" or self.prefix_seen):  # a fence may open it
             return pos, Skip(ctx, "expected a JSON object {...} for each call")
+        if char == "<" and block.dialect is not None and block.dialect.close:
+            named_tag = NAME_IN_TAG.match(text, pos, partial=not final)
+            if named_tag is not None and named_tag.partial:
+                return pos, MORE
+            if named_tag is not None:  # <tool><name=NAME</name><arguments>…</arguments></tool>
+                return pos, XmlElements(ctx, block)
         inner = open_inner(ctx, block, text, pos, final)
         if inner is not None:
             return inner

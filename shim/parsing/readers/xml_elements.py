@@ -16,6 +16,7 @@ to its closer (a tag opener followed by such an element is strong evidence, but 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import regex
@@ -28,7 +29,7 @@ from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.shapes import ShapeError, to_call
 from shim.parsing.xml_values import typed_tree, typed_value, unlaid
 
-__all__ = ["ELEMENT_START", "XmlElements"]
+__all__ = ["ELEMENT_START", "NAME_IN_TAG", "XmlElements"]
 
 ELEMENT_START = regex.compile(
     rf"<[ \t]{{0,4}}(?:{'|'.join(sorted({*NAME_KEYS, *ARG_KEYS, 'invoke'}))})[ \t]{{0,4}}>",
@@ -36,6 +37,29 @@ ELEMENT_START = regex.compile(
 )
 """Where such a body begins: an element named like a shape key, or a bare ``<invoke>`` holding them (the XML
 format of Anthropic's earlier tool-use prompts: ``<invoke><tool_name>…</tool_name><parameters>…``)."""
+_W = r"[ \t]{0,4}"
+_KEYS = "|".join(sorted(NAME_KEYS))
+
+
+def _head(keys: str = _KEYS) -> str:
+    return rf"<{_W}(?P<key>{keys}){_W}={_W}(?P<q>[\"']?)(?P<name>[^\W\d][\w.\-:]{{0,127}})(?P=q){_W}"
+
+
+_SHUT = rf"</{_W}(?P=key){_W}>"
+_ARGS_NEXT = rf"(?=[ \t\r\n]{{0,8}}<{_W}(?:{'|'.join(sorted(ARG_KEYS))}){_W}>)"
+_CLOSER_NEXT = rf"(?=[ \t\r\n]{{0,8}}<{_W}/)"
+_NAME_IN_BODY = regex.compile(rf"{_head()}(?:>(?:{_W}{_SHUT})?|{_SHUT})", regex.IGNORECASE)
+NAME_IN_TAG = regex.compile(
+    rf"{_head()}(?:>|{_SHUT}){_ARGS_NEXT}"  # then the arguments element
+    rf"|{_head()}{_SHUT}{_CLOSER_NEXT}"  # `<name=NAME</name>`, no arguments
+    # `<name=NAME>` with no arguments (Qwen3-Coder's own `<function=NAME></function>` is its reader's)
+    rf"|{_head('|'.join(k for k in sorted(NAME_KEYS) if k != 'function'))}>(?:{_W}{_SHUT})?{_CLOSER_NEXT}",
+    regex.IGNORECASE,
+)
+"""The name element written with its value inside the tag, Qwen3-Coder's ``<function=NAME>`` habit carried into
+an element body (selfware's parser tests): ``<name=NAME>``, ``<name=NAME</name>`` (its ``>`` left out),
+``<function=NAME</function>``, then the arguments element (or the block's closer: a call with no arguments). It is
+read as ``<name>NAME</name>``; a Qwen3-Coder body (``<function=NAME>`` then ``<parameter=…>``) is not this."""
 KEY_LINE_START = regex.compile(
     rf"(?:{'|'.join(sorted({*NAME_KEYS}))})[ \t]{{0,4}}:[ \t]{{0,4}}(?=[\w\"'])",
     regex.IGNORECASE,
@@ -225,7 +249,7 @@ class XmlElements:
         """``lines``: the body is ``key: value`` lines, not elements."""
         self.ctx = ctx
         self.block = block
-        self.parse = key_lines if lines else elements
+        self.parse: Callable[[str], Any] = key_lines if lines else elements
         assert block.dialect is not None
         self.closer = block.dialect.compiled_close()
         self.body: list[str] = []
@@ -247,13 +271,17 @@ class XmlElements:
             ctx.revert()
             return found.end(), None
         ctx.markup(found.group())
-        return found.end(), Closed(ctx)
+        return found.end(), Closed(ctx, fence=self.block.fence, outer=self.block.outer)
 
     def _end(self) -> bool:
         """Emit the calls; False (nothing emitted) when the body names no offered tool: a weaker form than JSON,
         so an element body counts only as a call of an offered tool, and otherwise it was text all along."""
         self.declared: dict[str, str] = {}
         body = "".join(self.body)
+        named = _NAME_IN_BODY.match(body, len(body) - len(body.lstrip()))
+        if named is not None:  # `<name=NAME</name>` as `<name>NAME</name>` (`NAME_IN_TAG`)
+            key = named.group("key")
+            body = f"{body[: named.start()]}<{key}>{named.group('name')}</{key}>{body[named.end() :]}"
         value: Any = elements(body, None, self.declared) if self.parse is elements else self.parse(body)
         invokes: Any = None
         if isinstance(value, dict) and set(cast("dict[str, Any]", value)) == {"invoke"}:
@@ -281,7 +309,7 @@ class XmlElements:
             ctx.fail_call(str(exc))
             return
         name = ctx.tools.resolve(shape.name)
-        nested = self.parse is elements and _written_as_elements(value)
+        nested = self.parse is not key_lines and _written_as_elements(value)
         arguments = {
             k: typed_value(ctx.tools, name, k, v, declared=self.declared.get(k))
             if isinstance(v, str)

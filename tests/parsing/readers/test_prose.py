@@ -61,6 +61,13 @@ TOOLS = ["get_weather", "special_function"]
         'LLMがツールを選んだ場合、以下のような形式で出力する。\n\n{\n  "tool": "get_weather",\n  "args": {"city": "x"}\n}\n',
         '例えば：<tool_call>{"name": "get_weather", "arguments": {"city": "東京"}}</tool_call>',
         '次の形式で書きます：\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        # What a model writes described as a rule, in Japanese and Chinese ("the model is trained to output a call
+        # between two tokens"; "the model outputs"), the sentence ended before the example (soniqo's guide).
+        "モデルは、2つのトークンで囲まれた呼び出しを出力するように学習されています。\n"
+        '<start_function_call>call:get_weather{"city": "x"}<end_function_call>\nSDKはそれをパースします。',
+        'モデルがJSONを生成します。<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        '模型会输出一个函数调用：\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'AI助手返回如下内容。\n\n[get_weather(city="Oslo")]',
     ],
 )
 def test_a_call_shown_in_prose_is_text(text: str) -> None:
@@ -94,6 +101,15 @@ def test_a_call_shown_in_prose_is_text(text: str) -> None:
         (
             '東京の天気を調べます。\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
             "東京の天気を調べます。\n",
+        ),
+        # A model described, then a sentence of the model's own; a first-person sentence naming output.
+        (
+            'モデルは結果を出力しました。天気を調べます。\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "モデルは結果を出力しました。天気を調べます。\n",
+        ),
+        (
+            '我将调用模型输出天气：\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            "我将调用模型输出天气：\n",
         ),
         # The user's words or the syntax mentioned in a sentence that ended before the call.
         (

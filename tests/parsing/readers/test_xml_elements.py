@@ -208,3 +208,55 @@ def test_a_type_attribute_types_a_value_the_schema_leaves_untyped() -> None:
 )
 def test_keyed_arguments_of_a_tool_not_offered_stay_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=[PREFS]))
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # selfware's parser tests (Qwen3-Coder): the name element written `<name=NAME</name>`, its `>` left out.
+        ('<tool>\n<name=get_weather</name>\n<arguments>{"city": "Paris"}</arguments>\n</tool>', {"city": "Paris"}),
+        # ...or `<name=NAME>` with no closer, or `<function=NAME</function>` where `<name>` belongs.
+        ('<tool>\n<name=get_weather>\n<arguments>{"city": "Paris"}</arguments>\n</tool>', {"city": "Paris"}),
+        ('<tool_call><function=get_weather</function><arguments>{"days": 2}</arguments></tool_call>', {"days": 2}),
+        # Other name keys, quotes around the name, arguments as elements or none at all.
+        (
+            '<function_call><tool_name="get_weather"></tool_name><parameters><days>3</days></parameters>'
+            "</function_call>",
+            {"days": 3},
+        ),
+        ("<tool_call>\n  <name = get_weather>\n</tool_call>", {}),
+        ("<tool><name=get_weather</name></tool>", {}),
+        # Qwen3-Coder's `<function=NAME>` with a JSON arguments element instead of `<parameter=…>`.
+        (
+            '<tool_call>\n<function=get_weather>\n<arguments>{"city": "Oslo"}</arguments>\n</tool_call>',
+            {"city": "Oslo"},
+        ),
+    ],
+)
+def test_a_name_element_with_its_value_in_the_tag_names_the_call(text: str, arguments: dict) -> None:
+    check(
+        Real(
+            "written: Qwen3-Coder's `<function=NAME>` habit in an element body",
+            text,
+            [("get_weather", arguments)],
+            tools=TOOLS,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A tool not offered; the form mentioned in a sentence; an argument value holding the form stays the value's.
+        '<tool>\n<name=rm</name>\n<arguments>{"path": "/"}</arguments>\n</tool>',
+        "Write <tool><name=get_weather</name> and so on.",
+        "In XML, <name=value> is no element.",
+    ],
+)
+def test_a_name_in_the_tag_of_no_offered_tool_or_in_prose_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+def test_a_name_in_the_tag_inside_an_argument_value_is_the_value() -> None:
+    text = '<tool>\n<name=get_weather>\n<arguments>{"city": "<name=x>"}</arguments>\n</tool>'
+    check(Real("written", text, [("get_weather", {"city": "<name=x>"})], tools=TOOLS))
