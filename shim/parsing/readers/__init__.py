@@ -18,6 +18,7 @@ import regex
 from shim.parsing.readers import (
     angle_calls,
     at_call,
+    bracket_action,
     bracket_attrs,
     bracket_tool_call_kv,
     call_tokens,
@@ -142,6 +143,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
     *at_call.ROWS,  # gptme: @NAME(CALL_ID): {…} (offered tools only)
     *mistral.BARE_ROWS,  # NAME[ARGS]{…} opening the message, [TOOL_CALLS] left out (offered tools only)
+    *bracket_action.ROWS,  # Action 1: Search[entity], search[query] opening the message (ReAct paper, WebShop)
     *minimax_bracket.ROWS,  # [TOOL_CALL]{tool => "NAME", args => {--k "v"}}[/TOOL_CALL] (MiniMax M2.x, offered tools)
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
     *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
