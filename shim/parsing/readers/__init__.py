@@ -23,6 +23,7 @@ from shim.parsing.readers import (
     bracket_tool_call_kv,
     call_tokens,
     code_fence,
+    codeact,
     command_line,
     cwm,
     deepseek,
@@ -133,6 +134,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     *llama.SEPARATOR_ROWS,  # ; {"name": …} opening the message: Llama 3's separator before a call, markup
     # -- w-fam2: lenient forms, for offered tools only --
+    *codeact.ROWS,  # <execute_bash>\nls alone on its line, to </execute_bash> or the end (OpenHands CodeAct)
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *minimax.ANY_TAG_ROWS,  # <call_record tool="read"><parameter name="path">…: the invoke form under any tag
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call

@@ -30,7 +30,7 @@ from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex, one_parameter
 
-__all__ = ["ROWS", "BracketArgument"]
+__all__ = ["ROWS", "BracketArgument", "takes_one_string"]
 
 _LABEL = r"Action(?:[ \t]{1,4}\d{1,3})?[ \t]{0,8}:[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,3}"
 """``Action:`` or ``Action 3:``, then the name on the same line or below it (a blank line between, FEVER's
@@ -107,7 +107,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> BracketArgumen
     return BracketArgument(ctx, match.group("name"))
 
 
-def _takes_one_string(tools: ToolIndex, name: str) -> bool:
+def takes_one_string(tools: ToolIndex, name: str) -> bool:
     arguments = one_parameter(tools, name, "x")
     if arguments is None:
         return False
@@ -119,7 +119,7 @@ def _takes_one_string(tools: ToolIndex, name: str) -> bool:
 
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     def build(tools: ToolIndex) -> str | None:
-        names = tool_name_pattern(ToolIndex([s for n, s in tools.specs.items() if _takes_one_string(tools, n)]))
+        names = tool_name_pattern(ToolIndex([s for n, s in tools.specs.items() if takes_one_string(tools, n)]))
         return None if names is None else rf"{prefix}(?P<name>{names})\[(?!ARGS\]|CALL_ID\])"
 
     return build
