@@ -28,6 +28,7 @@ from shim.parsing.readers import (
     cwm,
     deepseek,
     dsml,
+    dspy_fields,
     gemma,
     gemma4,
     glm,
@@ -114,6 +115,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # After every family's own tokens: the spellings no row names, by the words of their tokens.
     *call_tokens.ROWS,  # <|function_call|>{…}, <|tool_call:start|>NAME<|tool_arg:start|>…, role headers, Kimi K3
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
+    *dspy_fields.ROWS,  # [[ ## next_tool_name ## ]] NAME [[ ## next_tool_args ## ]] {…} (DSPy ReAct), offered tools
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     *bracket_attrs.ROWS,  # [Calling tool="NAME" k="v"]: a call line copied from the chat history (offered tools)
     *tool_call_for.ROWS,  # [tool_call: NAME for KEY 'VALUE']: Gemini CLI's prompt notation (offered tools, keys)
