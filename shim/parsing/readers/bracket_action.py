@@ -9,7 +9,8 @@ The ReAct paper's HotpotQA and FEVER prompts name their actions ``Search[entity]
 ``click[target]`` are written the same way, often as the whole reply (the harness put ``Action:`` in the prompt).
 
 Plain words, so the evidence is strict: the name must be an offered tool that takes one string (its only
-parameter, or its only required one: the bracket's content is its value), glued to its ``[``; the form counts
+parameter, or its only required one: the bracket's content is its value; or none, with empty brackets), glued to
+its ``[``; the form counts
 after an ``Action:`` label opening the message or a line (blank lines may stand between the label and the name),
 or with no label only where the message begins. The content runs on one line to the matching ``]`` (brackets
 inside it nest), and nothing but blanks may follow that ``]`` on its line: ``search[here](https://…)`` is a
@@ -117,9 +118,15 @@ def takes_one_string(tools: ToolIndex, name: str) -> bool:
     return not isinstance(schema, dict) or cast(dict[str, Any], schema).get("type", "string") == "string"
 
 
+def _takes_nothing(schema: dict[str, Any]) -> bool:
+    """A tool of no parameters: called with empty brackets (``finish[]``)."""
+    return not schema.get("properties") and not schema.get("required")
+
+
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     def build(tools: ToolIndex) -> str | None:
-        names = tool_name_pattern(ToolIndex([s for n, s in tools.specs.items() if takes_one_string(tools, n)]))
+        fits = [s for n, s in tools.specs.items() if takes_one_string(tools, n) or _takes_nothing(s.input_schema)]
+        names = tool_name_pattern(ToolIndex(fits))
         return None if names is None else rf"{prefix}(?P<name>{names})\[(?!ARGS\]|CALL_ID\])"
 
     return build

@@ -107,3 +107,9 @@ def test_without_an_offered_tool_taking_one_string_a_bracket_action_stays_text(t
 def test_mistral_args_token_after_a_name_is_mistrals_call_not_a_bracket_action() -> None:
     text = 'Search[ARGS]{"entity": "literal [TOOL_CALLS] marker"}'
     check(Real(REACT, text, [("Search", {"entity": "literal [TOOL_CALLS] marker"})], tools=FEVER))
+
+
+def test_a_tool_of_no_parameters_is_called_with_empty_brackets_only() -> None:
+    tools = [*FEVER, tool("reset")]
+    check(Real(REACT, "Start over.\nAction 4: reset[]", [("reset", {})], visible="Start over.", tools=tools))
+    check(Real(REACT, "Action 4: reset[all]", [], visible="Action 4: reset[all]", tools=tools))
