@@ -18,14 +18,17 @@ import regex
 from shim.parsing.readers import (
     angle_calls,
     at_call,
+    bracket_action,
     bracket_attrs,
     bracket_tool_call_kv,
     call_tokens,
     code_fence,
+    codeact,
     command_line,
     cwm,
     deepseek,
     dsml,
+    dspy_fields,
     gemma,
     gemma4,
     glm,
@@ -113,6 +116,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # After every family's own tokens: the spellings no row names, by the words of their tokens.
     *call_tokens.ROWS,  # <|function_call|>{…}, <|tool_call:start|>NAME<|tool_arg:start|>…, role headers, Kimi K3
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
+    *dspy_fields.ROWS,  # [[ ## next_tool_name ## ]] NAME [[ ## next_tool_args ## ]] {…} (DSPy ReAct), offered tools
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     *bracket_attrs.ROWS,  # [Calling tool="NAME" k="v"]: a call line copied from the chat history (offered tools)
     *tool_call_for.ROWS,  # [tool_call: NAME for KEY 'VALUE']: Gemini CLI's prompt notation (offered tools, keys)
@@ -134,6 +138,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     *llama.SEPARATOR_ROWS,  # ; {"name": …} opening the message: Llama 3's separator before a call, markup
     # -- w-fam2: lenient forms, for offered tools only --
+    *codeact.ROWS,  # <execute_bash>\nls alone on its line, to </execute_bash> or the end (OpenHands CodeAct)
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *minimax.ANY_TAG_ROWS,  # <call_record tool="read"><parameter name="path">…: the invoke form under any tag
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call
@@ -144,6 +149,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out
     *at_call.ROWS,  # gptme: @NAME(CALL_ID): {…} (offered tools only)
     *mistral.BARE_ROWS,  # NAME[ARGS]{…} opening the message, [TOOL_CALLS] left out (offered tools only)
+    *bracket_action.ROWS,  # Action 1: Search[entity], search[query] opening the message (ReAct paper, WebShop)
     *minimax_bracket.ROWS,  # [TOOL_CALL]{tool => "NAME", args => {--k "v"}}[/TOOL_CALL] (MiniMax M2.x, offered tools)
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
     *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
