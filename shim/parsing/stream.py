@@ -373,8 +373,8 @@ class StreamParser:
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
             self._reader = Quoted(self, row)
             return match.end()
-        if row.kind == "markup" and self._recent and self._in_transcript():
-            self._text(self.take_raw())  # a quoted conversation's turn tokens are quoted too
+        if row.kind in ("markup", "reasoning") and self._recent and self._in_transcript():
+            self._text(self.take_raw())  # a quoted conversation's turn tokens and reasoning tags are quoted too
             return match.end()
         if row.name in PRESENTED_ONLY and row.kind == "prose" and not (self._recent and presents(self._tail())):
             self._text(self.take_raw())  # not presented: only the opener is text, its content is read as usual

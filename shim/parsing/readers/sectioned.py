@@ -38,6 +38,10 @@ SEPARATOR = r"<[｜|]tool[▁_]sep[｜|]>|<\|tool_call_argument_begin\|>"
 underscores) and Kimi's ``<|tool_call_argument_begin|>``; either family's calls may use either (engines and
 fine-tunes mix the spellings)."""
 
+_SLOT = r"\{[A-Za-z_][\w \t.\-]{0,30}\}"
+"""A template's slot in a head (``functions.{name}:{index}``, a document showing the format): part of the head, so
+the call's name is a placeholder (`shim.parsing.readers.prose.placeholder`), never ``functions.`` with ``{name}``
+for its arguments. A name never ends with ``.`` or ``:`` before its arguments either."""
 _INDEX = regex.compile(r"[ \t]*:[ \t]*\d+$")
 
 
@@ -90,10 +94,10 @@ class Tokens:
         # The separator left out, the arguments right after the head (Goose's Kimi test: `functions.NAME:1  {…}`).
         # A type word's line break stands for the separator (`function\nNAME\n{…}`: olmlx's DeepSeek tests).
         head = (
-            rf"[ \t\r\n]{{0,8}}(?P<head>[^<>\n{{]{{1,160}}?)"
-            rf"(?:[ \t\r\n]{{0,8}}(?:{self.separator}|(?=\{{))|(?<=\bfunction)[ \t]{{0,4}}\r?\n)"
+            rf"[ \t\r\n]{{0,8}}(?P<head>(?:[^<>\n{{]|{_SLOT}){{1,160}}?)"
+            rf"(?:[ \t\r\n]{{0,8}}(?:{self.separator}|(?<![.:])(?=\{{))|(?<=\bfunction)[ \t]{{0,4}}\r?\n)"
         )
-        bare = rf"[^<>\n{{]{{1,160}}?[ \t\r\n]{{0,8}}(?:{self.separator})"
+        bare = rf"(?:[^<>\n{{]|{_SLOT}){{1,160}}?[ \t\r\n]{{0,8}}(?:{self.separator})"
         patterns = (self.call_begin, head, self.call_end, self.section_end, self.separator, bare)
         return tuple(regex.compile(p) for p in patterns)
 
