@@ -402,6 +402,11 @@ class StreamParser:
     def last_call_raw(self) -> str:
         return "".join(self._call_raw)
 
+    @property
+    def in_fence(self) -> bool:
+        self._in_transcript()  # brings the count of fence lines up to date
+        return self._fences % 2 == 1
+
     def consume(self, piece: str) -> None:
         if self._state is TagState.START:
             self._state = TagState.INSIDE  # the reader took input past the opener: the body has begun

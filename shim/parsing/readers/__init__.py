@@ -52,6 +52,7 @@ from shim.parsing.readers import (
     pythonic_calls,
     pythonic_list,
     qwen_xml,
+    qwen_xml_drift,
     react,
     reasoning,
     shell_prompt,
@@ -85,6 +86,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *langchain_xml.ROWS,  # <tool>NAME</tool><tool_input>…</tool_input> (LangChain), before <tool>{…}</tool>
     *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
     *qwen_xml.ROWS,  # <function=NAME><parameter=K>V</parameter></function>; Llama 3.1 <function=NAME>{…}
+    *qwen_xml_drift.ROWS,  # <parameter=NAME>, <name>NAME before <parameter=K> blocks (offered tools only)
     *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
