@@ -13,6 +13,9 @@ Qwen3.6/3.8-27B, asked for ``<function=NAME><parameter=K>V</parameter></function
     </parameter>                     closed by any closer, or by none
     <parameter=description>…
 
+    {"function=Bash>                 a JSON call's brace and quote fused with the opener (``{"function="Read">``
+    <parameter=command>…             too), or a JSON call's head (``{"name": "Bash",``) before XML parameters
+
 Leniencies, each read only for an offered tool's name (the evidence; ``<parameter=bash>`` of no offered tool is text)
 and only where a ``<parameter=`` tag follows the opener (the body is Qwen3-Coder's): the body is read as
 ``<function=NAME>``'s (`shim.parsing.readers.qwen_xml.XmlBody`); it ends at ``</function>``, at a wrapper's closer,
@@ -42,7 +45,9 @@ def _opener(tools: ToolIndex) -> str | None:
     return (
         rf"(?:<parameter=[ \t]{{0,4}}(?P<name>{names})[ \t]{{0,4}}>"
         rf"|<{_NAME_TAG}>[ \t\r\n]{{0,8}}(?P<name>{names})[ \t\r\n]{{0,8}}"
-        rf"(?:<[ \t]{{0,4}}/[ \t]{{0,4}}(?:{_NAME_TAG}|parameter)[ \t]{{0,4}}>)?)"
+        rf"(?:<[ \t]{{0,4}}/[ \t]{{0,4}}(?:{_NAME_TAG}|parameter)[ \t]{{0,4}}>)?"
+        rf"|\{{[ \t]{{0,4}}\"?function=\"?(?P<name>{names})\"?[ \t]{{0,4}}>"
+        rf"|\{{[ \t\r\n]{{0,8}}\"name\"[ \t]{{0,4}}:[ \t]{{0,4}}\"(?P<name>{names})\"[ \t]{{0,4}},?)"
         rf"{_BEFORE_PARAMETER}"
     )
 
@@ -92,7 +97,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
 
 
 ROWS = [
-    Dialect("qwen_xml_drift", "<", None, kind="untagged", reader=_open, open_for_tools=_opener),
+    Dialect("qwen_xml_drift", "<", None, kind="untagged", first="<{", reader=_open, open_for_tools=_opener),
     # The same right inside <tool_call> (``<tool_call>\n<name>\nBash\n</parameter>\n<parameter=command>…``), before
     # the call tag's own readers take ``<name>`` for an element form.
     Dialect(
@@ -101,6 +106,7 @@ ROWS = [
         None,
         start="inside",
         inside=("tool_call",),
+        first="<{",
         reader=_open,
         open_for_tools=_opener,
     ),

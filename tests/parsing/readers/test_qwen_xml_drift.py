@@ -28,6 +28,11 @@ READ = ("read", {"filePath": "/code/a.go"})
             "<tool_call>\n<name>\nbash\n</parameter>\n<parameter=command>\nls /code\n</parameter>\n</function>\n</tool_call>",
             "",
         ),
+        # A JSON call's brace fused with the opener, or a JSON call's head, before XML parameters.
+        ('<tool_call>\n{"function=bash>\n<parameter=command>\nls /code\n</parameter>\n</function>\n</tool_call>', ""),
+        ('Trying.\n\n{"function="bash">\n<parameter=command>\nls /code\n</parameter>\n</function>', "Trying."),
+        ('<tool_call>\n{"name": "bash",\n<parameter=command>\nls /code\n</parameter>\n</function>\n</tool_call>', ""),
+        ('{ "name":"bash" <parameter=command>ls /code</parameter></function>', ""),
     ],
 )
 def test_a_drifted_opener_of_an_offered_tool_before_a_parameter_is_a_call(text: str, visible: str) -> None:
@@ -54,6 +59,9 @@ def test_two_drifted_calls_are_two_calls(text: str) -> None:
         "<parameter=grep>\n<parameter=command>\nls\n</parameter>\n</function>",  # no offered tool
         "<parameter=bash>ls /code</parameter>",  # no parameter after it
         "<name>bash</name> is the tool's name.",
+        '{"function=bash> is how it drifts',
+        '{"name": "bash", "note": "<parameter=command> is a tag"}',
+        '{"function=grep>\n<parameter=command>\nls\n</parameter>\n</function>',  # no offered tool
         "The shape, quoted:\n\n```\n<parameter=bash>\n<parameter=command>\nls /code\n</parameter>\n</function>\n```\n",
         "```xml\n<name>bash</name>\n<parameter=command>ls</parameter>\n```",
     ],
