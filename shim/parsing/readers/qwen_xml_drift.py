@@ -16,8 +16,11 @@ Qwen3.6/3.8-27B, asked for ``<function=NAME><parameter=K>V</parameter></function
     {"function=Bash>                 a JSON call's brace and quote fused with the opener (``{"function="Read">``
     <parameter=command>…             too), or a JSON call's head (``{"name": "Bash",``) before XML parameters
 
+    <name>Bash, "arguments": {…}}    a JSON call's head written as the name tag: its arguments object follows
+
 Leniencies, each read only for an offered tool's name (the evidence; ``<parameter=bash>`` of no offered tool is text)
-and only where a ``<parameter=`` tag follows the opener (the body is Qwen3-Coder's): the body is read as
+and only where a ``<parameter=`` tag follows the opener (the body is Qwen3-Coder's; after a name tag, also where
+``, "arguments": {`` does, the body then JSON's): the body is read as
 ``<function=NAME>``'s (`shim.parsing.readers.qwen_xml.XmlBody`); it ends at ``</function>``, at a wrapper's closer,
 at the output's end, or where the next such opener begins (``<tool_name>Read</tool_name>…<tool_name>Bash…``).
 Inside a Markdown fence such an opener is quoted damage, text.
@@ -27,7 +30,9 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.block_end import AfterBody
+from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.qwen_xml import XmlBody
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
@@ -42,13 +47,17 @@ def _opener(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     if names is None:
         return None
+    json_head = (
+        rf"<{_NAME_TAG}>[ \t\r\n]{{0,8}}(?P<name>{names})\"?[ \t]{{0,4}},[ \t\r\n]{{0,8}}"
+        rf"\"(?:arguments|parameters|args)\"[ \t]{{0,4}}:[ \t\r\n]{{0,8}}(?P<json>)(?=\{{)"
+    )
     return (
-        rf"(?:<parameter=[ \t]{{0,4}}(?P<name>{names})[ \t]{{0,4}}>"
+        rf"(?:(?:<parameter=[ \t]{{0,4}}(?P<name>{names})[ \t]{{0,4}}>"
         rf"|<{_NAME_TAG}>[ \t\r\n]{{0,8}}(?P<name>{names})[ \t\r\n]{{0,8}}"
         rf"(?:<[ \t]{{0,4}}/[ \t]{{0,4}}(?:{_NAME_TAG}|parameter)[ \t]{{0,4}}>)?"
         rf"|\{{[ \t]{{0,4}}\"?function=\"?(?P<name>{names})\"?[ \t]{{0,4}}>"
         rf"|\{{[ \t\r\n]{{0,8}}\"name\"[ \t]{{0,4}}:[ \t]{{0,4}}\"(?P<name>{names})\"[ \t]{{0,4}},?)"
-        rf"{_BEFORE_PARAMETER}"
+        rf"{_BEFORE_PARAMETER}|{json_head})"
     )
 
 
@@ -90,9 +99,36 @@ class _Shown:
         self.ctx.revert()
 
 
+class _SurplusBrace:
+    """After the arguments object of a JSON call whose head was a name tag: the ``}`` that closed the call object
+    the tag stood for is markup."""
+
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        at = pos
+        while at < len(text) and text[at] in " \t":
+            at += 1
+        if at >= len(text) and not final:
+            return pos, MORE
+        if at < len(text) and text[at] == "}":
+            self.ctx.markup(text[pos : at + 1])
+            return at + 1, AfterBody(self.ctx, self.block)
+        return pos, AfterBody(self.ctx, self.block)
+
+    def finish(self, truncated: bool) -> None:
+        del truncated
+        self.ctx.markup_as_text()
+
+
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     if ctx.in_fence:
         return _Shown(ctx)
+    if match.group("json") is not None:  # `<name>NAME, "arguments": {…}}`: the arguments object follows
+        block.name = match.group("name")
+        return JsonBody(ctx, block, then=lambda: _SurplusBrace(ctx, block))
     return _DriftBody(ctx, block, match.group("name"), match.re)
 
 

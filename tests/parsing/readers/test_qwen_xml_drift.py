@@ -33,6 +33,10 @@ READ = ("read", {"filePath": "/code/a.go"})
         ('Trying.\n\n{"function="bash">\n<parameter=command>\nls /code\n</parameter>\n</function>', "Trying."),
         ('<tool_call>\n{"name": "bash",\n<parameter=command>\nls /code\n</parameter>\n</function>\n</tool_call>', ""),
         ('{ "name":"bash" <parameter=command>ls /code</parameter></function>', ""),
+        # The name tag for a JSON call's head, the arguments object after it, the call's own brace left over.
+        ('<name>bash, "arguments": {"command": "ls /code"}}', ""),
+        ('Listing.\n<tool_name>bash", "parameters": {"command": "ls /code"}}\n', "Listing."),
+        ('<name>bash, "arguments": {"command": "ls /code"}', ""),
     ],
 )
 def test_a_drifted_opener_of_an_offered_tool_before_a_parameter_is_a_call(text: str, visible: str) -> None:
@@ -59,6 +63,8 @@ def test_two_drifted_calls_are_two_calls(text: str) -> None:
         "<parameter=grep>\n<parameter=command>\nls\n</parameter>\n</function>",  # no offered tool
         "<parameter=bash>ls /code</parameter>",  # no parameter after it
         "<name>bash</name> is the tool's name.",
+        '<name>bash, "arguments": are listed below',
+        '<name>grep, "arguments": {"command": "ls"}}',
         '{"function=bash> is how it drifts',
         '{"name": "bash", "note": "<parameter=command> is a tag"}',
         '{"function=grep>\n<parameter=command>\nls\n</parameter>\n</function>',  # no offered tool
