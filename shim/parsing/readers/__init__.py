@@ -55,6 +55,7 @@ from shim.parsing.readers import (
     qwen_xml_drift,
     react,
     reasoning,
+    response_header,
     shell_prompt,
     special_tokens,
     tagged_json,
@@ -132,6 +133,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *shell_prompt.ROWS,  # $ ls -la opening a line, with the one offered tool that runs shell commands
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
+    *response_header.ROWS,  # ### Response:\n{…}: a template's header of the model's turn before a call, markup
     *llama.SEPARATOR_ROWS,  # ; {"name": …} opening the message: Llama 3's separator before a call, markup
     # -- w-fam2: lenient forms, for offered tools only --
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
