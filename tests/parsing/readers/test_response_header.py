@@ -41,3 +41,30 @@ def test_the_header_after_prose_is_a_documents_heading() -> None:
     text = 'Notes.\n### Response:\n{"name": "get_weather", "arguments": {"city": "Paris"}}'
     result = check(Real("written", text, [W], visible="Notes.\n### Response:", tools=["get_weather"]))
     assert "### Response:" in result["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # xLLM's DeepSeek V3.2 tests: a fence's info string left without its backticks before the call block.
+        (
+            'Some text before\njson\n<function_call>{"name": "get_weather", "arguments": {"city": "Paris"}}'
+            "</function_call>",
+            "Some text before",
+        ),
+        ("Checking.\n  xml  \n  <function=get_weather><parameter=city>Paris</parameter></function>", "Checking."),
+    ],
+)
+def test_a_format_words_line_right_before_a_tagged_call_is_markup(text: str, visible: str) -> None:
+    check(Real("written: xLLM's DSML tests", text, [W], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The reply is\njson\n<b>bold</b> text.",
+        "Pick one:\njson\nor xml.",
+    ],
+)
+def test_a_format_words_line_before_anything_but_a_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
