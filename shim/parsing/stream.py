@@ -377,8 +377,8 @@ class StreamParser:
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
             self._reader = Quoted(self, row)
             return match.end()
-        if row.kind == "markup" and self._recent and self._in_transcript():
-            self._text(self.take_raw())  # a quoted conversation's turn tokens are quoted too
+        if row.kind in ("markup", "reasoning") and self._recent and self._in_transcript():
+            self._text(self.take_raw())  # a quoted conversation's turn tokens and reasoning tags are quoted too
             return match.end()
         if row.name in PRESENTED_ONLY and row.kind == "prose" and not (self._recent and presents(self._tail())):
             self._text(self.take_raw())  # not presented: only the opener is text, its content is read as usual
@@ -405,6 +405,11 @@ class StreamParser:
     @property
     def last_call_raw(self) -> str:
         return "".join(self._call_raw)
+
+    @property
+    def in_fence(self) -> bool:
+        self._in_transcript()  # brings the count of fence lines up to date
+        return self._fences % 2 == 1
 
     def consume(self, piece: str) -> None:
         if self._state is TagState.START:

@@ -164,3 +164,19 @@ def test_the_schema_wins_over_a_declared_type() -> None:
 def test_params_and_wrappers_outside_a_call_stay_text(text: str) -> None:
     result = parse_everywhere(text, [BOOK], seeds=4)
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Qwen3.8-27B (q27's captures): this opener with Qwen3-Coder's parameters, or MiniMax's spelling of them.
+        '<function name="book">\n<parameter=city>\nLima, PE\n</parameter>\n<parameter=seats>\n2\n</parameter>\n'
+        "<parameter=vip>\ntrue\n</parameter>\n</function>",
+        '<function name="book"><parameter name="city">Lima, PE</parameter><parameter name="seats">2</parameter>'
+        '<param name="vip">true</param></function>',
+    ],
+)
+def test_qwen3_coder_or_minimax_parameters_under_this_opener_are_read(text: str) -> None:
+    result = parse_everywhere(text, [BOOK], seeds=4)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == BOOKED
+    assert result["text"] == "" and result["errors"] == []

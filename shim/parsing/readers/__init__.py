@@ -55,9 +55,11 @@ from shim.parsing.readers import (
     pythonic_calls,
     pythonic_list,
     qwen_xml,
+    qwen_xml_drift,
     react,
     reasoning,
     request_key,
+    response_header,
     shell_prompt,
     special_tokens,
     tagged_json,
@@ -89,6 +91,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *langchain_xml.ROWS,  # <tool>NAME</tool><tool_input>…</tool_input> (LangChain), before <tool>{…}</tool>
     *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
     *qwen_xml.ROWS,  # <function=NAME><parameter=K>V</parameter></function>; Llama 3.1 <function=NAME>{…}
+    *qwen_xml_drift.ROWS,  # <parameter=NAME>, <name>NAME before <parameter=K> blocks (offered tools only)
     *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
@@ -136,6 +139,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
+    *response_header.ROWS,  # ### Response:\n{…}: a template's header of the model's turn before a call, markup
     *llama.SEPARATOR_ROWS,  # ; {"name": …} opening the message: Llama 3's separator before a call, markup
     # -- w-fam2: lenient forms, for offered tools only --
     *codeact.ROWS,  # <execute_bash>\nls alone on its line, to </execute_bash> or the end (OpenHands CodeAct)

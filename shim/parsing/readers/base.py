@@ -96,6 +96,11 @@ class Context(Protocol):
         """The input the last call's events carried (its opener and body as written)."""
         ...
 
+    @property
+    def in_fence(self) -> bool:
+        """The visible text so far opened a Markdown fence and has not closed it."""
+        ...
+
     def consume(self, piece: str) -> None:
         """Input read as part of the block: it goes out in the ``raw`` of the block's next event (and the block's
         body has begun: `TagState.INSIDE`)."""

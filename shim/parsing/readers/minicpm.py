@@ -12,6 +12,8 @@ and ``verbose_xml``), so a ``<param>`` may carry more attributes, in any order, 
 - ``<param name="k" value="5" type="integer"/>``: the value is the ``value`` attribute (self-closing or not);
 - ``type`` is the JSON type the model declares (BFCL's names: ``float``, ``dict``, ``tuple`` too), used where
   the schema gives none;
+- ``<parameter name="k">`` and Qwen3-Coder's ``<parameter=k>…</parameter>`` for ``<param>`` (Qwen3.8-27B in q27's
+  captures mixes this opener with its own parameters);
 - ``<params>…</params>`` around the parameters is markup, and so is a stray ``</param>`` or ``</params>``
   with no parameter open (``<params>…</param>``: the wrapper closed by its singular).
 """
@@ -38,8 +40,9 @@ _ATTR = (
     r"""(?:"[^"\n]{0,4096}"|'[^'\n]{0,4096}'|(?:[^\s"'<>=/]|/(?!>)){1,4096})"""
 )
 _PARAM = regex.compile(
-    rf"<param(?P<attrs>(?:{_ATTR}){{1,8}})[ \t\r\n]{{0,8}}(?P<closed>/)?>"
-    r"|(?P<end></[ \t]{0,8}param[ \t]{0,8}>)"
+    rf"<param(?:eter)?(?P<attrs>(?:{_ATTR}){{1,8}})[ \t\r\n]{{0,8}}(?P<closed>/)?>"
+    r"|<parameter=(?P<key>[^<>\n]{1,128})>"
+    r"|(?P<end></[ \t]{0,8}param(?:eter)?[ \t]{0,8}>)"
     r"|(?P<wrap><[ \t]{0,8}/?[ \t]{0,8}params[ \t]{0,8}>)",
     regex.IGNORECASE,
 )
@@ -119,6 +122,8 @@ class MiniCpmBody:
             at = 0
             for tag in _PARAM.finditer(text):
                 attrs = _attributes(tag.group("attrs")) if tag.group("attrs") else {}
+                if tag.group("key"):  # Qwen3-Coder's `<parameter=K>` under this opener
+                    attrs = {"name": tag.group("key")}
                 if not (tag.group("end") or tag.group("wrap") or "name" in attrs):
                     continue  # `<param type="x">`: no parameter named, text
                 value.append((False, text[at : tag.start()]))

@@ -163,11 +163,21 @@ _NUMBERED = regex.compile(r"[_\- ]?\d{1,2}$")
 """A template numbers its stand-ins when it shows several calls (``func_name1``, ``function_name_2``)."""
 
 
+_SLOT = regex.compile(r"\{\{?[ \t]*[A-Za-z_][\w \t.\-]{0,30}\}\}?|<[ \t]*[A-Za-z_][\w \t.\-]{0,30}>")
+"""A template's slot anywhere in a name (``{name}:{index}``, ``mcp__{server}__{tool}``, ``functions.<name>``): no
+tool's name holds braces or angle brackets, a format shown with its blanks to fill does."""
+
+
 def placeholder(name: str) -> bool:
     """``name`` is a template's stand-in for a tool name (``function_name``, ``<tool-name>``, ``example_tool``,
-    numbered: ``func_name1``), not a name: a call of it (of no offered tool) shows the format and is text."""
+    numbered: ``func_name1``, or a name with a slot in it: ``{name}:{index}``), not a name: a call of it (of no
+    offered tool) shows the format and is text."""
     name = name.strip()
-    return _PLACEHOLDER.fullmatch(name) is not None or _PLACEHOLDER.fullmatch(_NUMBERED.sub("", name)) is not None
+    return (
+        _PLACEHOLDER.fullmatch(name) is not None
+        or _PLACEHOLDER.fullmatch(_NUMBERED.sub("", name)) is not None
+        or _SLOT.search(name) is not None
+    )
 
 
 _FENCE_TAIL = regex.compile(r"\n[ \t]{0,3}```[\w+#.\-]{1,20}[ \t]*\r?\n[ \t]*$")

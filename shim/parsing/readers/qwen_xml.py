@@ -27,10 +27,12 @@ value goes on to the next closer.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import regex
 
+from shim.parsing import lenient_json
+from shim.parsing.json_scan import ARG_KEYS, JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
@@ -258,13 +260,34 @@ class XmlBody:
             self._chunks.append("}" if self.arguments else "{}")
 
     def _end_param(self) -> None:
-        value = self._typed(_unlaid("".join(self._value)))
-        prefix = "{" if not self.arguments else ", "
-        self.arguments[self._key] = value
-        dumped = json.dumps(value, ensure_ascii=False)
-        self._chunks.append(f"{prefix}{json.dumps(self._key, ensure_ascii=False)}: {dumped}")
+        raw = _unlaid("".join(self._value))
+        spread = self._spread(raw)
+        for key, value in spread.items() if spread is not None else [(self._key, self._typed(raw))]:
+            prefix = "{" if not self.arguments else ", "
+            self.arguments[key] = value
+            dumped = json.dumps(value, ensure_ascii=False)
+            self._chunks.append(f"{prefix}{json.dumps(key, ensure_ascii=False)}: {dumped}")
         self._in_value = False
         self._value = []
+
+    def _spread(self, raw: str) -> dict[str, Any] | None:
+        """The arguments, when the value is the whole arguments object under an arguments key the tool does not
+        declare (``<parameter=arguments>{"command": "ls"}``: Qwen3.8 in q27's captures, JSON in the XML); else None.
+        Up to three surplus closing braces after the object are the model's (``…}}``)."""
+        props = self.ctx.tools.properties(self.name)
+        if not props or self._key in props or self._key.casefold() not in ARG_KEYS or not raw.lstrip().startswith("{"):
+            return None
+        text = raw.strip()
+        for _ in range(4):
+            try:
+                value = lenient_json.loads(text)
+            except lenient_json.LenientJSONError:
+                if not text.endswith("}"):
+                    return None
+                text = text[:-1].rstrip()
+                continue
+            return cast("dict[str, Any]", value) if isinstance(value, dict) else None
+        return None
 
     def _typed(self, raw: str) -> Any:
         return typed_value(self.ctx.tools, self.name, self._key, raw)
@@ -277,13 +300,22 @@ class XmlBody:
             self.ctx.fail_call(CUT_OFF)
             return
         if self._in_value:
-            if self._closed_any or not self._opened_next:  # one open value is as likely cut off as finished
+            raw = _unlaid("".join(self._value))
+            whole = self._spread(raw) is not None and _closed_object(raw)  # a whole arguments object: finished
+            if (self._closed_any or not self._opened_next) and not whole:  # one open value: cut off or finished
                 self.ctx.fail_call("the call ends inside a parameter value")
                 return
             self._end_param()  # this call writes no </parameter>: the output's end ends its last value too
         self._complete()
         self._flush()
         self.ctx.end_call(self.name, self.arguments, streamed=True)
+
+
+def _closed_object(raw: str) -> bool:
+    """Whether ``raw`` opens with a JSON value that closes (its brackets balanced): no value cut off."""
+    text = raw.strip()
+    _, status = JsonScanner(stop_chars="", capture=False).feed(text, 0, final=True)
+    return status is Status.DONE
 
 
 _CLOSER_INDENT = regex.compile(r"\n([ \t]+)\Z")

@@ -38,7 +38,14 @@ SEPARATOR = r"<[｜|]tool[▁_]sep[｜|]>|<\|tool_call_argument_begin\|>"
 underscores) and Kimi's ``<|tool_call_argument_begin|>``; either family's calls may use either (engines and
 fine-tunes mix the spellings)."""
 
+_SLOT = r"\{[A-Za-z_][\w \t.\-]{0,30}\}"
+"""A template's slot in a head (``functions.{name}:{index}``, a document showing the format): part of the head, so
+the call's name is a placeholder (`shim.parsing.readers.prose.placeholder`), never ``functions.`` with ``{name}``
+for its arguments. A name never ends with ``.`` or ``:`` before its arguments either."""
 _INDEX = regex.compile(r"[ \t]*:[ \t]*\d+$")
+_ANGLED = regex.compile(r"function<([^<>\s]+)>")
+"""The type word with the name in angle brackets for its separator (``function<TodoWrite>``, DeepSeek R1 in
+ik_llama.cpp's tests)."""
 
 
 def head_name(head: str) -> str | None:
@@ -47,6 +54,9 @@ def head_name(head: str) -> str | None:
     name = _INDEX.sub("", head).strip()
     if name.casefold() == "function":
         return None
+    angled = _ANGLED.fullmatch(name)
+    if angled is not None:
+        return angled.group(1)
     return name.removeprefix("functions.") or head
 
 
@@ -87,13 +97,16 @@ class Tokens:
         compiled once per family (a reader per call would recompile them whenever `regex`'s own cache, which
         tool-built openers fill, was cleared)."""
         # Layout around the head: a newline after the call token, or before ``<|tool_call_argument_begin|>``.
-        # The separator left out, the arguments right after the head (Goose's Kimi test: `functions.NAME:1  {…}`).
+        # The separator left out, the arguments right after the head (Goose's Kimi test: `functions.NAME:1  {…}`), or
+        # on the next line in a fence (rLLM's and ik_llama.cpp's DeepSeek R1 tests: `NAME\n```json`, the name in
+        # angle brackets after the type word: `function<NAME>\n```json`).
         # A type word's line break stands for the separator (`function\nNAME\n{…}`: olmlx's DeepSeek tests).
         head = (
-            rf"[ \t\r\n]{{0,8}}(?P<head>[^<>\n{{]{{1,160}}?)"
-            rf"(?:[ \t\r\n]{{0,8}}(?:{self.separator}|(?=\{{))|(?<=\bfunction)[ \t]{{0,4}}\r?\n)"
+            rf"[ \t\r\n]{{0,8}}(?P<head>function<[^<>\s]{{1,128}}>|(?:[^<>\n{{]|{_SLOT}){{1,160}}?)"
+            rf"(?:[ \t\r\n]{{0,8}}(?:{self.separator}|(?<![.:])(?=\{{))|(?<=\bfunction)[ \t]{{0,4}}\r?\n"
+            rf"|(?P<fenced>[ \t]{{0,8}}\r?\n)(?=[ \t]{{0,16}}```))"
         )
-        bare = rf"[^<>\n{{]{{1,160}}?[ \t\r\n]{{0,8}}(?:{self.separator})"
+        bare = rf"(?:[^<>\n{{]|{_SLOT}){{1,160}}?[ \t\r\n]{{0,8}}(?:{self.separator})"
         patterns = (self.call_begin, head, self.call_end, self.section_end, self.separator, bare)
         return tuple(regex.compile(p) for p in patterns)
 
@@ -250,6 +263,10 @@ class Section:
         self.ctx.consume(text[pos : found.match.end()])
         return found.match.end(), _Inner(dialect.reader(self.ctx, self.block, found.match), self)
 
+    def _offered(self, head: regex.Match[str]) -> bool:
+        name = self.tokens.name_of(head.group("head").strip())
+        return name is not None and self.ctx.tools.is_known(_underscored_head(self.ctx, name))
+
     def _cut_token(self, text: str, pos: int) -> bool:
         """Whether the rest of the output is a closing token cut short (``<|tool_calls_section_end|``, the last
         characters lost when generation stopped or an engine trimmed a stop string): the section's markup."""
@@ -318,6 +335,8 @@ class Section:
             found = match_at(self._head if self.phase == "head" else _NAME_LINE, text, pos, final)
             if found is MORE:
                 return pos, MORE
+            if found is not None and found.groupdict().get("fenced") is not None and not self._offered(found):
+                found = None  # a name and a fence with nothing between: only an offered tool's name is a call's head
             if found is None and not self.named:  # no call in it yet: the tokens were named in prose
                 ctx.revert()
                 return pos, None

@@ -125,8 +125,12 @@ class TaggedStart:
             if elided is not None:  # `<tool_call>{...}</tool_call>`: the format named with its body left out
                 ctx.consume(elided.group())
                 return elided.end(), Elided(ctx, block)
-        if char == "{":
-            return damaged_start(ctx, block, text, pos, final) or (pos, JsonBody(ctx, block))
+        if char == "{":  # a form this block's row takes inside it may open with a brace (`{"function=NAME>`)
+            return (
+                open_inner(ctx, block, text, pos, final)
+                or damaged_start(ctx, block, text, pos, final)
+                or (pos, JsonBody(ctx, block))
+            )
         if char == "[" and not block.array:
             ctx.consume(char)
             block.array = True

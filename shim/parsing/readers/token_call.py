@@ -8,7 +8,7 @@ share with different token spellings, read by one rule for offered tools.
 A special token is ``<|…|>`` (a word, no spaces or brackets inside); before the name come one to four of them
 (each may be followed by a short id, ``x9``), after it one to three, then the ``{`` of the arguments. Or the
 name carries a namespace and an index (``functions.NAME:0``) with at most one token before the ``{``, where the
-message or a line begins. Both only
+message or a line begins, or anywhere in prose with the index written and the ``{`` glued on. All only
 name an offered tool: the tokens are the model's markup, the tool name the evidence. Tokens right after the
 arguments (the call's and the block's end) are markup too. The families with a reader of their own (Kimi,
 DeepSeek, harmony…) match first; this row reads the spellings no table row names.
@@ -91,6 +91,13 @@ def _namespaced(prefix: str) -> Callable[[ToolIndex], str | None]:
     return build
 
 
+def _indexed(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    if names is None:
+        return None
+    return rf"functions\.(?P<name>{names}):\d{{1,4}}(?=\{{[ \t\r\n]{{0,4}}[\"}}])"
+
+
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
     opener = ctx.take_raw()
     ctx.text(opener[:1])  # the line break before the call stays text
@@ -120,4 +127,8 @@ ROWS = [
         reader=_open_line,
         open_for_tools=_namespaced(r"\n[ \t]{0,8}"),
     ),
+    # Anywhere in prose, with its index: `…the directory contents.functions.LS:1{"path": …}` (Kimi K2 with its tokens
+    # stripped, ik_llama.cpp's tests). The literal word `functions` gates it (the text scanner stops at the word,
+    # not at every `f`); the namespace, an offered name, the `:INDEX` and the object glued on are the evidence.
+    Dialect("namespaced_call_in_prose", "functions", None, kind="untagged", reader=_open, open_for_tools=_indexed),
 ]

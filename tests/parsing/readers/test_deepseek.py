@@ -172,3 +172,31 @@ def test_a_type_word_line_with_no_tool_name_after_it_is_an_error_not_a_call() ->
     text = "<|tool_calls_begin|><|tool_call_begin|>function\n<|tool_call_end|><|tool_calls_end|>"
     result = check(Real("written", text, [], errors=1, tools=["list_items"]), visible=False)
     assert result["calls"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The type word and its separator left out, the name alone before the fence (rLLM's R1 parser tests).
+        '<｜tool▁call▁begin｜>get_weather\n```json\n{"location": "Paris"}\n```\n<｜tool▁call▁end｜>',
+        '  <｜tool▁call▁begin｜>get_weather\n        ```json\n        {"location": "Paris"}\n        ```\n'
+        "        <｜tool▁call▁end｜>\n",
+        # The name in angle brackets after the type word (ik_llama.cpp's R1 tests).
+        '<｜tool▁calls▁begin｜>\n<｜tool▁call▁begin｜>\nfunction<get_weather>\n```json\n{"location": "Paris"}\n```\n'
+        "<｜tool▁call▁end｜>\n<｜tool▁calls▁end｜>",
+        '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<get_weather>\n```\n{"location": "Paris"}```<｜tool▁call▁end｜>',
+    ],
+)
+def test_a_name_with_no_separator_before_a_fenced_object_is_read(text: str) -> None:
+    check(Real("written: rLLM's and ik_llama.cpp's R1 tests", text, [("get_weather", {"location": "Paris"})]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The <｜tool▁call▁begin｜> token\n```json\nis shown here\n```",
+        "Write <｜tool▁call▁begin｜>get_weather\nthen the arguments.",
+    ],
+)
+def test_a_call_token_before_prose_or_a_fence_of_no_object_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]), visible=False)

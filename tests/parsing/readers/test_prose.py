@@ -622,3 +622,65 @@ def test_a_call_under_a_label_without_examples_before_or_after_other_instead_of_
 ) -> None:
     result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
     assert [c["name"] for c in result["calls"]] == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A document showing a family's structure with a template's slots for the name (ik_llama.cpp's docs).
+        "Structure:\n```\n<|tool_calls_section_begin|>\n<|tool_call_begin|>\nfunctions.{name}:{index}"
+        "<|tool_call_argument_begin|>\n{JSON arguments}\n<|tool_call_end|>\n<|tool_calls_section_end|>\n```\n",
+        "<|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>{}<|tool_call_end|>",
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.{tool}:0 <|tool_call_argument_begin|>"
+        '{"key": "value"}<|tool_call_end|><|tool_calls_section_end|>',
+        # A slot in any family's name, in braces or angle brackets.
+        '<tool_call>{"name": "mcp__{server}__{tool}", "arguments": {}}</tool_call>',
+        '<tool_call>{"name": "functions.<name>", "arguments": {"a": 1}}</tool_call>',
+        "<function={name}>\n<parameter={key}>value</parameter>\n</function>",
+    ],
+)
+def test_a_call_whose_name_holds_a_templates_slot_is_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=4)
+    assert (result["calls"], result["errors"], result["text"]) == ([], [], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The real heads next to the slots: an index, a glued object, the arguments right after the separator.
+        '<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Rome"}<|tool_call_end|>',
+        '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:1  {"city": "Rome"}<|tool_call_end|>'
+        "<|tool_calls_section_end|>",
+        '<|tool_call_begin|>get_weather{"city": "Rome"}<|tool_call_end|>',
+    ],
+)
+def test_a_sectioned_call_with_a_real_name_next_to_the_slot_rule_is_still_a_call(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
+    assert result["calls"] == [{"name": "get_weather", "arguments": {"city": "Rome"}}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A rendered prompt ending in the assistant's open turn (kani's cached Qwen3 prompt): its reasoning tag too.
+        "<|im_start|>user\nWhat is 15 plus 27?<|im_end|>\n<|im_start|>assistant\n<think>\n",
+        "<|im_start|>system\nTools.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\nok</think>",
+        "User: Oslo?\nAssistant: <think>the weather</think>\n",
+    ],
+)
+def test_a_reasoning_tag_after_another_roles_turn_is_part_of_the_transcript(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
+    assert (result["calls"], result["reasoning"], result["text"]) == ([], "", text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<think>\nRome.\n</think>\n\nSunny.",
+        "<|im_start|>assistant\n<think>\nRome.\n</think>\n\nSunny.",
+        "The user asks about Rome.\n<think>\nRome.\n</think>\n\nSunny.",
+    ],
+)
+def test_a_reasoning_tag_with_no_other_roles_turn_before_it_is_still_reasoning(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
+    assert result["reasoning"].strip() == "Rome."

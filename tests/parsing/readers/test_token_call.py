@@ -105,3 +105,43 @@ def test_an_arguments_envelope_the_named_tool_does_not_declare_is_read_as_the_ca
 def test_an_arguments_key_the_named_tool_declares_stays_its_argument() -> None:
     text = '<|call|>run<|args|>{"arguments": "--fast"}<|end|>'
     check(Real("written", text, [("run", {"arguments": "--fast"})], visible="", tools=ENVELOPED))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # Kimi K2 with its special tokens stripped, mid-prose (ik_llama.cpp's tests): the index and the glued object.
+        (
+            'I will look. functions.get_weather:0{"city": "Paris"} The request is sent.',
+            "I will look. The request is sent.",
+        ),
+        ('Let me list the contents.functions.get_weather:1{"city": "Paris"}', "Let me list the contents."),
+        ('First: done. Then: functions.get_weather:12{"city": "Paris"} Finished.', "First: done. Then: Finished."),
+        ('functions.get-weather:3{"city": "Paris"}', ""),
+    ],
+)
+def test_a_namespaced_call_with_its_index_glued_to_its_object_is_a_call_anywhere_in_prose(
+    text: str, visible: str
+) -> None:
+    check(Real("written: ik_llama.cpp's Kimi-K2 tests, tokens stripped", text, [W], visible=visible))
+
+
+def test_namespaced_calls_back_to_back_or_between_sentences_are_each_a_call() -> None:
+    text = 'Start. functions.get_weather:1{"city": "Paris"} Next. functions.get_weather:2{"city": "Rome"}'
+    check(Real("written", text, [W, ("get_weather", {"city": "Rome"})], visible="Start. Next."))
+    text = 'functions.get_weather:0{"city": "Paris"}functions.get_weather:1{"city": "Rome"}'
+    check(Real("written", text, [W, ("get_weather", {"city": "Rome"})], visible=""))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'The functions.get_weather:0 entry takes {"city": "Paris"} as input.',  # no object glued on
+        'See functions.get_weather{"city": "Paris"} in the docs.',  # no index
+        'Here functions.unknown:0{"a": 1} runs.',  # no offered tool
+        'For example: functions.get_weather:0{"city": "Paris"}',  # presented
+        "The functions.get_weather:0{ format is odd",  # no object
+    ],
+)
+def test_a_namespaced_name_in_prose_without_index_object_or_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
