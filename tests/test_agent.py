@@ -101,7 +101,8 @@ async def test_a_screenshot_tools_image_reaches_the_next_prompt_and_the_conversa
 async def test_a_malformed_call_goes_back_to_the_model_and_its_retry_runs(router: ToolRouter, tmp_path: Path) -> None:
     backend = replay(
         tmp_path,
-        "<function_call>{name: everything__echo, arguments: {message: hello there}}</function_call>",
+        # the string never closed: no call can be made of it (bare words alone would be read, and are)
+        '<function_call>{"name": "everything__echo", "arguments": {"message": "hello there}}</function_call>',
         call_block("everything__echo", message="hello there"),
         "The server said hello back.",
     )
@@ -110,7 +111,7 @@ async def test_a_malformed_call_goes_back_to_the_model_and_its_retry_runs(router
 
     assert any(isinstance(e, ParseIssue) for e in events)
     retry_prompt = trace_records(tmp_path / "trace.jsonl", "prompt")[1]["messages"][-1]["content"]
-    assert "could not be used" in retry_prompt and "strings need quotes" in retry_prompt
+    assert "could not be used" in retry_prompt and "ends inside a string" in retry_prompt
     result = next(e for e in events if isinstance(e, ToolResultEvent))
     assert result.server == "everything" and "hello there" in result.result.render()
     assert events[-1].reason == "answer"

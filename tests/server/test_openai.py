@@ -124,7 +124,7 @@ async def test_a_malformed_call_goes_back_to_the_model_and_the_client_only_sees_
     model = Recording(
         replay(
             tmp_path,
-            "<function_call>{name: get_weather, arguments: {city: Par is}}</function_call>",
+            '<function_call>{"name": "get_weather", "arguments": {"city": Par(is)}}</function_call>',  # no JSON value
             call_block("get_weather", city="Paris"),
         )
     )
