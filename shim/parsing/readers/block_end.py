@@ -263,16 +263,13 @@ def _text_then_closer(block: Block, text: str, pos: int, final: bool) -> tuple[r
     Rapid-MLX's Nemotron tests keep them), or on a line of their own right before it (LmDotnetTools' tests:
     ``{…}\nMore text after.\n</tool_call>``): the text is the model's, the closer still closes the block. Anything
     else on the way (a tag, a new line) leaves the block ended where its calls end. ``(match, partial)``."""
-    close = block.dialect.close if block.dialect is not None else None
-    if not close:
-        return None, False
-    pattern = compile_marker(
-        rf"(?P<text>[^<\n]{{1,{_STRAY_TEXT}}}?)(?P<close>[ \t]{{0,8}}\r?\n?[ \t]{{0,64}}(?:{close}))"
+    return _before_closer(
+        block,
+        rf"(?P<text>[^<\n]{{1,{_STRAY_TEXT}}}?)(?P<close>[ \t]{{0,8}}\r?\n?[ \t]{{0,64}}(?:{{close}}))",
+        text,
+        pos,
+        final,
     )
-    found = pattern.match(text, pos, partial=not final)
-    if found is not None and found.partial:
-        return None, True
-    return found, False
 
 
 def _closers_then_closer(block: Block, text: str, pos: int, final: bool) -> tuple[regex.Match[str] | None, bool]:
@@ -280,13 +277,20 @@ def _closers_then_closer(block: Block, text: str, pos: int, final: bool) -> tupl
     closer (``</function></parameter>\n</function>\n</tool_call>``, Qwen3.5 in vllm.rs's tests): all of it is the
     block's markup. A tag that opens, or words, on the way leave the block ended where its calls end.
     ``(match, partial)``."""
+    return _before_closer(
+        block, r"(?:</[ \t]{0,4}[A-Za-z_][\w:.\-]{0,40}[ \t]{0,4}>[ \t\r\n]{0,8}){1,4}(?:{close})", text, pos, final
+    )
+
+
+def _before_closer(
+    block: Block, pattern: str, text: str, pos: int, final: bool
+) -> tuple[regex.Match[str] | None, bool]:
+    """``pattern`` (its ``{close}`` the block's own closer) matched at ``pos``: ``(match, partial)``; no match
+    where the block's row has no closer."""
     close = block.dialect.close if block.dialect is not None else None
     if not close:
         return None, False
-    pattern = compile_marker(
-        rf"(?:</[ \t]{{0,4}}[A-Za-z_][\w:.\-]{{0,40}}[ \t]{{0,4}}>[ \t\r\n]{{0,8}}){{1,4}}(?:{close})"
-    )
-    found = pattern.match(text, pos, partial=not final)
+    found = compile_marker(pattern.replace("{close}", close)).match(text, pos, partial=not final)
     if found is not None and found.partial:
         return None, True
     return found, False

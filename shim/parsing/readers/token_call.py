@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break, match_at
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
@@ -99,9 +99,7 @@ def _indexed(tools: ToolIndex) -> str | None:
 
 
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
-    opener = ctx.take_raw()
-    ctx.text(opener[:1])  # the line break before the call stays text
-    ctx.consume(opener[1:])
+    keep_line_break(ctx)  # the line break before the call stays text
     return _open(ctx, block, match)
 
 
