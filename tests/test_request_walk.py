@@ -8,24 +8,19 @@ numbers on a busy machine.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.helpers.scripts import load_script
+
 WALK = Path(__file__).resolve().parents[1] / "benchmarks" / "request_walk.py"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_request_walk", WALK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(WALK, "_request_walk")
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,7 @@ taken by the lead, once, before the parser changes for it).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,6 +14,7 @@ from typing import Any
 import pytest
 
 from shim.bench.real import load_real, real_dir
+from tests.helpers.scripts import load_script
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "first_look.py"
 _CASE = ("llama_pythonic", "sglang_bare_list")  # a short output shim reads exactly, so every chunker is quick
@@ -23,12 +22,7 @@ _HUNT = "a test hunt"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("first_look_script", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script(_SCRIPT, "first_look_script")
 
 
 first_look = _script()

@@ -7,9 +7,7 @@ description), and show the script's rewrite on a small corpus in ``tmp_path``.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -17,17 +15,13 @@ from typing import Any
 import pytest
 
 from shim.bench.real import real_dir
+from tests.helpers.scripts import load_script
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "real_families.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("real_families_script", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script(_SCRIPT, "real_families_script")
 
 
 real_families = _script()
@@ -143,13 +137,7 @@ def test_a_readme_without_the_markers_is_a_clear_error(tmp_path: Path, capsys: p
 
 
 def _first_look() -> ModuleType:
-    path = _SCRIPT.with_name("first_look.py")
-    spec = importlib.util.spec_from_file_location("first_look_for_families", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(_SCRIPT.with_name("first_look.py"), "first_look_for_families")
 
 
 def test_a_hunt_moved_in_by_first_look_leaves_the_table_counted_and_names_its_new_family(
