@@ -468,10 +468,25 @@ _SPECIAL_TOKEN = regex.compile(r"<[|\uff5c][^<>|\uff5c]{0,40}[|\uff5c]>")
 _CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+_NO_TOOL = frozenset(
+    {"none", "null", "no_tool", "no_tools", "no_function", "no_call", "directly_answer", "answer_directly"}
+)
+"""The names models put in a call block to say they call nothing, with case and separators folded (`_loose`): the
+"no tool" marker of simplified protocols (koogagent's ``{"tool":"none"}``, ``<function>none</function>``) and the
+pseudo-tool Command R's template offers beside the real ones (``directly-answer``; Ollama's parser drops it)."""
+
+
 def _loose(name: str) -> str:
     """A name with case and separators folded: ``Get-Weather``, ``get.weather``, ``getWeather`` and
     ``get_weather`` alike."""
     return _SEPARATORS.sub("_", _CAMEL.sub("_", name.strip()).casefold()).strip("_")
+
+
+_TYPE_KEYWORDS = (
+    (("items", "prefixItems", "minItems", "maxItems", "uniqueItems"), "array"),
+    (("properties", "additionalProperties", "patternProperties", "required"), "object"),
+)
+"""Keywords that apply to one JSON type only, and that type: what a schema without ``type`` means by them."""
 
 
 class ToolIndex:
@@ -564,6 +579,11 @@ class ToolIndex:
     def is_known(self, name: str) -> bool:
         return self.resolve(name) in self.specs
 
+    def declines(self, name: str) -> bool:
+        """``name`` is a model's word for "no tool" (`_NO_TOOL`: ``none``, ``None``, ``null``, ``no_tool``, Command R's
+        ``directly-answer``) and no offered tool is so named: a call of it is the model's choice of no call."""
+        return _loose(name) in _NO_TOOL and not self.is_known(name)
+
     def offers_all(self, calls: Iterable[tuple[str, Any]] | None) -> bool:
         """Calls were read (``calls`` not empty) and each names an offered tool: the evidence an untagged list
         of calls needs."""
@@ -603,6 +623,10 @@ class ToolIndex:
         if isinstance(kind, list):
             kinds = [k for k in cast("list[Any]", kind) if k != "null"]
             kind = kinds[0] if len(kinds) == 1 else None
+        if "type" not in prop and not prop.keys() & {"anyOf", "oneOf", "allOf", "enum", "const"}:
+            # No `type`, but the keywords of one (`items`: an array; `properties`: an object), as hand-written schemas
+            # leave it out (NanoEngine's GLM test): JSON Schema applies them to that type only, so the schema means it.
+            kind = next((t for keys, t in _TYPE_KEYWORDS if any(k in prop for k in keys)), None)
         return kind if isinstance(kind, str) else None
 
     def scalar_kinds(self, tool: str | None) -> dict[str, str]:

@@ -52,6 +52,9 @@ _PHRASE = regex.compile(r"\S\s+\S")
 """Words with spaces between them: a tool's description or title, never a name (a name is an identifier)."""
 _SHOWN = "shown"
 """The id of a call that is withheld (a placeholder's): its input is text once it ends."""
+_DECLINED = "declined"
+"""The id of a call of no tool (`ToolIndex.declines`: ``{"tool": "none"}``): the model's choice of no call, its input
+markup once it ends."""
 
 _WS = regex.compile(r"[ \t\r\n]+")
 _TAIL = 160
@@ -465,6 +468,9 @@ class StreamParser:
             self._shown_block = True
             self._call_id = _SHOWN
             return
+        if self.tools.declines(name):  # `none`: the model says it calls nothing; one decision for every family
+            self._call_id = _DECLINED
+            return
         self._call_id = self._ids()
         if self.tools and not self.tools.is_known(name) and _PHRASE.search(name.strip()):
             self._phrase = name  # its start waits for the arguments, which say the tool (`end_call`)
@@ -473,7 +479,7 @@ class StreamParser:
 
     def chunk(self, arguments_chunk: str) -> None:
         assert self._call_id is not None
-        if self._call_id is _SHOWN or self._phrase is not None:
+        if self._call_id is _SHOWN or self._call_id is _DECLINED or self._phrase is not None:
             return  # its input stays in the raw, to go out when the call ends
         self._emit(ToolCallChunk(id=self._call_id, arguments_chunk=arguments_chunk, raw=self.take_raw()))
 
@@ -481,8 +487,9 @@ class StreamParser:
         if self._call_id is None:
             self.start_call(name)
         assert self._call_id is not None
-        if self._call_id is _SHOWN:
-            self._text(self.take_raw())
+        if self._call_id is _SHOWN or self._call_id is _DECLINED:
+            raw = self.take_raw()
+            self._text(raw if self._call_id is _SHOWN else "", raw)
             self._call_id = None
             self._state = TagState.END
             return
@@ -504,7 +511,7 @@ class StreamParser:
         self._state = TagState.END
 
     def fail_call(self, problem: str, extra_raw: str = "") -> None:
-        if self._phrase is not None:  # no start went out: the error names no call
+        if self._phrase is not None or self._call_id is _DECLINED:  # no start went out: the error names no call
             self._phrase, self._call_id = None, None
         if self._call_id is _SHOWN:
             self._text(self.take_raw(extra_raw))

@@ -357,3 +357,41 @@ def test_a_quoted_value_that_is_no_whole_literal_of_the_container_type_stays_a_s
         f'<tool_call>{{"name": "hist", "arguments": {{{written}}}}}</tool_call>', [_LISTS], seeds=5
     )
     assert [c["arguments"] for c in result["calls"]] == [kept]
+
+
+KEYWORDS: dict[str, Any] = {
+    "name": "probe",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "items": {"items": {"type": "integer"}},
+            "tuple": {"prefixItems": [{"type": "string"}]},
+            "metadata": {"properties": {"a": {"type": "integer"}}},
+            "map": {"additionalProperties": {"type": "string"}},
+            "either": {"anyOf": [{"type": "string"}, {"items": {}}]},
+            "loose": {"description": "no type given"},
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "value"),
+    [
+        ("items", "[1, 2]", [1, 2]),
+        ("tuple", '["a"]', ["a"]),
+        ("metadata", '{"a": 1}', {"a": 1}),
+        ("map", "{'k': 'v'}", {"k": "v"}),
+        # a union or no keyword: no type to infer, the text as written
+        ("either", "[1]", "[1]"),
+        ("loose", "[1, 2]", "[1, 2]"),
+        # a keyword's type that the text is not: the text stays
+        ("metadata", "plain words", "plain words"),
+    ],
+)
+def test_a_schema_without_a_type_is_typed_by_its_keywords_in_every_family(key: str, text: str, value: Any) -> None:
+    for family, (render, _) in FAMILIES.items():
+        if family.startswith("derived"):
+            continue  # its profile carries the probe tool of the main table
+        result = parse_everywhere(render(key, text), [KEYWORDS], seeds=2, every_split=family == "glm")
+        assert [c["arguments"] for c in result["calls"]] == [{key: value}], family

@@ -68,6 +68,7 @@ from shim.parsing.readers import (
     tool_fence,
     tool_xml,
     untagged,
+    unused_tokens,
     yaml_fence,
 )
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
@@ -148,6 +149,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call
     untagged.WRAPPED_CALL,  # <response><tools>{…}</tools></response>: …or around a tagged call
     untagged.XML_DECLARATION,  # <?xml version="1.0"?> before a call or a tag around one: its markup
+    *unused_tokens.ROWS,  # [UNUSED_TOKEN_144][UNUSED_TOKEN_141]{…}[UNUSED_TOKEN_143]: unrendered special tokens
     untagged.INSIDE_TAG,  # <functioncall {"name": …}>: a JSON call inside a tag's brackets
     *react.ROWS,  # Action: NAME / Action Input: {…} or a string (ReAct, LangChain)
     *orphan_closer.ROWS,  # {"name": "get_weather", …}</tool_call> mid-message: the opener left out

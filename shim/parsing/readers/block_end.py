@@ -46,6 +46,7 @@ TURN_END = regex.compile(
     r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
     r"|<[A-Za-z_][\w.:-]{0,31}\|>"  # Gemma 4's closers, the bar after the name: `<turn|>`, `<tool_response|>`
     r"|<\|close\|>(?:tools|message)<\|sep\|>"  # Kimi K3's section and message closers
+    r"|\[UNUSED_TOKEN_\d{1,6}\]"  # a special token a runtime could not render (InternLM2 in Ollama)
     r"|<\|>",  # an empty token: the fragment of one a model left after its call (MemGPT's `{…}<|>`)
     regex.IGNORECASE,
 )

@@ -9,6 +9,7 @@ the label markup; otherwise the label and the block go back out as text, unchang
 
 Leniencies: the label in bold (``**…**``, ``__…__``), as a heading (``#``), or bare at a line's start;
 ``call`` or ``calls``; ``tool``, ``function`` or ``action``, joined by a blank, ``_`` or nothing (``TOOLCALL``);
+or ``Calling tools`` / ``Calling function`` (smolagents' history line);
 a colon inside or after the emphasis, or none (the label alone on its line, as DSPy's header is). A label and a
 Python-style call in one bracket (``[Calling tool: add({"a": 5})]``, vllm-mlx's Qwen bracket format) is read the
 same way, for an offered tool only.
@@ -24,7 +25,9 @@ from shim.parsing.readers.untagged import FENCE_OPEN, FenceStart, UntaggedJson
 
 __all__ = ["ROWS"]
 
-_WORD = r"(?:tool|function|action)[ _]?calls?"
+_WORD = r"(?:(?:tool|function|action)[ _]?calls?|calling[ _](?:tools?|functions?))"
+"""The label's words: a noun (``Tool call``, ``TOOLCALL``) or a participle (``Calling tools:``, the line smolagents
+renders before a call list in its history, which a model copies with the list)."""
 _DSPY = rf"\[\[[ \t]{{0,4}}##[ \t]{{0,4}}{_WORD}[ \t]{{0,4}}##[ \t]{{0,4}}\]\]"
 _MARKDOWN = rf"(?:\#{{1,6}}[ \t]{{1,4}})?(?P<em>\*\*|__)?{_WORD}[ \t]{{0,4}}:?(?P=em)?[ \t]{{0,4}}:?"
 _PLAIN = rf"\n[ \t]{{0,8}}{_WORD}[ \t]{{0,4}}:?"
@@ -55,6 +58,6 @@ def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> PyStar
 
 ROWS = [
     Dialect("label_line_call", LABEL, None, kind="untagged", first="[#*_\n", reader=_open),
-    Dialect("label_first_line", FIRST_LINE, None, kind="untagged", start="message", first=" \ttTfFaA", reader=_open),
+    Dialect("label_first_line", FIRST_LINE, None, kind="untagged", start="message", first=" \ttTfFaAcC", reader=_open),
     Dialect("label_bracket_call", _BRACKET, None, kind="untagged", first="[", reader=_open_bracket),
 ]

@@ -272,10 +272,12 @@ def _name_first(ctx: Context, block: Block, text: str, pos: int, final: bool) ->
     return None
 
 
-_CALL_OPEN, _CALL_CLOSE = tag("tool_call", prefix=":_")
+# A call tag's underscore may be written as a space (`<tool call>`: aurora's proxy normalises it): no markup or HTML
+# tag has a space in its name. A hyphen is no such variant: `<tool-call>` is a valid HTML custom element's name.
+_CALL_OPEN, _CALL_CLOSE = tag("tool[_ ]call", prefix=":_")
 ROWS = [
     # The format shim's own prompt asks for.
-    Dialect("function_call", *tag("function_call", prefix=":_"), reader=_open),
+    Dialect("function_call", *tag("function[_ ]call", prefix=":_"), reader=_open),
     # Hermes / Qwen 2.5 / Qwen3; HY V3 ends each call with <end_of_tool_call> (`shim.parsing.readers.hy_v3`).
     Dialect("tool_call", _CALL_OPEN, f"(?:{_CALL_CLOSE}|{END_OF_CALL})", reader=_open),
     Dialect("functioncall", *tag("functioncall"), reader=_open),
@@ -283,7 +285,7 @@ ROWS = [
     # Llama 3 on Groq (its failed_generation): <tool-use>{"tool_calls": [...]}</tool-use>.
     Dialect("tool_use", *tag("tool[-_]use"), reader=_open),
     # Apriel 1.5 / 1.6: <tool_calls>[{…}]</tool_calls>; Nemotron Nano 2: <TOOLCALL>[{…}]</TOOLCALL>.
-    Dialect("tool_calls", *tag("tool_calls", prefix=":_"), reader=_open),
+    Dialect("tool_calls", *tag("tool[_ ]calls", prefix=":_"), reader=_open),
     Dialect("toolcall", *tag("toolcall"), reader=_open),
     # A call tag written self-closing as the opener (clawlite's tests): `<tool_call/>` then the JSON call, no closer.
     # Like any opener it needs a body right after it; `<tool_call/>` before prose is text.

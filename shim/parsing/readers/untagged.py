@@ -93,8 +93,11 @@ class UntaggedJson:
         self.closer = closer
         """The closer of the tag around the value, if one is (`WRAPPED`)."""
         self.labelled = labelled
-        """A label the model writes its action under opened the value (``Action:``): a call of the "answer directly"
-        pseudo-tool there is the model's choice of no tool (markup); in prose, such a value stays text."""
+        """A label the model writes its action under opened the value (``Action:``): a call of no tool there
+        (``directly-answer``, `answers_directly`) is the model's choice of no tool (markup), as it is opening the
+        message; in prose, such a value stays text."""
+        self.opens = not ctx.shown
+        """Nothing visible came before the value: it opens the message, where a protocol puts its "no tool" marker."""
         block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
         self.json = JsonCandidate(ctx, revert=not block.fence, bare_names=True)
         self.complete = False
@@ -140,9 +143,8 @@ class UntaggedJson:
             tool = _tool_taking(body, self.ctx)
             shapes = [CallShape(tool[0], tool[1], canonical=False)] if tool is not None else []
         if not shapes:
-            if self.labelled and answers_directly(
-                body, self.ctx
-            ):  # the model chose no tool: the action block is markup
+            if (self.labelled or self.opens) and answers_directly(body, self.ctx):
+                # the model chose no tool: the action block (or the protocol's marker opening the reply) is markup
                 self.ctx.markup("")
                 return AfterBody(self.ctx, self.block)
             self.ctx.revert()
@@ -237,11 +239,6 @@ def calls_of(body: str, ctx: Context, *, bare_names: bool = False) -> list[CallS
     return shapes
 
 
-_NO_TOOL = frozenset({"directly_answer", "answer_directly"})
-"""The pseudo-tool Command R's template offers beside the real ones, and its models call to say they answer without
-tools (``Action: ```json [{"tool_name": "directly-answer", "parameters": {}}]```; Ollama's parser drops it)."""
-
-
 def _tool_taking(body: str, ctx: Context) -> tuple[str, dict[str, Any]] | None:
     """An object under an action label holding the arguments alone, no name (tau-bench's ReAct runs: ``Action:``
     then ``{"reservation_id": …, "cabin": …, …}``): a call of the one offered tool whose schema declares every key
@@ -261,16 +258,13 @@ def _tool_taking(body: str, ctx: Context) -> tuple[str, dict[str, Any]] | None:
 
 
 def answers_directly(body: str, ctx: Context) -> bool:
-    """Every call in the value is the "answer directly" pseudo-tool, offered as no tool: no call, the block markup."""
+    """Every call in the value, of a call's whole shape, names no tool (`ToolIndex.declines`: ``{"tool": "none"}``,
+    Command R's ``directly-answer``): the model's choice of no call, the block markup."""
     try:
-        items = call_items(lenient_json.loads(body))
-        names = [to_call(item, ctx.tools).name for item in items]
+        shapes = [to_call(item, ctx.tools) for item in call_items(lenient_json.loads(body))]
     except (lenient_json.LenientJSONError, ShapeError):
         return False
-    return bool(names) and all(
-        regex.sub(r"[\s\-.]+", "_", name.strip().casefold()) in _NO_TOOL and not ctx.tools.is_known(name)
-        for name in names
-    )
+    return bool(shapes) and all(shape.canonical and ctx.tools.declines(shape.name) for shape in shapes)
 
 
 _ROLES = frozenset({"assistant", "model"})

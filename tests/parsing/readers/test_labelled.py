@@ -115,3 +115,39 @@ def test_a_label_alone_on_its_line_without_a_colon_is_markup_before_a_call(text:
 def test_a_label_word_line_before_no_call_of_an_offered_tool_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=["get_weather"]))
     assert result["text"] == text
+
+
+_STATE: list[tuple[str, dict[str, str]]] = [("get_state", {})]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # smolagents#938: the model copies its framework's history line and a Python-repr list of tool-call dicts
+        (
+            "Calling tools:\n[{'id': '...', 'type': 'function', 'function': {'name': 'get_state', 'arguments': {}}}]",
+            _STATE,
+            "",
+        ),
+        # variants: one tool, a function, after text, JSON quotes, a blank line between
+        ('Done.\nCalling tool:\n{"name": "get_weather", "arguments": {"city": "Paris"}}', _CALL, "Done."),
+        (f"Calling function:\n\n{_FENCE}", _CALL, ""),
+        ('calling_tools\n[{"name": "get_state", "arguments": {}}]\nWaiting.', _STATE, "Waiting."),
+    ],
+)
+def test_a_calling_tools_line_before_a_call_list_is_its_label(
+    text: str, calls: list[tuple[str, dict[str, str]]], visible: str
+) -> None:
+    check(Real("huggingface/smolagents#938", text, calls, visible=visible, tools=["get_state", "get_weather"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Calling tools:\n[{"name": "other", "arguments": {}}]',  # a tool that was not offered
+        "Calling tools is easy:\n[1, 2]",
+        "Calling tools:\nnone needed.",
+    ],
+)
+def test_a_calling_tools_line_before_anything_else_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_state"]))

@@ -468,3 +468,31 @@ def test_a_list_of_argument_objects_in_a_named_tag_is_one_call_each() -> None:
 def test_a_sentence_inside_a_call_tag_before_no_call_of_an_offered_tool_leaves_the_tag_text(text: str) -> None:
     result = check(Real("written: counterparts", text, [], tools=["get_weather"]), visible=False)
     assert "<tool_call>" in result["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # aurora's proxy tests: the tag written with a space for its underscore
+        ('hi <tool call>{"name":"get_weather","arguments":{"city":"Paris"}}</tool call>', "hi"),
+        # variants: the other call tags, case, spaces inside the brackets, a list
+        (f"< Function Call >{CALL}</function call>\nDone.", "Done."),
+        (f"<TOOL CALLS>[{CALL}]</TOOL CALLS>", ""),
+        (f"Sure.\n<tool call>\n{CALL}\n</tool call>", "Sure."),
+    ],
+)
+def test_a_call_tag_with_a_space_for_its_underscore_is_the_tag(text: str, visible: str) -> None:
+    check(Real("aurora: a tag variant the proxy normalises", text, [W], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wrap each call in a <tool call> tag.",
+        "a <tool call>hello</tool call> b",
+        "<tool call> is how the format names it.",
+    ],
+)
+def test_a_spaced_call_tag_around_no_call_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=text, tools=["get_weather"]), visible=False)
+    assert result["text"] == text
