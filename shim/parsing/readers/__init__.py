@@ -20,10 +20,12 @@ from shim.parsing.readers import (
     at_call,
     bracket_action,
     bracket_attrs,
+    bracket_command,
     bracket_tool_call_kv,
     call_tokens,
     code_fence,
     codeact,
+    command_argument,
     command_line,
     cwm,
     deepseek,
@@ -69,6 +71,7 @@ from shim.parsing.readers import (
     tool_xml,
     untagged,
     unused_tokens,
+    vcp,
     yaml_fence,
 )
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
@@ -93,6 +96,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
     *qwen_xml.ROWS,  # <function=NAME><parameter=K>V</parameter></function>; Llama 3.1 <function=NAME>{…}
     *qwen_xml_drift.ROWS,  # <parameter=NAME>, <name>NAME before <parameter=K> blocks (offered tools only)
+    *vcp.ROWS,  # <<<[TOOL_REQUEST]>>> tool_name:「始」NAME「末」, KEY:「始」VALUE「末」 <<<[END_TOOL_REQUEST]>>> (VCP)
     *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
@@ -115,6 +119,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *minicpm.ROWS,  # <function name="NAME"><param name="k">v</param></function>
     *olmo.ROWS,  # <function_calls>NAME(k="v")\nNAME(…)</function_calls>
     *phi4.ROWS,  # functools[{…}] naming known tools
+    *command_argument.FENCE_ROWS,  # ```tool_code\nGET https://… (before its row of Python calls), offered tools
     *gemma.ROWS,  # ```tool_code fence of NAME(k="v") lines, known tools only (before the ```json fence row)
     # -- end w-fam1 --
     # After every family's own tokens: the spellings no row names, by the words of their tokens.
@@ -138,6 +143,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *angle_calls.ROWS,  # <get_weather(city='Lima'), …>: pythonic calls between a bare < and > (BitAgent in BFCL)
     *shell_prompt.ROWS,  # $ ls -la opening a line, with the one offered tool that runs shell commands
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
+    *command_argument.ROWS,  # GET https://… alone on its line (+ a JSON payload below), offered tools only
     *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     *response_header.ROWS,  # ### Response:\n{…}: a template's header of the model's turn before a call, markup
@@ -156,6 +162,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *at_call.ROWS,  # gptme: @NAME(CALL_ID): {…} (offered tools only)
     *mistral.BARE_ROWS,  # NAME[ARGS]{…} opening the message, [TOOL_CALLS] left out (offered tools only)
     *bracket_action.ROWS,  # Action 1: Search[entity], search[query] opening the message (ReAct paper, WebShop)
+    *bracket_command.ROWS,  # Sure [look left] let me see: an offered tool of one string and its words in brackets
     *minimax_bracket.ROWS,  # [TOOL_CALL]{tool => "NAME", args => {--k "v"}}[/TOOL_CALL] (MiniMax M2.x, offered tools)
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
     *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)

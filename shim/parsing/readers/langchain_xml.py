@@ -2,6 +2,9 @@
 
     <tool>search</tool><tool_input>weather in SF</tool_input>
 
+The same pair under the name tag ``<function>`` is the SLIM format koogagent prompts a Gemma model for
+(``<function>NAME</function>`` then ``<parameters>{…}</parameters>`` on the next line, the JSON padded with blanks).
+
 The name tag holds only the name, so the evidence is the pair: an offered tool's name alone in ``<tool>``,
 right before ``<tool_input>`` (whitespace aside; or an input tag named ``args``, ``arguments``, ``input``,
 ``parameters``, ``params``). The input runs to its closer (``</tool_input>``), or to the end of the
@@ -64,10 +67,11 @@ def _opener(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     if names is None:
         return None
-    tag = r"<tool[ \t]{0,8}>[ \t]{0,8}%s[ \t]{0,8}</tool[ \t]{0,8}>[ \t\r\n]{0,8}"
+    tag = r"<(?:tool|function)[ \t]{0,8}>[ \t]{0,8}%s[ \t]{0,8}</(?:tool|function)[ \t]{0,8}>[ \t\r\n]{0,8}"
     any_name = r"[^<>\r\n]{1,128}?"
     inputs = rf"<(?P<input>{_INPUT_TAGS})[ \t]{{0,8}}>"
     return f"(?P<others>(?:{tag % any_name})*){tag % f'(?P<name>{names})'}{inputs}"
 
 
 ROWS = [Dialect("langchain_xml", "<tool>", None, first="<", reader=_open, open_for_tools=_opener)]
+"""``<tool>NAME</tool>`` (or ``<function>NAME</function>``) then the input tag."""

@@ -29,6 +29,17 @@ TOOLS = [tool("search", query="string"), tool("get_weather", city="string", days
         ("Ok.\n<tool>search</tool>\n<input>cats</input>\nThen.", ("search", {"query": "cats"}), "Ok.\n\nThen."),
         ('<tool>get_weather</tool><Arguments>{"city": "Rome"}</Arguments>', ("get_weather", {"city": "Rome"}), ""),
         ('<tool>get_weather</tool><parameters>{"city": "Lima"}', ("get_weather", {"city": "Lima"}), ""),
+        # The name tag as `<function>` (koogagent's SLIM format for Gemma), the JSON padded with blanks.
+        (
+            '<function>get_weather</function>\n<parameters>  {"city": "Kyiv", "days": 3}  </parameters>',
+            ("get_weather", {"city": "Kyiv", "days": 3}),
+            "",
+        ),
+        (
+            "Sure.\n<function> search </function><params>chats noirs</params>",
+            ("search", {"query": "chats noirs"}),
+            "Sure.\n",
+        ),
     ],
 )
 def test_an_offered_tools_name_tag_then_its_input_tag_is_a_call(
@@ -51,6 +62,9 @@ def test_an_offered_tools_name_tag_then_its_input_tag_is_a_call(
         '<tool>lookup</tool><args>{"x": 1}</args>',  # no offered tool
         "<tool>search</tool><argsx>cats</argsx>",  # no input tag
         "<tool>get_weather</tool><args>Paris</args>",  # a string for a tool of two parameters
+        '<function>lookup</function><parameters>{"x": 1}</parameters>',  # no offered tool
+        "The <function>search</function> tag names it and <parameters> holds the input.",  # prose between
+        "<function>search</function>",  # a name tag alone: not read here
     ],
 )
 def test_name_and_input_tags_without_that_evidence_stay_text(text: str) -> None:
