@@ -15,6 +15,15 @@ family reader and the template-derived reader call `typed_value`.
 A text value written XML-escaped throughout (``&lt;Esc&gt;``: an entity of ``<`` or ``>``, and no raw ``<``, ``>``
 or bare ``&`` beside it) is decoded, as an XML reader would (ai-sdk-tool-call-middleware's tests of Qwen3-Coder and
 tool-name XML); a value mixing raw markup and entities (HTML source) keeps them as written.
+
+A value written whole as one CDATA section (``<![CDATA[Paris]]>``, layout around it allowed) is XML's literal
+text: the value is what is inside, typed by the schema as any value is (``<![CDATA[5]]>`` for an integer is 5,
+``<![CDATA[["a", "b"]]]>`` for an array the list), kept exactly (no entity decoded) where it is text. Web-to-API
+proxies teach it in their prompts (glm2api, gxQwen2api: DSML and ``<invoke>`` values in CDATA). A damaged closer
+is read only where the content then is a value of the schema's JSON type: ``]>`` for ``]]>`` (glm2api's
+``<![CDATA[{"q": 1}]>``), and an array's last ``]`` shared with the closer (``<![CDATA[["a"]]>``, which lenient
+JSON completes). A value holding ``<![CDATA[`` anywhere else (after text, or a section among other text) stays
+as written.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from shim.parsing import lenient_json
 from shim.parsing.json_scan import retyped
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["typed_arguments", "typed_tree", "typed_value", "unescaped_text", "unlaid"]
+__all__ = ["cdata_content", "typed_arguments", "typed_tree", "typed_value", "unescaped_text", "unlaid"]
 
 _LITERAL_KINDS: dict[str, type | tuple[type, ...]] = {
     "array": list,
@@ -49,11 +58,14 @@ def unlaid(raw: str) -> str:
     return raw[:-1] if raw.endswith("\n") else raw
 
 
-def typed_value(tools: ToolIndex, tool: str, key: str, raw: str, *, declared: str | None = None) -> Any:
+def typed_value(
+    tools: ToolIndex, tool: str, key: str, raw: str, *, declared: str | None = None, literal: bool = False
+) -> Any:
     """The value of parameter ``key`` of ``tool`` written as ``raw`` text (see the module docstring).
 
     ``declared``: the JSON type the markup gives the value (Kimi K3's ``type="array"``), used where the schema
-    gives none."""
+    gives none. ``literal``: ``raw`` is a CDATA section's content, already taken out by the reader (MiniCPM's,
+    which reads ``</param>`` inside one as text)."""
     name = tools.resolve(tool)
     kind = tools.property_type(name, key)
     if kind is None and declared in _LITERAL_KINDS:
@@ -61,7 +73,50 @@ def typed_value(tools: ToolIndex, tool: str, key: str, raw: str, *, declared: st
     text = raw.strip()
     if text == "null" and tools.admits_null(name, key):
         return None  # the model wrote JSON null where the schema admits it (`"anyOf": [{"type": "null"}, …]`)
-    return _typed_as(kind, raw)
+    return _typed_literal(kind, raw) if literal else _typed_text(kind, raw)
+
+
+_CDATA_OPEN = "<![CDATA["
+_WHITE = " \t\r\n"
+
+
+def cdata_content(raw: str) -> str | None:
+    """The content of ``raw`` written whole as one CDATA section (layout around it allowed), else None."""
+    text = raw.strip(_WHITE)
+    if not text.startswith(_CDATA_OPEN) or not text.endswith("]]>"):
+        return None
+    inner = text[len(_CDATA_OPEN) : -3]
+    return None if "]]>" in inner else inner
+
+
+def _typed_literal(kind: str | None, inner: str) -> Any:
+    """A CDATA section's content: literal text (no entity, no JSON quoting to undo), unless the schema asks for
+    another type."""
+    return inner if kind == "string" or kind is None else _typed_as(kind, inner)
+
+
+def _typed_text(kind: str | None, raw: str, *, entities: bool = False) -> Any:
+    """`_typed_as`, after a CDATA section around the whole value is taken off (see the module docstring);
+    ``entities``: decode XML's entities in text that is no CDATA section (a leaf of nested elements)."""
+    value = _from_cdata(kind, raw)
+    if value is not _NOT:
+        return value
+    return _typed_as(kind, _ENTITY.sub(_entity, raw) if entities else raw)
+
+
+def _from_cdata(kind: str | None, raw: str) -> Any:
+    """``raw`` read as one CDATA section (whole, or with a damaged closer where the schema's type then reads the
+    content), or `_NOT` when it is none."""
+    inner = cdata_content(raw)
+    if inner is not None:
+        return _typed_literal(kind, inner)
+    text = raw.strip(_WHITE)
+    if kind in _LITERAL_KINDS and text.startswith(_CDATA_OPEN) and text.endswith("]>") and "]]>" not in text:
+        # a damaged closer (`]>`): taken off only when the content is then a value of the schema's type
+        value = _typed_as(kind, text[len(_CDATA_OPEN) : -2])
+        if _is_kind(value, _LITERAL_KINDS[kind]):
+            return value
+    return _NOT
 
 
 def typed_arguments(tools: ToolIndex, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -137,6 +192,12 @@ def _tree(schema: Any, value: Any, depth: int) -> Any:
     if isinstance(kind, list):
         kinds = [k for k in cast("list[Any]", kind) if k != "null"]
         kind = kinds[0] if len(kinds) == 1 else None
+    if isinstance(value, str):
+        read: Any = _from_cdata(kind if isinstance(kind, str) else None, value)
+        if read is not _NOT:
+            if kind != "array" or isinstance(read, list):
+                return cast("Any", read)
+            value = read  # one item in CDATA where the schema wants a list: a list of it (below)
     if (
         isinstance(value, dict)
         and len(cast("dict[str, Any]", value)) == 1
@@ -154,7 +215,7 @@ def _tree(schema: Any, value: Any, depth: int) -> Any:
         sub = cast("dict[str, Any]", props) if isinstance(props, dict) else {}
         return {k: _tree(sub.get(k), v, depth + 1) for k, v in cast("dict[str, Any]", value).items()}
     if isinstance(value, str):
-        return _typed_as(kind if isinstance(kind, str) else None, _ENTITY.sub(_entity, value))
+        return _typed_text(kind if isinstance(kind, str) else None, value, entities=True)
     return cast("Any", value)
 
 

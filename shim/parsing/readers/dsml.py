@@ -11,12 +11,13 @@ its own name is the next one); the ``invoke name=`` / ``parameter name=`` shape 
     </｜DSML｜invoke>
     </｜DSML｜function_calls>
 
-Leniencies: ASCII ``|`` for the full-width bars; the ``string`` attribute left out; a wrapper or an invoke
+Leniencies: ASCII ``|`` for the full-width bars; the ``string`` attribute left out; a value in
+``<![CDATA[…]]>`` (`shim.parsing.xml_values`); a wrapper or an invoke
 whose end tag is missing; an invoke holding its arguments as one JSON object (``<｜DSML｜invoke name="f">{…}``).
 The ``string`` attribute decides a value's type, as the template writes it:
 ``string="true"`` keeps the text exactly, ``string="false"`` reads it as JSON (text if it is not). Without the
-attribute the tool's schema decides: a parameter whose type is not string is read as JSON, anything else stays
-text. Arguments are
+attribute the tool's schema decides: a parameter whose type is not string is typed as every XML value is
+(`shim.parsing.xml_values.typed_value`), anything else stays text. Arguments are
 sent in one piece when the call ends, after the shape rules (`shim.parsing.shapes.call_arguments`) had their say, so a
 call that wrote its whole arguments object as one ``arguments`` parameter streams the unwrapped object.
 """
@@ -34,6 +35,7 @@ from shim.parsing.readers.json_body import NamedStart
 from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.shapes import call_arguments
+from shim.parsing.xml_values import cdata_content, typed_value
 
 __all__ = ["ROWS"]
 
@@ -59,15 +61,19 @@ class DsmlInvoke(XmlPairs):
     def _end_pair(self) -> None:
         assert self.key is not None
         raw = "".join(self.value)
-        value: Any = raw
+        inner = cdata_content(raw)  # `<![CDATA[…]]>`: XML's literal text, the value is what is inside
+        text = raw if inner is None else inner
+        value: Any = text
         string = self.attributes.get("string", "").lower()
         # string="false": the model says the value is JSON (a number, a list…); no attribute: the schema says.
         schema_typed = self.ctx.tools.property_type(self.name, self.key) not in (None, "string", "str")
-        if string == "false" or (string != "true" and schema_typed):
+        if string != "true" and schema_typed:
+            value = typed_value(self.ctx.tools, self.name, self.key, raw)
+        elif string == "false":
             try:
-                value = lenient_json.loads(raw.strip())
+                value = lenient_json.loads(text.strip())
             except lenient_json.LenientJSONError:
-                value = raw
+                value = text
         self.arguments[self.key] = value
         self.key = None
 

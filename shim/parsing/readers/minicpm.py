@@ -2,8 +2,9 @@
 
 The opener names the tool, so the call starts at once; the body is read to ``</function>`` (a ``</param>``
 or ``</function>`` inside ``<![CDATA[…]]>`` is value text). Values are typed by the tool's input schema
-(``[1, 2]`` for an array parameter, ``true`` for a boolean one), text otherwise; CDATA content is taken
-as written, other values lose the whitespace around them.
+(``[1, 2]`` for an array parameter, ``true`` for a boolean one), text otherwise; a value written whole as one
+CDATA section is its content, taken as written and typed alike (`shim.parsing.xml_values`); a value mixing CDATA
+and text is text; other values lose the whitespace around them.
 
 The same element family is what the Berkeley leaderboard's XML return formats ask for (BFCL's ``concise_xml``
 and ``verbose_xml``), so a ``<param>`` may carry more attributes, in any order, quoted or not:
@@ -156,9 +157,15 @@ class MiniCpmBody:
         if pieces and not value[-1][0]:
             pieces[-1] = pieces[-1].rstrip()
         raw = "".join(pieces)
-        if any(is_cdata for is_cdata, _ in value):  # CDATA is text, whatever the schema says
-            return raw
         kind = None if declared is None else declared.strip().lower()
+        sections = [text for is_cdata, text in value if is_cdata]
+        if sections:
+            if len(sections) == 1 and not "".join(t for c, t in value if not c).strip():
+                # one CDATA section is the whole value: its content, typed as any XML value is
+                return typed_value(
+                    self.ctx.tools, self.name, key, sections[0], declared=_DECLARED.get(kind or "", kind), literal=True
+                )
+            return raw  # text and CDATA mixed: text, whatever the schema says
         return typed_value(self.ctx.tools, self.name, key, raw, declared=_DECLARED.get(kind or "", kind))
 
     def finish(self, truncated: bool) -> None:

@@ -48,13 +48,12 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.xml_elements import elements
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import compile_marker
-from shim.parsing.xml_values import typed_tree, typed_value
+from shim.parsing.xml_values import cdata_content, typed_tree, typed_value
 
 __all__ = ["ROWS", "ToolXml", "tool_name_pattern"]
 
 _WS = regex.compile(r"[ \t\r\n]+")
 _CHILD = regex.compile(r"<(?P<key>[A-Za-z_][\w.-]{0,63})[ \t]{0,8}>")
-_CDATA = regex.compile(r"\A[ \t\r\n]*<!\[CDATA\[(?P<inner>.*)\]\]>[ \t\r\n]*\Z", regex.DOTALL)
 _TAG_NAME = regex.compile(r"[A-Za-z_][\w.-]{0,127}")
 _KEY_LINE = regex.compile(r"[ \t\r\n]*[A-Za-z_][\w .-]{0,40}:[ \t\r\n]")
 _STRAY = regex.compile(r"<[ \t]{0,8}/[ \t]{0,8}(?P<key>[A-Za-z_][\w.-]{0,63})[ \t]{0,8}>")
@@ -333,7 +332,7 @@ class ToolXml:
                     if kind == "array" and isinstance(schema, dict)
                     else schema
                 )
-                items = [elements(v, inner) if _CHILD.search(v) else v for v in values]
+                items = [elements(v, inner) if _CHILD.search(v) and cdata_content(v) is None else v for v in values]
                 one: Any = items if kind == "array" and len(items) > 1 else items[-1]
                 arguments[key] = typed_tree(self.ctx.tools, self.name, key, one)
             else:
@@ -343,10 +342,8 @@ class ToolXml:
     def _end_value(self) -> None:
         assert self.key is not None
         raw = "".join(self.value)
-        cdata = _CDATA.match(raw)
-        if cdata is not None:
-            raw = cdata.group("inner")
-        else:  # the format puts a long value on its own lines: drop one newline on each side
+        if cdata_content(raw) is None:  # (a CDATA section is taken off where the value is typed)
+            # the format puts a long value on its own lines: drop one newline on each side
             raw = raw[1:] if raw.startswith("\n") else raw
             raw = raw[:-1] if raw.endswith("\n") else raw
         self.arguments[self.key] = typed_value(self.ctx.tools, self.name, self.key, raw)

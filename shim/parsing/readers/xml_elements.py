@@ -29,14 +29,20 @@ from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.shapes import ShapeError, to_call
 from shim.parsing.xml_values import typed_tree, typed_value, unlaid
 
-__all__ = ["ELEMENT_START", "NAME_IN_TAG", "XmlElements"]
+__all__ = ["ELEMENT_START", "NAME_IN_TAG", "XmlElements", "paired", "unprefixed"]
 
+_PREFIX = r"[A-Za-z]{1,16}_"
 ELEMENT_START = regex.compile(
-    rf"<[ \t]{{0,4}}(?:{'|'.join(sorted({*NAME_KEYS, *ARG_KEYS, 'invoke'}))})[ \t]{{0,4}}>",
+    rf"<[ \t]{{0,4}}(?:{'|'.join(sorted({*NAME_KEYS, *ARG_KEYS, 'invoke'}))}|{_PREFIX}(?:{'|'.join(NAME_KEYS)}))"
+    rf"[ \t]{{0,4}}>",
     regex.IGNORECASE,
 )
 """Where such a body begins: an element named like a shape key, or a bare ``<invoke>`` holding them (the XML
-format of Anthropic's earlier tool-use prompts: ``<invoke><tool_name>…</tool_name><parameters>…``)."""
+format of Anthropic's earlier tool-use prompts: ``<invoke><tool_name>…</tool_name><parameters>…``), or the name
+element carrying a family's prefix (glm2api's ``<ml_tool_name>``: see `unprefixed`; a prefix other than the
+tag's makes no call)."""
+_PREFIXED_NAME = regex.compile(rf"(?P<prefix>{_PREFIX})(?:{'|'.join(NAME_KEYS)})", regex.IGNORECASE)
+_SHAPE_KEYS = frozenset(k.lower() for k in (*NAME_KEYS, *ARG_KEYS))
 _W = r"[ \t]{0,4}"
 _KEYS = "|".join(sorted(NAME_KEYS))
 
@@ -205,6 +211,66 @@ def _node_value(node: _Node, text: str, end: int) -> Any:
     return result
 
 
+_CLOSER_TAG = regex.compile(r"</[ \t]{0,8}(?P<tag>[^\s>]{1,64})")
+
+
+def _foreign_prefix(value: Any) -> bool:
+    """A call object named only by an element with a prefix (one `unprefixed` did not take off)."""
+    if not isinstance(value, dict):
+        return False
+    call = cast("dict[str, Any]", value)
+    return not any(k.lower() in NAME_KEYS for k in call) and any(_PREFIXED_NAME.fullmatch(k) for k in call)
+
+
+def unprefixed(value: Any, prefix: str) -> Any:
+    """A call's elements with its family's ``prefix`` taken off their names: a family that prefixes its call tag
+    prefixes the elements inside it alike (glm2api's ``<ml_tool_call><ml_tool_name>NAME</ml_tool_name>
+    <ml_parameters>…``, as LongCat's ``<longcat_arg_key>`` inside ``<longcat_tool_call>``). Only the elements named
+    like a shape key with the tag's prefix lose it, and only where a name element carries it and none already
+    names the tool unprefixed. The arguments' own names are the tool's and stay."""
+    if not isinstance(value, dict) or not prefix:
+        return cast("Any", value)
+    call = cast("dict[str, Any]", value)
+    if any(k.lower() in NAME_KEYS for k in call):
+        return cast("Any", value)
+    if not any(k.lower().startswith(prefix) and k[len(prefix) :].lower() in NAME_KEYS for k in call):
+        return cast("Any", value)
+    renamed: dict[str, Any] = {}
+    for key, item in call.items():
+        bare = key[len(prefix) :] if key.lower().startswith(prefix) else None
+        renamed[bare if bare is not None and bare.lower() in _SHAPE_KEYS else key] = item
+    return renamed
+
+
+_PAIR_NAMES = tuple(f"{word}_{part}" for word in ("param", "parameter", "arg", "argument") for part in ("name", "key"))
+
+
+def paired(value: Any) -> Any:
+    """A call whose arguments are written as name and value elements in turn (``<param_name>url</param_name>
+    <param_value>https://…</param_value>``, the element spelling of GLM's ``<arg_key>``/``<arg_value>``, glm2api's
+    salvaged calls): the arguments object they pair up, when the call has no arguments element and the names and
+    values are as many."""
+    if not isinstance(value, dict):
+        return value
+    call = cast("dict[str, Any]", value)
+    if any(k.lower() in ARG_KEYS for k in call):
+        return cast("Any", value)
+    lower = {k.lower(): k for k in call}
+    for name_key in _PAIR_NAMES:
+        value_key = name_key.rsplit("_", 1)[0] + "_value"
+        if name_key not in lower or value_key not in lower:
+            continue
+        names: Any = call[lower[name_key]]
+        values: Any = call[lower[value_key]]
+        names = cast("list[Any]", names) if isinstance(names, list) else [names]
+        values = cast("list[Any]", values) if isinstance(values, list) else [values]
+        if len(names) != len(values) or not all(isinstance(n, str) and n.strip() for n in names):
+            return cast("Any", value)
+        rest = {k: v for k, v in call.items() if k not in (lower[name_key], lower[value_key])}
+        return {**rest, "arguments": {n.strip(): v for n, v in zip(names, values, strict=True)}}
+    return cast("Any", value)
+
+
 def _written_as_elements(value: Any) -> bool:
     """The call's arguments were written as child elements (``<parameters><filters><active>true</active>…``), not
     as JSON text: their nested text leaves carry no type and are typed by the schema at their place, as the
@@ -266,23 +332,30 @@ class XmlElements:
             return end, self
         if found.partial:
             return end, MORE
-        if not self._end():
+        if not self._end(found.group()):
             ctx.consume(found.group())
             ctx.revert()
             return found.end(), None
         ctx.markup(found.group())
         return found.end(), Closed(ctx, fence=self.block.fence, outer=self.block.outer)
 
-    def _end(self) -> bool:
+    def _end(self, closer: str = "") -> bool:
         """Emit the calls; False (nothing emitted) when the body names no offered tool: a weaker form than JSON,
-        so an element body counts only as a call of an offered tool, and otherwise it was text all along."""
+        so an element body counts only as a call of an offered tool, and otherwise it was text all along.
+        ``closer``: the block's closing tag as written (its family's prefix is the one its elements may carry)."""
         self.declared: dict[str, str] = {}
         body = "".join(self.body)
         named = _NAME_IN_BODY.match(body, len(body) - len(body.lstrip()))
         if named is not None:  # `<name=NAME</name>` as `<name>NAME</name>` (`NAME_IN_TAG`)
             key = named.group("key")
             body = f"{body[: named.start()]}<{key}>{named.group('name')}</{key}>{body[named.end() :]}"
-        value: Any = elements(body, None, self.declared) if self.parse is elements else self.parse(body)
+        value: Any = (
+            paired(unprefixed(elements(body, None, self.declared), self._prefix(closer)))
+            if self.parse is elements
+            else self.parse(body)
+        )
+        if _foreign_prefix(value):
+            return False  # `<tool_call><my_name>…`: a name element of another prefix than the tag's is no call
         invokes: Any = None
         if isinstance(value, dict) and set(cast("dict[str, Any]", value)) == {"invoke"}:
             invokes = cast("dict[str, Any]", value)["invoke"]
@@ -294,6 +367,13 @@ class XmlElements:
         for item in items:
             self._call(item)
         return True
+
+    def _prefix(self, closer: str) -> str:
+        """The family's prefix on the block's tag (``ml_`` of ``</ml_tool_call>``), from its closer as written."""
+        tag = _CLOSER_TAG.match(closer)
+        own = self.block.dialect.name.lower() if self.block.dialect is not None else ""
+        name = tag.group("tag").lower() if tag is not None else ""
+        return name[: -len(own)] if own and name.endswith(own) and name != own else ""
 
     def _offered(self, value: Any) -> bool:
         try:

@@ -3,6 +3,8 @@ element names, the arguments as child elements (typed by the schema) or as JSON 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.parsing.readers.cases import Real, check, tool
@@ -260,3 +262,98 @@ def test_a_name_in_the_tag_of_no_offered_tool_or_in_prose_stays_text(text: str) 
 def test_a_name_in_the_tag_inside_an_argument_value_is_the_value() -> None:
     text = '<tool>\n<name=get_weather>\n<arguments>{"city": "<name=x>"}</arguments>\n</tool>'
     check(Real("written", text, [("get_weather", {"city": "<name=x>"})], tools=TOOLS))
+
+
+GLM2API = "Gavin22/glm2api-fork:tests/test_tool_parser.py@3cedf9b19fb8e236db5c32b567c6cf9f2c68b1b7"
+TAGS = [tool("search_tags", query="string", tags="array", filters="object")]
+NONE: dict[str, Any] = {}
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # glm2api's own protocol: the call tag's prefix on every element of the call; Chinese words around
+        (
+            "开始\n<ml_tool_calls><ml_tool_call><ml_tool_name>get_weather</ml_tool_name><ml_parameters>"
+            "<city><![CDATA[上海]]></city><days>2</days></ml_parameters></ml_tool_call></ml_tool_calls>\n结束",
+            [("get_weather", {"city": "上海", "days": 2})],
+            "开始 结束",
+        ),
+        # variants: another family's prefix, a `name` element and `arguments`, layout, two calls in one wrapper
+        (
+            "Checking.\n<acme_tool_call>\n  <acme_name>get_weather</acme_name>\n  <acme_arguments>\n"
+            "    <city>Oslo</city>\n  </acme_arguments>\n</acme_tool_call>",
+            [("get_weather", {"city": "Oslo"})],
+            "Checking.",
+        ),
+        (
+            "<ml_tool_calls>\n<ml_tool_call>\n<ml_tool_name>get_weather</ml_tool_name>\n<ml_parameters><city>Rome"
+            "</city></ml_parameters>\n</ml_tool_call>\n<ml_tool_call>\n<ml_tool_name>get_weather</ml_tool_name>\n"
+            '<ml_parameters>{"city": "Lima", "days": 1}</ml_parameters>\n</ml_tool_call>\n</ml_tool_calls>',
+            [("get_weather", {"city": "Rome"}), ("get_weather", {"city": "Lima", "days": 1})],
+            "",
+        ),
+        # no parameters element: a call with no arguments
+        ("<x_function_call><x_function>get_weather</x_function></x_function_call>", [("get_weather", NONE)], ""),
+    ],
+)
+def test_elements_carrying_the_call_tags_prefix_are_the_shape_keys(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(GLM2API, text, calls, visible=visible, tools=TOOLS))
+
+
+def test_prefixed_elements_hold_nested_objects_and_item_lists_typed_by_the_schema() -> None:
+    text = (
+        "<ml_tool_calls><ml_tool_call><ml_tool_name>search_tags</ml_tool_name><ml_parameters><query>glm</query>"
+        "<filters><site>example.com</site></filters><tags><item>python</item><item>xml</item></tags>"
+        "</ml_parameters></ml_tool_call></ml_tool_calls>"
+    )
+    calls = [("search_tags", {"query": "glm", "filters": {"site": "example.com"}, "tags": ["python", "xml"]})]
+    check(Real(GLM2API, text, calls, tools=TAGS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wrap the tool in <ml_tool_name>NAME</ml_tool_name> inside the call.",
+        "<ml_tool_call><ml_tool_name>rm_rf</ml_tool_name><ml_parameters><path>/</path></ml_parameters></ml_tool_call>",
+        "<tool_call><my_name>get_weather</my_name></tool_call> is not how a call is written",
+    ],
+)
+def test_prefixed_elements_in_prose_or_naming_no_offered_tool_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # glm2api's salvaged call: no <ml_tool_call>, no <ml_parameters>, the argument as name/value elements
+        (
+            "<ml_tool_calls>\n<ml_tool_name>get_weather</ml_tool_name>\n<param_name>city</param_name>\n"
+            "<param_value>Paris</param_value>\n</ml_tool_calls>",
+            {"city": "Paris"},
+        ),
+        (
+            "<tool_call><name>get_weather</name><arg_name>city</arg_name><arg_value>Oslo</arg_value>"
+            "<arg_name>days</arg_name><arg_value>3</arg_value></tool_call>",
+            {"city": "Oslo", "days": 3},
+        ),
+        (
+            "<function_call>\n  <tool_name>get_weather</tool_name>\n  <parameter_name>days</parameter_name>\n"
+            "  <parameter_value>2</parameter_value>\n</function_call>",
+            {"days": 2},
+        ),
+    ],
+)
+def test_name_and_value_elements_in_turn_are_the_arguments(text: str, arguments: dict[str, Any]) -> None:
+    check(Real(GLM2API, text, [("get_weather", arguments)], tools=TOOLS))
+
+
+def test_names_and_values_that_do_not_pair_up_stay_the_elements_they_are() -> None:
+    text = (
+        "<tool_call><name>get_weather</name><param_name>city</param_name><param_name>days</param_name>"
+        "<param_value>Oslo</param_value></tool_call>"
+    )
+    kept = {"param_name": ["city", "days"], "param_value": "Oslo"}
+    check(Real("written", text, [("get_weather", kept)], tools=TOOLS))
