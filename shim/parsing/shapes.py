@@ -47,6 +47,7 @@ __all__ = [
     "ShapeError",
     "ToolIndex",
     "call_arguments",
+    "call_id",
     "call_items",
     "one_parameter",
     "positional_arguments",
@@ -457,6 +458,22 @@ def _parallel(value: Any) -> list[Any]:
     args = next((data[k] for k in _ARG_KEYS if isinstance(data.get(k), dict)), None)
     uses: Any = cast("dict[str, Any]", args).get("tool_uses") if args is not None else None
     return cast("list[Any]", uses) if isinstance(uses, list) and uses else [value]
+
+
+_CALL_ID = regex.compile(
+    r"[:.]?(?:functions\.)?"
+    r"(?:chatcmpl-(?:tool-)?[A-Za-z0-9]+|(?:call|toolu|fc)[_-](?=[A-Za-z0-9]{0,63}\d)[A-Za-z0-9]{8,64})"
+    r"(?::\d{1,4})?"
+)
+
+
+def call_id(name: str) -> bool:
+    """Whether a call's name slot holds a call id instead (Kimi K2.6 on NVIDIA NIM: ``chatcmpl-tool-8a08…``,
+    ``:call_8e5e…:0``): an engine's completion id (``chatcmpl-``), or an id prefix (OpenAI's ``call_``,
+    Anthropic's ``toolu_``, ``fc_``) before a random token of 8 or more letters and digits, one a digit at least
+    (``call_weather`` and ``call_api`` are words, names a tool may have). Such a name names no tool: the tool is
+    the one its arguments fit (`ToolIndex.taking`), else the name stays as written."""
+    return _CALL_ID.fullmatch(name.strip()) is not None
 
 
 _SEPARATORS = regex.compile(r"[-_. ]+")
