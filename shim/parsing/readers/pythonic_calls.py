@@ -20,7 +20,8 @@ import regex
 
 from shim.parsing.pythonic import PythonicScanner, parse_pythonic
 from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next, keep_line_break
-from shim.parsing.readers.block_end import TURN_END, Closed
+from shim.parsing.readers.block_end import TURN_END, Closed, Revert
+from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
@@ -233,6 +234,20 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
     return PythonicCalls(ctx, block, call, bare=True, line=lead > 0 and not label, emphasis=emphasis)
 
 
+def _open_after_word(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls | Revert:
+    """``Path: search_tool(…)``: the line's label stays text, the call after it is read as a bare call opening a
+    line (with arguments, alone on its line); a label presenting an example (``Example:``, `presents`) keeps it
+    all text."""
+    opener = ctx.take_raw()
+    lead = match.start("name") - match.start()
+    ctx.text(opener[:lead])
+    if presents(ctx.tail()):
+        ctx.consume(opener[lead:])
+        return Revert(ctx)
+    ctx.consume(opener[lead:])
+    return PythonicCalls(ctx, block, opener[lead:], bare=True, line=True)
+
+
 def _open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
     opener = match.group()
     emphasis = opener[:2] if opener[:2] in _EMPHASIS_END else ""
@@ -256,12 +271,12 @@ def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> Python
     return PythonicCalls(ctx, block, "[" + match.group()[match.start("name") - match.start() :], bare=False)
 
 
-def _opener(prefix: str, *, labelled: bool = False) -> Any:
+def _opener(prefix: str, *, labelled: bool = False, word: bool = False) -> Any:
     def build(tools: ToolIndex) -> str | None:
         names = tool_name_pattern(tools)
         if names is not None and tools.tails:  # `doDeleteByQuery(…)` for `Tests.doDeleteByQuery`: the class left out
             names += "|" + "|".join(regex.escape(m) for m in sorted(tools.tails, key=len, reverse=True))
-        label = rf"(?P<label>{_LABEL})[ \t]{{0,4}}" if labelled else ""
+        label = rf"(?P<label>{_LABEL})[ \t]{{0,4}}" if labelled else _WORD_LABEL if word else ""
         return None if names is None else rf"{prefix}{label}(?P<name>{names})\("
 
     return build
@@ -274,6 +289,10 @@ _LABEL = rf"(?:Calling[ \t]{{1,4}}(?:tool|function)|Call)[ \t]{{0,4}}:|<<functio
 bold (``**NAME(…)**``, Llama 3.2 3B and Qwen2.5 1.5B in BFCL's result files, whose closing twin right after the
 call is its markup too), GUI agents' ``Action: click(start_box='(10,20)')`` (UI-TARS, whose Chinese outputs may
 write the full-width colon U+FF1A); ReAct's ``Action: NAME`` with no parenthesis is `react`'s."""
+_WORD_LABEL = rf"(?!{_LABEL})\p{{L}}[\p{{L}}\p{{N}}_\-]{{0,31}}[ \t]{{0,4}}(?::[ \t]{{1,4}}|\uff1a[ \t]{{0,4}})"
+"""One word and a colon opening a line before a call (SwiftAgentKit's tests: ``Path: search_tool(…)``,
+``Processing: …``, ``Query: …``; a full-width colon needs no blank after it): the line's label, text; the labels
+of `_LABEL` are markup instead."""
 _EMPHASIS_END = {"**": regex.compile(r"[ \t]{0,4}\*\*"), "__": regex.compile(r"[ \t]{0,4}__")}
 
 _FENCE_END = regex.compile(r"[ \t]{0,4}(?:\r?\n[ \t]{0,3})?```")
@@ -333,6 +352,26 @@ ROWS = [
         first="\n",
         reader=_open_bare,
         open_for_tools=_opener(r"\n[ \t]{0,8}", labelled=True),
+    ),
+    # Path: search_tool(query="x", path="/usr"): a one-word label opening the message or a line, then a call.
+    Dialect(
+        "word_label_call",
+        "call",
+        None,
+        kind="untagged",
+        start="message",
+        first=NAME_START,
+        reader=_open_after_word,
+        open_for_tools=_opener("", word=True),
+    ),
+    Dialect(
+        "word_label_call_line",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_open_after_word,
+        open_for_tools=_opener(r"\n[ \t]{0,8}", word=True),
     ),
     # Thought: … close it. Action: click(start_box='(962,108)'): a GUI agent's Action label after its thought on one
     # line (UI-TARS's parser splits at the label); the call must still end its line.
