@@ -1,4 +1,4 @@
-"""A one-word label opening the message before a bare Python-style call (`pythonic_calls`' ``word_label_call``), JSON's literals in
+"""A one-word label before a bare Python-style call (`pythonic_calls`' ``word_label_call``), JSON's literals in
 such a call (`shim.parsing.pythonic`), and a ``tool_calls:`` label with its call list on the same line
 (`labelled`): variants at every split point, and prose that must stay text."""
 
@@ -31,11 +31,11 @@ _TOOLS = [_SEARCH, _FLAGS, _WEATHER]
             "Weather: \n",
         ),
         (
-            "Processing: search_tool(query=\"it's 'quoted'\", limit=5)\nI will look it up.",
+            "I will look it up.\nProcessing: search_tool(query=\"it's 'quoted'\", limit=5)",
             [("search_tool", {"query": "it's 'quoted'", "limit": 5})],
-            "Processing: \nI will look it up.",
+            "I will look it up.\nProcessing: ",
         ),
-        ('Query：search_tool(query="天气")', [("search_tool", {"query": "天气"})], "Query："),  # noqa: RUF001
+        ('结果如下。\n检索: search_tool(query="天气")', [("search_tool", {"query": "天气"})], "结果如下。\n检索: "),
         ('Step-1:  get_weather(city="Oslo")', [("get_weather", {"city": "Oslo"})], "Step-1:  "),
     ],
 )
@@ -63,8 +63,7 @@ def test_a_one_word_label_before_a_call_stays_text_and_the_call_is_read(
         "Path: search_tool()",
         # a label mid-line
         'See the docs. Path: search_tool(query="x")',
-        # a label on a later line (read only where the message begins: a row at every line's word costs prose time)
-        'Found it.\nPath: search_tool(query="x")',
+        "x" * 150 + ' Path: search_tool(query="x")',
     ],
 )
 def test_labels_that_are_prose_or_examples_stay_text(text: str) -> None:

@@ -235,16 +235,18 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
 
 
 def _open_after_word(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls | Revert:
-    """``Path: search_tool(…)`` opening the message: the label stays text, the call after it is read as a bare call
-    opening a line (with arguments, alone on its line); a label presenting an example (``Example:``, `presents`)
-    keeps it all text."""
+    """``Path: search_tool(…)``: a colon after one word that opens the message or a line (`_WORD_LABEL`, the text
+    just before it), then an offered tool's call. The label and its colon stay text, the call is read as a bare call
+    opening a line (with arguments, alone on its line); anything else before the colon, or a label presenting an
+    example (``Example:``, `presents`), keeps it all text."""
+    tail = ctx.tail()
+    label = _WORD_LABEL.search(tail)
     opener = ctx.take_raw()
     lead = match.start("name") - match.start()
     ctx.text(opener[:lead])
-    if presents(ctx.tail()):
-        ctx.consume(opener[lead:])
-        return Revert(ctx)
     ctx.consume(opener[lead:])
+    if label is None or (label.start() == 0 and len(tail) >= _TAIL_SPAN) or presents(tail + ":"):
+        return Revert(ctx)
     return PythonicCalls(ctx, block, opener[lead:], bare=True, line=True)
 
 
@@ -271,12 +273,12 @@ def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> Python
     return PythonicCalls(ctx, block, "[" + match.group()[match.start("name") - match.start() :], bare=False)
 
 
-def _opener(prefix: str, *, labelled: bool = False, word: bool = False) -> Any:
+def _opener(prefix: str, *, labelled: bool = False) -> Any:
     def build(tools: ToolIndex) -> str | None:
         names = tool_name_pattern(tools)
         if names is not None and tools.tails:  # `doDeleteByQuery(…)` for `Tests.doDeleteByQuery`: the class left out
             names += "|" + "|".join(regex.escape(m) for m in sorted(tools.tails, key=len, reverse=True))
-        label = rf"(?P<label>{_LABEL})[ \t]{{0,4}}" if labelled else _WORD_LABEL if word else ""
+        label = rf"(?P<label>{_LABEL})[ \t]{{0,4}}" if labelled else ""
         return None if names is None else rf"{prefix}{label}(?P<name>{names})\("
 
     return build
@@ -289,10 +291,13 @@ _LABEL = rf"(?:Calling[ \t]{{1,4}}(?:tool|function)|Call)[ \t]{{0,4}}:|<<functio
 bold (``**NAME(…)**``, Llama 3.2 3B and Qwen2.5 1.5B in BFCL's result files, whose closing twin right after the
 call is its markup too), GUI agents' ``Action: click(start_box='(10,20)')`` (UI-TARS, whose Chinese outputs may
 write the full-width colon U+FF1A); ReAct's ``Action: NAME`` with no parenthesis is `react`'s."""
-_WORD_LABEL = rf"(?!{_LABEL})\p{{L}}[\p{{L}}\p{{N}}_\-]{{0,31}}[ \t]{{0,4}}(?::[ \t]{{1,4}}|\uff1a[ \t]{{0,4}})"
-"""One word and a colon opening the message before a call (SwiftAgentKit's tests: ``Path: search_tool(…)``,
-``Processing: …``, ``Query: …``; a full-width colon needs no blank after it): the line's label, text; the labels
-of `_LABEL` are markup instead."""
+_WORD_LABEL = regex.compile(rf"(?:^|\n)[ \t]{{0,8}}(?!(?:{_LABEL})$)\p{{L}}[\p{{L}}\p{{N}}_\-]{{0,31}}[ \t]{{0,4}}$")
+"""One word opening the message or a line, right before a colon and a call (SwiftAgentKit's tests: ``Path:
+search_tool(…)``, ``Processing: …``, ``Query: …``): the line's label, text (the labels of `_LABEL` are markup,
+read by the ``labelled_call`` rows)."""
+_TAIL_SPAN = 120
+"""A label matched at the start of the recent text counts only where that text is the whole message so far (the
+core keeps its last 160 characters)."""
 _EMPHASIS_END = {"**": regex.compile(r"[ \t]{0,4}\*\*"), "__": regex.compile(r"[ \t]{0,4}__")}
 
 _FENCE_END = regex.compile(r"[ \t]{0,4}(?:\r?\n[ \t]{0,3})?```")
@@ -353,18 +358,17 @@ ROWS = [
         reader=_open_bare,
         open_for_tools=_opener(r"\n[ \t]{0,8}", labelled=True),
     ),
-    # Path: search_tool(query="x", path="/usr"): a one-word label opening the message, then a call. Not after a
-    # line break: a row opening at a line's every word holds back each line's start in prose (+10% time at 4-char
-    # chunks, measured).
+    # Path: search_tool(query="x", path="/usr"): a one-word label opening the message or a line, its colon, a call.
+    # Read from the colon (a stop of the text scanner already), the word before it from the recent text: a row at
+    # every line's first word would hold back each line's start in prose.
     Dialect(
         "word_label_call",
-        "call",
+        ":",
         None,
         kind="untagged",
-        start="message",
-        first=NAME_START,
+        first=":",
         reader=_open_after_word,
-        open_for_tools=_opener("", word=True),
+        open_for_tools=_opener(r":[ \t]{1,4}"),
     ),
     # Thought: … close it. Action: click(start_box='(962,108)'): a GUI agent's Action label after its thought on one
     # line (UI-TARS's parser splits at the label); the call must still end its line.
