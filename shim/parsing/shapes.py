@@ -493,7 +493,8 @@ def _declarations(inner: Any) -> bool:
             if _DECLARATION_KEYS & set(level):
                 return True
             params: Any = level.get("parameters")
-            if isinstance(params, dict) and "properties" in params and params.get("type") == "object":
+            schema = cast("dict[str, Any]", params) if isinstance(params, dict) else {}
+            if "properties" in schema and schema.get("type") == "object":
                 return True
     return False
 
