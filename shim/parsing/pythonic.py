@@ -432,11 +432,22 @@ _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
 }
 
 
+_JSON_NAMES: dict[str, Any] = {"true": True, "false": False, "null": None}
+
+
 class _AsData(ast.NodeTransformer):
-    """A value as the data a model means by it: a set literal (``{'Age', 'Income'}``, Qwen2.5 in BFCL's results) is
-    the list of its items in the order written (`ast.literal_eval` would return an unordered set, which JSON cannot
-    hold), and arithmetic on number literals alone (``mu0=4.0 * 3.14159e-04``) is its value; a name, a call or
-    ``**`` anywhere stays no literal (never evaluated code)."""
+    """A value as the data a model means by it: JSON's ``true`` / ``false`` / ``null`` are their values; a set
+    literal (``{'Age', 'Income'}``, Qwen2.5 in BFCL's results) is the list of its items in the order written
+    (`ast.literal_eval` would return an unordered set, which JSON cannot hold), and arithmetic on number literals
+    alone (``mu0=4.0 * 3.14159e-04``) is its value; any other name, a call or ``**`` anywhere stays no literal
+    (never evaluated code)."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        # `someFunc(enabled=true, disabled=false)`: JSON's literals, written where Python's belong (jarvis's tests);
+        # any other name stays no literal
+        if node.id in _JSON_NAMES:
+            return ast.Constant(value=_JSON_NAMES[node.id])
+        return node
 
     def visit_Set(self, node: ast.Set) -> ast.AST:
         return ast.List(elts=[self.visit(elt) for elt in node.elts], ctx=ast.Load())

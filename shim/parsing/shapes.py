@@ -47,6 +47,7 @@ __all__ = [
     "ShapeError",
     "ToolIndex",
     "call_arguments",
+    "call_id",
     "call_items",
     "one_parameter",
     "positional_arguments",
@@ -91,7 +92,9 @@ _MAX_DEPTH = 4
 _ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input", "properties"})
 """Keys a model nests its arguments under once more than asked; ``properties``: the JSON Schema's level, copied from
 the tool's declaration (LFM2 in mlx-swift-lm's tests: ``get_weather(properties={"location": "Tokyo"})``)."""
-_ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions")
+_ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions", "tools")
+"""``tools``: localite's "Qwen tools[]" format (``{"tools": [{"list_files": {"path": "."}}]}``), where the list calls
+tools; a list declaring them (`_declarations`) is no envelope."""
 _SINGULAR_ENVELOPE_KEYS = ("tool_call", "function_call")
 """A one-call wrapper's key holding a list (``{"tool_call": [{…}]}``, Qwen3.5-Plus in vllmchatclient's tests): the
 list is the calls, as under ``tool_calls``."""
@@ -428,12 +431,15 @@ def call_items(value: Any) -> list[Any]:
     (``{"tool_calls": [...]}``, a single object there counting as a list of one; ``{"tool_call": [...]}``, the
     singular key holding a list), else the value itself.
 
+    A list item that is a call encoded as a JSON string is the call (`_encoded_call`); an envelope's text part
+    (``{"type": "text", "text": …}``) is skipped.
+
     An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``) or empty (an
     empty ``content``, Aster's ``"assistant_text": null``): a message that also says something is not a bare call
     list, and its text would be lost.
     """
     if isinstance(value, list):
-        return [item for entry in cast("list[Any]", value) for item in _parallel(entry)]
+        return [item for entry in cast("list[Any]", value) for item in _parallel(_encoded_call(entry))]
     if isinstance(value, dict):
         data = cast("dict[str, Any]", value)
         key = next((k for k in _ENVELOPE_KEYS if k in data), None)
@@ -442,8 +448,55 @@ def call_items(value: Any) -> list[Any]:
         others = {k for k, v in data.items() if k != key and v not in (None, "", [], {})}
         if key is not None and others <= _ENVELOPE_META and data.get("content") in (None, ""):
             inner: Any = data[key]
+            if key == "tools" and _declarations(inner):
+                return [value]  # the tools declared (a schema echoed), not calls
+            if isinstance(inner, list):
+                inner = [item for item in cast("list[Any]", inner) if not _text_part(item)]
             return call_items(inner)  # a list, an envelope again (DSPy's {"tool_calls": {"tool_calls": […]}}), or one
     return _parallel(value)
+
+
+def _encoded_call(entry: Any) -> Any:
+    """A list item that is a call object encoded as a JSON string (Llama 3.3 70B on watsonx: ``["{\"type\":
+    \"function\", \"name\": …}", …]``): the object; any other item as it is."""
+    if not isinstance(entry, str) or not entry.lstrip().startswith("{"):
+        return entry
+    try:
+        decoded = json.loads(entry)
+    except ValueError:
+        return entry
+    return cast("dict[str, Any]", decoded) if isinstance(decoded, dict) else entry
+
+
+def _text_part(item: Any) -> bool:
+    """An item of an envelope's list that is a message's text part (``{"type": "text", "text": …}``, grok2api's
+    tests), not a call: the envelope's markup, skipped."""
+    if not isinstance(item, dict):
+        return False
+    data = cast("dict[str, Any]", item)
+    return data.get("type") == "text" and set(data) <= {"type", "text"}
+
+
+_DECLARATION_KEYS = frozenset({"description", "input_schema", "inputSchema"})
+
+
+def _declarations(inner: Any) -> bool:
+    """A ``tools`` list that declares tools rather than calls them (an item, or its ``function``, with a
+    description or an input schema, or parameters that are a JSON Schema object): a prompt's tool list echoed."""
+    items = cast("list[Any]", inner) if isinstance(inner, list) else [inner]
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        data = cast("dict[str, Any]", item)
+        function: Any = data.get("function")
+        for level in (data, cast("dict[str, Any]", function) if isinstance(function, dict) else {}):
+            if _DECLARATION_KEYS & set(level):
+                return True
+            params: Any = level.get("parameters")
+            schema = cast("dict[str, Any]", params) if isinstance(params, dict) else {}
+            if "properties" in schema and schema.get("type") == "object":
+                return True
+    return False
 
 
 def _parallel(value: Any) -> list[Any]:
@@ -457,6 +510,22 @@ def _parallel(value: Any) -> list[Any]:
     args = next((data[k] for k in _ARG_KEYS if isinstance(data.get(k), dict)), None)
     uses: Any = cast("dict[str, Any]", args).get("tool_uses") if args is not None else None
     return cast("list[Any]", uses) if isinstance(uses, list) and uses else [value]
+
+
+_CALL_ID = regex.compile(
+    r"[:.]?(?:functions\.)?"
+    r"(?:chatcmpl-(?:tool-)?[A-Za-z0-9]+|(?:call|toolu|fc)[_-](?=[A-Za-z0-9]{0,63}\d)[A-Za-z0-9]{8,64})"
+    r"(?::\d{1,4})?"
+)
+
+
+def call_id(name: str) -> bool:
+    """Whether a call's name slot holds a call id instead (Kimi K2.6 on NVIDIA NIM: ``chatcmpl-tool-8a08…``,
+    ``:call_8e5e…:0``): an engine's completion id (``chatcmpl-``), or an id prefix (OpenAI's ``call_``,
+    Anthropic's ``toolu_``, ``fc_``) before a random token of 8 or more letters and digits, one a digit at least
+    (``call_weather`` and ``call_api`` are words, names a tool may have). Such a name names no tool: the tool is
+    the one its arguments fit (`ToolIndex.taking`), else the name stays as written."""
+    return _CALL_ID.fullmatch(name.strip()) is not None
 
 
 _SEPARATORS = regex.compile(r"[-_. ]+")

@@ -41,7 +41,7 @@ from shim.parsing.readers import DEFAULT_DIALECTS, MORE, Block, Dialect, Reader,
 from shim.parsing.readers.block_end import Closed
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, continues_examples, placeholder, presents
 from shim.parsing.readers.reasoning import ReasoningBody
-from shim.parsing.shapes import ToolIndex, call_arguments
+from shim.parsing.shapes import ToolIndex, call_arguments, call_id
 from shim.parsing.tags import PARTIAL, Markers, TagState, compile_marker, first_chars
 from shim.parsing.xml_values import typed_arguments
 from shim.types import ToolSpec
@@ -472,7 +472,7 @@ class StreamParser:
             self._call_id = _DECLINED
             return
         self._call_id = self._ids()
-        if self.tools and not self.tools.is_known(name) and _PHRASE.search(name.strip()):
+        if self.tools and not self.tools.is_known(name) and (_PHRASE.search(name.strip()) or call_id(name)):
             self._phrase = name  # its start waits for the arguments, which say the tool (`end_call`)
             return
         self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))
@@ -496,7 +496,8 @@ class StreamParser:
         if self._phrase is not None:
             # A phrase for a name (the tool's description, "Apply tags to a document", Qwen2.5 in Ollama #17274): a
             # tool is named by an identifier, never by words with spaces between them, so the phrase describes the
-            # tool it means: the one offered tool whose schema takes these arguments, if exactly one does.
+            # tool it means: the one offered tool whose schema takes these arguments, if exactly one does. A call id
+            # in the name slot (`call_id`) is decided the same way.
             name = self.tools.taking(arguments) or self._phrase
             self._phrase, streamed = None, False
             self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))

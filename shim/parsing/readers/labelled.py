@@ -7,7 +7,8 @@ label is read with what follows it, never on its own: only when the block right 
 a JSON value or a ```` ```json ```` fence holding calls of offered tools (the evidence untagged forms need) is
 the label markup; otherwise the label and the block go back out as text, unchanged.
 
-Leniencies: the label in bold (``**…**``, ``__…__``), as a heading (``#``), or bare at a line's start;
+Leniencies: the label in bold (``**…**``, ``__…__``), as a heading (``#``), or bare at a line's start (there
+with the block after its colon on the same line too: ``tool_calls: [{…}]``);
 ``call`` or ``calls``; ``tool``, ``function`` or ``action``, joined by a blank, ``_`` or nothing (``TOOLCALL``);
 or ``Calling tools`` / ``Calling function`` (smolagents' history line);
 a colon inside or after the emphasis, or none (the label alone on its line, as DSPy's header is). A label and a
@@ -33,9 +34,14 @@ _MARKDOWN = rf"(?:\#{{1,6}}[ \t]{{1,4}})?(?P<em>\*\*|__)?{_WORD}[ \t]{{0,4}}:?(?
 _PLAIN = rf"\n[ \t]{{0,8}}{_WORD}[ \t]{{0,4}}:?"
 """A bare label only where a line begins: its first character is then the line break, not a letter every word
 may begin with (a row stopping at every ``t`` would cut other families' openers in two)."""
-_AFTER = rf"[ \t]{{0,8}}\r?\n(?:[ \t]{{0,8}}\r?\n){{0,3}}[ \t]{{0,8}}(?:(?P<fence>{FENCE_OPEN})|(?=[\{{\[]))"
-LABEL = rf"(?:{_DSPY}|(?=[#*_]){_MARKDOWN}|{_PLAIN}){_AFTER}"
-FIRST_LINE = rf"[ \t]{{0,8}}{_WORD}[ \t]{{0,4}}:?{_AFTER}"
+_BREAK = r"[ \t]{0,8}\r?\n(?:[ \t]{0,8}\r?\n){0,3}[ \t]{0,8}"
+_BLOCK = rf"(?:(?P<fence>{FENCE_OPEN})|(?=[\{{\[]))"
+_AFTER = _BREAK + _BLOCK
+_AFTER_COLON = rf"(?:{_BREAK}|(?<=:)[ \t]{{0,8}}){_BLOCK}"
+"""After a bare label with its colon, the block may follow on the label's own line (jarvis's tests: ``tool_calls:
+[{…}]``, the envelope's key written as a label); an emphasised one, which may stand mid-line, needs its line."""
+LABEL = rf"(?:(?:{_DSPY}|(?=[#*_]){_MARKDOWN}){_AFTER}|{_PLAIN}{_AFTER_COLON})"
+FIRST_LINE = rf"[ \t]{{0,8}}{_WORD}[ \t]{{0,4}}:?{_AFTER_COLON}"
 """The label as the message's first line (``TOOLCALL`` then the JSON list: Llama 3.1 8B asked for BFCL's
 ``<TOOLCALL>…</TOOLCALL>`` wrote the tag's word without its brackets)."""
 

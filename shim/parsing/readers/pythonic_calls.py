@@ -20,7 +20,8 @@ import regex
 
 from shim.parsing.pythonic import PythonicScanner, parse_pythonic
 from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next, keep_line_break
-from shim.parsing.readers.block_end import TURN_END, Closed
+from shim.parsing.readers.block_end import TURN_END, Closed, Revert
+from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
@@ -233,6 +234,22 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
     return PythonicCalls(ctx, block, call, bare=True, line=lead > 0 and not label, emphasis=emphasis)
 
 
+def _open_after_word(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls | Revert:
+    """``Path: search_tool(…)``: a colon after one word that opens the message or a line (`_WORD_LABEL`, the text
+    just before it), then an offered tool's call. The label and its colon stay text, the call is read as a bare call
+    opening a line (with arguments, alone on its line); anything else before the colon, or a label presenting an
+    example (``Example:``, `presents`), keeps it all text."""
+    tail = ctx.tail()
+    label = _WORD_LABEL.search(tail)
+    opener = ctx.take_raw()
+    lead = match.start("name") - match.start()
+    ctx.text(opener[:lead])
+    ctx.consume(opener[lead:])
+    if label is None or (label.start() == 0 and len(tail) >= _TAIL_SPAN) or presents(tail + ":"):
+        return Revert(ctx)
+    return PythonicCalls(ctx, block, opener[lead:], bare=True, line=True)
+
+
 def _open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
     opener = match.group()
     emphasis = opener[:2] if opener[:2] in _EMPHASIS_END else ""
@@ -274,6 +291,13 @@ _LABEL = rf"(?:Calling[ \t]{{1,4}}(?:tool|function)|Call)[ \t]{{0,4}}:|<<functio
 bold (``**NAME(…)**``, Llama 3.2 3B and Qwen2.5 1.5B in BFCL's result files, whose closing twin right after the
 call is its markup too), GUI agents' ``Action: click(start_box='(10,20)')`` (UI-TARS, whose Chinese outputs may
 write the full-width colon U+FF1A); ReAct's ``Action: NAME`` with no parenthesis is `react`'s."""
+_WORD_LABEL = regex.compile(rf"(?:^|\n)[ \t]{{0,8}}(?!(?:{_LABEL})$)\p{{L}}[\p{{L}}\p{{N}}_\-]{{0,31}}[ \t]{{0,4}}$")
+"""One word opening the message or a line, right before a colon and a call (SwiftAgentKit's tests: ``Path:
+search_tool(…)``, ``Processing: …``, ``Query: …``): the line's label, text (the labels of `_LABEL` are markup,
+read by the ``labelled_call`` rows)."""
+_TAIL_SPAN = 120
+"""A label matched at the start of the recent text counts only where that text is the whole message so far (the
+core keeps its last 160 characters)."""
 _EMPHASIS_END = {"**": regex.compile(r"[ \t]{0,4}\*\*"), "__": regex.compile(r"[ \t]{0,4}__")}
 
 _FENCE_END = regex.compile(r"[ \t]{0,4}(?:\r?\n[ \t]{0,3})?```")
@@ -333,6 +357,18 @@ ROWS = [
         first="\n",
         reader=_open_bare,
         open_for_tools=_opener(r"\n[ \t]{0,8}", labelled=True),
+    ),
+    # Path: search_tool(query="x", path="/usr"): a one-word label opening the message or a line, its colon, a call.
+    # Read from the colon (a stop of the text scanner already), the word before it from the recent text: a row at
+    # every line's first word would hold back each line's start in prose.
+    Dialect(
+        "word_label_call",
+        ":",
+        None,
+        kind="untagged",
+        first=":",
+        reader=_open_after_word,
+        open_for_tools=_opener(r":[ \t]{1,4}"),
     ),
     # Thought: … close it. Action: click(start_box='(962,108)'): a GUI agent's Action label after its thought on one
     # line (UI-TARS's parser splits at the label); the call must still end its line.

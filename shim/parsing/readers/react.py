@@ -79,15 +79,18 @@ caption line between is the call's display text, markup with it. Agents' own tex
 _CAPTION = r"(?:Tool[ \t]{0,8}(?:Caption|Description)[ \t]{0,8}:[^\r\n]{0,240}(?:\r?\n[ \t]{0,8}){1,2})?"
 _NAME_LABEL = "|".join(name for name, _ in _LABELS)
 _INPUT_LABEL = "|".join(label for _, label in _LABELS)
+_BULLET = r"(?:[-*\u2022][ \t]{1,4})?"
 _HEAD = (
-    rf"(?:{_NAME_LABEL})[ \t]{{0,8}}(?P<name>%s)(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
+    rf"{_BULLET}(?:{_NAME_LABEL})[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}})?(?P<name>%s)(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
     rf"(?:[ \t]{{1,8}}[-\u2013\u2014][ \t][^\r\n]{{0,240}})?[ \t]{{0,8}}"
-    rf"(?:(?:\r?\n[ \t]{{0,8}}){{1,6}}{_CAPTION}|(?<=[ \t]))(?:{_INPUT_LABEL})[ \t]{{0,8}}"
+    rf"(?:(?:\r?\n[ \t]{{0,8}}){{1,6}}{_CAPTION}{_BULLET}|(?<=[ \t]))(?:{_INPUT_LABEL})[ \t]{{0,8}}"
 )
 """The name line (the name may be followed by a description or a signature in parentheses, ``Action: add (add two
 numbers)``, and a dash and a description, as CrewAI prints its tools: ``Action: Internet Search Tool(user_query) -
-Scrapes…``), then, after up to five blank lines, the input label; or the label on the same line after a blank
-(``Action: foo Action Input: bar``, langchaingo's MRKL test)."""
+Scrapes…``; or the name alone on the label's next line, ``Action:`` then ``dummy_tool``, gpt-4 in crewAI's
+cassettes), then, after up to five blank lines, the input label; or the label on the same line after a blank
+(``Action: foo Action Input: bar``, langchaingo's MRKL test). Each label may be a list item (``- Action: NAME`` /
+``- Action Input: …``, Llama 3 8B in Meta's ReAct notebook), its bullet the call's markup."""
 _FLOWER_HEAD = (
     rf"{_LABELS[1][0]}[ \t]{{0,8}}(?P<name>%s)[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}}){{0,6}}{_LABELS[1][1]}[ \t]{{0,8}}"
 )
@@ -295,7 +298,7 @@ def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInpu
     return ReactInput(ctx, block, match.group("name"), result_marker="✿" in opener, objects_only=objects_only)
 
 
-_PLAIN_NAME_LABEL = regex.compile(r"[\r\n \t]*(?:Tool|Function)[ \t]{0,8}:")
+_PLAIN_NAME_LABEL = regex.compile(rf"[\r\n \t]*{_BULLET}(?:Tool|Function)[ \t]{{0,8}}:")
 """``Tool: NAME`` / ``Function: NAME``: labels a document's prose writes too (``Function: get_weather`` /
 ``Parameters: city (string)``), so their input counts only as a JSON object of arguments, never a plain string."""
 
@@ -345,7 +348,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="AaTtFf✿",  # the name line's label
+        first="AaTtFf✿-*\u2022",  # the name line's label, or its bullet
         reader=_open_line,
         open_for_tools=_head(""),
     ),

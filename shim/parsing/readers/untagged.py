@@ -443,8 +443,9 @@ def _open_wrapped(ctx: Context, block: Block, match: regex.Match[str]) -> Untagg
 
 
 FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_fence)
-# A list of calls opens with an object: `[[ ## tool_calls ## ]]` (DSPy's field marker) starts no JSON call.
-BARE = Dialect("bare_json", r"(?=\{|\[[ \t\r\n]{0,64}\{)", None, kind="untagged", first="{[", reader=_open_bare)
+# A list of calls opens with an object, or with one encoded as a JSON string (Llama 3.3 70B on watsonx: `["{\"type\":
+# …}", …]`, `shapes.call_items`): `[[ ## tool_calls ## ]]` (DSPy's field marker) starts no JSON call.
+BARE = Dialect("bare_json", r"(?=\{|\[[ \t\r\n]{0,64}\"?\{)", None, kind="untagged", first="{[", reader=_open_bare)
 WRAPPED = Dialect(
     "tag_around_json",
     r"<(?P<tag>@?[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,64}\r?\n?[ \t]{0,64}(?=\{|\[[ \t\r\n]{0,64}\{)",

@@ -1,0 +1,69 @@
+"""ReAct's labels as list items (``- Action: NAME`` / ``- Action Input: …``) and the tool's name on the line after
+its label (``Action:`` then ``NAME``): variants at every split point, and prose that must stay text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.parsing.chunking import parse_everywhere
+from tests.parsing.test_react import SEARCH, WEATHER
+
+
+def _calls(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["arguments"]) for c in result["calls"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (
+            " I should search.\n- Action: search\n- Action Input: Nvidia market cap\n- Observation: it is big",
+            [("search", {"query": "Nvidia market cap"})],
+            " I should search.\n- Observation: it is big",
+        ),
+        (
+            '* Thought: 查天气\n* Action: get_weather\n* Action Input: {"city": "北京", "days": 2}\n',
+            [("get_weather", {"city": "北京", "days": 2})],
+            "* Thought: 查天气\n",
+        ),
+        (
+            "- Action: search\nAction Input: ok\n",
+            [("search", {"query": "ok"})],
+            "",
+        ),
+        (
+            'I should use the tool.\n\nAction: \nget_weather\n\nAction Input: \n{"city": "Lyon"}\n\nObservation:',
+            [("get_weather", {"city": "Lyon"})],
+            "I should use the tool.\n\n\n\nObservation:",
+        ),
+        (
+            "Action:\n  search\nAction Input: pasta recipes",
+            [("search", {"query": "pasta recipes"})],
+            "",
+        ),
+    ],
+)
+def test_bulleted_labels_and_a_name_on_its_own_line_are_read(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert _calls(result) == calls
+    assert " ".join(result["text"].split()) == " ".join(visible.split())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Action: search the web\n- Action Input: pasta",  # a phrase, no offered name
+        "- Action: delete_files\n- Action Input: /",  # a tool that was not offered
+        "Action:\nsearch for it later, then answer.\nAction Input: x",  # the next line is a sentence
+        "The plan:\n- Action: search\n- Result: found",  # no input label
+        "Use this format:\n- Action: search\n- Action Input: the query",  # the format shown
+    ],
+)
+def test_react_lookalikes_stay_text(text: str) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER], every_split=False)
+    assert result["calls"] == []
+    assert result["text"] == text
