@@ -19,7 +19,10 @@ Python refuses the text:
 - a set literal as a value (``predictors={'Age', 'Income'}``) is the list of its items in the order written, and
   arithmetic on number literals alone (``mu0=4.0 * 3.14159e-04``: ``+ - * /``) is its value (`_AsData`);
 - each call written as a string of the list (``['gcd(a=1)', 'lcm(b=2)']``: Snowflake Arctic's BFCL results):
-  every item must be one string holding exactly one call.
+  every item must be one string holding exactly one call;
+- JSON's and JavaScript's ``true``, ``false`` and ``null`` written bare (``value=true``: BFCL's JavaScript prompts,
+  Llama 4) are those literals (`JSON_LITERALS`), whatever the parameter's declared type: reserved words in
+  JavaScript and Java, they can name no variable there, so they are never an identifier spelled as its text.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any, cast
 import regex
 
 __all__ = [
+    "JSON_LITERALS",
     "MARKDOWN_ESCAPE",
     "PYTHONIC_START",
     "QUOTED_START",
@@ -51,6 +55,9 @@ QUOTED_START = regex.compile(rf"""\[[ \t\r\n]{{0,8}}['"]{_NAME}\(""")
 MARKDOWN_ESCAPE = regex.compile(r"\\(?=[_*.\-])")
 """A backslash Markdown writes before punctuation (``\\_``): in code outside strings it is no Python, only the
 Markdown a model wrote its answer in."""
+
+JSON_LITERALS: dict[str, bool | None] = {"true": True, "false": False, "null": None}
+"""Bare words a pythonic call borrows from JSON and JavaScript, read as the literals they are there."""
 
 _STRING_RUNS = {"'": regex.compile(r"[^'\\]+"), '"': regex.compile(r'[^"\\]+')}
 _PLAIN = regex.compile(r"[^'\"\[\]\(\)\{\}]+")
@@ -352,7 +359,9 @@ def _late_keywords(text: str) -> str | None:
 
 def _is_identifier(node: ast.expr) -> bool:
     """A name or a dotted name (``mapController``, ``this.view``), not a literal: ``True`` and ``None`` are
-    constants."""
+    constants, and so are JavaScript's ``true``, ``false`` and ``null`` (`JSON_LITERALS`)."""
+    if isinstance(node, ast.Name) and node.id in JSON_LITERALS:
+        return False
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
@@ -390,7 +399,7 @@ def _quote_bare(text: str) -> str:
 
     def quote(found: regex.Match[str]) -> str:
         value = found.group("v")
-        if value is None:
+        if value is None or value in JSON_LITERALS:
             return found.group()
         try:
             ast.literal_eval(value)
@@ -432,21 +441,16 @@ _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
 }
 
 
-_JSON_NAMES: dict[str, Any] = {"true": True, "false": False, "null": None}
-
-
 class _AsData(ast.NodeTransformer):
-    """A value as the data a model means by it: JSON's ``true`` / ``false`` / ``null`` are their values; a set
-    literal (``{'Age', 'Income'}``, Qwen2.5 in BFCL's results) is the list of its items in the order written
-    (`ast.literal_eval` would return an unordered set, which JSON cannot hold), and arithmetic on number literals
-    alone (``mu0=4.0 * 3.14159e-04``) is its value; any other name, a call or ``**`` anywhere stays no literal
+    """A value as the data a model means by it: a set literal (``{'Age', 'Income'}``, Qwen2.5 in BFCL's results) is
+    the list of its items in the order written (`ast.literal_eval` would return an unordered set, which JSON cannot
+    hold), arithmetic on number literals alone (``mu0=4.0 * 3.14159e-04``) is its value, and ``true``, ``false``
+    and ``null`` are JSON's literals (`JSON_LITERALS`); any other name, a call or ``**`` anywhere stays no literal
     (never evaluated code)."""
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        # `someFunc(enabled=true, disabled=false)`: JSON's literals, written where Python's belong (jarvis's tests);
-        # any other name stays no literal
-        if node.id in _JSON_NAMES:
-            return ast.Constant(value=_JSON_NAMES[node.id])
+        if node.id in JSON_LITERALS:
+            return ast.Constant(value=JSON_LITERALS[node.id])
         return node
 
     def visit_Set(self, node: ast.Set) -> ast.AST:

@@ -22,7 +22,8 @@ its arguments are spelled. Accepted shapes:
 
 Names resolve against the offered tools exactly first, then by safe normalisation (case; ``-``, ``_``, ``.``
 and spaces alike; a namespace prefix such as ``functions.``; a built-in's ``NAME.call``; a special token such as
-``<|message|>`` printed into the name; a Markdown escape, ``get\\_weather``), only where one tool fits.
+``<|message|>`` printed into the name; a call id's index and a cut token after it, ``NAME:0<|tool_call``; a Markdown
+escape, ``get\\_weather``), only where one tool fits.
 Arguments that are one wrapper parameter the schema does not have (``{"arguments": {…}}``, ``{"input": "{…}"}``)
 are unwrapped (`call_arguments`).
 """
@@ -533,6 +534,10 @@ _SEPARATORS = regex.compile(r"[-_. ]+")
 
 _SPECIAL_TOKEN = regex.compile(r"<[|\uff5c][^<>|\uff5c]{0,40}[|\uff5c]>")
 """A chat template's special token (``<|message|>``, a full-width-bar one): never part of a tool's name."""
+_TOKEN_LEFTOVERS = regex.compile(r"(?:[ \t]*:[ \t]*\d{1,4})?(?:[ \t]*<[|\uff5c][^<>|\uff5c\s]{0,40})?$")
+"""What a call-id template leaves after a name: Kimi's call index (``get_weather:0``, of ``functions.NAME:INDEX``)
+and the first part of the special token that followed it, cut where the name was taken (``ui_detector:0<|tool_call``,
+gyro-claw's tests); neither is ever part of a tool's name."""
 
 _CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -634,6 +639,12 @@ class ToolIndex:
         if bare != name and bare.strip():
             # A turn-structure token the model printed into the name (``read<|message|>``): the rest names the
             # tool only if it resolves to an offered one.
+            found = self.resolve(bare)
+            if found in self.specs:
+                return found
+        bare = _TOKEN_LEFTOVERS.sub("", name, count=1)
+        if bare != name and bare.strip():
+            # A call id's index, a cut token after the name (``ui_detector:0<|tool_call``): likewise.
             found = self.resolve(bare)
             if found in self.specs:
                 return found

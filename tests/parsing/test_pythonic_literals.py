@@ -127,3 +127,69 @@ def test_other_escapes_keep_pythons_reading(source: str, path: str) -> None:
 )
 def test_a_backslash_python_gives_no_meaning_is_a_backslash(source: str, path: str) -> None:
     assert parse_pythonic(f"[read_file(path={source})]") == [("read_file", {"path": path})]
+
+
+JS_TOOLS = [
+    {
+        "name": "getActiveDataEntries",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "listElement": {"type": "string"},
+                "attribute": {"type": "string"},
+                "value": {"type": "string"},
+            },
+        },
+    },
+    {"name": "set_flag", "inputSchema": {"type": "object", "properties": {"on": {"type": "boolean"}, "note": {}}}},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # Gorilla OpenFunctions v2 in BFCL's JavaScript results: a bare call, an identifier and JavaScript's `true`
+        (
+            "getActiveDataEntries(listElement=listElement, attribute='data-active', value=true)",
+            [("getActiveDataEntries", {"listElement": "listElement", "attribute": "data-active", "value": True})],
+        ),
+        # Snowflake Arctic: the call as a string of the list, its values bare
+        (
+            "['getActiveDataEntries(listElement=items, value=false)']",
+            [("getActiveDataEntries", {"listElement": "items", "value": False})],
+        ),
+        # variants: a list, `null` for an untyped parameter, a declared boolean, blanks around `=`
+        ("[set_flag(on=false, note=null)]", [("set_flag", {"on": False, "note": None})]),
+        ("set_flag(on = true)", [("set_flag", {"on": True})]),
+        (
+            "[getActiveDataEntries(listElement=list.items, value=null), set_flag(on=true)]",
+            [
+                ("getActiveDataEntries", {"listElement": "list.items", "value": None}),
+                ("set_flag", {"on": True}),
+            ],
+        ),
+        # a bare word beside it (read as its text where the list is the call block) keeps the literal a literal
+        ("[set_flag(on=true, note=ready now)]", [("set_flag", {"on": True, "note": "ready now"})]),
+    ],
+)
+def test_javascripts_true_false_and_null_written_bare_are_those_literals(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    result = parse_everywhere(text, JS_TOOLS, seeds=5)
+    assert _calls(result) == calls
+    assert result["text"] == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pass value=true to getActiveDataEntries(listElement=x) when needed.",  # a call inside a sentence
+        "`set_flag(on=true)`",  # inline code
+        "lookup_flag(on=true)",  # a tool that was not offered
+        "set_flag(on=truely)",  # a name that is no literal, for a boolean parameter
+    ],
+)
+def test_a_call_with_javascript_literals_in_prose_or_of_no_offered_tool_stays_text(text: str) -> None:
+    result = parse_everywhere(text, JS_TOOLS, seeds=5)
+    assert result["calls"] == []
+    assert result["text"] == text

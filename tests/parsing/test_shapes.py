@@ -404,3 +404,31 @@ def test_a_singular_call_key_beside_words_or_holding_one_object_is_no_envelope()
     assert call_items(said) == [said]  # the message says something: not a bare list of calls
     one = {"tool_call": {"name": "a", "arguments": {}}}
     assert call_items(one) == [one]  # one object under the key: a wrapper, read by `to_call`
+
+
+@pytest.mark.parametrize(
+    ("written", "resolved"),
+    [
+        ("ui_detector:0<|tool_call", "ui_detector"),  # gyro-claw's test: Kimi's index, then a cut token
+        ("ui_detector:12", "ui_detector"),
+        ("functions.ui_detector:0", "ui_detector"),
+        ("Read_File : 3", "read_file"),
+        ("read_file<|tool_call_end", "read_file"),
+        ("read_file<\uff5ctool", "read_file"),  # a full-width bar's token, cut
+    ],
+)
+def test_a_call_ids_index_and_a_cut_token_after_a_name_are_no_part_of_it(written: str, resolved: str) -> None:
+    assert ToolIndex(["ui_detector", "read_file"]).resolve(written) == resolved
+
+
+@pytest.mark.parametrize("written", ["lookup:0", "ui_detector:x", "ui_detector:0 now", ":0", "<|tool_call"])
+def test_an_index_or_cut_token_after_no_offered_name_resolves_to_nothing(written: str) -> None:
+    assert ToolIndex(["ui_detector"]).resolve(written) == written.strip()
+
+
+def test_a_tools_key_holding_calls_is_an_envelope_only_when_the_message_says_nothing_else() -> None:
+    # gyro-claw's parallel batch: {"tools": [{"tool": …, "args": …}, …]}
+    calls = [{"tool": "search", "args": {"query": "planner"}}, {"tool": "project_map", "args": {"directory": "src"}}]
+    assert call_items({"tools": calls}) == calls
+    said = {"tools": calls, "note": "these are the tools I would use"}
+    assert call_items(said) == [said]

@@ -4,7 +4,8 @@
     {"city": "Paris"}
 
 The same without a marker opens a message (the arguments on the next line, or on the name's line:
-``searxng_search {"query": …}``, ``read_file{"path": …}``) or, with a JSON object on the name's line, any line;
+``searxng_search {"query": …}``, ``read_file{"path": …}``; the name may keep Kimi's call index, ``detect_ui:0``)
+or, with a JSON object on the name's line, any line;
 and it follows a label set off by rules or brackets anywhere (``--- CALL ---``), where the name may carry a URI
 scheme (``nc://searxng_search``).
 
@@ -168,16 +169,27 @@ _SCHEME = r"(?:[a-z][a-z0-9+.\-]{0,15}://)?"
 the last path segment."""
 
 
+_INDEX = r"(?:[ \t]{0,2}:[ \t]{0,2}\d{1,4})?"
+"""Kimi's call index after the name (``detect_ui:0``, its ids ``functions.NAME:INDEX`` left in the output with their
+tokens dropped: gyro-claw's tests): markup of the call, never part of the name."""
+
+
 def _bare(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     # the arguments on the next line, or on the same line after a space (`searxng_search {"query": …}`) or none
-    return None if names is None else rf"(?P<name>{names})(?:[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}|[ \t]{{0,4}})(?=\{{)"
+    return (
+        None
+        if names is None
+        else rf"(?P<name>{names}){_INDEX}(?:[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}|[ \t]{{0,4}})(?=\{{)"
+    )
 
 
 def _line(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     # after prose, the name opens its line and a JSON object (`{"` or `{}`) follows on it: `read_file{"path": …}`
-    return None if names is None else rf"\r?\n[ \t]{{0,8}}(?P<name>{names})[ \t]{{0,4}}(?=\{{[ \t]{{0,4}}[\"}}])"
+    return (
+        None if names is None else rf"\r?\n[ \t]{{0,8}}(?P<name>{names}){_INDEX}[ \t]{{0,4}}(?=\{{[ \t]{{0,4}}[\"}}])"
+    )
 
 
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:

@@ -10,7 +10,9 @@ missing ``CALL_BEGIN`` where a head and its separator follow the section's opene
 
 In place of ``HEAD SEPARATOR {ARGUMENTS}`` a call may hold any tagged form whose opener names its tool
 (Step 3 writes ``<steptml:invoke name="NAME">…</steptml:invoke>`` between these tokens): that form's reader
-reads it, and the section reads on after it. A separator token between two calls is layout.
+reads it, and the section reads on after it. So may a whole JSON call object that names its tool, bare or in a
+```` ```json ```` fence, with or without ``CALL_BEGIN`` (gyro-claw's tests: the section opener, a fenced
+``{"tool": …, "args": …}``, a call's end token). A separator token between two calls is layout.
 """
 
 from __future__ import annotations
@@ -78,6 +80,9 @@ _FENCE_OPEN = regex.compile(r"```[A-Za-z]*[ \t]*(?:\r?\n|(?=\{))")
 """A fence around the arguments: on its own line, or on the object's line (llxprt's Kimi: ```` ```json {…}``` ````)."""
 _FENCE_CLOSE = regex.compile(r"[ \t]*(?:\r?\n[ \t]*)?```")
 _NAME_LINE = regex.compile(r"[ \t]*(?P<name>[^\s`<>]{1,128})[ \t]*\r?\n")
+_WHOLE_CALL = regex.compile(r"(?:```(?:json)?[ \t]{0,8}\r?\n[ \t\r\n]{0,8})?(?=\{)")
+"""A whole call object (``{"tool": NAME, "args": {…}}``, maybe in a ```` ```json ```` fence) where a call's head
+belongs: the object names its tool, as a tagged JSON body does."""
 
 Phase = Literal["between", "head", "name", "args", "after"]
 
@@ -263,6 +268,22 @@ class Section:
         self.ctx.consume(text[pos : found.match.end()])
         return found.match.end(), _Inner(dialect.reader(self.ctx, self.block, found.match), self)
 
+    def _whole_call(self, text: str, pos: int, lead: int, final: bool) -> tuple[int, Next] | None:
+        """A whole call object (maybe fenced) at ``lead`` (after layout from ``pos``) where the head belongs: read
+        as a tagged JSON body (None: not one)."""
+        if text[lead] not in "{`":
+            return None
+        found = match_at(_WHOLE_CALL, text, lead, final)
+        if found is MORE:
+            return pos, MORE
+        if found is None:
+            return None
+        self.ctx.consume(text[pos : found.end()])
+        self.opened = self.named = True
+        ctx, block, tokens = self.ctx, self.block, self.tokens
+        block.name = None
+        return found.end(), JsonBody(ctx, block, then=lambda: Section(ctx, block, tokens, "after"))
+
     def _offered(self, head: regex.Match[str]) -> bool:
         name = self.tokens.name_of(head.group("head").strip())
         return name is not None and self.ctx.tools.is_known(_underscored_head(self.ctx, name))
@@ -312,6 +333,9 @@ class Section:
                 self.phase = "head"
                 self.opened = True
                 return pos, self
+            whole = self._whole_call(text, pos, pos, final)
+            if whole is not None:
+                return whole
             if self.opened and self._cut_token(text, pos):  # `…<|tool_calls_section_end|`: at the output's end
                 if not final:
                     return pos, MORE  # the token may go on in the next chunk
@@ -331,6 +355,9 @@ class Section:
             inner = self._inner(text, pos, lead, final) if lead < len(text) and text[lead] == "<" else None
             if inner is not None:
                 return inner
+            whole = self._whole_call(text, pos, lead, final) if lead < len(text) else None
+            if whole is not None:
+                return whole
         if self.phase in ("head", "name"):
             found = match_at(self._head if self.phase == "head" else _NAME_LINE, text, pos, final)
             if found is MORE:

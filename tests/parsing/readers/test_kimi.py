@@ -177,3 +177,41 @@ def test_a_closing_token_cut_short_at_the_outputs_end_is_markup(tail: str) -> No
 def test_text_after_the_section_that_is_no_cut_closer_stays_visible(tail: str) -> None:
     text = "<|tool_calls_section_begin|>" + _CALL + tail
     check(Real("variant", text, [("bash", {"command": "ls"})], visible=tail))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # gyro-claw's test: the section opener and a call's end token left around a fenced {tool, args} object
+        (
+            '<|tool_calls_section_begin|>\n```json\n{"tool":"wait_for","args":{"timeout":2}}\n```\n<|tool_call_end|>',
+            [("wait_for", {"timeout": 2})],
+        ),
+        # variants: no fence, the call's begin token, the section closed, two calls, the OpenAI-style keys
+        (
+            '<|tool_calls_section_begin|>{"name": "wait_for", "arguments": {"timeout": 5}}<|tool_calls_section_end|>',
+            [("wait_for", {"timeout": 5})],
+        ),
+        (
+            '<|tool_calls_section_begin|><|tool_call_begin|>\n{"tool": "search", "args": {"q": "x"}}<|tool_call_end|>'
+            '<|tool_call_begin|>```json\n{"tool": "wait_for", "args": {"timeout": 1}}\n```<|tool_call_end|>'
+            "<|tool_calls_section_end|>",
+            [("search", {"q": "x"}), ("wait_for", {"timeout": 1})],
+        ),
+    ],
+)
+def test_a_whole_call_object_in_place_of_a_head_is_a_call_of_the_section(
+    text: str, calls: list[tuple[str, dict[str, object]]]
+) -> None:
+    check(Real("variant", text, calls, tools=["wait_for", "search"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kimi opens its calls with <|tool_calls_section_begin|> and then writes the head.",
+        "The token <|tool_calls_section_begin|> `{...}` starts a section.",
+    ],
+)
+def test_a_section_opener_named_in_prose_stays_text(text: str) -> None:
+    check(Real("variant", text, [], tools=["wait_for"], visible=text))

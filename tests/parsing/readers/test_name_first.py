@@ -298,3 +298,33 @@ def test_calls_whose_control_tokens_were_dropped_run_together_and_are_each_read(
 def test_a_name_glued_to_prose_without_its_object_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=GLUED_TOOLS), visible=False)
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # gyro-claw's test: Kimi's call index after the name on its line, the JSON arguments on the next
+        ('detect_ui:0\n{"image_path":"a.png","hint":"search"}', ""),
+        # variants: another index, on the name's line, after prose on a line of its own
+        ('detect_ui:12 {"image_path": "a.png", "hint": "search"}', ""),
+        ('I will look.\ndetect_ui:1{"image_path": "a.png", "hint": "search"}', "I will look."),
+    ],
+)
+def test_a_name_with_kimis_call_index_then_its_arguments_is_a_call(text: str, visible: str) -> None:
+    tools = [tool("detect_ui", image_path="string", hint="string")]
+    check(
+        Real("variant", text, [("detect_ui", {"image_path": "a.png", "hint": "search"})], tools=tools, visible=visible)
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'lookup:0\n{"image_path": "a.png"}',  # not an offered tool
+        'detect_ui:zero\n{"image_path": "a.png"}',  # no index
+        'Ratio detect_ui:0 {"image_path": "a.png"} in a sentence',  # inside a sentence
+    ],
+)
+def test_a_name_with_an_index_of_no_offered_tool_or_inside_prose_stays_text(text: str) -> None:
+    tools = [tool("detect_ui", image_path="string")]
+    check(Real("variant", text, [], tools=tools, visible=text))
