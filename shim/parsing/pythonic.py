@@ -470,10 +470,9 @@ class _AsData(ast.NodeTransformer):
             return ast.BinOp(left=left, op=node.op, right=right)  # literal_eval refuses it (or reads a complex)
         try:
             value = operate(left.value, right.value)  # pyright: ignore[reportAttributeAccessIssue]
-            finite = math.isfinite(value)
         except (ZeroDivisionError, OverflowError):
-            finite = False
-        if not finite:
+            raise ValueError("the arithmetic has no finite value") from None
+        if not math.isfinite(value):
             raise ValueError("the arithmetic has no finite value")
         return ast.Constant(value=value)
 

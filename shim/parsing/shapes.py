@@ -192,7 +192,8 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
         # arguments; a list of several objects stays an error (which one would be a guess).
         raw_args = cast("dict[str, Any]", raw_args[0])
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
-        raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {type(raw_args).__name__}")
+        kind = type(cast(object, raw_args)).__name__
+        raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {kind}")
     extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS - _SCHEMA_NOTES
     arguments = cast("dict[str, Any]", raw_args)
     if tools is not None and unwrap:
