@@ -18,6 +18,7 @@ import regex
 from shim.parsing.readers import (
     angle_calls,
     at_call,
+    attribute_call,
     bracket_action,
     bracket_attrs,
     bracket_tool_call_kv,
@@ -88,6 +89,7 @@ __all__ = [
 ]
 
 DEFAULT_DIALECTS: list[Dialect] = [
+    *attribute_call.ROWS,  # <tool_use server="S" name="NAME" args='{…}' />: a call tag's attributes are the call
     *langchain_xml.ROWS,  # <tool>NAME</tool><tool_input>…</tool_input> (LangChain), before <tool>{…}</tool>
     *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
     *qwen_xml.ROWS,  # <function=NAME><parameter=K>V</parameter></function>; Llama 3.1 <function=NAME>{…}
