@@ -51,6 +51,7 @@ from shim.parsing.readers import (
     name_first,
     olmo,
     orphan_closer,
+    paren_action,
     phi4,
     prose,
     pythonic_calls,
@@ -134,6 +135,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
+    *paren_action.ROWS,  # Action: bash(ls -la): one raw argument in parentheses (klauscode's ReAct), offered tools
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
     *angle_calls.ROWS,  # <get_weather(city='Lima'), …>: pythonic calls between a bare < and > (BitAgent in BFCL)
