@@ -33,8 +33,9 @@ from shim.parsing.xml_values import typed_value
 __all__ = ["ROWS"]
 
 _WS = r"[ \t\r\n]"
-_TAG = r"(?=[\w:.\-]{0,40}?(?:tool|call|function|invoke))[A-Za-z_][\w:.\-]{0,63}"
-"""A call tag: its name holds a call word (``tool_use``, ``toolcall``, ``function_call``, ``mcp:invoke``)."""
+_TAG = r"(?!xsl:)(?=[\w:.\-]{0,40}?(?:tool|call|function|invoke))[A-Za-z_][\w:.\-]{0,63}"
+"""A call tag: its name holds a call word (``tool_use``, ``toolcall``, ``function_call``, ``mcp:invoke``); XSLT's
+``<xsl:call-template name="…"/>`` is a stylesheet's markup, no call."""
 _VALUE = r"""(?:"[^"<>]{0,8000}"|'[^'<>]{0,8000}')"""
 _PAIR = rf"[A-Za-z_][\w:.\-]{{0,63}}{_WS}{{0,4}}={_WS}{{0,4}}{_VALUE}"
 _NAME_KEYS = "name|tool|tool_name|function"

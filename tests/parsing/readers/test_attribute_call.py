@@ -71,6 +71,7 @@ def test_a_call_tag_of_attributes_naming_an_offered_tool_is_a_call(
         '<tool_use name="read"></tool_call>',  # another tag's closer
         '<input name="read" type="text"/> is the search box.',  # an HTML element, no call tag
         '<form name="exec"><input name="q"></form>',
+        '<xsl:call-template name="read"/>',  # XSLT markup
         'Write `<tool_use server="fs" name="read" args=\'{}\' />` to read a file.',  # inline code
         '```ts\nconst raw = `<tool_use name="read" args=\'{"path": "a"}\'/>`;\n```',  # code shown in a fence
         'For example: <tool_use server="fs" name="read" args=\'{"path": "a"}\' />',  # presented
