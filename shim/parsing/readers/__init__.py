@@ -18,6 +18,7 @@ import regex
 from shim.parsing.readers import (
     angle_calls,
     at_call,
+    attribute_call,
     bracket_action,
     bracket_attrs,
     bracket_command,
@@ -52,6 +53,7 @@ from shim.parsing.readers import (
     name_first,
     olmo,
     orphan_closer,
+    paren_action,
     phi4,
     prose,
     pythonic_calls,
@@ -92,6 +94,7 @@ __all__ = [
 ]
 
 DEFAULT_DIALECTS: list[Dialect] = [
+    *attribute_call.ROWS,  # <tool_use server="S" name="NAME" args='{…}' />: a call tag's attributes are the call
     *langchain_xml.ROWS,  # <tool>NAME</tool><tool_input>…</tool_input> (LangChain), before <tool>{…}</tool>
     *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
     *qwen_xml.ROWS,  # <function=NAME><parameter=K>V</parameter></function>; Llama 3.1 <function=NAME>{…}
@@ -138,6 +141,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
+    *paren_action.ROWS,  # Action: bash(ls -la): one raw argument in parentheses (klauscode's ReAct), offered tools
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
     *angle_calls.ROWS,  # <get_weather(city='Lima'), …>: pythonic calls between a bare < and > (BitAgent in BFCL)

@@ -11,18 +11,22 @@ as for a bare pythonic call (`pythonic_calls`): the opener is ``<`` right before
 after the last ``>`` nothing but blanks (or the model's end-of-turn token) on the line. The last ``>`` may be
 missing where the output ends after a complete call (the model stopped there); a stream cut off by the token
 limit, a call left open, or text after the ``>`` on its line (``<get_weather(city)> returns the forecast``)
-leaves everything as written, text.
+leaves everything as written, text. A call written as a self-closing tag (``<runCommand(command: "ls")/>``, as
+lee-code prompts for) ends with ``/>``; its arguments may be written ``key: value``, as a signature shows them (read
+as `pycall` reads a call between markers, by the offered tool's schema).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import regex
 
 from shim.parsing.pythonic import PythonicScanner, parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break
 from shim.parsing.readers.block_end import TURN_END, Closed
+from shim.parsing.readers.pycall import parse_arguments
 from shim.parsing.readers.pythonic_calls import spelled_as_string
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
@@ -32,8 +36,10 @@ __all__ = ["ROWS"]
 _NAME = r"[A-Za-z_][\w.\-]{0,127}"
 _SAME = regex.compile(rf"[ \t]{{0,8}},[ \t\r\n]{{0,8}}(?P<name>{_NAME})\(")
 """The next call inside the same brackets: ``…), NAME(``."""
-_CLOSE = regex.compile(r"[ \t]{0,8}(?P<list>\][ \t]{0,8})?>")
-"""The ``>`` after the run's last call (the list's ``]`` before it, if it opened with ``[``)."""
+_CLOSE = regex.compile(r"[ \t]{0,8}(?P<list>\][ \t]{0,8})?/?[ \t]{0,4}>")
+"""The ``>`` after the run's last call (the list's ``]`` before it, if it opened with ``[``), or ``/>`` as a
+self-closing tag ends (lee-code's ``<runCommand(command: "ls")/>``)."""
+_ONE_CALL = regex.compile(rf"(?P<name>{_NAME})\((?P<args>.*)\)", regex.DOTALL)
 _AGAIN = regex.compile(rf"[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}})?<[ \t]{{0,4}}(?P<list>\[[ \t]{{0,4}})?(?P<name>{_NAME})\(")
 """The next call in brackets of its own: ``><NAME(``, or ``>`` then ``<NAME(`` on the next line."""
 _LINE_END = regex.compile(r"[ \t]{0,8}(?=\r?\n|\Z)")
@@ -115,11 +121,14 @@ class AngleCalls:
     def _decide(self) -> Next:
         ctx = self.ctx
         tools = ctx.tools
-        calls = parse_pythonic(
-            f"[{', '.join(self.calls)}]",
-            lambda name: list(tools.properties(tools.resolve(name)) or ()),
-            lambda name, key: spelled_as_string(tools, name, key),
-            lenient=not ctx.shown,
+        calls = (
+            parse_pythonic(
+                f"[{', '.join(self.calls)}]",
+                lambda name: list(tools.properties(tools.resolve(name)) or ()),
+                lambda name, key: spelled_as_string(tools, name, key),
+                lenient=not ctx.shown,
+            )
+            or self._signature_style()
         )
         if not calls or not tools.offers_all(calls):
             ctx.revert()
@@ -127,6 +136,22 @@ class AngleCalls:
         for name, arguments in calls:
             ctx.end_call(tools.resolve(name), arguments, streamed=False)
         return Closed(ctx)  # `…)><|eot_id|>`: the model's end-of-turn token is markup
+
+    def _signature_style(self) -> list[tuple[str, dict[str, Any]]] | None:
+        """The calls with ``key: value`` arguments, as a signature writes them (``<runCommand(command: "ls")/>``),
+        read as `pycall` reads a call between markers: each needs the offered tool's schema."""
+        tools = self.ctx.tools
+        calls: list[tuple[str, dict[str, Any]]] = []
+        for written in self.calls:
+            found = _ONE_CALL.fullmatch(written.strip())
+            properties = tools.properties(tools.resolve(found.group("name"))) if found is not None else None
+            if found is None or properties is None:
+                return None
+            try:
+                calls.append((found.group("name"), parse_arguments(found.group("args"), properties)))
+            except ValueError:
+                return None
+        return calls
 
     def finish(self, truncated: bool) -> None:
         if truncated or not self.scanner.done:

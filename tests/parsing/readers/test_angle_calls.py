@@ -63,3 +63,37 @@ def test_calls_between_a_bare_angle_bracket_pair_are_calls(
 )
 def test_angle_brackets_without_the_evidence_of_a_call_stay_text(text: str) -> None:
     check(Real(BFCL, text, [], visible=text, tools=TOOLS))
+
+
+LEECODE = "lee-code text tool-call parser tests (TypeScript), hunt 20c"
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ('<get_weather(city: "Paris")/>', [PARIS], ""),  # a self-closing tag, `key: value` as a signature writes it
+        (  # variant: two keys, single quotes, a blank before `/>`, prose in Spanish before it on its own line
+            "Consulto el tiempo.\n<get_weather(city: 'Lima', unit: 'metric') />",
+            [LIMA],
+            "Consulto el tiempo.",
+        ),
+        ('<get_weather(city: "Paris")/>\n<get_weather(city: "Lima", unit: "metric")/>', [PARIS, LIMA], ""),
+    ],
+)
+def test_a_self_closing_angle_call_with_signature_style_arguments_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(LEECODE, text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<get_weather(city: "Paris")/> returns the forecast.',  # prose after it on its line
+        '<get_forecast(city: "Paris")/>',  # not an offered tool
+        'Write `<get_weather(city: "Paris")/>` to ask.',  # inline code
+        '<get_weather(city: "Paris"',  # cut off
+    ],
+)
+def test_a_self_closing_angle_call_without_the_evidence_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))
