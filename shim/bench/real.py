@@ -117,6 +117,8 @@ def validate_real(meta: Any, text: str, *, family: str) -> list[str]:
                 problems.append(f"call {c['name']!r} is not among the offered tools")
     if not isinstance(m.get("starts_in_reasoning", False), bool):
         problems.append("starts_in_reasoning must be true or false")
+    if not isinstance(m.get("runs_past_stop", False), bool):
+        problems.append("runs_past_stop must be true or false")
     if not isinstance(m.get("visible"), str):
         problems.append("visible must be a string")
     if family == NEGATIVE and (m.get("calls") or m.get("visible") != text):
