@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer, v_args  # pyright: ignore[reportUnknownVariableType]
 from lark.exceptions import (
@@ -33,6 +33,7 @@ __all__ = [
     "MAX_DEPTH",
     "LenientJSONError",
     "loads",
+    "loads_object",
     "matched_closers",
     "nesting_depth",
     "normalize_number",
@@ -168,6 +169,16 @@ def loads(text: str, *, strict: bool = False, bare_words: bool = False) -> Any:
         except LenientJSONError:
             pass
         raise
+
+
+def loads_object(text: str) -> dict[str, Any] | None:
+    """The JSON object ``text`` holds, read as `loads` reads it; None when it is no JSON or no object (the
+    readers' question "are these the arguments?", asked the same way everywhere)."""
+    try:
+        value = loads(text)
+    except LenientJSONError:
+        return None
+    return cast("dict[str, Any]", value) if isinstance(value, dict) else None
 
 
 def matched_closers(text: str) -> str:

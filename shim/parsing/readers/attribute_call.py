@@ -21,7 +21,7 @@ or that holds anything but pairs stays text; so does an HTML or XML element (``<
 from __future__ import annotations
 
 import html
-from typing import Any, cast
+from typing import Any
 
 import regex
 
@@ -62,12 +62,9 @@ def _json_object(raw: str) -> dict[str, Any] | None:
         text = raw.strip()
         if not text:
             return {}
-        try:
-            value: Any = lenient_json.loads(text)
-        except lenient_json.LenientJSONError:
-            value = None
-        if isinstance(value, dict):
-            return cast("dict[str, Any]", value)
+        value = lenient_json.loads_object(text)
+        if value is not None:
+            return value
         unescaped = html.unescape(raw)
         if unescaped == raw:
             return None

@@ -21,7 +21,7 @@ the bracket's ``]`` the first one outside the object.
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 import regex
 
@@ -203,14 +203,11 @@ class JsonBracket(Bracketed):
     def _decide(self) -> None:
         ctx = self.ctx
         body = "".join(self.body).strip()
-        try:
-            arguments = lenient_json.loads(body)
-        except lenient_json.LenientJSONError:
-            arguments = None
-        if not isinstance(arguments, dict) or not ctx.tools.is_known(self.name):
+        arguments = lenient_json.loads_object(body)
+        if arguments is None or not ctx.tools.is_known(self.name):
             ctx.revert()
             return
-        ctx.end_call(ctx.tools.resolve(self.name), cast("dict[str, Any]", arguments), streamed=False)
+        ctx.end_call(ctx.tools.resolve(self.name), arguments, streamed=False)
 
 
 def _open_called(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBracket:

@@ -23,7 +23,7 @@ names the tool by its label, as vLLM's CWM parser reads it.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import regex
 
@@ -156,14 +156,9 @@ def _call(ctx: Context, name: str, body: str) -> tuple[str, dict[str, Any]] | No
 
 def _arguments(ctx: Context, name: str, body: str) -> tuple[str, dict[str, Any]] | None:
     if body.lstrip().startswith("{"):
-        try:
-            value = lenient_json.loads(body.strip())
-        except lenient_json.LenientJSONError:
-            value = None
-        if isinstance(value, dict):
-            found = cast(dict[Any, Any], value)
-            if one_parameter(ctx.tools, name, body) is None or _declares(ctx, name, found):
-                return name, {str(k): v for k, v in found.items()}
+        found = lenient_json.loads_object(body.strip())
+        if found is not None and (one_parameter(ctx.tools, name, body) is None or _declares(ctx, name, found)):
+            return name, {str(k): v for k, v in found.items()}
     arguments = one_parameter(ctx.tools, name, body)
     return None if arguments is None else (name, arguments)
 

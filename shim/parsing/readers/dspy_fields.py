@@ -24,8 +24,6 @@ tool's name (quotes around it allowed), then, blank lines aside, the arguments h
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 import regex
 
 from shim.parsing import lenient_json
@@ -63,12 +61,9 @@ class FieldArguments:
         return new, None  # not JSON: already reverted
 
     def _decide(self) -> None:
-        try:
-            value = lenient_json.loads(self.json.text())
-        except lenient_json.LenientJSONError:
-            value = None
-        if isinstance(value, dict):
-            self.ctx.end_call(self.name, cast(dict[str, Any], value), streamed=False)
+        value = lenient_json.loads_object(self.json.text())
+        if value is not None:
+            self.ctx.end_call(self.name, value, streamed=False)
         else:
             self.ctx.revert()
 

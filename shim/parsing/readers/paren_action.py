@@ -19,7 +19,7 @@ inside the parentheses is a call cut off. Python-style calls of other tools (``A
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import regex
 
@@ -122,12 +122,9 @@ class ParenArgument:
         fenced = _FENCE.match(body)
         raw = (fenced.group("inner") if fenced is not None else body).strip()
         if raw.startswith("{") and raw.endswith("}"):
-            try:
-                value: Any = lenient_json.loads(raw)
-            except lenient_json.LenientJSONError:
-                value = None
-            if isinstance(value, dict):
-                return cast("dict[str, Any]", value)
+            value = lenient_json.loads_object(raw)
+            if value is not None:
+                return value
         if fenced is not None or not takes_one_string(tools, self.name):
             return None
         try:

@@ -281,13 +281,9 @@ class ToolXml:
         text = body.strip()
         if not (text.startswith("{") and text.endswith("}")):
             return None
-        try:
-            value: Any = lenient_json.loads(text)
-        except lenient_json.LenientJSONError:
+        arguments = lenient_json.loads_object(text)
+        if not arguments:
             return None
-        if not isinstance(value, dict) or not value:
-            return None
-        arguments = cast("dict[str, Any]", value)
         return arguments if all(key in self.params for key in arguments) else None
 
     def _accepts(self, key: str) -> bool:
