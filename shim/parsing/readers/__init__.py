@@ -27,6 +27,7 @@ from shim.parsing.readers import (
     code_fence,
     codeact,
     command_argument,
+    command_fence,
     command_line,
     cwm,
     deepseek,
@@ -136,6 +137,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
     pythonic_list.FENCE,  # ```\n[get_weather(city='Lima')]\n```: a fenced call list, known tools only
     pythonic_list.MESSAGE_FENCE,  # ```python\n[get_weather(city='Lima')]\n``` opening the message: the answer
+    *command_fence.ROWS,  # ```\nls\n``` ending the message: the one offered shell runner's command (SWE-agent)
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
