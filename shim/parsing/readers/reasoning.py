@@ -203,6 +203,13 @@ ROWS = [
         kind="reasoning",
         reader=open_reasoning,
     ),
+    # Reasoning only a template opens, closed by an answer marker: Apriel 1.5 / 1.6's generation prompt ends with
+    # "Here are my reasoning steps:\n", so the output starts inside its reasoning and ends it with
+    # `[BEGIN FINAL RESPONSE]`. No opener is written in the output (the row contributes its closer, read only when
+    # the parser is told the output starts inside reasoning); in text the marker is left as written.
+    Dialect(
+        "final_response_marker", r"(?!)", r"\[BEGIN FINAL RESPONSE\]", kind="reasoning", first="", reader=open_reasoning
+    ),
 ]
 
 _SENTENCE_GOES_ON = regex.compile(r"[ \t]\p{Ll}{1,24}[ \t,;]")
@@ -231,7 +238,14 @@ class _Orphan:
 
 
 ORPHAN_CLOSERS = [
-    Dialect(f"orphan_{row.name}", row.close, None, kind="markup", first="<", reader=_Orphan)
+    Dialect(
+        f"orphan_{row.name}",
+        row.close,
+        None,
+        kind="markup",
+        first=row.close[1] if row.close[0] == "\\" else row.close[0],
+        reader=_Orphan,
+    )
     for row in ROWS
     if row.close is not None
 ]

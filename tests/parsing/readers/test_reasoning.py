@@ -351,3 +351,61 @@ def test_an_inner_prefix_block_is_reasoning(
 def test_an_inner_prefix_token_named_in_inline_code_stays_text() -> None:
     text = "Apertus opens its monologue with `<|inner_prefix|>` and closes it."
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+APRIEL = "written: Apriel 1.5 / 1.6, whose generation prompt ends with 'Here are my reasoning steps:\\n'"
+
+FINAL_RESPONSE_MARKER = [
+    Real(  # the llama.cpp case: reasoning, the marker, then Apriel's <tool_calls> list
+        LLAMA_CPP,
+        "I'm\nthinking\n[BEGIN FINAL RESPONSE]\n"
+        '<tool_calls>[{"name": "special_function", "arguments": {"arg1": 1}}]</tool_calls>',
+        [("special_function", {"arg1": 1})],
+        in_reasoning=True,
+        reasoning="I'm thinking",
+    ),
+    Real(  # variant: a plain answer after the marker
+        APRIEL,
+        "1. The user greets me.\n2. Answer in French.\n[BEGIN FINAL RESPONSE]\nBonjour !\n",
+        [],
+        visible="Bonjour !",
+        in_reasoning=True,
+        reasoning="1. The user greets me. 2. Answer in French.",
+    ),
+    Real(  # variant: two calls after the marker, no line break around it
+        APRIEL,
+        "Need the weather in two cities.[BEGIN FINAL RESPONSE]<tool_calls>["
+        '{"name": "get_weather", "arguments": {"city": "Oslo"}}, '
+        '{"name": "get_weather", "arguments": {"city": "Lima"}}]</tool_calls>',
+        [("get_weather", {"city": "Oslo"}), ("get_weather", {"city": "Lima"})],
+        in_reasoning=True,
+        reasoning="Need the weather in two cities.",
+    ),
+    Real(  # not told the output starts inside reasoning: the text stays text, the bare marker is markup
+        APRIEL,
+        "Plan: look it up.\n[BEGIN FINAL RESPONSE]\nIt is sunny.",
+        [],
+        visible="Plan: look it up. It is sunny.",
+        reasoning="",
+    ),
+    Real(  # prose naming the marker in a sentence that goes on stays text
+        "written",
+        "Apriel writes [BEGIN FINAL RESPONSE] before its answer.",
+        [],
+        visible="Apriel writes [BEGIN FINAL RESPONSE] before its answer.",
+        reasoning="",
+    ),
+    Real(  # in reasoning, another family's closer still ends it (any reasoning row's closer does)
+        "written",
+        "Thinking about it.</think>Done.",
+        [],
+        visible="Done.",
+        in_reasoning=True,
+        reasoning="Thinking about it.",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", FINAL_RESPONSE_MARKER, ids=lambda c: c.text[:40])
+def test_a_final_response_marker_closes_reasoning_the_template_opened(case: Real) -> None:
+    check(case)
