@@ -13,7 +13,9 @@ its own name is the next one); the ``invoke name=`` / ``parameter name=`` shape 
 
 Leniencies: ASCII ``|`` for the full-width bars; the ``string`` attribute left out; a value in
 ``<![CDATA[…]]>`` (`shim.parsing.xml_values`); a wrapper or an invoke
-whose end tag is missing; an invoke holding its arguments as one JSON object (``<｜DSML｜invoke name="f">{…}``).
+whose end tag is missing; an invoke holding its arguments as one JSON object (``<｜DSML｜invoke name="f">{…}``);
+a closer's slash written after the first bar (``<｜/DSML｜invoke>``) or left out with that bar doubled
+(``<｜｜DSML｜invoke>``).
 The ``string`` attribute decides a value's type, as the template writes it:
 ``string="true"`` keeps the text exactly, ``string="false"`` reads it as JSON (text if it is not). Without the
 attribute the tool's schema decides: a parameter whose type is not string is typed as every XML value is
@@ -42,11 +44,17 @@ __all__ = ["ROWS"]
 _NS = r"(?:｜|\|)[ \t]{0,2}[A-Z][A-Z0-9]{1,7}[ \t]{0,2}(?:｜|\|)"
 _NAME = r'"(?P<{group}>[^"\n>]{{1,128}})"'
 _STRING = r'(?:[ \t]+string[ \t]*=[ \t]*"(?P<string>true|false)")?'
+_BAR = r"(?:｜|\|)"
+# A closer's slash: `</|DSML|invoke>`, or written after the first bar, `<|/DSML|invoke>` (grok2api's sieve test), or
+# left out with the first bar doubled, `<||DSML|invoke>` (glm2api): a tag with no `name=` that only a closer can be.
+_CLOSE = rf"<(?:/{_NS}|{_BAR}/[ \t]{{0,2}}[A-Z][A-Z0-9]{{1,7}}[ \t]{{0,2}}{_BAR}|{_BAR}{_NS})"
 
 FORM = PairForm(
     key=regex.compile(rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_NAME.format(group='key')}{_STRING}[ \t]*>", regex.I),
-    value_end=regex.compile(rf"(?P<close></{_NS}parameter[ \t]*>)|<{_NS}parameter[ \t]|</{_NS}invoke[ \t]*>", regex.I),
-    call_end=regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE),
+    value_end=regex.compile(
+        rf"(?P<close>{_CLOSE}parameter[ \t]*>)|<{_NS}parameter[ \t]|{_CLOSE}invoke[ \t]*>", regex.I
+    ),
+    call_end=regex.compile(rf"{_CLOSE}invoke[ \t]*>", regex.IGNORECASE),
     expected='<｜DSML｜parameter name="KEY" string="true">VALUE</｜DSML｜parameter> or </｜DSML｜invoke>',
 )
 EXAMPLE = (
@@ -93,12 +101,20 @@ def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart
     return TaggedStart(ctx, block)  # the invokes are declared inside it
 
 
+_WRAPPER_OPEN, _WRAPPER_CLOSE = tag(rf"{_NS}(?:function_calls|tool_calls)")
+
 ROWS = [
-    Dialect("dsml_calls", *tag(rf"{_NS}(?:function_calls|tool_calls)"), reader=_wrapper, example=EXAMPLE),
+    Dialect(
+        "dsml_calls",
+        _WRAPPER_OPEN,
+        rf"{_WRAPPER_CLOSE}|{_CLOSE}(?:function_calls|tool_calls)[ \t]*>",
+        reader=_wrapper,
+        example=EXAMPLE,
+    ),
     Dialect(
         "dsml_invoke",
         rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_NAME.format(group='name')}[ \t]*>",
-        rf"</{_NS}invoke[ \t]*>",
+        rf"{_CLOSE}invoke[ \t]*>",
         inside=("dsml_calls",),
         reader=_invoke,
         example=EXAMPLE,

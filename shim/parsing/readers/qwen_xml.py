@@ -9,6 +9,7 @@ the body is the arguments object.
 Damaged forms that the tool's schema confirms (written by models prompted for this format, quoted by
 ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool declares:
 
+- ``<parameter=KEY`` with its ``>`` left out, the value on the next line (beam's Qwen tests);
 - a property tag ``<path>a.py</path>`` in place of ``<parameter=path>`` (Qwen2.5);
 - a nameless tag ``<parameter>city</parameter>`` followed by the value as text, up to the next parameter or
   the call's closer (Qwen2.5, Llama 3.1);
@@ -100,9 +101,12 @@ class XmlBody:
         opens, closes = [r"<parameter=", _PARAM_NAMED], [_PARAM_CLOSE]
         if keys and _NAME.fullmatch(self.name):
             # The schema's own names as tags (`<path>`, `<parameter>path</parameter>`), and `</NAME>` as closer.
+            # A declared key's opener whose `>` was left out, the value on the next line (`<parameter=path⏎/tmp/a`,
+            # beam's Qwen test: "the model sometimes drops it"): the line break ends the key.
             self._param_open = compile_marker(
                 rf"{_PARAM_OPEN.pattern}|<(?P<tag>{keys})[ \t]{{0,8}}>"
                 rf"|<parameter>[ \t\r\n]{{0,8}}(?P<bare>{keys})[ \t\r\n]{{0,8}}</parameter>"
+                rf"|<parameter=(?P<key>{keys})[ \t]{{0,4}}(?=\r?\n)"
             )
             self._func_close = compile_marker(rf"{_FUNC_END.pattern}|</{regex.escape(self.name)}[ \t]{{0,8}}>")
             self._tag_inline = regex.compile(

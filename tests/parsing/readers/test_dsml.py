@@ -155,3 +155,54 @@ def test_the_dsml_markup_under_another_namespace_is_read_alike(text: str, visibl
 def test_a_namespaced_tag_named_in_prose_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=""), visible=False)
     assert result["text"] == text
+
+
+GLM2API = "glm2api / grok2api DSML sieve tests (benchmarks/real dsml/c19_grok2api_*, damaged/c19_glm2api_*)"
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (  # grok2api: the slash after the first bar, `<|/DSML|invoke>`, in the wrapper's closer too; words around
+            'prefix <|DSML|tool_calls><|DSML|invoke name="get_time"><|DSML|parameter name="city">Oslo'
+            "</|DSML|parameter><|/DSML|invoke><|/DSML|tool_calls> suffix",
+            "prefix suffix",
+        ),
+        (  # glm2api: no slash at all, the first bar doubled: `<||DSML|invoke>`
+            '<|DSML|tool_calls><|DSML|invoke name="get_time"><|DSML|parameter name="city">Oslo</|DSML|parameter>'
+            "<||DSML|invoke></|DSML|tool_calls>",
+            "",
+        ),
+        (  # variant: full-width bars, the parameter's closer slash moved too, a second call, line breaks
+            '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_time">\n<｜DSML｜parameter name="city">Oslo<｜/DSML｜parameter>'
+            '\n<｜/DSML｜invoke>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city">Oslo'
+            "</｜DSML｜parameter>\n<｜｜DSML｜invoke>\n<｜/DSML｜function_calls>\nDone.",
+            "Done.",
+        ),
+    ],
+)
+def test_a_dsml_closer_with_its_slash_moved_or_left_out_still_closes(text: str, visible: str) -> None:
+    calls = [("get_time", {"city": "Oslo"})]
+    if "get_weather" in text:
+        calls.append(("get_weather", {"city": "Oslo"}))
+    check(
+        Real(
+            GLM2API,
+            text,
+            calls,
+            visible=visible,
+            tools=[tool("get_time", city="string"), tool("get_weather", city="string")],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A closer such as <|/DSML|invoke> or <||DSML|invoke> is no call.",
+        "The sieve drops <|/DSML|tool_calls> and keeps the rest.",
+    ],
+)
+def test_a_moved_slash_closer_named_in_prose_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=""), visible=False)
+    assert result["text"] == text

@@ -389,3 +389,47 @@ def test_key_value_pairs_after_an_opener_mentioned_in_prose_stay_text() -> None:
 def test_a_key_value_pair_of_an_undeclared_key_is_no_argument_but_an_error_for_the_model() -> None:
     text = '<tool_call><function=websearch>topic="x"</function></tool_call>'
     check(Real("variant", text, [], tools=_SEARCH, errors=1), visible=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # beam's Qwen test ("the model sometimes drops the >"): the value on the next line
+        ("<function=write><parameter=path\n/tmp/a</parameter></function>", [("write", {"path": "/tmp/a"})]),
+        # variant: inside <tool_call>, two parameters, the second opener whole, a space before the line break
+        (
+            "<tool_call>\n<function=write>\n<parameter=path \na.py\n</parameter>\n<parameter=content>\nx = 1\n"
+            "</parameter>\n</function>\n</tool_call>",
+            WRITE,
+        ),
+        # variant: another tool, a typed value, a tab before a line break, text before
+        (
+            "Running it.\n<function=bash>\n<parameter=command\t\nls -la\n</parameter>\n<parameter=timeout\n"
+            "30\n</parameter>\n</function>",
+            [("bash", {"command": "ls -la", "timeout": 30})],
+        ),
+    ],
+)
+def test_a_declared_keys_parameter_opener_missing_its_gt_before_a_line_break_is_read(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    visible = "Running it." if text.startswith("Running") else ""
+    check(Real("variant", text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write <parameter=path\nin your prompt to name it.",  # no call opener around it
+        "```python\n<function=write><parameter=path\n/tmp/a</parameter></function>\n```",  # quoted in a code fence
+        "The model wrote <function=write><parameter=path and forgot the rest.",  # no line break after the key
+    ],
+)
+def test_a_parameter_opener_missing_its_gt_outside_a_call_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=TOOLS))
+
+
+def test_an_undeclared_keys_opener_missing_its_gt_is_no_parameter() -> None:
+    text = "<tool_call>\n<function=write>\n<parameter=file\na.py\n</parameter>\n</function>\n</tool_call>"
+    result = check(Real("variant", text, [], visible=text, tools=TOOLS, errors=1), visible=False)
+    assert result["calls"] == []
