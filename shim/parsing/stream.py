@@ -693,7 +693,7 @@ def _layout(dialects: tuple[Dialect, ...] | None, tools: ToolIndex) -> _Layout:
     if found is not None:
         return found
     rows = rows_for(dialects, tools)
-    markers = Markers(rows)
+    markers = Markers(rows, _ranks(rows))
     # Untagged forms count only with offered tools as evidence (a fence still closes a tagged body).
     untagged = [d for d in rows if d.kind == "untagged" and d.start == "message"]
     message_rows = untagged if tools else []  # compiled where a message begins with one's first character
@@ -722,6 +722,15 @@ def _layout(dialects: tuple[Dialect, ...] | None, tools: ToolIndex) -> _Layout:
         _LAYOUTS.pop(next(iter(_LAYOUTS)))  # the oldest: tool sets seen once (a benchmark's cases) pass through
     _LAYOUTS[key] = found
     return found
+
+
+def _ranks(rows: Sequence[Dialect]) -> dict[str, int] | None:
+    """Each row's place in the default table, when ``rows`` try some of its rows in another order (a profile's
+    preferred rows first): a row moved ahead keeps the narrower rows it overtook ahead of it (`Markers`). None when
+    the table's rows keep its order."""
+    ranks = {d.name: i for i, d in enumerate(DEFAULT_DIALECTS)}
+    placed = [ranks[d.name] for d in rows if d.name in ranks]
+    return None if placed == sorted(placed) else ranks
 
 
 @lru_cache(maxsize=256)

@@ -11,7 +11,7 @@ This module knows rows only by the `MarkerRow` protocol (what matching needs of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -97,6 +97,27 @@ class MarkerMatch(Generic[R]):
 _Candidate: TypeAlias = tuple[MarkerKind, R | None, regex.Pattern[str]]
 
 
+def _overtaken(candidates: Sequence[_Candidate[R]], groups: Sequence[int], ranks: Mapping[str, int]) -> list[list[int]]:
+    """For each candidate, the later ones of its group that the default table (``ranks``) tries before it, in the
+    table's order: the rows a profile's preference moved it ahead of. Openers (never closers) of rows the table
+    holds; a row of the profile's own (a template's derived syntax) overtakes nothing."""
+
+    def rank(c: int) -> int | None:
+        kind, dialect, _ = candidates[c]
+        return None if kind == "close" or dialect is None else ranks.get(dialect.name)
+
+    result: list[list[int]] = []
+    for i in range(len(candidates)):
+        mine = rank(i)
+        later = [
+            (r, j)
+            for j in range(i + 1, len(candidates))
+            if groups[j] == groups[i] and mine is not None and (r := rank(j)) is not None and r < mine
+        ]
+        result.append([j for _, j in sorted(later)])
+    return result
+
+
 def _first_of(pattern: str) -> str | None:
     """The character a pattern's match must begin with, when it is a plain literal (None: any)."""
     body = _LEADING_GROUPS.sub("", pattern)
@@ -128,9 +149,17 @@ with the ``=`` that makes them no word of prose)."""
 
 
 class Markers(Generic[R]):
-    """Every marker of a set of dialects, compiled once per parser."""
+    """Every marker of a set of dialects, compiled once per parser.
 
-    def __init__(self, dialects: Sequence[R]) -> None:
+    Args:
+        dialects: the rows, in the order they are tried (the first whose opener matches wins).
+        ranks: each row's place in the default table (by name), when ``dialects`` puts some rows ahead of it (a
+            profile's preferred rows): a row moved ahead then keeps the rows it overtook ahead of it where their
+            opener is a longer match at the same place (`match`). None: the order is the table's.
+    """
+
+    def __init__(self, dialects: Sequence[R], ranks: Mapping[str, int] | None = None) -> None:
+        self._ranks = ranks
         anywhere = [d for d in dialects if d.start == "marker"]
         # Openers are compiled when a character they may begin with is first met (`_candidates`): openers built
         # from the offered names differ per tool set, and most never get the chance to match in one reply.
@@ -167,6 +196,7 @@ class Markers(Generic[R]):
         """Where the text scanner stops for untagged openers: a literal leading word (``commentary``) where the
         pattern has one, so prose is not stopped at every ``c``; else the first characters."""
         self._by_char: dict[tuple[bool, bool, bool, str], list[_Candidate[R]]] = {}
+        self._overtaken: dict[tuple[bool, bool, bool, str], list[list[int]]] = {}
         self._inner_rows: dict[str, list[R]] = {}
         for d in dialects:
             for wrapper in d.inside:
@@ -187,7 +217,7 @@ class Markers(Generic[R]):
         if pos >= len(text):
             return None if final else PARTIAL
         partial = False
-        for kind, dialect, pattern in self._candidates(opens, closes, fences, text[pos]):
+        for i, (kind, dialect, pattern) in enumerate(self._candidates(opens, closes, fences, text[pos])):
             found = pattern.match(text, pos, partial=not final)
             if found is None:
                 continue
@@ -195,8 +225,33 @@ class Markers(Generic[R]):
                 partial = True
                 continue
             # An earlier candidate that may still match wins once it does: wait for it, whatever the chunking.
-            return PARTIAL if partial else MarkerMatch(kind, dialect, found)
+            if partial:
+                return PARTIAL
+            if self._ranks is not None:
+                return self._narrowest(text, pos, final, (opens, closes, fences, text[pos]), i, found)
+            return MarkerMatch(kind, dialect, found)
         return PARTIAL if partial else None
+
+    def _narrowest(
+        self, text: str, pos: int, final: bool, key: tuple[bool, bool, bool, str], i: int, found: regex.Match[str]
+    ) -> MarkerMatch[R] | _Partial:
+        """The match of candidate ``i`` (``found``), unless a row it was moved ahead of (a profile's preference)
+        has a longer opener at ``pos``: that narrower row is read, as the default table would (the first such in
+        the table's order; one that may still match is waited for, whatever the chunking). A profile orders the
+        rows whose openers match the same text; it never makes a broad opener (``{``) shadow a specific one
+        (``{"function="NAME">``)."""
+        candidates = self._by_char[key]
+        for j in self._overtaken[key][i]:
+            kind, dialect, pattern = candidates[j]
+            longer = pattern.match(text, pos, partial=not final)
+            if longer is None:
+                continue
+            if longer.partial:
+                return PARTIAL
+            if longer.end() > found.end():
+                return MarkerMatch(kind, dialect, longer)
+        kind, dialect, _ = candidates[i]
+        return MarkerMatch(kind, dialect, found)
 
     def may_open(self, char: str, *, fences: bool = False) -> bool:
         """Whether an opener may begin where ``char`` is (if not, `match` there finds nothing): the first
@@ -224,15 +279,20 @@ class Markers(Generic[R]):
             groups.append(("open", self.late_markup_openers[1]))
         lower = char.lower()
         result: list[_Candidate[R]] = []
-        for kind, rows in groups:
+        group_of: list[int] = []
+        for group, (kind, rows) in enumerate(groups):
             for row in rows:
                 if isinstance(row, tuple):  # a closer: compiled already (closers do not depend on the tools)
                     d, p = row
                     can = _first_of(d.close or "")
                     if can is None or lower in can.lower():
                         result.append((kind, d, p))
+                        group_of.append(group)
                 elif lower in first_chars(row).lower():
                     result.append((kind, row, row.compiled_open()))
+                    group_of.append(group)
+        if self._ranks is not None:
+            self._overtaken[key] = _overtaken(result, group_of, self._ranks)
         self._by_char[key] = result
         return result
 

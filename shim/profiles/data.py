@@ -276,7 +276,7 @@ PROFILES: tuple[ModelProfile, ...] = (
     ModelProfile(
         name="gemma3-270m",
         dialect="function_call_small",
-        readers=("command_argument_fence", "tool_code", "tool_code_call", "pythonic"),
+        readers=("tool_code", "tool_code_call", "pythonic"),
         patterns=(r"gemma[-_. ]?3[-_.: ]?270m",),
         template_markers=(),
         stop=("<end_of_turn>",),
@@ -298,7 +298,7 @@ PROFILES: tuple[ModelProfile, ...] = (
     ModelProfile(
         name="gemma3",
         dialect="function_call",
-        readers=("command_argument_fence", "tool_code", "tool_code_call", "pythonic"),
+        readers=("tool_code", "tool_code_call", "pythonic"),
         patterns=(r"gemma[-_.]?3",),
         template_markers=("<start_of_turn>",),
         families=("gemma3",),
