@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any, cast
 
+import regex
+
 __all__ = [
     "ARG_KEYS",
     "MAX_DEPTH",
@@ -171,12 +173,19 @@ BARE_WORD = re.compile(r"(?:[^\s,:{}\[\]\"'()<#/`]|/(?![/*]))(?:[^\n,{}\[\]\"'()
 """An unquoted string value (``Seoul``, ``/home``, ``Viale Francesco Redi``): the grammar's BARE_WORD. It runs to
 the next ``,`` ``}`` ``]`` or line end, blanks at its end left out; a quote, a bracket, a parenthesis (a call
 expression: ``get_current_date ()``), ``<`` (a tag) or a backtick ends it, and what follows is then an error."""
-_KEY_RUNS = {'"': re.compile(r'[^"\'>(=\\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
+_KEY_RUNS = {'"': re.compile(r'[^"\'>(=:\\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
 """A key's body runs to a quote of either kind or a separator a damaged key may end in (`_damaged_key_end`)."""
 _WORD_KEY = re.compile(r"[A-Za-z_$][\w$\-]{0,63}")
 _MIXED_COLON = re.compile(r"[ \t]*:")
 _GLUED_VALUE = re.compile(r"[ \t]*[{\[]")
 _STRAY_TAIL = re.compile(r"[\s}\]]*")
+_QUOTES_ONLY = regex.compile(r'"{1,2}[ \t\r\n]*(?P<brace>\})[ \t\r\n]*')
+"""An object holding nothing but one or two quotes (``{"}}``, ``{""}``: Qwen3-4B for a tool without parameters):
+empty, as the grammar's _QUOTES_ONLY reads it, where a closer, a tag or the end follows its brace. A key ``{"}": 1}``
+has its closing quote after the brace."""
+_OPEN_KEY = regex.compile(r':[ \t]*\{[ \t\r\n]*"[A-Za-z_$][\w$\-]{0,63}"[ \t]*:')
+"""After a word key, its closing quote left out: the colon, the object's brace, the object's first key
+(``{"name": "f", "arguments: {"city": "Paris"}}``: Qwen3-4B), as the grammar's OPEN_KEY reads it."""
 _BARE_RUN = re.compile(r"[^\n,{}\[\]\"'()<`]*")
 _BARE_KEY = re.compile(r"[A-Za-z_$0-9][A-Za-z0-9_$\-]*")
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -519,6 +528,12 @@ class JsonScanner:
             self._expect = _KEY if self._stack[-1] == "{" else _VALUE
             self._closer_ok = True
             return pos + 1
+        if char == '"' and expect == _KEY and self._closer_ok and self._stack[-1] == "{":
+            only = _QUOTES_ONLY.match(text, pos, partial=not final)
+            if only is not None and (only.partial or (only.end() == len(text) and not final)):
+                return -pos - 1  # handed back until what follows the brace is seen
+            if only is not None and (only.end() == len(text) or text[only.end()] in "}],<"):
+                return only.start("brace")  # the `}` closes the object next
         if char in "\"'":
             if expect == _AFTER and self._line_after and self._stack[-1:] == ["{"]:
                 # A key after a whole value and a gap, the comma left out (at a line's end, as models write objects
@@ -609,6 +624,10 @@ class JsonScanner:
                 end = self._damaged_key_end(text, pos, final)
                 if end is not None:
                     return end
+            if key and char == ":" and quote == '"':
+                end = self._open_key_end(text, pos, final)
+                if end is not None:
+                    return end
             if char == "\\":
                 if pos + 1 >= n:
                     return pos  # the escape is split across chunks
@@ -625,6 +644,23 @@ class JsonScanner:
             self._string_piece(normalize_string_unit(unit))
             pos += len(unit)
         return pos
+
+    def _open_key_end(self, text: str, pos: int, final: bool) -> int | None:
+        """At a ``:`` inside a word key: the key's closing quote was left out (`_OPEN_KEY`), so the key ends, the
+        colon is read and the ``{`` opens the value. ``pos`` when the chunk ends before that is known (the caller
+        hands the rest back); None when the colon is the key's own character."""
+        if not _WORD_KEY.fullmatch("".join(self._parts)):
+            return None
+        found = _OPEN_KEY.match(text, pos, partial=not final)
+        if found is None:
+            return None
+        if found.partial:
+            return pos
+        self._end_string()
+        self._emit(":")
+        self._expect = _VALUE
+        self._closer_ok = False
+        return text.index("{", pos)  # the `{` opens the value
 
     def _damaged_key_end(self, text: str, pos: int, final: bool) -> int | None:
         """Where a word key ends whose closing punctuation is damaged, as the grammar's MIXED_KEY and GLUED_KEY read

@@ -106,6 +106,10 @@ class _ToPython(Transformer[Token, Any]):
     def glued_pair(self, token: Token, value: Any) -> tuple[str, Any]:
         return str(token)[1:-1], value  # `"parameters>` / `"name"` before a comma: the word inside
 
+    @v_args(inline=True)
+    def open_key_pair(self, token: Token, value: Any) -> tuple[str, Any]:
+        return str(token)[1:], value  # `"arguments` (its closing quote left out): the word after the quote
+
     def object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         return dict(pairs)
 

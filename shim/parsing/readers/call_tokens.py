@@ -26,6 +26,8 @@ say nothing of a call (``<|im_start|>``) opens nothing here.
 
 from __future__ import annotations
 
+import html
+
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
@@ -94,7 +96,8 @@ def _json(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
 
 
 def _json_block(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBody:
-    block.name = match.group("name")  # the tool named in the call's opener, its arguments one JSON object
+    # the tool named in the call's opener (an attribute: `&quot;` is `"`), its arguments one JSON object
+    block.name = html.unescape(match.group("name"))
     return JsonBody(ctx, block)
 
 
@@ -116,10 +119,13 @@ def _pairs(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
 
 
 _SEP = rf"{_L}sep{_R}"
+_ATTR_TEXT = r"""(?:[^"\n<>]|<(?![|\uff5c]))"""
+"""One character of a name or key attribute: a raw ``<`` too (``tool="calc<beta"``, Aphrodite's K3 tests), never
+the start of a token; its entities are unescaped as XML's (``a&amp;b`` is ``a&b``)."""
 _ATTR = r"""[ \t]+[\w-]{1,32}[ \t]*=[ \t]*"[^"\n<>]{0,64}\""""
 OPEN_CLOSE_FORM = PairForm(
     key=regex.compile(
-        rf"""{_L}open{_R}argument[ \t]+key[ \t]*=[ \t]*"(?P<key>[^"\n<>]{{1,200}})"(?:{_ATTR}){{0,4}}?"""
+        rf"""{_L}open{_R}argument[ \t]+key[ \t]*=[ \t]*"(?P<key>{_ATTR_TEXT}{{1,200}})"(?:{_ATTR}){{0,4}}?"""
         rf"""(?:[ \t]+type[ \t]*=[ \t]*"(?P<type>[a-z]{{1,16}})")?(?:{_ATTR}){{0,4}}[ \t]*{_SEP}""",
         regex.IGNORECASE,
     ),
@@ -134,7 +140,7 @@ OPEN_CLOSE_FORM = PairForm(
 
 
 def _open_close(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
-    return XmlPairs(ctx, block, match.group("name"), OPEN_CLOSE_FORM)
+    return XmlPairs(ctx, block, html.unescape(match.group("name")), OPEN_CLOSE_FORM)  # an attribute: `&quot;` is `"`
 
 
 ROWS = [
@@ -185,7 +191,7 @@ ROWS = [
     # A call whose arguments are one JSON block: `<|open|>json type="object"<|sep|>{…}<|close|>json<|sep|>`.
     Dialect(
         "open_close_json",
-        rf"""{_L}open{_R}call[ \t]+tool[ \t]*=[ \t]*"(?P<name>[^"\n<>]{{1,128}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}"""
+        rf"""{_L}open{_R}call[ \t]+tool[ \t]*=[ \t]*"(?P<name>{_ATTR_TEXT}{{1,128}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}"""
         rf"""[ \t\r\n]{{0,8}}{_L}open{_R}json(?:{_ATTR}){{0,4}}[ \t]*{_SEP}(?=[ \t\r\n]{{0,8}}\{{)""",
         rf"{_L}close{_R}json{_SEP}(?:[ \t\r\n]{{0,8}}{_L}close{_R}call{_SEP})?",
         first="<",
@@ -195,7 +201,7 @@ ROWS = [
     ),
     Dialect(
         "open_close_call",
-        rf"""{_L}open{_R}call[ \t]+tool[ \t]*=[ \t]*"(?P<name>[^"\n<>]{{1,128}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}""",
+        rf"""{_L}open{_R}call[ \t]+tool[ \t]*=[ \t]*"(?P<name>{_ATTR_TEXT}{{1,128}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}""",
         rf"{_L}close{_R}call{_SEP}",  # read by the pairs' reader; named so a reasoning block knows a call closed
         first="<",
         reader=_open_close,

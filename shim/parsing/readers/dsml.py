@@ -1,11 +1,11 @@
-# ruff: noqa: RUF001, RUF002  (the full-width bars are DeepSeek's real tokens)
+# ruff: noqa: RUF001, RUF002, RUF003  (the full-width bars are DeepSeek's real tokens)
 """DeepSeek V3.2 / V4 "DSML" markup: XML-style calls whose every tag carries the ``｜DSML｜`` namespace.
 
 GigaChat 3.5 writes the same markup under its own namespace (``<｜GCML｜tool_calls><｜GCML｜invoke name=…>``): any
 namespace of two to eight capitals between the bars is read alike (a family copying the DeepSeek template with
 its own name is the next one); the ``invoke name=`` / ``parameter name=`` shape is the evidence, not the word.
 
-    <｜DSML｜function_calls>            (V4: <｜DSML｜tool_calls>)
+    <｜DSML｜function_calls>            (V4: <｜DSML｜tool_calls>; V4.1: <｜DSML｜ calls>)
     <｜DSML｜invoke name="get_time">
     <｜DSML｜parameter name="city" string="true">Tokyo</｜DSML｜parameter>
     </｜DSML｜invoke>
@@ -35,13 +35,16 @@ from shim.parsing import lenient_json
 from shim.parsing.readers.base import Block, Context, Dialect
 from shim.parsing.readers.json_body import NamedStart
 from shim.parsing.readers.tagged_json import TaggedStart, tag
+from shim.parsing.readers.tool_xml import ToolXml, tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
-from shim.parsing.shapes import call_arguments
+from shim.parsing.shapes import ToolIndex, call_arguments
+from shim.parsing.tags import compile_marker
 from shim.parsing.xml_values import cdata_content, typed_value
 
 __all__ = ["ROWS"]
 
-_NS = r"(?:｜|\|)[ \t]{0,2}[A-Z][A-Z0-9]{1,7}[ \t]{0,2}(?:｜|\|)"
+_NS = r"(?:｜|\|)[ \t]{0,2}[A-Z][A-Z0-9]{1,7}[ \t]{0,2}(?:｜|\|)[ \t]{0,2}"
+"""The namespace between its bars; V4.1 puts a blank after them (`<｜DSML｜ invoke name=…>`)."""
 _NAME = r'"(?P<{group}>[^"\n>]{{1,128}})"'
 _STRING = r'(?:[ \t]+string[ \t]*=[ \t]*"(?P<string>true|false)")?'
 _BAR = r"(?:｜|\|)"
@@ -97,17 +100,28 @@ def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
     return NamedStart(ctx, block, name, lambda: DsmlInvoke(ctx, block, name, FORM), raw=True)
 
 
+def _tool_xml(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml:
+    name = match.group("name")
+    return ToolXml(ctx, block, name, close=compile_marker(rf"</{_NS}{regex.escape(name)}[ \t]{{0,8}}>"))
+
+
+def _tool_xml_opener(tools: ToolIndex) -> str | None:
+    names = tool_name_pattern(tools)
+    return None if names is None else rf"<{_NS}(?P<name>{names})[ \t]{{0,8}}>"
+
+
 def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart:
     return TaggedStart(ctx, block)  # the invokes are declared inside it
 
 
-_WRAPPER_OPEN, _WRAPPER_CLOSE = tag(rf"{_NS}(?:function_calls|tool_calls)")
+_WRAPPER_OPEN, _WRAPPER_CLOSE = tag(rf"{_NS}(?:function_calls|tool_calls|calls)")
 
 ROWS = [
+    # V4.1 names the wrapper `calls` (`<｜DSML｜ calls>`, with a blank after the bars: Xinference's parser tests).
     Dialect(
         "dsml_calls",
         _WRAPPER_OPEN,
-        rf"{_WRAPPER_CLOSE}|{_CLOSE}(?:function_calls|tool_calls)[ \t]*>",
+        rf"{_WRAPPER_CLOSE}|{_CLOSE}(?:function_calls|tool_calls|calls)[ \t]*>",
         reader=_wrapper,
         example=EXAMPLE,
     ),
@@ -118,5 +132,17 @@ ROWS = [
         inside=("dsml_calls",),
         reader=_invoke,
         example=EXAMPLE,
+    ),
+    # Tool-name XML (`shim.parsing.readers.tool_xml`) with the namespace on the tool's tags: a model asked for
+    # Cline's `<TOOL><KEY>V</KEY></TOOL>` that writes `<｜DSML｜TOOL>…</｜DSML｜TOOL>` (pi-free #376). Only for an
+    # offered tool, only its declared parameters as children, as the plain form.
+    Dialect(
+        "dsml_tool_xml",
+        "<",
+        None,
+        kind="untagged",
+        first="<",
+        reader=_tool_xml,
+        open_for_tools=_tool_xml_opener,
     ),
 ]

@@ -66,13 +66,16 @@ def _closer(name: str) -> regex.Pattern[str]:
 class ToolXml:
     """The children of ``<TOOL>…</TOOL>``; the call is decided at the closing tag."""
 
-    def __init__(self, ctx: Context, block: Block, name: str, *, bare: bool = False) -> None:
+    def __init__(
+        self, ctx: Context, block: Block, name: str, *, bare: bool = False, close: regex.Pattern[str] | None = None
+    ) -> None:
         self.ctx = ctx
         self.block = block
         self.bare = bare
         """The opener was the name alone on its line: the call may end where its parameter tags stop."""
         self.name = ctx.tools.resolve(name)
-        self.close = _closer(name)
+        self.close = close or _closer(name)
+        """The tool's closing tag (``</NAME>``, or a family's own: ``</|DSML|NAME>``)."""
         spec = ctx.tools.specs.get(self.name)
         props: Any = spec.input_schema.get("properties") if spec is not None else None
         self.params: set[str] = set(props) if isinstance(props, dict) else set()  # pyright: ignore[reportUnknownArgumentType]

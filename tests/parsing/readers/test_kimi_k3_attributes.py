@@ -1,0 +1,56 @@
+"""Kimi K3's open / close grammar (`shim.parsing.readers.call_tokens`): the ``tool`` and ``key`` attributes are XML
+attribute values: their entities are unescaped (``a&amp;b`` is ``a&b``) and a raw ``<`` inside them is theirs
+(Aphrodite's K3 parser tests), at every split point."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+APHRODITE = "written after Aphrodite's Kimi K3 tool parser tests (benchmarks/real/kimi_k3/c21_aphro_k3_*)"
+
+
+def _call(name: str, key: str, value: str, *, kind: str = "string") -> str:
+    return (
+        f'<|open|>tools<|sep|><|open|>call tool="{name}" index="1"<|sep|>'
+        f'<|open|>argument key="{key}" type="{kind}"<|sep|>{value}<|close|>argument<|sep|>'
+        "<|close|>call<|sep|><|close|>tools<|sep|>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "name", "key", "value", "expected"),
+    [
+        ("a&amp;b&quot;c", 'a&b"c', "k&amp;q", "v", "v"),
+        ("calc<beta", "calc<beta", "foo<bar", "raw", "raw"),
+        ("x&lt;y", "x<y", "n", "3", 3),
+        ("get_weather", "get_weather", "a<b&gt;c", "Paris", "Paris"),
+    ],
+)
+def test_an_attribute_is_read_as_xml_writes_it(written: str, name: str, key: str, value: str, expected: object) -> None:
+    kind = "number" if isinstance(expected, int) else "string"
+    text = _call(written, key, value, kind=kind)
+    check(Real(APHRODITE, text, [(name, {html.unescape(key): expected})], tools=[tool(name)]))
+
+
+def test_a_json_block_call_unescapes_its_tool_attribute() -> None:
+    text = (
+        '<|open|>tools<|sep|><|open|>call tool="r&amp;d" index="1"<|sep|><|open|>json type="object"<|sep|>'
+        '{"q": 1}<|close|>json<|sep|><|close|>call<|sep|><|close|>tools<|sep|>'
+    )
+    check(Real(APHRODITE, text, [("r&d", {"q": 1})], tools=[tool("r&d", q="integer")]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'A tool like calc<beta is named as call tool="calc<beta" in the opener.',  # prose: no token
+        '<|open|>call tool="calc<|sep|>x"<|sep|>',  # a token inside the attribute: no name
+    ],
+)
+def test_a_call_token_outside_the_rules_stays_text(text: str) -> None:
+    result = check(Real(APHRODITE, text, [], tools=[tool("calc<beta"), tool("calc")]), visible=False)
+    assert result["text"] == text
