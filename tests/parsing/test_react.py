@@ -528,3 +528,22 @@ def test_an_action_object_of_arguments_alone_fitting_one_offered_schema_exactly_
 def test_an_action_object_of_arguments_that_fits_no_one_schema_exactly_stays_text(text: str) -> None:
     result = parse_everywhere(text, [BOOK, CANCEL, WEATHER, {**CANCEL, "name": "hold_flight"}])
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        # LangChain's MRKL test: the last quote closes an identifier, its partner is inside the input
+        (
+            '    SELECT "UserName", MAX(pay) FROM shifts GROUP BY "UserName" ',
+            'SELECT "UserName", MAX(pay) FROM shifts GROUP BY "UserName"',
+        ),
+        ('grep "foo bar" notes.txt', 'grep "foo bar" notes.txt'),
+        ('"Paris"', "Paris"),  # quotes around the whole input
+        ('"Paris', "Paris"),  # a stray quote no other pairs with
+        ('Saint-Étienne"', "Saint-Étienne"),
+    ],
+)
+def test_a_string_input_loses_only_quotes_that_pair_with_nothing_inside_it(raw: str, value: str) -> None:
+    result = parse_everywhere(f"Action: search\nAction Input: {raw}", [SEARCH])
+    assert _calls(result) == [("search", {"query": value})]

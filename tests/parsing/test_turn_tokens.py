@@ -25,6 +25,9 @@ from tests.parsing.readers.cases import Real, check, tool
         ("<start_function_call>call:f{}<end_function_call><start_function_response>", ""),
         ("<start_function_call>call:f{}<end_function_call>\n<start_function_response>", ""),
         ('<tool_call>{"name": "f", "arguments": {}}</tool_call><start_tool_response>', ""),
+        # Gemma decoded without skipping special tokens: the end of its turn, then the end of the sequence
+        ("<tool_call>\n{'name': 'f', 'arguments': {}}\n</tool_call><end_of_turn><eos>", ""),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call>\n<end_of_turn>\n<eos>', ""),
     ],
 )
 def test_an_end_of_turn_token_after_a_call_is_markup(text: str, visible: str) -> None:
@@ -114,6 +117,7 @@ def test_an_orphan_reasoning_closer_before_a_new_sentence_or_line_is_still_marku
         "Type <|im_end|> to end a turn.",
         "Llama 4 ends with <|eot|>.",
         "The reply begins <start_function_response> and then the result.",
+        "Gemma ends a sequence with <eos> and a turn with <end_of_turn>.",
     ],
 )
 def test_a_turn_token_in_prose_with_no_call_stays_text(text: str) -> None:

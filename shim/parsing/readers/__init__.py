@@ -26,6 +26,7 @@ from shim.parsing.readers import (
     call_tokens,
     code_fence,
     codeact,
+    colon_action,
     command_argument,
     command_fence,
     command_line,
@@ -39,6 +40,7 @@ from shim.parsing.readers import (
     granite,
     harmony,
     hyperclovax,
+    json_tail,
     kimi,
     labelled,
     langchain_blob,
@@ -144,6 +146,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.
     *paren_action.ROWS,  # Action: bash(ls -la): one raw argument in parentheses (klauscode's ReAct), offered tools
+    *colon_action.ROWS,  # Action: calculate: 37 + 20 / PAUSE: the raw input after the name's colon (ReAct loop)
     *pythonic_calls.ROWS,  # get_weather(city="Paris") alone on its line; [get_weather(…)] after text
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
     *angle_calls.ROWS,  # <get_weather(city='Lima'), …>: pythonic calls between a bare < and > (BitAgent in BFCL)
@@ -152,6 +155,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *command_argument.ROWS,  # GET https://… alone on its line (+ a JSON payload below), offered tools only
     *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
+    *json_tail.ROWS,  # "NAME", "input": …}: the rest of a call object the prompt opened, opening the message
     *response_header.ROWS,  # ### Response:\n{…}: a template's header of the model's turn before a call, markup
     *llama.SEPARATOR_ROWS,  # ; {"name": …} opening the message: Llama 3's separator before a call, markup
     # -- w-fam2: lenient forms, for offered tools only --

@@ -40,7 +40,7 @@ __all__ = [
 
 TURN_END = regex.compile(
     r"<\|(?:eot_id|eom_id|eot|eom|im_end|end|endoftext|end_of_[a-z]{1,8}|END_OF_TURN_TOKEN|END_RESPONSE|END_ACTION|return|call)\|>"
-    r"|<end_of_turn>|</s>|<\|end_of_turn\|>|\[/?(?:END_?TOOL_?REQUEST|TOOL_?REQUEST_?END)\]|<\|tool_response>"
+    r"|<end_of_turn>|</s>|<eos>|<\|end_of_turn\|>|\[/?(?:END_?TOOL_?REQUEST|TOOL_?REQUEST_?END)\]|<\|tool_response>"
     r"|<start_(?:function|tool)_response>"  # FunctionGemma opens the tool's answer after its call: a stop token
     r"|<\|observation\|>"  # so does GLM's header of the tool's turn (a stop token of its template)
     r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
@@ -52,7 +52,8 @@ TURN_END = regex.compile(
 )
 """Turn-structure tokens a model writes after its call: markup when they follow a call block. Besides the named
 ones, any closing special token (``<|/tool_call|>``, ``<|tool_calls_end|>``, Gemma 4's ``<turn|>``): a closer of
-the model's own vocabulary, which no visible text is written with."""
+the model's own vocabulary, which no visible text is written with. Gemma's ``<eos>`` (printed after its
+``<end_of_turn>`` when a notebook decodes without skipping special tokens) ends the sequence as ``</s>`` does."""
 
 
 PROMPT_CLOSER = regex.compile(

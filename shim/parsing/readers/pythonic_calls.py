@@ -279,11 +279,15 @@ def _opener(prefix: str, *, labelled: bool = False) -> Any:
         if names is not None and tools.tails:  # `doDeleteByQuery(…)` for `Tests.doDeleteByQuery`: the class left out
             names += "|" + "|".join(regex.escape(m) for m in sorted(tools.tails, key=len, reverse=True))
         label = rf"(?P<label>{_LABEL})[ \t]{{0,4}}" if labelled else ""
-        return None if names is None else rf"{prefix}{label}(?P<name>{names})\("
+        return None if names is None else rf"{prefix}{label}(?P<name>(?:{names}){_BUILT_IN})\("
 
     return build
 
 
+_BUILT_IN = r"(?:\.call)?"
+"""Llama 3.1's built-in call, ``brave_search.call(query="…")``, written with no ``<|python_tag|>`` before it (an API
+that drops special tokens returns the call alone): the offered tool's name then ``.call``, which `ToolIndex.resolve`
+reads as the tool's."""
 _ACTION = r"Action[ \t]{0,4}[:\uff1a]"
 _LABEL = rf"(?:Calling[ \t]{{1,4}}(?:tool|function)|Call)[ \t]{{0,4}}:|<<function>>|\*\*|__|{_ACTION}"
 """Labels models put before a Python-style call: NexusRaven's ``Call: NAME(…)``, Gorilla OpenFunctions'

@@ -29,7 +29,7 @@ from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import JsonCandidate, UntaggedJson
 from shim.parsing.shapes import ToolIndex, one_parameter
 
-__all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arguments"]
+__all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arguments", "unquoted"]
 
 _LINE_END = regex.compile(r"\r?\n")
 _BLANKS = regex.compile(r"[ \t]+")
@@ -228,7 +228,7 @@ class ReactInput:
             ctx.consume(close.group())
             self.body.append(close.group())
             self.in_fence = False
-            return close.end(), self._decide(_unquoted("".join(self.body)))
+            return close.end(), self._decide(unquoted("".join(self.body)))
         end = _LINE_END.search(text, pos)
         stop = len(text) if end is None else end.start()
         ctx.consume(text[pos:stop])
@@ -251,7 +251,7 @@ class ReactInput:
                 self.body.append(fence.group())
                 self.in_fence = True
                 return fence.end(), self
-        return stop, self._decide(_unquoted("".join(self.body)))
+        return stop, self._decide(unquoted("".join(self.body)))
 
     def _decide(self, value: Any) -> Next:
         if self.objects_only and not isinstance(value, dict):
@@ -268,7 +268,7 @@ class ReactInput:
         if truncated:
             self.ctx.fail_call(CUT_OFF)
         elif self.json is None:
-            self._decide(_unquoted("".join(self.body)))
+            self._decide(unquoted("".join(self.body)))
         elif self.read is not None:
             self._decide(self.read[0])
         elif isinstance(value := lenient_loads(self.json.text()), dict):  # closers left out at the end
@@ -277,12 +277,14 @@ class ReactInput:
             self.ctx.revert()
 
 
-def _unquoted(text: str) -> str:
-    """A string input without the quotes around it (``"Paris"``); keyword pairs keep their own."""
+def unquoted(text: str) -> str:
+    """A string input without the quotes around it (``"Paris"``), or without a stray one at an end that no other
+    quote pairs with (``"Paris``); keyword pairs keep their own, and so does an input whose quotes pair up inside
+    (``SELECT "UserName" … GROUP BY "UserName"``: the last quote closes an identifier, LangChain's MRKL test)."""
     text = text.strip()
     if len(text) >= 2 and text[0] == text[-1] == '"':
         return text[1:-1]
-    return text if "=" in text else text.strip('"')
+    return text if "=" in text or text.count('"') % 2 == 0 else text.strip('"')
 
 
 def lenient_loads(text: str) -> Any:

@@ -42,3 +42,45 @@ def test_a_json_call_or_a_builtin_call_after_the_python_tag_is_still_read_as_suc
     check(Real("written", text, [("get_weather", {"city": "Oslo"})], visible="", tools=TOOLS))
     text = "<|python_tag|>get_weather.call(city='Oslo')<|eom_id|>"
     check(Real("written", text, [("get_weather", {"city": "Oslo"})], visible="", tools=TOOLS))
+
+
+BUILT_INS = [tool("brave_search", query="string"), tool("wolfram_alpha", query="string")]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "query", "visible"),
+    [
+        # DeepLearning.AI's Llama 3.1 lesson on Together AI: the API drops `<|python_tag|>`, the call stays
+        (
+            '\n\nbrave_search.call(query="Menlo Park California weather")',
+            "brave_search",
+            "Menlo Park California weather",
+            "",
+        ),
+        (
+            'wolfram_alpha.call(query="solve x^3 - 2x^2 - x + 2 = 0")',
+            "wolfram_alpha",
+            "solve x^3 - 2x^2 - x + 2 = 0",
+            "",
+        ),
+        ("Buscando.\nbrave_search.call(query='clima en Lima')", "brave_search", "clima en Lima", "Buscando."),
+        ('wolfram_alpha.call(query="2+2")<|eom_id|>', "wolfram_alpha", "2+2", ""),
+    ],
+)
+def test_a_builtin_call_with_its_python_tag_dropped_is_still_the_call(
+    text: str, name: str, query: str, visible: str
+) -> None:
+    check(Real("written", text, [(name, {"query": query})], visible=visible, tools=BUILT_INS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'You would write brave_search.call(query="x") to search.',  # inside a sentence
+        'photo_search.call(query="cats")',  # not an offered tool
+        'brave_search.call(query="x").json()',  # code going on after the call
+        '```python\nbrave_search.call(query="x")\n```',  # shown in a fence
+    ],
+)
+def test_a_builtin_call_without_its_tag_in_prose_or_code_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=BUILT_INS))
