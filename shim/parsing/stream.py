@@ -38,7 +38,7 @@ from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallCh
 from shim.ids import IdGenerator
 from shim.parsing.boundary import BoundaryTokens
 from shim.parsing.readers import DEFAULT_DIALECTS, MORE, Block, Dialect, Reader, reader_for, rows_for
-from shim.parsing.readers.block_end import Closed
+from shim.parsing.readers.block_end import TURN_END, Closed
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, continues_examples, placeholder, presents
 from shim.parsing.readers.reasoning import ReasoningBody
 from shim.parsing.shapes import ToolIndex, call_arguments, call_id
@@ -144,6 +144,7 @@ class StreamParser:
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
         self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
         self._outer_fence = False  # that wrapper sits in a ``` fence: the fence's closer after it is markup too
+        self._turn_ends: set[str] = set()  # turn-end tokens that went out as markup (`turn_over`)
         if in_reasoning and layout.reasoning_closers:
             # The prompt opened reasoning: the block ends at the closer of any reasoning row (the template's
             # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
@@ -439,7 +440,13 @@ class StreamParser:
         if self._shown_block:  # the closer of a placeholder's call is shown with it
             self._text(self.take_raw(marker))
             return
-        self._text("", self.take_raw(marker))
+        raw = self.take_raw(marker)
+        if "<" in raw or "[" in raw:
+            self._turn_ends.update(token.group().lower() for token in TURN_END.finditer(raw))
+        self._text("", raw)
+
+    def turn_over(self, token: str) -> bool:
+        return token.lower() in self._turn_ends
 
     def markup_as_text(self) -> None:
         raw = self.take_raw()

@@ -406,3 +406,53 @@ def test_llama_3s_separator_opening_the_message_before_a_call_is_markup(text: st
 def test_a_semicolon_that_does_not_open_the_message_before_a_call_stays_text(text: str) -> None:
     result = parse_everywhere(text, ["f"])
     assert ";" in result["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # Gemma 3 1B under mlx-lm with no stop token (quantized-slm-function-calling): a run of its end-of-turn token,
+        # right against each other, with stray text between them once the turn is over.
+        ("Done.<end_of_turn><end_of_turn>", [], "Done."),
+        ("Done.<end_of_turn><end_of_turn><end_of_turn>\n<end_of_turn>", [], "Done."),
+        (
+            "It rains.<end_of_turn>\n<end_of_turn>restrial\n<end_of_turn><end_of_turn>.<end_of_turn>",
+            [],
+            "It rains. restrial .",
+        ),
+        (
+            "```tool_code\nf(x=1)\n```<end_of_turn><end_of_turn>\n<end_of_turn>^(x)\n<end_of_turn> Arun ^",
+            ["f"],
+            "^(x) Arun ^",
+        ),
+        # Another family's end-of-turn token, the same way.
+        ("Fine.<|eot_id|><|eot_id|>\nstray<|eot_id|>", [], "Fine. stray"),
+        ("Fine.</s></s> tail </s>", [], "Fine. tail"),
+        ("Hecho.<|im_end|>\n<|im_end|>otra<|im_end|>", [], "Hecho. otra"),
+        # A block's opener right against the token: the turn's structure.
+        ('<end_of_turn><tool_call>{"name": "f", "arguments": {"x": 2}}</tool_call>', ["f"], ""),
+    ],
+)
+def test_every_token_of_a_run_of_end_of_turn_tokens_is_markup(text: str, calls: list[str], visible: str) -> None:
+    got = parse_everywhere(text, [tool("f", x="integer")])
+    assert [c["name"] for c in got["calls"]] == calls
+    assert " ".join(got["text"].split()) == visible
+    assert not got["errors"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Named in prose, never markup before: each one is followed by words, so it stays text.
+        "Gemma ends a turn with <end_of_turn> and the next turn starts with <start_of_turn>.",
+        "Type <end_of_turn> once; a second <end_of_turn> is not special here.",
+        "`<end_of_turn>` then `<end_of_turn>` in a code span.",
+        "Write <|eot_id|> at the end, then <|eot_id|> again for the next turn.",
+        # A quoted conversation: its tokens are quoted too.
+        "<start_of_turn>user\nHi<end_of_turn>\n<end_of_turn>\n<start_of_turn>model\nHello<end_of_turn> there",
+    ],
+)
+def test_end_of_turn_tokens_named_in_prose_stay_text(text: str) -> None:
+    got = parse_everywhere(text, [tool("f", x="integer")])
+    assert got["text"] == text
+    assert not got["calls"] and not got["errors"]

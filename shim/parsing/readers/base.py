@@ -124,6 +124,11 @@ class Context(Protocol):
         """The block ends with no closer: keep the whitespace consumed after it visible."""
         ...
 
+    def turn_over(self, token: str) -> bool:
+        """``token``, a turn-end token (`shim.parsing.readers.block_end.TURN_END`), already went out as markup in this
+        message: the model's turn ended there and it wrote on past its stop, so the token written again is its own."""
+        ...
+
     def revert(self) -> None:
         """The block was not a call: everything consumed for it is text."""
         ...

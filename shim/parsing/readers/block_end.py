@@ -551,11 +551,16 @@ _LAST_ROLE = regex.compile(r"<\|(?:user|system|observation)\|>[ \t\r\n]*")
 
 class TurnEnd:
     """A turn-end token (`TURN_END`) read in text: the model's own turn structure, markup, when the message ends
-    there or another special token follows right against it (``…may have.<|eot_id|>``,
-    ``….<|end|><|start|>assistant …``); any other text after it makes it a token named in prose, which stays text."""
+    there, another special token or a block's opener follows right against it (``…may have.<|eot_id|>``,
+    ``….<|end|><|start|>assistant …``, ``<end_of_turn><tool_call>``), or more turn ends follow (a run,
+    ``<end_of_turn><end_of_turn>``, blanks between them); any other text after it makes it a token named in prose,
+    which stays text. Once the token went out as markup, the model wrote on past its stop: the same token written
+    again is markup wherever it stands (``<end_of_turn>\n<end_of_turn>restrial\n<end_of_turn>``, `Context.turn_over`).
+    """
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, token: str) -> None:
         self.ctx = ctx
+        self.token = token
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         # Only a token right against it counts: ``<|im_end|>\n<|im_start|>user`` is a transcript in prose.
@@ -566,6 +571,9 @@ class TurnEnd:
             self.ctx.consume(text[pos : role.end()])
             self.ctx.markup("")
             return role.end(), None
+        if self.ctx.turn_over(self.token):
+            self.ctx.markup("")
+            return pos, None
         end = pos
         while end < len(text) and text[end] in " \t\r\n":
             end += 1
@@ -575,6 +583,13 @@ class TurnEnd:
         if end >= len(text) or adjacent == "<|":
             self.ctx.markup("")
             return pos, None
+        if adjacent[:1] == "<":  # a block's opener right against it (`<end_of_turn><tool_call>`): the turn's structure
+            opener = self.ctx.markers.match(text, pos, final)
+            if opener is PARTIAL:
+                return pos, MORE
+            if opener is not None and opener.dialect is not None and opener.dialect.kind != "prose":
+                self.ctx.markup("")
+                return pos, None
         after = match_at(TURN_END, text, end, final)  # `<|close|>message<|sep|>\n<|end_of_msg|>`: two turn ends
         if after is MORE:
             return pos, MORE
@@ -596,7 +611,7 @@ class TurnEnd:
 
 
 def open_turn_end(ctx: Context, block: Block, match: regex.Match[str]) -> TurnEnd:
-    return TurnEnd(ctx)
+    return TurnEnd(ctx, match.group())
 
 
 class Revert:

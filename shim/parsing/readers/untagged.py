@@ -19,7 +19,7 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, JsonScanner, Status
 from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next, WholeToEnd
-from shim.parsing.readers.block_end import AfterBody, Closed
+from shim.parsing.readers.block_end import TURN_END, AfterBody, Closed
 from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
 from shim.parsing.shapes import CallShape, ShapeError, call_items, one_parameter, to_call
 from shim.parsing.tags import PARTIAL, compile_marker
@@ -458,14 +458,16 @@ WRAPPED = Dialect(
 (offered tools only). The tag's name may carry an ``@`` (supercoder's prompt asks for ``<@TOOL>{…}</@TOOL>``)."""
 WRAPPED_CALL = Dialect(
     "tag_around_call",
-    r"<(?P<tag>@?[A-Za-z_][\w:.\-]{0,31})>(?=[ \t\r\n]{0,16}<[A-Za-z_|])",
+    rf"(?!{TURN_END.pattern})<(?P<tag>@?[A-Za-z_][\w:.\-]{{0,31}})>(?=[ \t\r\n]{{0,16}}<[A-Za-z_|])",
     None,
     kind="untagged",
     first="<",
     reader=_open_wrapped_tag,
 )
 """``<response><tools>{…}</tools></response>``: a tag that is no call tag right around a tagged call (Qwen2 in
-mlx-omni-server#4): its opener and closer are the call's markup; around anything else, text."""
+mlx-omni-server#4): its opener and closer are the call's markup; around anything else, text. A turn-end token
+(``<end_of_turn>``, `TURN_END`) is no such tag: the model's turn structure, read by the ``turn_end`` row (a run of
+them, ``<end_of_turn><end_of_turn>``, is markup)."""
 XML_DECLARATION = Dialect(
     "xml_declaration",
     r"<\?xml[ \t][^<>?]{0,200}\?>(?=[ \t\r\n]{0,64}<[A-Za-z_|@])",
