@@ -63,6 +63,14 @@ _RECENT = 64
 """How many pieces of visible text are kept before they are searched for a user's turn and cut to their tail."""
 _FENCE_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}(?:```|~~~)")
 """A line that opens or closes a Markdown fence, in the visible text."""
+_FENCE = regex.compile(r"[ \t\r\n]*(?:```|~~~)(?![ \t]{0,2}[\w.\-]{0,40}?(?:tool|call|function))", regex.IGNORECASE)
+"""An opener that is a Markdown fence with no call word (``tool_code``, ``function_call``) after it: a fence of code or
+JSON, which holds a call only when one is written in it."""
+_WHOLE = regex.compile(r"/[ \t]{0,4}>|</[^<>]{0,80}>")
+"""An opener that closes its own element (``<tool_use name="x" />``, ``<toolcall>name="x"</toolcall>``): a whole call
+read by its row, not the start of one."""
+_BODY_START = " \t\r\n[{("
+"""What may follow an opener before its body says anything: blanks, and the bracket the body opens with."""
 
 ToolsArg = Iterable[str | Mapping[str, Any] | ToolSpec] | ToolIndex | None
 
@@ -145,6 +153,9 @@ class StreamParser:
         self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
         self._outer_fence = False  # that wrapper sits in a ``` fence: the fence's closer after it is markup too
         self._turn_ends: set[str] = set()  # turn-end tokens that went out as markup (`turn_over`)
+        self._opener = ""  # the opener of the call block being read, where a line begins (`_bare_opener`)
+        self._opener_untagged = False  # that block is an untagged form's (a call only with an offered tool's evidence)
+        self._cut_off: int | None = None  # where in `_out` that opener went back to text at the end (`_cut_off_opener`)
         if in_reasoning and layout.reasoning_closers:
             # The prompt opened reasoning: the block ends at the closer of any reasoning row (the template's
             # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
@@ -222,6 +233,7 @@ class StreamParser:
         self._state = TagState.NONE
         if self._raw:  # nothing may be dropped
             self._text("", self.take_raw())
+        self._cut_off_opener()
         return self._returned(self._flush_out(), final=True)
 
     def _prose(self, text: str, carry: str, cuts: Sequence[int] = ()) -> list[Event]:
@@ -367,6 +379,7 @@ class StreamParser:
     def _open(self, row: Dialect, match: regex.Match[str]) -> int:
         self._raw.append(match.group())
         self._shown_block = False
+        self._opener = ""
         if (
             row.kind in ("call", "untagged")
             and self._recent
@@ -389,6 +402,11 @@ class StreamParser:
             return match.end()
         if row.kind == "call":
             self._dialect = row
+        if (row.kind == "call" or (row.kind == "untagged" and not _FENCE.match(match.group()))) and self._line_begins(
+            match.group()
+        ):
+            self._opener = "" if _WHOLE.search(match.group()) else match.group()
+            self._opener_untagged = row.kind == "untagged"
         if row.kind == "markup" and row.name.startswith("orphan_"):
             self._text_is_reasoning = False  # the reread reasoning block closes here
         self._reasoning_block = row.kind in ("reasoning", "markup")  # the message has not begun after either
@@ -453,7 +471,52 @@ class StreamParser:
         self._text(raw if self._shown_block else "".join(c for c in raw if c.isspace()), raw)
 
     def revert(self) -> None:
-        self._text(self.take_raw())
+        raw = self.take_raw()
+        if self._closed and self._bare_opener(raw):
+            # An error if nothing but blanks follows it (`_cut_off_opener`); a reader may read on after it (`reread`).
+            self._flush_span()
+            self._text(raw)
+            self._flush_span()
+            self._cut_off = len(self._out) - 1
+            return
+        self._text(raw)
+
+    def _cut_off_opener(self) -> None:
+        """At the end of `close`: the opener given back as text (`_bare_opener`) with nothing but blanks after it in the
+        output is a call cut off at its opener, an error event carrying it."""
+        at, self._cut_off = self._cut_off, None
+        self._flush_span()
+        if at is None or any(not isinstance(e, TextDelta) or e.text.strip() for e in self._out[at + 1 :]):
+            return
+        raw = self._out[at].raw
+        problem = "the output ends with its opener, before the call"
+        self._out[at] = ParseIssue(id=None, message=self._retry_message(problem), raw=raw)
+
+    def _line_begins(self, opener: str) -> bool:
+        """``opener`` stands at the start of its line (or of the message), blanks aside, not inside a sentence: the
+        text shown so far ends where a line begins, or the opener begins with its line break."""
+        if not self._recent or opener.lstrip(" \t")[:1] in ("\r", "\n"):
+            return True
+        tail = self._tail()
+        if "\n" not in tail and len(tail) >= _TAIL:
+            return False
+        return not tail[tail.rfind("\n") + 1 :].strip()
+
+    def _bare_opener(self, raw: str) -> bool:
+        """``raw``, given back as text at the end of the output, is a call's opener alone at the start of its line
+        (``<tool_call>``, ``call:calculator(``; blanks and the bracket its body opens with after it aside; nothing but
+        blanks after it in the output, `_cut_off_opener` checks): the model
+        was cut off (or stopped) before its call, which the output does not hold; an error carrying the opener, not
+        text. An opener inside a sentence (``wrap it in <tool_call>``) names the form: `_open` notes none there, and it
+        stays text."""
+        opener, self._opener = self._opener, ""
+        opener = opener.strip(" \t\r\n")
+        raw = raw.strip(" \t\r\n")
+        if not opener or not raw.startswith(opener) or raw[len(opener) :].strip(_BODY_START):
+            return False
+        # An untagged form's opener is no call by itself (`<execute_bash>` with nothing to run, `### Response:`): only
+        # with the arguments opened after an offered tool's name (`call:calculator(`, `functools[`) is it one cut off.
+        return not self._opener_untagged or raw[-1:] in "([{"
 
     def reread(self, text: str, *, reasoning: bool = False) -> None:
         self._reader, self._state = None, TagState.NONE

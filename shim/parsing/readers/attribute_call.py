@@ -26,7 +26,7 @@ from typing import Any
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.readers.base import Block, Context, Dialect, Next
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import Closed
 from shim.parsing.xml_values import typed_value
 
@@ -132,6 +132,39 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> _Whole:
     return _Whole(ctx, block, match)
 
 
+_BLANKS = regex.compile(r"[ \t\r\n]*")
+
+
+class _Opened:
+    """A call tag opened with attributes and nothing after it (`OPENED`): given back, which the core reports as a call
+    cut off at its opener where the output ends (`shim.parsing.stream.StreamParser.revert`) and keeps as text before
+    anything else."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        blanks = _BLANKS.match(text, pos)
+        assert blanks is not None
+        if blanks.end() >= len(text) and not final:
+            return pos, MORE  # the output may end here
+        self.ctx.revert()
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        del truncated
+        self.ctx.revert()
+
+
+def _open_opened(ctx: Context, block: Block, match: regex.Match[str]) -> _Opened:
+    return _Opened(ctx)
+
+
+OPENED = rf"<[ \t]{{0,4}}{_TAG}(?:{_WS}{{1,8}}{_PAIR}){{1,32}}{_WS}{{0,8}}>(?={_WS}{{0,64}}\Z)"
+"""A call tag opened with attributes that name no tool, the last thing in the text read so far (``<tool_use
+server="x">``): the start of a call element the output may end with."""
+
+
 ROWS = [
     # <tool_use server="S" name="NAME" args='{…}' />, closed or self-closing, or the pairs as a call tag's body
     # (<toolcall>name="NAME" k="v"</toolcall>): before the call tags' own rows, which read a JSON body.
@@ -141,6 +174,15 @@ ROWS = [
         None,
         first="<",
         reader=_open,
+        example='<tool_use name="NAME" args=\'{"KEY": "VALUE"}\' />',
+    ),
+    # The same tag opened and nothing after it: the output ends at the opener (a call cut off), else text.
+    Dialect(
+        "attribute_call_opened",
+        OPENED,
+        None,
+        first="<",
+        reader=_open_opened,
         example='<tool_use name="NAME" args=\'{"KEY": "VALUE"}\' />',
     ),
 ]
