@@ -179,10 +179,14 @@ _WORD_KEY = re.compile(r"[A-Za-z_$][\w$\-]{0,63}")
 _MIXED_COLON = re.compile(r"[ \t]*:")
 _GLUED_VALUE = re.compile(r"[ \t]*[{\[]")
 _STRAY_TAIL = re.compile(r"[\s}\]]*")
-_QUOTES_ONLY = regex.compile(r'"{1,2}[ \t\r\n]*(?P<brace>\})[ \t\r\n]*')
+_QUOTES_ONLY = regex.compile(r'"{1,2}[ \t\r\n]*(?P<brace>\})[ \t\r\n}\]]*(?P<after></|<\||```)?')
 """An object holding nothing but one or two quotes (``{"}}``, ``{""}``: Qwen3-4B for a tool without parameters):
-empty, as the grammar's _QUOTES_ONLY reads it, where a closer, a tag or the end follows its brace. A key ``{"}": 1}``
-has its closing quote after the brace."""
+empty, as the grammar's _QUOTES_ONLY reads it, where nothing but closers follow its brace to a closing tag, a special
+token, a fence or the end. A key ``{"}": 1}``, ``{"}}": null}`` or ``{"}<": 1}`` has its closing quote after them."""
+_KEY_AFTER_QUOTE = regex.compile(r'"?[^"\n]*"[ \t]*:')
+"""What makes a quote before a brace a key's (``{"}</": 1}``): a quote and a colon on its line (`_QUOTES_ONLY`)."""
+_AFTER_QUOTES = "</", "<|", "```"
+"""What may follow an object of quotes alone and its closers, besides the end (`_QUOTES_ONLY`'s last group)."""
 _OPEN_KEY = regex.compile(r':[ \t]*\{[ \t\r\n]*"[A-Za-z_$][\w$\-]{0,63}"[ \t]*:')
 """After a word key, its closing quote left out: the colon, the object's brace, the object's first key
 (``{"name": "f", "arguments: {"city": "Paris"}}``: Qwen3-4B), as the grammar's OPEN_KEY reads it."""
@@ -530,10 +534,16 @@ class JsonScanner:
             return pos + 1
         if char == '"' and expect == _KEY and self._closer_ok and self._stack[-1] == "{":
             only = _QUOTES_ONLY.match(text, pos, partial=not final)
-            if only is not None and (only.partial or (only.end() == len(text) and not final)):
+            rest = text[only.end() :] if only is not None and not only.group("after") else None
+            waits = rest is not None and any(after.startswith(rest) for after in _AFTER_QUOTES)
+            if only is not None and not final and (only.partial or waits):
                 return -pos - 1  # handed back until what follows the brace is seen
-            if only is not None and (only.end() == len(text) or text[only.end()] in "}],<"):
-                return only.start("brace")  # the `}` closes the object next
+            if only is not None and (only.end() == len(text) or only.group("after")):
+                key = _KEY_AFTER_QUOTE.match(text, pos + 1, partial=not final)
+                if key is not None and key.partial:
+                    return -pos - 1  # whether a quote and a colon close it as a key is not seen yet
+                if key is None:
+                    return only.start("brace")  # the `}` closes the object next
         if char in "\"'":
             if expect == _AFTER and self._line_after and self._stack[-1:] == ["{"]:
                 # A key after a whole value and a gap, the comma left out (at a line's end, as models write objects

@@ -84,6 +84,10 @@ ALIKE: list[tuple[str, Any]] = [
     ('{"a": {""}}', {"a": {}}),
     ('{"a": [{"}]}', {"a": [{}]}),
     ('{"}": 1}', {"}": 1}),  # a key that is a brace: its closing quote follows it
+    ('{"}}": null}', {"}}": None}),  # a key of two braces: a quote follows the closers
+    ('{"x": {"}}": 1}, "y": {"}}', {"x": {"}}": 1}, "y": {}}),
+    ('{"}<": 1}', {"}<": 1}),  # a key of a brace and an angle: no closing tag follows
+    ('{"}</": 1}', {"}</": 1}),  # a quote and a colon after it on its line: a key
     ('{"a: {": 1}', {"a: {": 1}),  # a key holding a colon and a brace, then its own colon
     ('{"ns:key": 1}', {"ns:key": 1}),  # a colon inside a key
     ('{"a: {"b": 1}}', {"a": {"b": 1}}),
