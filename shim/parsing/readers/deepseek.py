@@ -13,9 +13,10 @@ The first is V3.1 (on one line), the second V3 and R1 (token spellings: vLLM ``d
 section is the end-of-sequence token, absorbed as markup.
 
 DeepSeek's result tokens (``<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>…<｜tool▁output▁end｜>``, then
-``<｜tool▁outputs▁end｜>``: its template's frame of a tool's answer) are turn structure wherever they stand: a model that prints them in its
-answer (Ollama's DeepSeek parser tests: ``Here's the weather: <｜tool▁output▁begin｜>22°C<｜tool▁output▁end｜>``)
-wrote markup, and the text between them stays visible.
+``<｜tool▁outputs▁end｜>``: its template's frame of a tool's answer) are turn structure wherever they
+stand: a model that prints them in its answer (Ollama's DeepSeek parser tests:
+``Here's the weather: <｜tool▁output▁begin｜>22°C<｜tool▁output▁end｜>``) wrote markup, and the text between
+them stays visible.
 """
 
 from __future__ import annotations
