@@ -373,6 +373,46 @@ def test_fenced_calls_cut_off_of_no_offered_tool_or_in_prose_stay_text(text: str
     assert (result["calls"], result["text"]) == ([], text)
 
 
+GOTO = {"name": "goto", "parameters": {"type": "object", "properties": {"url": {"type": "string"}}}}
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # OpenHands' browsing agent (its integration mocks): the fence alone on its line, the stop sequence `)`
+        # cutting the call's parenthesis and the fence
+        ('Click it.\n\n```\nclick("10"', [("click", {"bid": "10"})], "Click it.\n\n"),
+        ("Go.\r\n```\r\n  goto('http://localhost:8000'", [("goto", {"url": "http://localhost:8000"})], "Go.\r\n"),
+        ('```\nsend_msg_to_user("Es ist 42."', [("send_msg_to_user", {"text": "Es ist 42."})], ""),
+        ("Tell.\n```\nsend_msg_to_user(text='done')", [("send_msg_to_user", {"text": "done"})], "Tell.\n"),
+        ("Tell.\n```   \nclick('7')\n\n", [("click", {"bid": "7"})], "Tell.\n\n\n"),
+    ],
+)
+def test_a_call_under_a_fence_on_its_own_line_cut_open_by_the_outputs_end_is_read(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, [*BROWSER, GOTO])
+    assert (_calls(result), result["text"]) == (calls, visible)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'will catch\n\n```\nclick("10")\n```',  # a whole fenced call: a snippet shown
+        "Click.\n```\nclick('10')\n```\nThen wait.",
+        "Click.\n```\nclick('10') then wait",  # text after the call
+        "Click.\n```\nclick('10'\nmore",
+        "Click.\n```\nclick('10',",  # cut after a comma
+        "Click.\n```\nlookup('10'",  # no offered tool
+        "Click.\n```python\nclick('10'",  # a fence of a language
+        "For example:\n```\nclick('10'",  # an example
+    ],
+)
+def test_a_call_under_a_fence_on_its_own_line_not_cut_open_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [*BROWSER, GOTO])
+    assert (result["calls"], result["text"]) == ([], text)
+
+
 CREATE = [
     {
         "name": "CreateFile",

@@ -38,7 +38,7 @@ from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
 from shim.parsing.readers.shell_prompt import shell_runner
 from shim.parsing.shapes import ToolIndex, one_parameter
 
-__all__ = ["ROWS", "CommandFence"]
+__all__ = ["COMMAND_FENCE", "ROWS", "CommandFence", "open_command"]
 
 _CLOSE = regex.compile(r"\r?\n[ \t]{0,3}```")
 """The closing fence's line (the line break before it is the fence's markup, not the command's)."""
@@ -87,7 +87,7 @@ class CommandFence:
         self.ctx.revert()
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> CommandFence:
+def open_command(ctx: Context, block: Block, match: regex.Match[str]) -> CommandFence:
     del block, match
     keep_line_break(ctx)  # the line break before the fence stays text
     tool = shell_runner(ctx.tools)
@@ -95,7 +95,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> CommandFence:
     return CommandFence(ctx, tool)
 
 
-_FENCE = (
+COMMAND_FENCE = (
     r"[ \t]{0,3}```[ \t]*\r?\n(?=[ \t\r\n]{0,64}[^\s{\[<@$`][^\r\n]*\r?\n)"
     rf"(?![ \t\r\n]{{0,64}}(?:{NOT_CODE}|{CODE_WORD})[ \t]*\r?\n)"
 )
@@ -106,7 +106,7 @@ The first line is seen whole (to its line break), so where a chunk ends decides 
 
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     def build(tools: ToolIndex) -> str | None:
-        return prefix + _FENCE if shell_runner(tools) else None
+        return prefix + COMMAND_FENCE if shell_runner(tools) else None
 
     return build
 
@@ -119,7 +119,7 @@ ROWS = [
         kind="untagged",
         start="message",
         first="`",
-        reader=_open,
+        reader=open_command,
         open_for_tools=_opener(""),
     ),
     Dialect(
@@ -128,7 +128,7 @@ ROWS = [
         None,
         kind="untagged",
         first="\n",
-        reader=_open,
+        reader=open_command,
         open_for_tools=_opener(r"\n"),
     ),
 ]

@@ -18,11 +18,16 @@ same way, for an offered tool only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect, keep_line_break
+from shim.parsing.readers.command_fence import COMMAND_FENCE, open_command
 from shim.parsing.readers.pycall import PyStart
+from shim.parsing.readers.shell_prompt import shell_runner
 from shim.parsing.readers.untagged import FENCE_OPEN, FenceStart, UntaggedJson
+from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
 
@@ -62,7 +67,45 @@ def _open_bracket(ctx: Context, block: Block, match: regex.Match[str]) -> PyStar
     return PyStart(ctx, block, known_only=True)  # the call must name an offered tool; `]` after it is markup
 
 
+_ACTION_WORD = rf"(?:{_WORD}|action)"
+"""Before a command block, ReAct's and SWE-agent's ``Action:`` labels it too (OpenDevin's SWEAgent: ``Thoughts:`` …
+then ``Action:`` and the bare fence its harness runs)."""
+_COMMAND_LABEL = (
+    rf"(?:(?=[#*_])(?:\#{{1,6}}[ \t]{{1,4}})?(?P<em>\*\*|__)?{_ACTION_WORD}[ \t]{{0,4}}:?(?P=em)?[ \t]{{0,4}}:?"
+    rf"|{_ACTION_WORD}[ \t]{{0,4}}:?){_BREAK}"
+)
+"""A label alone on its line (bare, bold or a heading) with a bare command fence below it: the fence is then
+`shim.parsing.readers.command_fence`'s, decided by the same evidence (one shell runner offered, the fence ending
+the message), and the label is its markup; a fence that is no call gives the label back as text with it."""
+
+
+def _command_opener(prefix: str) -> Callable[[ToolIndex], str | None]:
+    def build(tools: ToolIndex) -> str | None:
+        return prefix + _COMMAND_LABEL + COMMAND_FENCE if shell_runner(tools) else None
+
+    return build
+
+
 ROWS = [
+    Dialect(
+        "label_command_fence",
+        r"Action",
+        None,
+        kind="untagged",
+        start="message",
+        first="#*_tTfFaAcC",
+        reader=open_command,
+        open_for_tools=_command_opener(""),
+    ),
+    Dialect(
+        "label_command_fence_line",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=open_command,
+        open_for_tools=_command_opener(r"\n[ \t]{0,8}"),
+    ),
     Dialect("label_line_call", LABEL, None, kind="untagged", first="[#*_\n", reader=_open),
     Dialect("label_first_line", FIRST_LINE, None, kind="untagged", start="message", first=" \ttTfFaAcC", reader=_open),
     Dialect("label_bracket_call", _BRACKET, None, kind="untagged", first="[", reader=_open_bracket),

@@ -2,7 +2,8 @@
 
 The closer's words in either order: ``[TOOL_REQUEST_END]`` (LLxprt Code's prompt) is the same closer. The markers'
 underscores may be left out, as a model copying them from the prompt as words does (``[TOOLREQUEST]…[ENDTOOLREQUEST]``,
-ERNIE 4.5 on LM Studio)."""
+ERNIE 4.5 on LM Studio). The result's closer ``[END_TOOL_RESULT]`` in the request's place closes it too (a closer
+models print, personal_agent's parser tests: "model typo tolerance")."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ ROWS = [
     Dialect(
         "tool_request",
         r"\[TOOL_?REQUEST\]",
-        r"\[(?:END_?TOOL_?REQUEST|TOOL_?REQUEST_?END)\]",
+        r"\[(?:END_?TOOL_?(?:REQUEST|RESULT)|TOOL_?REQUEST_?END)\]",
         body="json",
         reader=_open,
     )

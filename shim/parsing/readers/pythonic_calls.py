@@ -67,6 +67,7 @@ class PythonicCalls:
         line: bool = False,
         emphasis: str = "",
         fenced: bool = False,
+        ending: bool = False,
     ) -> None:
         self.ctx = ctx
         self.bare = bare
@@ -75,6 +76,10 @@ class PythonicCalls:
         """The Markdown emphasis (``**``) the call opened inside: its closing twin after the call is markup too."""
         self.fenced = fenced
         """Opened by a fence on its line (BrowserGym's ```` ```click('81')``` ````): its closing fence is markup."""
+        self.ending = ending
+        """The fence stands on a line of its own, the call on the next: that block is the action only where the
+        output's end cuts it open (the stop sequence BrowserGym's harness sets, ``)`` or the fence, cut the rest); a
+        whole fenced call is a snippet shown (a document's "will catch" example), text."""
         self.scanner = PythonicScanner()
         self.scanner.feed(opener, 0)  # the opener (`name(` or `[name(`) was consumed by the core
         self.body = [opener]
@@ -149,6 +154,16 @@ class PythonicCalls:
             if fence is not None:  # the closing fence (often cut by the stop sequence ```) is the call's markup
                 self.ctx.consume(fence.group())
                 pos = fence.end()
+                self.fenced = False
+                if self.ending:  # a whole fenced block ending a reply: a snippet shown (a document's example)
+                    self.ctx.revert()
+                    return pos, None
+        if self.ending:  # the output's end must cut the fence open: anything after the call makes it a snippet
+            if not _TRAILING.fullmatch(text, pos):
+                self.ctx.revert()
+                return pos, None
+            if not final:
+                return pos, MORE
         blanks = _BLANKS.match(text, pos)
         assert blanks is not None
         after = blanks.end()
@@ -259,7 +274,8 @@ def _open_list(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
 def _open_fenced(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls:
     opener, _ = keep_line_break(ctx)  # the line break before the fence stays text
     name = match.start("name") - match.start()
-    return PythonicCalls(ctx, block, opener[name:], bare=True, fenced=True)
+    ending = match.group("own") is not None
+    return PythonicCalls(ctx, block, opener[name:], bare=True, fenced=True, ending=ending)
 
 
 def _action_opener(tools: ToolIndex) -> str | None:
@@ -304,9 +320,12 @@ _TAIL_SPAN = 120
 core keeps its last 160 characters)."""
 _EMPHASIS_END = {"**": regex.compile(r"[ \t]{0,4}\*\*"), "__": regex.compile(r"[ \t]{0,4}__")}
 
+_TRAILING = regex.compile(r"[ \t\r\n]*")
 _FENCE_END = regex.compile(r"[ \t]{0,4}(?:\r?\n[ \t]{0,3})?```")
-_FENCE = r"```[ \t]{0,4}"
-"""A fence opened right before a call on its line, with no language: BrowserGym's action block."""
+_FENCE = r"```[ \t]{0,4}(?P<own>\r?\n[ \t]{0,8})?"
+"""A fence opened right before a call on its line, with no language: BrowserGym's action block; or the fence alone
+on its line and the call on the next (OpenHands' browsing agent, its stop sequence cutting the call's `)`), which
+counts only where the output's end cuts the fence open."""
 
 _BRACKET_WORD = r"(?:(?:tool|function)[ _]?)?call[ \t]{0,4}:?"
 """The word that labels a bracketed call: ``[CALL NAME(…)]``, ``[TOOL_CALL NAME(…)]``, ``[Function call: NAME(…)]``."""

@@ -113,3 +113,56 @@ def test_a_long_body_is_read_whole_at_any_split() -> None:
         ),
         every_split=False,
     )
+
+
+OPENDEVIN = "All-Hands-AI/OpenHands:tests/integration/mock/SWEAgent@dcb5d1ce0afedf252d1f400f9a3dad8a6d5713bd"
+
+
+@pytest.mark.parametrize(
+    ("text", "command", "visible"),
+    [
+        (
+            "Thoughts:\nI will list the files.\n\nAction:\n```\nls -la\n```",
+            "ls -la",
+            "Thoughts:\nI will list the files.",
+        ),
+        ("Thoughts:\nRun it.\r\n\r\nAction:\r\n```\r\nbash hello.sh\r\n```\r\n", "bash hello.sh", "Thoughts:\nRun it."),
+        ("Action:\n```\nexit\n```", "exit", ""),
+        ("Plan.\n  action:  \n\n```\ngoto 12\n```\n", "goto 12", "Plan."),
+        ("Plan.\n**Action:**\n```\nscroll_down\n```", "scroll_down", "Plan."),
+        ("Plan.\n### Action\n```\ncat a.py\n```", "cat a.py", "Plan."),
+        ("Plan.\nTool call:\n```\npytest -q\n```", "pytest -q", "Plan."),
+        (
+            "Je vais lire.\n\nAction :\n```\nwrite hello.sh \"echo 'hello'\"\n```",
+            "write hello.sh \"echo 'hello'\"",
+            "Je vais lire.",
+        ),
+    ],
+)
+def test_a_label_line_before_the_command_fence_is_its_markup(text: str, command: str, visible: str) -> None:
+    check(Real(OPENDEVIN, text, [("bash", {"command": command})], visible=visible, tools=BASH))
+
+
+def test_the_label_goes_with_any_one_shell_runner() -> None:
+    tools = [tool("run_command", command="string"), tool("read_file", path="string")]
+    text = "Next.\nAction:\n```\nmake test\n```\n"
+    check(Real(OPENDEVIN, text, [("run_command", {"command": "make test"})], visible="Next.", tools=tools))
+
+
+@pytest.mark.parametrize(
+    ("text", "tools"),
+    [
+        ("Thoughts:\nList.\n\nAction:\n```\nls\n```\nThen I will wait.", BASH),  # text after the fence
+        ("Action:\n```bash\nls -la\n```", BASH),  # a fence of a language
+        ("Action:\n```\nls -la", BASH),  # cut open
+        ("Thoughts:\nList.\nAction:\n```\nls\n```", [tool("search", query="string")]),  # no shell runner
+        ("Thoughts:\nList.\nAction:\n```\nls\n```", None),  # no tools
+        ("The next action:\n```\nls\n```", BASH),  # not a label line: the fence alone is the call
+        ("Take this action: run\n```\nls\n```\nlater.", BASH),
+    ],
+)
+def test_a_label_before_a_fence_that_is_no_call_stays_text(text: str, tools: list[dict[str, Any]] | None) -> None:
+    if text.startswith("The next action:"):
+        check(Real(OPENDEVIN, text, [("bash", {"command": "ls"})], visible="The next action:", tools=tools))
+        return
+    check(Real(OPENDEVIN, text, [], visible=text, tools=tools))

@@ -200,3 +200,35 @@ def test_a_name_with_no_separator_before_a_fenced_object_is_read(text: str) -> N
 )
 def test_a_call_token_before_prose_or_a_fence_of_no_object_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]), visible=False)
+
+
+ODS = "ollama/ollama:model/parsers/deepseek3_test.go (tool_output cases)"
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (
+            "Here's the weather: <｜tool▁output▁begin｜>Temperature: 22°C, Sunny<｜tool▁output▁end｜> Hope that helps!",
+            "Here's the weather: Temperature: 22°C, Sunny Hope that helps!",
+        ),
+        (
+            "Results: <｜tool▁output▁begin｜>Paris: 22°C<｜tool▁output▁end｜> and <｜tool▁output▁begin｜>London: 18°C<｜tool▁output▁end｜>",
+            "Results: Paris: 22°C and London: 18°C",
+        ),
+        (
+            "<|tool_outputs_begin|><|tool_output_begin|>42<|tool_output_end|><|tool_outputs_end|>Das ist 42.",
+            "42Das ist 42.",
+        ),
+    ],
+)
+def test_deepseeks_tool_output_tokens_in_an_answer_are_markup_and_their_content_stays_text(
+    text: str, visible: str
+) -> None:
+    result = check(Real(ODS, text, [], visible=visible, tools=[tool("get_weather", city="string")]))
+    assert "tool" not in result["text"]
+
+
+def test_tool_output_words_in_prose_stay_text() -> None:
+    text = "DeepSeek frames a result in tool output begin / tool output end tokens, <tool_output> here."
+    check(Real(ODS, text, [], visible=text, tools=[tool("get_weather", city="string")]))

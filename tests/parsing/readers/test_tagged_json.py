@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.parsing.chunking import parse_everywhere
 from tests.parsing.readers.cases import Real, check, tool
 
 W = ("get_weather", {"city": "Paris"})
@@ -496,3 +497,22 @@ def test_a_call_tag_with_a_space_for_its_underscore_is_the_tag(text: str, visibl
 def test_a_spaced_call_tag_around_no_call_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=text, tools=["get_weather"]), visible=False)
     assert result["text"] == text
+
+
+PERSONAL_AGENT = "alextra-lab/personal_agent:tests (test_parse_tool_request_end_tool_result_is_accepted)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[TOOL_REQUEST]{"name":"list_directory","arguments":{"path":"/tmp"}}[END_TOOL_RESULT]',
+        '[TOOL_REQUEST]\n{"name": "list_directory", "arguments": {"path": "/tmp"}}\n[END_TOOL_RESULT]',
+        '[TOOLREQUEST]{"name": "list_directory", "arguments": {"path": "/tmp"}}[ENDTOOLRESULT]',
+    ],
+)
+def test_lm_studios_result_closer_closes_a_tool_request(text: str) -> None:
+    result = parse_everywhere(
+        text, [{"name": "list_directory", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}]
+    )
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("list_directory", {"path": "/tmp"})]
+    assert result["text"].strip() == ""
