@@ -22,10 +22,9 @@ from collections.abc import Callable
 
 import regex
 
-from shim.parsing.json_scan import Status
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break, match_at
+from shim.parsing.readers.base import Block, Context, Dialect, keep_line_break
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCandidate, calls_of
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
@@ -34,51 +33,17 @@ _CLOSE = regex.compile(r"[ \t\r\n]{0,8}(?:\}[ \t]{0,4}){0,2}\][ \t]*(?=\r?\n|\Z)
 """The pair's ``]`` (after at most two stray ``}``), the last thing on its line."""
 
 
-class BracketPair:
-    """The arguments object, held until the pair's ``]`` and the line's end decide it."""
-
-    def __init__(self, ctx: Context, name: str) -> None:
-        self.ctx = ctx
-        self.name = name
-        self.json = JsonCandidate(ctx)
-        self.complete = False
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        if not self.complete:
-            new, status = self.json.scan(text, pos, final)
-            if status is Status.MORE:
-                return new, MORE
-            if status is not Status.DONE:
-                return new, None  # not JSON: already text again (`JsonCandidate` reverts)
-            self.complete = True
-            pos = new
-        close = match_at(_CLOSE, text, pos, final)
-        if close is MORE:
-            return pos, MORE
-        shapes = [] if close is None else calls_of(_as_call(self.name, self.json.text()), self.ctx)
-        if close is None or len(shapes) != 1:
-            self.ctx.revert()
-            return pos, None
-        self.ctx.consume(close.group())
-        self.ctx.end_call(shapes[0].name, shapes[0].arguments, streamed=False)
-        return close.end(), None
-
-    def finish(self, truncated: bool) -> None:
-        if self.complete and not truncated:
-            self.feed("", 0, True)
-        else:
-            self.ctx.revert()
-
-
 def _as_call(name: str, arguments: str) -> str:
     """The pair written as the call object the shape rules read."""
     return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> BracketPair:
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonCall:
+    """The arguments object, held until the pair's ``]`` and the line's end decide it."""
     del block
     keep_line_break(ctx)  # the line break before the pair stays text
-    return BracketPair(ctx, match.group("name"))
+    name = match.group("name")
+    return JsonCall(ctx, JsonCandidate(ctx), _CLOSE, required=True, as_call=lambda arguments: _as_call(name, arguments))
 
 
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.json_scan import Status
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
+from shim.parsing.readers.base import Block, Context, Dialect
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCandidate, calls_of
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
@@ -29,46 +28,10 @@ _HEAD = '{"name": '
 _FENCE_CLOSE = regex.compile(r"[ \t]{0,8}\r?\n[ \t]{0,3}```[ \t]{0,8}(?=\r?\n|\Z)")
 
 
-class JsonTail:
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonCall:
     """The members after the name, up to the object's ``}``; then the fence's closing line, if it follows."""
-
-    def __init__(self, ctx: Context, opener: str) -> None:
-        self.ctx = ctx
-        self.json = JsonCandidate(ctx, _HEAD + opener)
-        self.complete = False
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        if not self.complete:
-            new, status = self.json.scan(text, pos, final)
-            if status is Status.MORE:
-                return new, MORE
-            if status is not Status.DONE:
-                return new, None  # not JSON: already text again (`JsonCandidate` reverts)
-            self.complete = True
-            pos = new
-        fence = match_at(_FENCE_CLOSE, text, pos, final)
-        if fence is MORE:
-            return pos, MORE
-        shapes = calls_of(self.json.text(), self.ctx)
-        if len(shapes) != 1:
-            self.ctx.revert()
-            return pos, None
-        if fence is not None:
-            self.ctx.consume(fence.group())
-            pos = fence.end()
-        self.ctx.end_call(shapes[0].name, shapes[0].arguments, streamed=False)
-        return pos, None
-
-    def finish(self, truncated: bool) -> None:
-        if self.complete and not truncated:
-            self.feed("", 0, True)
-        else:
-            self.ctx.revert()
-
-
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonTail:
     del block
-    return JsonTail(ctx, match.group())
+    return JsonCall(ctx, JsonCandidate(ctx, _HEAD + match.group()), _FENCE_CLOSE, required=False)
 
 
 def _opener(tools: ToolIndex) -> str | None:

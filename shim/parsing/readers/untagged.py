@@ -12,13 +12,14 @@ including JSON that stops being JSON, goes back out as text, unchanged.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, cast
 
 import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, JsonScanner, Status
-from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next, WholeToEnd
+from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next, WholeToEnd, match_at
 from shim.parsing.readers.block_end import TURN_END, AfterBody, Closed
 from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
 from shim.parsing.shapes import CallShape, ShapeError, call_items, one_parameter, to_call
@@ -32,6 +33,7 @@ __all__ = [
     "WRAPPED",
     "WRAPPED_CALL",
     "XML_DECLARATION",
+    "JsonCall",
     "JsonCandidate",
     "UntaggedJson",
     "calls_of",
@@ -80,6 +82,59 @@ class JsonCandidate:
 
     def text(self) -> str:
         return "".join(self.body)
+
+
+class JsonCall:
+    """A JSON object held whole, then the markup after it (`after`), read as one call of an offered tool.
+
+    Readers whose opener has already named the call's place (``[NAME, {…}]``, a prefilled head) share this: the
+    object must complete, `as_call` turns its text into the call object the shape rules read, exactly one call of
+    an offered tool must come out, and `after` (a closer that must follow when `required`, else markup taken when
+    it does) is consumed with it. Anything else is text again, unchanged."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        json: JsonCandidate,
+        after: regex.Pattern[str],
+        *,
+        required: bool,
+        as_call: Callable[[str], str] = str,
+    ) -> None:
+        self.ctx = ctx
+        self.json = json
+        self.after = after
+        self.required = required
+        self.as_call = as_call
+        self.complete = False
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if not self.complete:
+            new, status = self.json.scan(text, pos, final)
+            if status is Status.MORE:
+                return new, MORE
+            if status is not Status.DONE:
+                return new, None  # not JSON: already text again (`JsonCandidate` reverts)
+            self.complete = True
+            pos = new
+        after = match_at(self.after, text, pos, final)
+        if after is MORE:
+            return pos, MORE
+        shapes = [] if after is None and self.required else calls_of(self.as_call(self.json.text()), self.ctx)
+        if len(shapes) != 1:
+            self.ctx.revert()
+            return pos, None
+        if after is not None:
+            self.ctx.consume(after.group())
+            pos = after.end()
+        self.ctx.end_call(shapes[0].name, shapes[0].arguments, streamed=False)
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        if self.complete and not truncated:
+            self.feed("", 0, True)
+        else:
+            self.ctx.revert()
 
 
 class UntaggedJson:
