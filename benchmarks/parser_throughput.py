@@ -11,7 +11,10 @@ measured in one process, each the best of a few runs of CPU time (`time.process_
 - for every family, a stream of its blocks between prose at 16-character chunks: time per byte at 10x the
   size / time per byte (target: at most 1.2; a parser that rescans what it buffered shows ratios near 10);
 - building a parser (once per request) for a tool set it has built one for before / reading a 1.6 KB reply with
-  it (target: within 1x: its marker patterns are compiled once per process, not per request).
+  it (target: within 1x: its marker patterns are compiled once per process, not per request);
+- the first reply read with a new tool set, building its parser included / the same reply with a tool set seen
+  before, with 30 and 1,000 tools: printed, no target yet (at 16-character chunks a cut right after a line break
+  compiles the names of the line-start rows' openers; whole text compiles none of them).
 
     python benchmarks/parser_throughput.py            # 100 KB streams, scaling 20 KB -> 200 KB
     python benchmarks/parser_throughput.py --full     # 1 MB streams, scaling 100 KB -> 1 MB
@@ -209,6 +212,37 @@ def construction(target: float = 1.0, repeat: int = 20) -> bool:
     return ok
 
 
+def first_reply(count: int, repeat: int = 5) -> None:
+    """A server gets a new tool set with a request now and then: the first reply read with it (building the parser
+    included) / the same reply with a tool set seen before. Openers holding the offered names are compiled only
+    where their text may be (`shim.parsing.tags.ScreenedOpener`), so this stays near the cost of building the
+    parser's layout where no screen matches; a stream cut right after a line break still compiles the line-start
+    rows' names (the cut could begin a call)."""
+    reply = _PROSE * 4 + FAMILIES["tool_call (Hermes)"] + _PROSE * 4
+    chunks = _pieces(reply, 16)
+
+    def read(tools: list[dict[str, object]]) -> float:
+        start = time.process_time()
+        parser = StreamParser(tools)
+        for chunk in chunks:
+            parser.feed(chunk)
+        parser.close()
+        return time.process_time() - start
+
+    def tool_set(tag: str) -> list[dict[str, object]]:
+        return [*TOOLS, *({"name": f"tool_{tag}_{i}", "parameters": {"type": "object"}} for i in range(count))]
+
+    read(tool_set("warm"))  # the process's first parser compiles what every tool set shares
+    first = min(read(tool_set(f"new{i}")) for i in range(repeat))
+    seen = tool_set("seen")
+    read(seen)
+    again = min(read(seen) for _ in range(repeat))
+    print(
+        f"{f'first reply, {count + len(TOOLS)} new tools':<32} {first * 1e3:>8.2f} ms  tools seen before"
+        f" {again * 1e3:>6.2f} ms  {first / again:>6.1f}x (measured, no target yet)"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--full", action="store_true", help="1 MB streams (slower)")
@@ -226,6 +260,8 @@ def main() -> None:
     results.append(scaling("prose", prose, small))
     print()
     results.append(construction())
+    first_reply(30)
+    first_reply(1000)
     print("\nall targets met" if all(results) else "\nsome targets missed (a busy machine inflates ratios)")
 
 

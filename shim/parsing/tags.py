@@ -56,7 +56,7 @@ class MarkerRow(Protocol):
     def inside(self) -> tuple[str, ...]: ...
     @property
     def first(self) -> str | None: ...
-    def compiled_open(self) -> regex.Pattern[str]: ...
+    def compiled_open(self) -> Opener: ...
     def compiled_close(self) -> regex.Pattern[str] | None: ...
 
 
@@ -94,7 +94,7 @@ class MarkerMatch(Generic[R]):
     match: regex.Match[str]
 
 
-_Candidate: TypeAlias = tuple[MarkerKind, R | None, regex.Pattern[str]]
+_Candidate: TypeAlias = tuple[MarkerKind, R | None, "Opener"]
 
 
 def _overtaken(candidates: Sequence[_Candidate[R]], groups: Sequence[int], ranks: Mapping[str, int]) -> list[list[int]]:
@@ -102,17 +102,24 @@ def _overtaken(candidates: Sequence[_Candidate[R]], groups: Sequence[int], ranks
     table's order: the rows a profile's preference moved it ahead of. Openers (never closers) of rows the table
     holds; a row of the profile's own (a template's derived syntax) overtakes nothing."""
 
-    def rank(c: int) -> int | None:
-        kind, dialect, _ = candidates[c]
-        return None if kind == "close" or dialect is None else ranks.get(dialect.name)
-
+    ranked = [
+        None if kind == "close" or dialect is None else ranks.get(dialect.name) for kind, dialect, _ in candidates
+    ]
+    # The lowest rank after each place: a row with none lower after it (most rows: the table's own order) overtook
+    # nothing, and only the few moved ahead are compared with the rows after them.
+    lowest: list[float] = [float("inf")] * (len(ranked) + 1)
+    for i in range(len(ranked) - 1, -1, -1):
+        mine = ranked[i]
+        lowest[i] = lowest[i + 1] if mine is None else min(lowest[i + 1], mine)
     result: list[list[int]] = []
-    for i in range(len(candidates)):
-        mine = rank(i)
+    for i, mine in enumerate(ranked):
+        if mine is None or lowest[i + 1] >= mine:
+            result.append([])
+            continue
         later = [
             (r, j)
-            for j in range(i + 1, len(candidates))
-            if groups[j] == groups[i] and mine is not None and (r := rank(j)) is not None and r < mine
+            for j in range(i + 1, len(ranked))
+            if groups[j] == groups[i] and (r := ranked[j]) is not None and r < mine
         ]
         result.append([j for _, j in sorted(later)])
     return result
@@ -137,6 +144,125 @@ def compile_marker(pattern: str) -> regex.Pattern[str]:
     overflow it, so without this every parser (every request) paid for them again.
     """
     return regex.compile(pattern, regex.IGNORECASE)
+
+
+class ScreenedOpener:
+    """An opener built from the offered names, compiled only once its text may be there.
+
+    ``(?P<name>get_weather|read[-_]file|…)`` costs about 45 µs per name to compile, in each of the thirty-odd rows
+    whose opener holds the names: with every new tool set (a server's request, a benchmark's case) every reply
+    paid milliseconds, and a thousand tools seconds, before its first character was read. Two screens go first,
+    each matching (fully or partly) wherever the next one does, so where one finds nothing the next is never
+    compiled: the pattern with any word in place of the names (`screen`, the same for every tool set, compiled
+    once per process), then with the names' first two characters and any word characters after (`prefixes`,
+    cheap to compile: a stream cut after ``\nThe`` needs no thousand names to know no ``tool_…`` starts there).
+    """
+
+    __slots__ = ("_prefixed", "_real", "pattern", "prefixes", "screen")
+
+    def __init__(self, pattern: str, screen: str, prefixes: str) -> None:
+        self.pattern, self.screen, self.prefixes = pattern, screen, prefixes
+        self._prefixed: regex.Pattern[str] | None = None
+        self._real: regex.Pattern[str] | None = None
+
+    def _narrowed(self, string: str, pos: int | None, endpos: int | None, partial: bool, *, search: bool) -> bool:
+        """Whether both screens find something (where the real pattern does, they do)."""
+        screen = compile_marker(self.screen)
+        if (screen.search if search else screen.match)(string, pos, endpos, partial=partial) is None:
+            return False
+        if self._prefixed is None:
+            self._prefixed = compile_marker(self.prefixes)
+        found = (self._prefixed.search if search else self._prefixed.match)(string, pos, endpos, partial=partial)
+        if found is not None and self._real is None:
+            self._real = compile_marker(self.pattern)
+        return found is not None
+
+    def match(
+        self, string: str, pos: int | None = None, endpos: int | None = None, *, partial: bool = False
+    ) -> regex.Match[str] | None:
+        if not self._narrowed(string, pos, endpos, partial, search=False) or self._real is None:
+            return None
+        return self._real.match(string, pos, endpos, partial=partial)
+
+    def search(
+        self, string: str, pos: int | None = None, endpos: int | None = None, *, partial: bool = False
+    ) -> regex.Match[str] | None:
+        # Where the real pattern matches, each screen matches there too, so a search that finds nothing is final.
+        if not self._narrowed(string, pos, endpos, partial, search=True) or self._real is None:
+            return None
+        return self._real.search(string, pos, endpos, partial=partial)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the pattern with the names was needed (and compiled) yet."""
+        return self._real is not None
+
+    @property
+    def groupindex(self) -> Mapping[str, int]:
+        return compile_marker(self.screen).groupindex  # the same groups: only the names' alternation differs
+
+
+Opener: TypeAlias = "regex.Pattern[str] | ScreenedOpener"
+"""A compiled opener: what matching at a place needs (``match``, ``groupindex``)."""
+
+_ANY_NAME = r"[A-Za-z_][\w.\-]{0,127}"
+"""Every offered name that can be written as a word, in any of the spellings `tool_name_pattern` allows."""
+_IS_NAME = regex.compile(_ANY_NAME)
+_NAME_TAIL = r"[\w.\-]{0,126}"
+"""What may follow a name's first two characters (`_ANY_NAME` holds at most 128)."""
+_ESCAPED = regex.compile(r"\\(.)")
+_UNIT = regex.compile(r"\\.|\[-_\]|.")
+"""One character of an escaped name as written in a pattern: an escape, ``[-_]``, or itself."""
+_NAME_LIST = regex.compile(r"(?<!\\)\((?P<head>\?:|\?P<name>)(?P<names>(?:\w|\\[^\w\s]|\[-_\]|\|)+)\)")
+"""A group holding only an alternation of literal names (escaped punctuation, ``[-_]`` between parts)."""
+_POSSESSIVE = regex.compile(r"(?:[*+?]|\{\d*(?:,\d*)?\})\+")
+
+
+def _narrowing_spans(pattern: str) -> list[tuple[int, int]]:
+    """The groups of ``pattern`` inside which a wider name could fail where a name matches: atomic groups,
+    negative lookarounds and possessively repeated groups, as (start, end) offsets."""
+    spans: list[tuple[int, int]] = []
+    opened: list[int] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "]":  # ``[]…]``: a ``]`` right after the bracket is a member
+                i += 1
+        elif char == "(":
+            opened.append(i)
+        elif char == ")" and opened:
+            start = opened.pop()
+            if pattern.startswith(("(?>", "(?!", "(?<!"), start) or _POSSESSIVE.match(pattern, i + 1):
+                spans.append((start, i))
+        i += 1
+    return spans
+
+
+@lru_cache(maxsize=4096)
+def compile_opener(pattern: str) -> Opener:
+    """An opener compiled on use: where its name group lists offered names, screened first (`ScreenedOpener`)."""
+    screened = prefixed = pattern
+    narrowing: list[tuple[int, int]] | None = None
+    for found in reversed(list(_NAME_LIST.finditer(pattern))):
+        names = found.group("names").split("|")
+        if not all(_IS_NAME.fullmatch(_ESCAPED.sub(r"\1", n.replace("[-_]", "_"))) for n in names):
+            continue
+        narrowing = _narrowing_spans(pattern) if narrowing is None else narrowing
+        if any(start <= found.start() < end for start, end in narrowing):
+            continue
+        head, (start, end) = found.group("head"), found.span()
+        screened = f"{screened[:start]}({head}{_ANY_NAME}){screened[end:]}"
+        # Each name's first two characters as written (an escape or ``[-_]`` is one), then any name characters.
+        firsts = sorted({"".join(_UNIT.findall(n)[:2]) for n in names})
+        prefixed = f"{prefixed[:start]}({head}(?:{'|'.join(firsts)}){_NAME_TAIL}){prefixed[end:]}"
+    return compile_marker(pattern) if screened == pattern else ScreenedOpener(pattern, screened, prefixed)
 
 
 def _anonymous(pattern: str) -> str:
@@ -201,9 +327,9 @@ class Markers(Generic[R]):
         for d in dialects:
             for wrapper in d.inside:
                 self._inner_rows.setdefault(wrapper, []).append(d)
-        self._inner: dict[str, list[tuple[R, regex.Pattern[str]]]] = {}
+        self._inner: dict[str, list[tuple[R, Opener]]] = {}
 
-    def inner(self, wrapper: str) -> list[tuple[R, regex.Pattern[str]]]:
+    def inner(self, wrapper: str) -> list[tuple[R, Opener]]:
         """The rows whose forms a block of the row named ``wrapper`` may hold, with their openers."""
         found = self._inner.get(wrapper)
         if found is None:
@@ -298,10 +424,10 @@ class Markers(Generic[R]):
 
     def search_call_opener(self, text: str, pos: int, end: int, final: bool) -> regex.Match[str] | None:
         """Find the next call opener in ``text[pos:end]`` (a partial one at the very end unless ``final``)."""
-        return compile_marker(self._any_call_opener_pattern).search(
+        return compile_opener(self._any_call_opener_pattern).search(
             text, pos, end, partial=not final and end >= len(text)
         )
 
     def search_call_marker(self, text: str, pos: int, final: bool) -> regex.Match[str] | None:
         """Find the next call opener or closer (used to skip past a block that failed to parse)."""
-        return compile_marker(self._any_call_marker_pattern).search(text, pos, partial=not final)
+        return compile_opener(self._any_call_marker_pattern).search(text, pos, partial=not final)

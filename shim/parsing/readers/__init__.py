@@ -217,7 +217,7 @@ def _resolved(rows: list[Dialect], tools: ToolIndex) -> Iterator[Dialect]:
         if row.open_for_tools is None:
             yield row
         elif tools and (pattern := row.open_for_tools(tools)):
-            yield replace(row, open=pattern, open_for_tools=None)
+            yield replace(row, open=pattern, open_for_tools=None, built_for_tools=True)
 
 
 def register_dialect(dialect: Dialect) -> None:

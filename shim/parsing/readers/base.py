@@ -17,13 +17,13 @@ events, merges runs of text, and formats the error message a model gets back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 import regex
 
-from shim.parsing.tags import Markers, TagState, compile_marker, first_chars
+from shim.parsing.tags import Markers, Opener, TagState, compile_marker, compile_opener, first_chars
 
 if TYPE_CHECKING:
     from shim.parsing.shapes import ToolIndex
@@ -214,9 +214,21 @@ class Dialect:
     opens_each_call: bool = False
     """The opener prefixes each call (``[TOOL_CALLS]NAME{…}[TOOL_CALLS]NAME{…}``) rather than wrapping a block of
     calls (``<tool_call>…</tool_call>``): the same call written again under it is another call, not a repeat."""
+    built_for_tools: bool = False
+    """The opener was built from the offered tools (`open_for_tools`): compiled only once its text may be there
+    (`shim.parsing.tags.ScreenedOpener`), as a new tool set's openers would cost milliseconds each to compile."""
 
-    def compiled_open(self) -> regex.Pattern[str]:
-        return compile_marker(self.open)
+    def __hash__(self) -> int:
+        # Each parser looks its layout up by its rows (`shim.parsing.stream`): hashing every field of two hundred
+        # rows cost about a millisecond a parser. A row never changes, so its hash is worked out once.
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def compiled_open(self) -> Opener:
+        return compile_opener(self.open) if self.built_for_tools else compile_marker(self.open)
 
     def compiled_close(self) -> regex.Pattern[str] | None:
         return compile_marker(self.close) if self.close else None

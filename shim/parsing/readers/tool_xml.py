@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, cast
 
 import regex
@@ -416,7 +417,13 @@ def tool_name_pattern(tools: ToolIndex) -> str | None:
     """The offered names that can be written as a word (longest first, escaped), as one alternation; ``-`` and
     ``_`` inside a name either way (``resolve_library_id`` for MCP's ``resolve-library-id``: a model spells the
     name as an identifier), as `ToolIndex.resolve` reads them."""
-    names = sorted((n for n in tools.specs if _TAG_NAME.fullmatch(n)), key=len, reverse=True)
+    return _name_alternation(tuple(tools.specs))
+
+
+@lru_cache(maxsize=1024)
+def _name_alternation(offered: tuple[str, ...]) -> str | None:
+    # Every tool-built opener of a parser asks for it (about sixty per parser): built once per tool set.
+    names = sorted((n for n in offered if _TAG_NAME.fullmatch(n)), key=len, reverse=True)
     return "|".join(_SEPARATOR.sub("[-_]", regex.escape(n)) for n in names) or None
 
 
