@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import Any
 
 import regex
 
@@ -221,7 +222,7 @@ def first_reply(count: int, repeat: int = 5) -> None:
     reply = _PROSE * 4 + FAMILIES["tool_call (Hermes)"] + _PROSE * 4
     chunks = _pieces(reply, 16)
 
-    def read(tools: list[dict[str, object]]) -> float:
+    def read(tools: list[dict[str, Any]]) -> float:
         start = time.process_time()
         parser = StreamParser(tools)
         for chunk in chunks:
@@ -229,7 +230,7 @@ def first_reply(count: int, repeat: int = 5) -> None:
         parser.close()
         return time.process_time() - start
 
-    def tool_set(tag: str) -> list[dict[str, object]]:
+    def tool_set(tag: str) -> list[dict[str, Any]]:
         return [*TOOLS, *({"name": f"tool_{tag}_{i}", "parameters": {"type": "object"}} for i in range(count))]
 
     read(tool_set("warm"))  # the process's first parser compiles what every tool set shares
