@@ -76,6 +76,17 @@ AGREED = [
     '{"a": 1, b-c": {"d": 2}}',
     '{"a": 1, b.c": 2}',  # no word key: an error
     '{"a": 1, b": }',
+    # a key holding `}` and an escaped quote is a key, never an object of quotes alone (`_QUOTES_ONLY`)
+    '{"}</\\"": null}',
+    '{"}\\"": 1, "b": {"\\"}": 2}}',
+    # an object written as a string, its inner quotes unescaped (`_EMBEDDED`)
+    '{"function": {"name": "f", "arguments": "{"city":"SF"}"}}',
+    '{"a": "{ "b": [1, {"c": 2}]} " , "d": "{"}',
+    '{"l": ["{"b": 1}", "x"]}',
+    '{"a": "{"b": 1}, "c": 2}',  # the closing quote left out
+    '{"a": "{"b": 1}"x"}',
+    '{"a": "{" "b": 1}',  # a valid string `"{"` and a comma left out: as before
+    '{"a": "{\\"b\\": 1}", "c": "{\\"d\\"}"}',  # escaped inner quotes: the string as before
 ]
 
 
