@@ -25,8 +25,11 @@ from typing import Any, cast
 
 import regex
 
+from shim.parsing.pythonic import folded_arithmetic
+
 __all__ = [
     "ARG_KEYS",
+    "ARITHMETIC",
     "MAX_DEPTH",
     "NAME_KEYS",
     "SCALAR_KINDS",
@@ -173,18 +176,35 @@ BARE_WORD = re.compile(r"(?:[^\s,:{}\[\]\"'()<#/`]|/(?![/*]))(?:[^\n,{}\[\]\"'()
 """An unquoted string value (``Seoul``, ``/home``, ``Viale Francesco Redi``): the grammar's BARE_WORD. It runs to
 the next ``,`` ``}`` ``]`` or line end, blanks at its end left out; a quote, a bracket, a parenthesis (a call
 expression: ``get_current_date ()``), ``<`` (a tag) or a backtick ends it, and what follows is then an error."""
+_ARITHMETIC_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?![A-Za-z0-9_$+\-.])"
+_ARITHMETIC_OPERAND = rf"(?:[-+]?\([ \t]*)*{_ARITHMETIC_NUMBER}(?:[ \t]*\))*"
+_ARITHMETIC_STEP = rf"[ \t]+[-+*/][ \t]+{_ARITHMETIC_OPERAND}"
+ARITHMETIC = regex.compile(rf"{_ARITHMETIC_OPERAND}(?:{_ARITHMETIC_STEP})+")
+"""Arithmetic on number literals as a value (``"amount": 1600 - (250 + 250)``, ``"x": 10 - 5``: Qwen3-4B, Qwen2.5-7B
+doing the sum in the call): the grammar's ARITHMETIC, folded by `pythonic.folded_arithmetic` (the one owner of what
+arithmetic is folded). Each number is whole as NUMBER reads it and each operator has blanks on both sides, so a word
+such as ``2024-05-01``, ``3/4`` or ``555-1234`` is never a sum; any other expression is no value."""
+_ARITHMETIC_MORE = regex.compile(_ARITHMETIC_STEP)
+"""One more operator and operand after a whole sum: seen in part at a chunk's end, the sum may go on."""
+_ARITHMETIC_START = frozenset("0123456789.+-(")
 _KEY_RUNS = {'"': re.compile(r'[^"\'>(=:\\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
 """A key's body runs to a quote of either kind or a separator a damaged key may end in (`_damaged_key_end`)."""
 _WORD_KEY = re.compile(r"[A-Za-z_$][\w$\-]{0,63}")
 _MIXED_COLON = re.compile(r"[ \t]*:")
+_EMBEDDED = regex.compile(r'"\{[ \t]*"[A-Za-z_$][A-Za-z0-9_$\-]{0,63}"[ \t]*:')
+"""A string value opening with an object whose first key's quotes are unescaped (``"{"city": "SF"}"``): the string
+holds that object, read as the object (the grammar's _EMBED_OPEN); a valid string never continues so."""
+_UNOPENED_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$\-]{0,63}")
+"""A word key that may have lost its opening quote (``maxDists": …``): the grammar's UNOPENED_KEY before its quote."""
 _GLUED_VALUE = re.compile(r"[ \t]*[{\[]")
 _STRAY_TAIL = re.compile(r"[\s}\]]*")
 _QUOTES_ONLY = regex.compile(r'"{1,2}[ \t\r\n]*(?P<brace>\})[ \t\r\n}\]]*(?P<after></|<\||```)?')
 """An object holding nothing but one or two quotes (``{"}}``, ``{""}``: Qwen3-4B for a tool without parameters):
 empty, as the grammar's _QUOTES_ONLY reads it, where nothing but closers follow its brace to a closing tag, a special
 token, a fence or the end. A key ``{"}": 1}``, ``{"}}": null}`` or ``{"}<": 1}`` has its closing quote after them."""
-_KEY_AFTER_QUOTE = regex.compile(r'"?[^"\n]*"[ \t]*:')
-"""What makes a quote before a brace a key's (``{"}</": 1}``): a quote and a colon on its line (`_QUOTES_ONLY`)."""
+_KEY_AFTER_QUOTE = regex.compile(r'"?(?:[^"\\\n]|\\.)*"[ \t]*:')
+"""What makes a quote before a brace a key's (``{"}</": 1}``, ``{"}</\\"": 1}``): a quote and a colon on its line,
+escaped quotes inside the key skipped (`_QUOTES_ONLY`)."""
 _AFTER_QUOTES = "</", "<|", "```"
 """What may follow an object of quotes alone and its closers, besides the end (`_QUOTES_ONLY`'s last group)."""
 _OPEN_KEY = regex.compile(r':[ \t]*\{[ \t\r\n]*"[A-Za-z_$][\w$\-]{0,63}"[ \t]*:')
@@ -250,6 +270,8 @@ class JsonScanner:
         self._joint_ws = ""  # blanks after such a string, held with its quote (between joined literals they go)
         self._after_closer = False  # the last character taken was a closing bracket (a stray quote may follow)
         self._key_quoted = False  # the current key was written in quotes
+        self._embedded: list[int] = []  # stack depths of objects written inside a string's quotes (`_EMBEDDED`)
+        self._owe_quote = False  # such an object just closed: its string's closing quote comes next
 
     # -- public -------------------------------------------------------------------------------------
 
@@ -275,6 +297,11 @@ class JsonScanner:
                 continue
             char = text[pos]
             after_closer, self._after_closer = self._after_closer, False
+            if self._owe_quote and char not in " \t\r\n/#":
+                self._owe_quote = False
+                if char == '"':  # `"{"city": "SF"}"`: the string's closing quote after its object (if written)
+                    pos += 1
+                    continue
             if char in "\"'" and after_closer and self._expect == _AFTER and not self._joinable:
                 # A quote glued after a closer with only closers and blanks after it to the end (`]"}}`, `}"`: Llama
                 # 3.2 3B): stray, as the grammar's STRAY_QUOTE; until the end is seen it is handed back.
@@ -357,7 +384,7 @@ class JsonScanner:
         """True when the value is complete except for closing brackets (every value in it is whole)."""
         if self.done:
             return True
-        if self._quote is not None or not self._stack or self._comment == "block":
+        if self._quote is not None or not self._stack or self._comment == "block" or self._embedded:
             return False
         return self._expect == _AFTER or (self._closer_ok and self._expect in (_KEY, _VALUE))
 
@@ -480,6 +507,7 @@ class JsonScanner:
                 and self._stack[-1] != opener
                 and opener in self._stack
                 and (expect == _AFTER or (self._closer_ok and expect in (_KEY, _VALUE)))
+                and self._embedded[-1:] != [len(self._stack)]
             ):
                 # A closer that skips open brackets whose values are whole (`[{"a": {"b": 1}]`, a `}` left
                 # out): they are closed first, as `lenient_json.loads` reads the same text.
@@ -498,6 +526,9 @@ class JsonScanner:
             self._emit(char)
             if self._args_depth is not None and len(self._stack) == self._args_depth:
                 self._args_depth = None  # finished; `streamed` keeps it from starting again
+            if self._embedded[-1:] == [len(self._stack)]:
+                self._embedded.pop()
+                self._owe_quote = True
             self._stack.pop()
             self._keys.pop()
             self._value_done()
@@ -544,6 +575,15 @@ class JsonScanner:
                     return -pos - 1  # whether a quote and a colon close it as a key is not seen yet
                 if key is None:
                     return only.start("brace")  # the `}` closes the object next
+        if char == '"' and expect == _VALUE and self._stack:
+            embedded = _EMBEDDED.match(text, pos, partial=not final)
+            if embedded is not None and embedded.partial:
+                return -pos - 1  # whether an object follows inside the quote is not seen yet
+            if embedded is not None:
+                # `"arguments":"{"city":"SF"}"` (osaurus's parser tests): an object written as a string whose inner
+                # quotes lost their escapes, read as the object, as the grammar's _EMBED_OPEN reads it.
+                self._embedded.append(len(self._stack) + 1)
+                return pos + 1  # its `{` opens the value next
         if char in "\"'":
             if expect == _AFTER and self._line_after and self._stack[-1:] == ["{"]:
                 # A key after a whole value and a gap, the comma left out (at a line's end, as models write objects
@@ -565,6 +605,10 @@ class JsonScanner:
             if self._string_role is None and self._scalar_key() is not None:
                 self._held = [self._out.pop()]  # its opening quote: the whole string decides how it streams
             return pos + 1
+        if expect == _VALUE and self._stack and char in _ARITHMETIC_START:
+            end = self._arithmetic(text, pos, final)
+            if end is not None:
+                return end
         match = _TOKEN.match(text, pos)
         if match is not None and match.end() == len(text) and not final:
             return -pos - 1
@@ -580,12 +624,20 @@ class JsonScanner:
             if not _BARE_KEY.fullmatch(token):
                 self._fail(pos, f"{token!r} is not a valid key")
                 return pos
+            end = match.end()
+            if text[end : end + 1] in ('"', "'") and _UNOPENED_KEY.fullmatch(token):
+                # `maxDists": "0.1"` (Llama 4): a word key whose opening quote was left out, closed right before its
+                # colon, as the grammar's UNOPENED_KEY reads it.
+                if _MIXED_COLON.match(text, end + 1) is not None:
+                    end += 1
+                elif not final and text[end + 1 :].strip(" \t") == "":
+                    return -pos - 1  # whether a colon follows the quote is not seen yet
             self._emit(json.dumps(token))
             self._keys[-1] = token
             self._key_quoted = False
             self._expect = _COLON
             self._closer_ok = False
-            return match.end()
+            return end
         if expect != _VALUE:
             self._fail(pos, f"unexpected {token!r}")
             return pos
@@ -596,6 +648,25 @@ class JsonScanner:
         self._emit(normal)
         self._value_done()
         return match.end()
+
+    def _arithmetic(self, text: str, pos: int, final: bool) -> int | None:
+        """A value of number arithmetic (`ARITHMETIC`) streamed as the number it folds to; a number with only blanks
+        after it to the chunk's end is handed back (an operator may follow); None when no arithmetic starts here."""
+        found = ARITHMETIC.match(text, pos, partial=not final)
+        if found is None:
+            return None
+        if found.partial or (
+            not final
+            and (found.end() == len(text) or _ARITHMETIC_MORE.match(text, found.end(), partial=True) is not None)
+        ):
+            return -pos - 1  # the chunk ends where the sum may still go on
+        value = folded_arithmetic(found.group())
+        if value is None:
+            self._fail(pos, f"{found.group()!r} is no arithmetic on numbers")
+            return pos
+        self._emit(json.dumps(value))
+        self._value_done()
+        return found.end()
 
     def _bare_word(self, text: str, pos: int, final: bool) -> int:
         """An unquoted string value (`BARE_WORD`), streamed as a JSON string; a word that runs to the end of the

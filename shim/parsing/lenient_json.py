@@ -27,6 +27,7 @@ from lark.exceptions import (
 )
 
 from shim.parsing.json_scan import MAX_DEPTH, JsonScanner, Status, normalize_number, normalize_string_unit
+from shim.parsing.pythonic import folded_arithmetic
 from shim.resources import data_dir
 
 __all__ = [
@@ -74,6 +75,13 @@ class _ToPython(Transformer[Token, Any]):
         return str(token)
 
     @v_args(inline=True)
+    def arithmetic(self, token: Token) -> int | float:
+        value = folded_arithmetic(str(token))
+        if value is None:
+            raise LenientJSONError(f"{str(token)!r} is no arithmetic on numbers")
+        return value
+
+    @v_args(inline=True)
     def number(self, token: Token) -> int | float:
         text = normalize_number(str(token))
         if text is None:
@@ -101,6 +109,10 @@ class _ToPython(Transformer[Token, Any]):
     @v_args(inline=True)
     def glued_key(self, token: Token) -> str:
         return str(token)[1:-1]  # `"data'`: the word between the mismatched quotes
+
+    @v_args(inline=True)
+    def unopened_key(self, token: Token) -> str:
+        return str(token)[:-1]  # `maxDists"`: the word before the quote that closes it
 
     @v_args(inline=True)
     def glued_pair(self, token: Token, value: Any) -> tuple[str, Any]:

@@ -42,6 +42,7 @@ __all__ = [
     "PythonicScanner",
     "as_data",
     "backslashes_kept",
+    "folded_arithmetic",
     "parse_pythonic",
 ]
 
@@ -488,6 +489,20 @@ def as_data(node: ast.expr) -> ast.expr:
         ValueError: arithmetic with no finite value (``1 / 0``, an overflow).
     """
     return cast("ast.expr", _AsData().visit(node))
+
+
+def folded_arithmetic(text: str) -> int | float | None:
+    """The value of ``text`` when it is arithmetic on number literals alone (``1600 - (250 + 250)``,
+    ``4.0 * 3.14159e-04``: ``+ - * /``, unary signs and parentheses, folded as `as_data` folds a call's value), else
+    None: a name, a call, ``**``, an unbalanced parenthesis or no finite value (``1 / 0``) is no number. The one
+    reading of "what arithmetic we fold" for JSON values (`json_scan.ARITHMETIC`) as for Python-style calls."""
+    try:
+        node = as_data(ast.parse(text.strip(), mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
+        return None
+    return cast("int | float", node.value)
 
 
 def _dict_keywords(node: ast.Dict) -> list[ast.keyword]:

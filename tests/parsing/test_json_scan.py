@@ -17,7 +17,8 @@ def scan(chunks: list[str], *, bare_words: bool) -> tuple[Status, str]:
     """Feed ``chunks`` as a reader does (a token cut at a chunk's end is handed back), the value being the
     arguments object; the final status and the streamed argument text."""
     scanner = JsonScanner(args_only=True, stop_chars="", bare_words=bare_words)
-    held, out, status = "", [], Status.MORE
+    held, status = "", Status.MORE
+    out: list[str] = []
     for index, chunk in enumerate(chunks):
         held += chunk
         pos, status = scanner.feed(held, 0, final=index == len(chunks) - 1)
@@ -57,6 +58,35 @@ AGREED = [
     '{"a": 5 people}',
     '{"a": "x" + 1}',
     "{a: Seoul",  # closers added at the end
+    # arithmetic on number literals as a value (`ARITHMETIC`)
+    '{"amount": 1600 - (250 + 250 + 198 + 129), "n": 0}',
+    '{"x": 10 - 5, "y": 15 - 7}',
+    '{"l": [2.5 * 4, -(1 + 2) / 2 , 3]}',
+    '{"a": {"b": [1 + 1]}, "r": 4.0 * 3.14159e-04}',
+    '{"a": 1 / 0}',  # no finite value: an error
+    '{"a": 1 ** 2}',  # `**` is never folded
+    '{"a": 2024-05-01, "b": 3/4}',  # no blanks around the operators: a word (or no value)
+    '{"a": 10 - 5 apples}',
+    '{"a": 10 - x}',
+    '{"a": (10 - 5}',
+    '{"a": "1 - 2", "a-b": "(3)", "c": "x // y"}',  # valid JSON reads as before
+    # a word key whose opening quote was left out (`_UNOPENED_KEY`)
+    '{"search": "Redi",\n maxDists": "0.1",\n "n": 1}',
+    "{maxDists'  : [1, 2]}",
+    '{"a": 1, b-c": {"d": 2}}',
+    '{"a": 1, b.c": 2}',  # no word key: an error
+    '{"a": 1, b": }',
+    # a key holding `}` and an escaped quote is a key, never an object of quotes alone (`_QUOTES_ONLY`)
+    '{"}</\\"": null}',
+    '{"}\\"": 1, "b": {"\\"}": 2}}',
+    # an object written as a string, its inner quotes unescaped (`_EMBEDDED`)
+    '{"function": {"name": "f", "arguments": "{"city":"SF"}"}}',
+    '{"a": "{ "b": [1, {"c": 2}]} " , "d": "{"}',
+    '{"l": ["{"b": 1}", "x"]}',
+    '{"a": "{"b": 1}, "c": 2}',  # the closing quote left out
+    '{"a": "{"b": 1}"x"}',
+    '{"a": "{" "b": 1}',  # a valid string `"{"` and a comma left out: as before
+    '{"a": "{\\"b\\": 1}", "c": "{\\"d\\"}"}',  # escaped inner quotes: the string as before
 ]
 
 
