@@ -131,6 +131,13 @@ def test_a_turn_token_in_prose_with_no_call_stays_text(text: str) -> None:
         ('<|tool_call|>[{"name": "f", "arguments": {}}]<|/tool_call|>', ""),  # Phi's <|tool|>…<|/tool|> style
         ('{"name": "f", "arguments": {}}\n<|/function|> done', "done"),
         ('<tool_call>{"name": "f", "arguments": {}}</tool_call><|tool_calls_end|><|im_end|>', ""),
+        # a closer named `end_` first: Hermes 2 Theta (a Llama 3 model on ChatML) closed its call with Llama 3's header
+        # closer, then wrote on (BFCL's 2024-08-11 results); Granite's role closer
+        (
+            'Sum:\n<|im_start|>\n{"arguments": {}, "name": "f"}\n<|end_header_id|>\n\nThe result is 5.',
+            "Sum: The result is 5.",
+        ),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call><|end_of_role|>', ""),
     ],
 )
 def test_a_closing_special_token_after_a_call_is_markup(text: str, visible: str) -> None:
@@ -142,6 +149,7 @@ def test_a_closing_special_token_after_a_call_is_markup(text: str, visible: str)
     [
         "Close the block with <|/tool_call|> after the list.",  # named in prose, no call before it
         "The template ends with `<|tool_calls_end|>`.",
+        "Llama 3 closes a role header with <|end_header_id|> before the message.",
     ],
 )
 def test_a_closing_special_token_without_a_call_before_it_stays_text(text: str) -> None:
@@ -396,7 +404,7 @@ def test_lm_studios_markers_without_underscores_named_in_prose_stay_text(text: s
     ],
 )
 def test_llama_3s_separator_opening_the_message_before_a_call_is_markup(text: str) -> None:
-    calls = [("f", {})] * text.count('"name"')
+    calls: list[tuple[str, dict[str, object]]] = [("f", {})] * text.count('"name"')
     check(Real("written: a tail from the second call on", text, calls, tools=["f"]))
 
 

@@ -17,6 +17,7 @@ import regex
 
 from shim.parsing.readers import (
     angle_calls,
+    answer_fence,
     at_call,
     attribute_call,
     bracket_action,
@@ -43,6 +44,7 @@ from shim.parsing.readers import (
     hyperclovax,
     json_tail,
     kimi,
+    kv_lines,
     labelled,
     langchain_blob,
     langchain_xml,
@@ -74,6 +76,7 @@ from shim.parsing.readers import (
     token_call,
     tool_call_for,
     tool_fence,
+    tool_request_bracket,
     tool_xml,
     untagged,
     unused_tokens,
@@ -138,9 +141,11 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *tool_call_for.ROWS,  # [tool_call: NAME for KEY 'VALUE']: Gemini CLI's prompt notation (offered tools, keys)
     *bracket_tool_call_kv.ROWS,  # [Tool Call] name=NAME id=ID args={…}: a client's log line (offered tools)
     *bracket_name_json.ROWS,  # [NAME, {…}] opening the message or a line: a name-and-arguments pair (offered tools)
+    *tool_request_bracket.ROWS,  # TOOL_REQUEST[NAME:{…}] anywhere in prose (Ada's request notation, offered tools)
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
     pythonic_list.FENCE,  # ```\n[get_weather(city='Lima')]\n```: a fenced call list, known tools only
     pythonic_list.MESSAGE_FENCE,  # ```python\n[get_weather(city='Lima')]\n``` opening the message: the answer
+    *answer_fence.ROWS,  # ```bash\n{"name": …}\n``` opening the message: a JSON call mislabelled as code, the answer
     *command_fence.ROWS,  # ```\nls\n``` ending the message: the one offered shell runner's command (SWE-agent)
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)
@@ -156,6 +161,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     *command_argument.ROWS,  # GET https://… alone on its line (+ a JSON payload below), offered tools only
     *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)
+    *kv_lines.ROWS,  # TOOL: NAME or [NAME], then KEY: value lines (Orket's legacy notation; offered tools, keys)
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     *json_tail.ROWS,  # "NAME", "input": …}: the rest of a call object the prompt opened, opening the message
     *response_header.ROWS,  # ### Response:\n{…}: a template's header of the model's turn before a call, markup

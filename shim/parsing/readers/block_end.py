@@ -44,6 +44,7 @@ TURN_END = regex.compile(
     r"|<start_(?:function|tool)_response>"  # FunctionGemma opens the tool's answer after its call: a stop token
     r"|<\|observation\|>"  # so does GLM's header of the tool's turn (a stop token of its template)
     r"|<\|/[A-Za-z_][\w.:-]{0,31}\|>|<\|[A-Za-z_][\w.:-]{0,31}[_:]end\|>"
+    r"|<\|end_[a-z][a-z_]{0,23}\|>"  # a closer named ``end_`` first: Llama 3's `<|end_header_id|>`, `<|end_of_role|>`
     r"|<[A-Za-z_][\w.:-]{0,31}\|>"  # Gemma 4's closers, the bar after the name: `<turn|>`, `<tool_response|>`
     r"|<\|close\|>(?:tools|message)<\|sep\|>"  # Kimi K3's section and message closers
     r"|\[UNUSED_TOKEN_\d{1,6}\]"  # a special token a runtime could not render (InternLM2 in Ollama)
@@ -51,9 +52,10 @@ TURN_END = regex.compile(
     regex.IGNORECASE,
 )
 """Turn-structure tokens a model writes after its call: markup when they follow a call block. Besides the named
-ones, any closing special token (``<|/tool_call|>``, ``<|tool_calls_end|>``, Gemma 4's ``<turn|>``): a closer of
-the model's own vocabulary, which no visible text is written with. Gemma's ``<eos>`` (printed after its
-``<end_of_turn>`` when a notebook decodes without skipping special tokens) ends the sequence as ``</s>`` does."""
+ones, any closing special token (``<|/tool_call|>``, ``<|tool_calls_end|>``, ``<|end_header_id|>``, Gemma 4's
+``<turn|>``): a closer of the model's own vocabulary, which no visible text is written with. Gemma's ``<eos>``
+(printed after its ``<end_of_turn>`` when a notebook decodes without skipping special tokens) ends the sequence as
+``</s>`` does."""
 
 
 PROMPT_CLOSER = regex.compile(

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import regex
 
+from shim.parsing.json_scan import JsonScanner, Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.code_fence import CodeFence
 
@@ -92,7 +93,9 @@ _CUE = regex.compile(
     # in the first person (私, 我) is the model's own.
     r"|(?<![私僕我][^\n\u3002]{0,60})(?:モデル|LLM|AI|エージェント|アシスタント)(?:は|が)[^\n\u3002私僕我]{0,100}?(?:出力|生成|返)[^\n\u3002]{0,40}\u3002?"
     r"|(?<![私僕我][^\n\u3002]{0,60})(?:模型|LLM|AI|助手|智能体)[^\n\u3002私我]{0,60}?(?:输出|生成|返回)[^\n\u3002]{0,40}\u3002?)"
-    r"(?:[^.!?\n\u3002\uff01\uff1f]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}"  # `Qwen2.5` ends no sentence
+    # `Qwen2.5` ends no sentence; a `{` ends what the words present (the example written out on their line:
+    # `Example of a bad call: {"name": …}` presents that object, not a block on the next line; `Quoted`)
+    r"(?:[^.!?\n\u3002\uff01\uff1f{]|[.!?](?=\S)){0,72}?[:,]?[ \t]*(?:\r?\n[ \t]*){0,2}"
     r"(?:(?<=:[ \t]*\r?\n[ \t\r\n]*)[^\n:]{1,40}:[ \t]*(?:\r?\n[ \t]*){0,2})?$",  # and a label line ("GLM5:")
     regex.IGNORECASE,
 )
@@ -199,13 +202,38 @@ def continues_examples(before: str) -> bool:
 
 
 class Quoted:
-    """A block shown in prose: its opener and all up to its closer (or the paragraph's end) stay text."""
+    """A block shown in prose: its opener and all up to its closer (or the paragraph's end) stay text. A block of
+    no closer that is a JSON value written on the line of the words presenting it (``Example of a bad call:
+    {"name": …}``) is shown up to that value's end: the value delimits itself and is all those words present, so a
+    call on the next line is the model's own (open-agent-harness's test of a bad example, then the real tagged
+    call). A value opening a line under them (``For example:\n{…}``) is shown to the paragraph's end, as a list of
+    examples may go on."""
 
     def __init__(self, ctx: Context, dialect: Dialect) -> None:
         self.ctx = ctx
         self.end = dialect.compiled_close() or _PARAGRAPH_END
+        tail = ctx.tail()
+        inline = not dialect.close and bool(tail[tail.rfind("\n") + 1 :].strip())  # words before it on its line
+        self.value: JsonScanner | None = JsonScanner(stop_chars="", capture=False) if inline else None
+        """Reads the shown value of a block of no closer; None once it is known to be none (or the block has one)."""
+        self.begun = False
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if self.value is not None:
+            if not self.begun:
+                if pos >= len(text):
+                    return (pos, MORE) if not final else self._whole(pos)
+                self.begun = True
+                if text[pos] not in "{[":
+                    self.value = None
+            if self.value is not None:
+                new, status = self.value.feed(text, pos, final=final)
+                self.ctx.consume(text[pos:new])
+                if status is Status.MORE:
+                    return (new, MORE) if not final else self._whole(new)
+                if status is Status.DONE:
+                    return self._whole(new)
+                self.value, pos = None, new  # not JSON after all: shown to the paragraph's end
         ctx = self.ctx
         found = self.end.search(text, pos, partial=not final)
         if found is None or (found.partial and found.start() >= len(text)):
@@ -219,6 +247,10 @@ class Quoted:
         ctx.consume(found.group())
         ctx.revert()
         return found.end(), None
+
+    def _whole(self, pos: int) -> tuple[int, Next]:
+        self.ctx.revert()
+        return pos, None
 
     def finish(self, truncated: bool) -> None:
         del truncated

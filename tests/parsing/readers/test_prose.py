@@ -684,3 +684,50 @@ def test_a_reasoning_tag_after_another_roles_turn_is_part_of_the_transcript(text
 def test_a_reasoning_tag_with_no_other_roles_turn_before_it_is_still_reasoning(text: str) -> None:
     result = parse_everywhere(text, TOOLS, every_split=True, seeds=2)
     assert result["reasoning"].strip() == "Rome."
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # open-agent-harness: a bad example on the presenting line, then the model's real tagged call
+            'Example of a bad call: {"name": "not_this", "arguments": {}}\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}}</tool_call>',
+            [("get_weather", {"city": "Lima"})],
+            'Example of a bad call: {"name": "not_this", "arguments": {}}',
+        ),
+        (  # a labelled wrong call, its object over two lines, then a bare call of an offered tool
+            'Wrong: {"name": "special_function",\n "args": 1}\n{"name": "get_weather", "arguments": {"city": "Oslo"}}',
+            [("get_weather", {"city": "Oslo"})],
+            'Wrong: {"name": "special_function", "args": 1}',
+        ),
+        (  # a cue in another language, the example an array
+            'Por ejemplo: [{"name": "x", "arguments": {}}]\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            [("get_weather", dict[str, object]())],
+            'Por ejemplo: [{"name": "x", "arguments": {}}]',
+        ),
+    ],
+)
+def test_a_json_example_on_the_presenting_line_is_shown_up_to_its_end_and_a_call_after_it_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, object]]], visible: str
+) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == calls
+    assert " ".join(result["text"].split()) == " ".join(visible.split())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the example opens a line under the presenting words: the paragraph is a list of examples
+        'For example:\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n'
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>',
+        'Examples:\n{"name": "get_weather", "arguments": {}}\n{"name": "special_function", "arguments": {}}',
+        # the example on the presenting line, and the words after it still present what follows
+        'For example, {"name": "get_weather", "arguments": {}} looks like this:\n'
+        '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+    ],
+)
+def test_a_json_example_under_presenting_words_or_presenting_the_next_block_keeps_it_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert result["calls"] == []
+    assert result["text"] == text

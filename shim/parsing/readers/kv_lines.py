@@ -1,0 +1,187 @@
+"""A tool named on a line of its own (``TOOL: NAME`` or ``[NAME]``), then its arguments as ``KEY: value`` lines.
+
+    TOOL: write_file
+    PATH: script.py
+    CONTENT: print("hello")
+
+Orket's legacy notation (McElyea/Orket, ``ToolParser``'s fallback, and its shorthand with the name in square
+brackets): the header names the tool, each line after it gives one argument, its key in any case (``PATH`` for the
+declared ``path``). A value is the rest of its line; lines after it that are no key line of the tool go on the
+value (a file's content over several lines), and a value opened with ``\"\"\"`` runs to the line that closes the
+quotes, blank lines included (the quotes and the layout line break inside each are not the value's). The call ends
+at a blank line, at the next header (each header is another call) or at the output's end; the line break before
+what follows stays text. Values are typed by the schema (`shim.parsing.xml_values.typed_value`).
+
+The evidence is strict: the header opens the message or a line, its name is an offered tool's, the line right
+after it is a key line, and every key line's key is a parameter that tool declares, once. A header in a sentence,
+of a tool that was not offered, with no key line after it or with a key the tool does not declare first, is text;
+so is one shown in prose (a code fence, words presenting an example: the core's prose rules). ``TOOL: NAME`` with a
+JSON object on the next line is langroid's form (`shim.parsing.readers.request_key`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import regex
+
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break
+from shim.parsing.readers.tool_xml import tool_name_pattern
+from shim.parsing.shapes import ToolIndex
+from shim.parsing.xml_values import typed_value
+
+__all__ = ["ROWS"]
+
+_KEY_LINE = regex.compile(r"[ \t]{0,8}(?P<key>[A-Za-z_][\w\-]{0,63})[ \t]{0,4}:(?:[ \t]{1,8}|(?=\r?\n|\Z))")
+_QUOTES = '"""'
+_HEADER = r"(?:(?i:tool)[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{names})|\[[ \t]{{0,4}}(?P<bracketed>{names})[ \t]{{0,4}}\])"
+"""``TOOL: NAME`` or ``[NAME]`` (``{names}``: the offered names)."""
+
+
+class KvLines:
+    """The key lines after the header, one line at a time: each is decided once it is whole (its line break seen,
+    or the output's end), so the call is the same whatever the chunking."""
+
+    def __init__(self, ctx: Context, name: str, header: regex.Pattern[str]) -> None:
+        self.ctx = ctx
+        self.name = ctx.tools.resolve(name)
+        self.header = header
+        """Another call's header at a line's start: it ends this call."""
+        props = ctx.tools.properties(self.name) or {}
+        self.keys = {str(key).casefold(): str(key) for key in props}
+        self.pairs: dict[str, list[str]] = {}
+        self.last: str | None = None
+        self.quoted = False
+        """The last value opened with ``\"\"\"`` and its closing quotes have not come yet."""
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        while True:
+            # `pos` is at the line break before the next line (the header's, then each line's): read with that line.
+            if pos >= len(text):
+                return (pos, MORE) if not final else self._end(pos)
+            start = pos + (2 if text.startswith("\r\n", pos) else 1)
+            end = text.find("\n", start)
+            if end < 0 and not final:
+                return pos, MORE
+            stop = len(text) if end < 0 else end
+            line = text[start:stop].rstrip("\r")
+            if not self._take(line):
+                return self._end(pos)
+            self.ctx.consume(text[pos:stop])
+            pos = stop
+            if end < 0:
+                return self._end(pos)
+
+    def _take(self, line: str) -> bool:
+        """Read one line into the call; False: it is not the call's (a blank line, another header, a first line that
+        is no key line of the tool, a key given twice)."""
+        if self.quoted:
+            self._extend(line)
+            return True
+        if not line.strip() or self.header.match(line):
+            return False
+        found = _KEY_LINE.match(line)
+        key = self.keys.get(found.group("key").casefold()) if found is not None else None
+        if found is None or key is None:
+            if self.last is None:
+                return False
+            self._extend(line)
+            return True
+        if key in self.pairs:  # a key given twice: no call of this notation, all of it text
+            self.pairs.clear()
+            return False
+        self.last = key
+        value = line[found.end() :]
+        self.pairs[key] = [value]
+        self.quoted = value.strip().startswith(_QUOTES) and not _closes(value.strip()[3:])
+        if value.strip().startswith(_QUOTES) and not self.quoted:
+            self.last = None  # `KEY: """…"""` on one line: the value is whole
+        return True
+
+    def _extend(self, line: str) -> None:
+        assert self.last is not None
+        self.pairs[self.last].append(line)
+        if self.quoted and line.rstrip().endswith(_QUOTES):
+            self.quoted = False
+            self.last = None  # the quotes closed the value: a line after it is no more of it
+
+    def _end(self, pos: int) -> tuple[int, Next]:
+        if not self.pairs or self.quoted:
+            self.ctx.revert()
+            return pos, None
+        arguments: dict[str, Any] = {
+            key: typed_value(self.ctx.tools, self.name, key, _value(lines)) for key, lines in self.pairs.items()
+        }
+        self.ctx.end_call(self.name, arguments, streamed=False)
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        if truncated or not self.pairs or self.quoted:
+            self.ctx.revert()
+        else:
+            self._end(0)
+
+
+def _closes(rest: str) -> bool:
+    return rest.rstrip().endswith(_QUOTES)
+
+
+def _value(lines: list[str]) -> str:
+    """A value from its lines: blanks at its ends taken off; ``\"\"\"`` around it and the layout line break inside
+    each taken off too."""
+    value = "\n".join(lines).strip()
+    if len(value) >= 6 and value.startswith(_QUOTES) and value.endswith(_QUOTES):
+        value = value[3:-3]
+        value = value[1:] if value.startswith("\n") else value
+        value = value[:-1] if value.endswith("\n") else value
+    return value
+
+
+def _keys(tools: ToolIndex) -> str | None:
+    keys = {str(key) for name in tools.specs for key in tools.properties(name) or {}}
+    return "|".join(regex.escape(key) for key in sorted(keys, key=len, reverse=True)) or None
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> KvLines:
+    del block
+    if match.group().startswith(("\r", "\n")):
+        keep_line_break(ctx, "\r\n")  # the line break before the header stays text
+    names = tool_name_pattern(ctx.tools) or r"(?!)"
+    header = regex.compile(r"[ \t]{0,8}" + _HEADER.format(names=names) + r"[ \t]*\Z")
+    return KvLines(ctx, match.group("name") or match.group("bracketed"), header)
+
+
+def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
+    def build(tools: ToolIndex) -> str | None:
+        names, keys = tool_name_pattern(tools), _keys(tools)
+        if names is None or keys is None:
+            return None
+        head = _HEADER.format(names=names)
+        return rf"{prefix}{head}[ \t]{{0,8}}(?=\r?\n[ \t]{{0,8}}(?i:{keys})[ \t]{{0,4}}:)"
+
+    return build
+
+
+ROWS = [
+    Dialect(
+        "kv_lines",
+        r"[Tt\[]",
+        None,
+        kind="untagged",
+        start="message",
+        first="Tt[",
+        reader=_open,
+        open_for_tools=_opener(""),
+    ),
+    Dialect(
+        "kv_lines_after",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_open,
+        open_for_tools=_opener(r"\n[ \t]{0,8}"),
+    ),
+]
+"""``TOOL: NAME`` or ``[NAME]`` opening the message or a line, then the tool's ``KEY: value`` lines."""

@@ -1,0 +1,61 @@
+"""A shell's code fence opening the message with one JSON call of an offered tool as all it holds: the model's
+answer (`shim.parsing.readers.answer_fence`); otherwise a language's fence shows code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+OAH = "tsushanth/open-agent-harness:tests/test_tool_parser.py (Qwen2.5-Coder-7B on vLLM, observed)"
+TOOLS = [tool("cat", file="string"), tool("run_shell", command="string", timeout="integer")]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ('```bash\n{"name": "cat", "arguments": {"file": "buggy.py"}}\n```', [("cat", {"file": "buggy.py"})], ""),
+        (  # another language, another tool, blanks and indentation, prose after the fence
+            '``` Zsh \n  {"name": "run-shell", "arguments": {"command": "ls -la", "timeout": 5}}\n  ```\nRunning it.',
+            [("run_shell", {"command": "ls -la", "timeout": 5})],
+            "Running it.",
+        ),
+        (  # the object over several lines, CRLF, the Hermes key order
+            '```powershell\r\n{\r\n  "arguments": {"file": "ä.txt"},\r\n  "name": "cat"\r\n}\r\n```',
+            [("cat", {"file": "ä.txt"})],
+            "",
+        ),
+    ],
+)
+def test_a_shell_fence_opening_the_message_with_one_json_call_is_the_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(OAH, text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Here is how:\n```bash\n{"name": "cat", "arguments": {"file": "a.py"}}\n```',  # after prose
+        '```bash\n{"name": "rm", "arguments": {"file": "a.py"}}\n```',  # no offered tool
+        '```bash\n{"name": "cat", "arguments": {"file": "a.py"}}\necho done\n```',  # code after the object
+        '```sh\n{"name": "cat", "arguments": {"file": "a"}}\n{"name": "cat", "arguments": {"file": "b"}}\n```',
+        '```js\n{"name": "cat", "arguments": {"file": "a.py"}}',  # the fence left open
+        '```sh\nconst call = {"name": "cat", "arguments": {"file": "a.py"}};\n```',  # code holding the object
+        '```bash\n{"name": "cat", "arguments": {"file": "a.py"}}\ncat([1])\n```',  # code follows
+        # another language's fence: the object is code or data as written there
+        '```python\n{"name": "cat", "arguments": {"file": "a.py"}}\n```',
+        '```jsonl\n{"name": "cat", "arguments": {"file": "a.py"}}\n```',
+        '```console\n{"name": "cat", "arguments": {"file": "a.py"}}\n```',
+        '```bash\n{"file": "a.py"}\n```',  # arguments only, no call
+    ],
+)
+def test_a_fence_of_another_language_after_prose_holding_more_or_naming_no_tool_shows_code(text: str) -> None:
+    check(Real(OAH, text, [], visible=text, tools=TOOLS))
+
+
+def test_without_tools_the_fence_shows_code() -> None:
+    text = '```bash\n{"name": "cat", "arguments": {"file": "a.py"}}\n```'
+    check(Real(OAH, text, [], visible=text, tools=None))
