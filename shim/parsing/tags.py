@@ -158,39 +158,48 @@ class ScreenedOpener:
     cheap to compile: a stream cut after ``\nThe`` needs no thousand names to know no ``tool_…`` starts there).
     """
 
-    __slots__ = ("_prefixed", "_real", "pattern", "prefixes", "screen")
+    __slots__ = ("_prefixed", "_real", "_screen", "pattern", "prefixes", "screen")
 
     def __init__(self, pattern: str, screen: str, prefixes: str) -> None:
         self.pattern, self.screen, self.prefixes = pattern, screen, prefixes
+        self._screen = compile_marker(screen)
         self._prefixed: regex.Pattern[str] | None = None
         self._real: regex.Pattern[str] | None = None
 
-    def _narrowed(self, string: str, pos: int | None, endpos: int | None, partial: bool, *, search: bool) -> bool:
-        """Whether both screens find something (where the real pattern does, they do)."""
-        screen = compile_marker(self.screen)
+    def _compiled(self, string: str, pos: int | None, endpos: int | None, partial: bool, search: bool) -> bool:
+        """Whether both screens find something (where the real pattern does, they do): then the real one is
+        compiled (`_real`) and answers from now on, without the screens."""
+        screen = self._screen
         if (screen.search if search else screen.match)(string, pos, endpos, partial=partial) is None:
             return False
         if self._prefixed is None:
             self._prefixed = compile_marker(self.prefixes)
-        found = (self._prefixed.search if search else self._prefixed.match)(string, pos, endpos, partial=partial)
-        if found is not None and self._real is None:
-            self._real = compile_marker(self.pattern)
-        return found is not None
+        prefixed = self._prefixed
+        if (prefixed.search if search else prefixed.match)(string, pos, endpos, partial=partial) is None:
+            return False
+        self._real = compile_marker(self.pattern)
+        return True
 
     def match(
         self, string: str, pos: int | None = None, endpos: int | None = None, *, partial: bool = False
     ) -> regex.Match[str] | None:
-        if not self._narrowed(string, pos, endpos, partial, search=False) or self._real is None:
-            return None
-        return self._real.match(string, pos, endpos, partial=partial)
+        real = self._real
+        if real is None:
+            if not self._compiled(string, pos, endpos, partial, False):
+                return None
+            real = compile_marker(self.pattern)
+        return real.match(string, pos, endpos, partial=partial)
 
     def search(
         self, string: str, pos: int | None = None, endpos: int | None = None, *, partial: bool = False
     ) -> regex.Match[str] | None:
         # Where the real pattern matches, each screen matches there too, so a search that finds nothing is final.
-        if not self._narrowed(string, pos, endpos, partial, search=True) or self._real is None:
-            return None
-        return self._real.search(string, pos, endpos, partial=partial)
+        real = self._real
+        if real is None:
+            if not self._compiled(string, pos, endpos, partial, True):
+                return None
+            real = compile_marker(self.pattern)
+        return real.search(string, pos, endpos, partial=partial)
 
     @property
     def compiled(self) -> bool:
@@ -199,7 +208,7 @@ class ScreenedOpener:
 
     @property
     def groupindex(self) -> Mapping[str, int]:
-        return compile_marker(self.screen).groupindex  # the same groups: only the names' alternation differs
+        return self._screen.groupindex  # the same groups: only the names' alternation differs
 
 
 Opener: TypeAlias = "regex.Pattern[str] | ScreenedOpener"
