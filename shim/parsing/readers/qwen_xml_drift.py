@@ -144,7 +144,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
 
 ROWS = [
     Dialect("qwen_xml_drift", "<", None, kind="untagged", first="<{", reader=_open, open_for_tools=_opener),
-    # The same right inside <tool_call> or <tool_calls> (``<tool_call>\n<name>\nBash\n</parameter>\n<parameter=command>``),
+    # The same right inside <tool_call> or <tool_calls> (``<tool_call>\n<name>\nBash\n</parameter>\n<parameter=…``),
     # before the call tag's own readers take ``<name>`` for an element form.
     Dialect(
         "qwen_xml_drift_inside",
