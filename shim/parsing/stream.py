@@ -386,7 +386,7 @@ class StreamParser:
             and (
                 self._in_transcript()
                 or self._in_line_of_fence(match)
-                or presents(self._tail())
+                or (presents(self._tail()) and not row.glued)
                 or (self._examples and continues_examples(self._tail()))
             )
         ):
