@@ -386,7 +386,7 @@ class StreamParser:
             and (
                 self._in_transcript()
                 or self._in_line_of_fence(match)
-                or presents(self._tail())
+                or (presents(self._tail()) and not row.glued)
                 or (self._examples and continues_examples(self._tail()))
             )
         ):
@@ -542,7 +542,7 @@ class StreamParser:
             self._call_id = _DECLINED
             return
         self._call_id = self._ids()
-        if self.tools and not self.tools.is_known(name) and (_PHRASE.search(name.strip()) or call_id(name)):
+        if self.tools and not self.tools.is_known(name) and (_PHRASE.search(name) or call_id(name) or not name.strip()):
             self._phrase = name  # its start waits for the arguments, which say the tool (`end_call`)
             return
         self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))
@@ -567,8 +567,12 @@ class StreamParser:
             # A phrase for a name (the tool's description, "Apply tags to a document", Qwen2.5 in Ollama #17274): a
             # tool is named by an identifier, never by words with spaces between them, so the phrase describes the
             # tool it means: the one offered tool whose schema takes these arguments, if exactly one does. A call id
-            # in the name slot (`call_id`) is decided the same way.
+            # in the name slot (`call_id`) is decided the same way, and so is a name left out (an empty name tag,
+            # q27's `<tool_name>` before the parameters): with no one tool fitting, no call can be made of it.
             name = self.tools.taking(arguments) or self._phrase
+            if not name.strip():
+                self.fail_call("the call names no tool, and its arguments fit no one offered tool")
+                return
             self._phrase, streamed = None, False
             self._emit(ToolCallStart(id=self._call_id, name=self.tools.resolve(name), raw=self.take_raw()))
         name = self.tools.resolve(name)

@@ -211,6 +211,10 @@ class Dialect:
     """Builds the opener from the offered tools (``<read_file>`` for a tool ``read_file``); None: no row."""
     example: str | None = None
     """How one call is written in this family, for the message a model gets when its call cannot be used."""
+    glued: bool = False
+    """The opener joins the call to the prose before it with no blank between (``…do it:NAME{…}``, where a control
+    token was dropped): no document presents an example so, so the words before it that present one (`presents`)
+    do not make it text."""
     opens_each_call: bool = False
     """The opener prefixes each call (``[TOOL_CALLS]NAME{…}[TOOL_CALLS]NAME{…}``) rather than wrapping a block of
     calls (``<tool_call>…</tool_call>``): the same call written again under it is another call, not a repeat."""

@@ -50,17 +50,29 @@ schema types the value."""
 
 _SX = SUFFIX
 
+_IN = r"[ \t]{0,4}"
+"""Blanks inside a pair tag's brackets (``< arg_key >``, ``</ arg_value >``): a tag still, as every call tag is."""
+
+
+def _tag(name: str, *, closer: bool = False) -> str:
+    """A pair tag of the family (``<arg_key>``, with ``closer`` ``</arg_key>``): prefix, suffix, inner blanks."""
+    return rf"<{_IN}{'/' + _IN if closer else ''}{_NS}{name}{_SX}{_IN}>"
+
+
 FORM = PairForm(
     # After </arg_key>: <arg_value>, or (the opener left out) the value itself. The whitespace is taken
     # possessively and a "<" must begin <arg_value>, so a chunk ending at "</arg_key>\n<" waits for more text
-    # instead of starting the value there.
+    # instead of starting the value there. With the key's closer left out (`<arg_key>city<arg_value>…`), the
+    # value's opener ends the key: a key never holds a tag.
     key=regex.compile(
-        rf"<{_NS}arg_key{_SX}>[ \t]*(?P<key>[^<\n]{{1,200}}?)[ \t]*</{_NS}arg_key{_SX}>\s*+{_TYPE}"
-        rf"(?:<{_NS}arg_value{_SX}>|(?!<))",
+        rf"{_tag('arg_key')}[ \t]*(?P<key>[^<\n]{{1,200}}?)[ \t]*"
+        rf"(?:{_tag('arg_key', closer=True)}\s*+{_TYPE}(?:{_tag('arg_value')}|(?!<))|\s*+{_tag('arg_value')})",
         regex.IGNORECASE,
     ),
     value_end=regex.compile(
-        rf"(?P<close></{_NS}arg_value{_SX}>)|<{_NS}arg_key{_SX}>|</{_NS}tool_call{_SX}>|{END_OF_CALL}", regex.IGNORECASE
+        rf"(?P<close>{_tag('arg_value', closer=True)})|{_tag('arg_key')}|(?P<outer>{_tag('tool_call', closer=True)})"
+        rf"|{END_OF_CALL}",
+        regex.IGNORECASE,
     ),
     # HY V3: a stray value closer where a pair should begin ends the call (`hy_v3.STRAY_CLOSER`).
     call_end=regex.compile(STRAY_CLOSER, regex.IGNORECASE),
@@ -71,7 +83,9 @@ FORM = PairForm(
 _ANY_CLOSE = r"</[ \t]{0,8}[A-Za-z_][\w:.\-]{0,31}[ \t]{0,8}>"
 ANY_TAG_FORM = PairForm(
     key=FORM.key,
-    value_end=regex.compile(rf"(?P<close></{_NS}arg_value{_SX}>)|<{_NS}arg_key{_SX}>|{_ANY_CLOSE}", regex.IGNORECASE),
+    value_end=regex.compile(
+        rf"(?P<close>{_tag('arg_value', closer=True)})|{_tag('arg_key')}|{_ANY_CLOSE}", regex.IGNORECASE
+    ),
     call_end=regex.compile(_ANY_CLOSE, regex.IGNORECASE),
     expected="<arg_key>KEY</arg_key><arg_value>VALUE</arg_value> or the tag's closer",
 )
@@ -127,7 +141,7 @@ ROWS = [
     Dialect(
         "glm",
         rf"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{{0,127}}?)(?:{SEP})?"
-        rf"(?=\s*(?:<(?:{_NS}arg_key|(?P<bare>/[A-Za-z_:|]{{0,17}}tool_call)){_SX}>|(?P<bare>{NAME_THEN_END})))",
+        rf"(?=\s*(?:<{_IN}(?:{_NS}arg_key|(?P<bare>/{_IN}[A-Za-z_:|]{{0,17}}tool_call)){_SX}{_IN}>|(?P<bare>{NAME_THEN_END})))",
         None,
         start="inside",
         inside=("tool_call",),

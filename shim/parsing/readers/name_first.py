@@ -261,6 +261,7 @@ ROWS = [
         first=":",
         reader=_open_after_prose,
         open_for_tools=_after_prose,
+        glued=True,  # `Sure, here is how you can do it:NAME{…}` is the calls, not an example shown
     ),
     # The same without the marker, a raw body: `bash\necho hi` opening the message (Qwen3.6 in vmlx#192)
     Dialect(

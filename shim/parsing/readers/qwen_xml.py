@@ -21,8 +21,8 @@ ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool
   ``</NAME>`` closer after a parameter ends any call of the tool ``NAME`` (inside a value it is the value's
   text: an ``html`` tool's markup holds ``</html>``).
 
-A ``</parameter>`` with more text right after it on its line (no tag, no line break) is the value's own text: the
-value goes on to the next closer.
+A ``</parameter>`` with more text right after it on its line (no tag, no line break), or with another
+``</parameter>`` right after it, is the value's own text: the value goes on to the next closer.
 """
 
 from __future__ import annotations
@@ -65,9 +65,11 @@ _FUNC_END = regex.compile(rf"{_FUNC_CLOSE}|/[ \t]{{0,8}}function[ \t]{{0,8}}>", 
 """Where the call's closer is looked for between parameters: ``</function>``, or ``/function>`` with its ``<`` left
 out (Llama on Groq: ``<function=NAME>/function>``, a call with no arguments). Not inside a value."""
 _PARAM_CLOSE_RE = regex.compile(_PARAM_CLOSE, regex.IGNORECASE)
-_VALUE_GOES_ON = regex.compile(r"[ \t]*[\w'\"]")
+_VALUE_GOES_ON = regex.compile(rf"[ \t]*(?:[\w'\"]|{_PARAM_CLOSE})", regex.IGNORECASE)
 """Text on the same line right after a value's closer, no tag: the value holds the closer (``x = '</parameter>
-still here'</parameter>``, a file that writes the markup), and goes on to the next closer."""
+still here'</parameter>``, a file that writes the markup), and goes on to the next closer. So does the closer written
+again right after it (``<parameter=content>x</parameter></parameter>``, beam's Qwen tests): a value that ends in the
+markup, closed once more; a parameter is never closed twice."""
 
 
 class XmlBody:
@@ -421,7 +423,7 @@ ROWS = [
     Dialect(
         "qwen_xml_bare_name",
         r"(?P<name>[^\W\d][\w.\-:]{0,127}?)"
-        r"(?=[ \t]{0,8}\r?\n?[ \t\r\n]{0,8}<(?!arg_key>|tool_sep>|parameter[=>]|function[=>])"
+        r"(?=[ \t]{0,8}\r?\n?[ \t\r\n]{0,8}<(?!arg_key[ \t]{0,4}>|tool_sep>|parameter[=>]|function[=>])"
         r"[A-Za-z_][\w.\-]{0,63}[ \t]{0,8}(?:>|=[ \t]{0,4}[\"']))",
         None,
         start="inside",

@@ -18,6 +18,10 @@ Qwen3.6/3.8-27B, asked for ``<function=NAME><parameter=K>V</parameter></function
 
     <name>Bash, "arguments": {…}}    a JSON call's head written as the name tag: its arguments object follows
 
+    <tool_name>                      the name tag left empty: the call of the one offered tool whose schema declares
+    <parameter=file_path>…           every key and requires none missing (`ToolIndex.taking`); with none or two
+                                     fitting, an error event carrying the text
+
 Leniencies, each read only for an offered tool's name (the evidence; ``<parameter=bash>`` of no offered tool is text)
 and only where a ``<parameter=`` tag follows the opener (the body is Qwen3-Coder's; after a name tag, also where
 ``, "arguments": {`` does, the body then JSON's): the body is read as
@@ -56,7 +60,10 @@ def _opener(tools: ToolIndex) -> str | None:
         rf"|<{_NAME_TAG}>[ \t\r\n]{{0,8}}(?P<name>{names})[ \t\r\n]{{0,8}}"
         rf"(?:<[ \t]{{0,4}}/[ \t]{{0,4}}(?:{_NAME_TAG}|parameter)[ \t]{{0,4}}>)?"
         rf"|\{{[ \t]{{0,4}}\"?function=\"?(?P<name>{names})\"?[ \t]{{0,4}}>"
-        rf"|\{{[ \t\r\n]{{0,8}}\"name\"[ \t]{{0,4}}:[ \t]{{0,4}}\"(?P<name>{names})\"[ \t]{{0,4}},?)"
+        rf"|\{{[ \t\r\n]{{0,8}}\"name\"[ \t]{{0,4}}:[ \t]{{0,4}}\"(?P<name>{names})\"[ \t]{{0,4}},?"
+        # a name tag left empty (one, or a call tag then one: q27's `<tool>\n<tool_name>`), its closer or none
+        rf"|(?:<{_NAME_TAG}>[ \t\r\n]{{0,8}}){{1,2}}(?P<nameless>)"
+        rf"(?:<[ \t]{{0,4}}/[ \t]{{0,4}}{_NAME_TAG}[ \t]{{0,4}}>)?)"
         rf"{_BEFORE_PARAMETER}|{json_head})"
     )
 
@@ -129,19 +136,22 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     if match.group("json") is not None:  # `<name>NAME, "arguments": {…}}`: the arguments object follows
         block.name = match.group("name")
         return JsonBody(ctx, block, then=lambda: _SurplusBrace(ctx, block))
-    return _DriftBody(ctx, block, match.group("name"), match.re)
+    # A name tag left empty (``<tool_name>`` right before the parameters): the tool is the one offered tool the
+    # arguments fit, decided once they are read (`shim.parsing.stream`'s `end_call`, `ToolIndex.taking`).
+    name = "" if match.group("nameless") is not None else match.group("name")
+    return _DriftBody(ctx, block, name, match.re)
 
 
 ROWS = [
     Dialect("qwen_xml_drift", "<", None, kind="untagged", first="<{", reader=_open, open_for_tools=_opener),
-    # The same right inside <tool_call> (``<tool_call>\n<name>\nBash\n</parameter>\n<parameter=command>…``), before
-    # the call tag's own readers take ``<name>`` for an element form.
+    # The same right inside <tool_call> or <tool_calls> (``<tool_call>\n<name>\nBash\n</parameter>\n<parameter=…``),
+    # before the call tag's own readers take ``<name>`` for an element form.
     Dialect(
         "qwen_xml_drift_inside",
         "<",
         None,
         start="inside",
-        inside=("tool_call",),
+        inside=("tool_call", "tool_calls"),
         first="<{",
         reader=_open,
         open_for_tools=_opener,

@@ -27,6 +27,8 @@ from shim.parsing.xml_values import typed_value, unlaid
 __all__ = ["PairForm", "XmlPairs"]
 
 _BLANKS = regex.compile(r"[ \t\r\n]*")
+_TEXT_GOES_ON = regex.compile(r"[ \t]*[^\s<]")
+"""Text on the same line right after a closer, no tag: the closer is part of the value."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,9 @@ class PairForm:
     """Opens a pair and names it (group ``key``; a group ``type`` gives the value's JSON type where the schema gives
     none); the value starts right after it."""
     value_end: regex.Pattern[str]
-    """Where a value ends; only a match with the group ``close`` is consumed (others begin what follows)."""
+    """Where a value ends; only a match with the group ``close`` is consumed (others begin what follows). A match
+    with the group ``outer`` (the wrapper's closer, ``</tool_call>``) that text follows on its line, no tag, is the
+    value's own text, as a value's closer is: GLM's values are raw strings and may hold the markup."""
     call_end: regex.Pattern[str] | None
     """The call's own end token (``</invoke>``), consumed; None: the wrapper's closer ends the call."""
     expected: str
@@ -68,6 +72,16 @@ class XmlPairs:
                 ctx.consume(text[pos:])
                 self.value.append(text[pos:])
                 return len(text), self
+            if not found.partial and found.groupdict().get("outer") is not None:
+                goes_on = _TEXT_GOES_ON.match(text, found.end(), partial=not final)
+                if goes_on is not None and goes_on.partial:
+                    ctx.consume(text[pos : found.start()])
+                    self.value.append(text[pos : found.start()])
+                    return found.start(), MORE
+                if goes_on is not None:  # `literal </tool_call> marker</arg_value>`: the closer is the value's
+                    ctx.consume(text[pos : found.end()])
+                    self.value.append(text[pos : found.end()])
+                    return found.end(), self
             if not found.partial and found.group("close") is not None:
                 after = _BLANKS.match(text, found.end())
                 assert after is not None

@@ -342,3 +342,69 @@ def test_a_word_glued_to_a_closer_that_is_no_offered_name_and_declared_key_is_no
         visible=False,
     )
     assert "send_command_to_shell" not in str(result["calls"])
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        # the glm5 corpus's missing-arg-key-close record: the key's closer left out, `<arg_value>` ends the key
+        (
+            "<tool_call>echo<arg_key>message<arg_value>missing key close</arg_value></tool_call>",
+            {"message": "missing key close"},
+        ),
+        ("<tool_call>get_weather\n<arg_key>city\n<arg_value>Paris</arg_value>\n</tool_call>", {"city": "Paris"}),
+        (
+            "<tool_call>get_weather<arg_key> city <arg_value>Lyon</arg_value><arg_key>unit</arg_key>"
+            "<arg_value>c</arg_value></tool_call>",
+            {"city": "Lyon", "unit": "c"},
+        ),
+    ],
+)
+def test_a_key_whose_closer_is_left_out_ends_at_the_value_opener(text: str, arguments: dict[str, Any]) -> None:
+    name = text.removeprefix("<tool_call>").split("<")[0].strip()
+    tools = [tool("echo", message="string"), tool("get_weather", city="string", unit="string")]
+    check(Real("variant", text, [(name, arguments)], tools=tools))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the glm5 corpus's variant-tag-whitespace record: blanks inside every structural tag
+        "< tool_call >echo< arg_key >message</ arg_key >< arg_value >space tolerant</ arg_value ></ tool_call >",
+        "<tool_call>echo\n<arg_key >message</arg_key >\n<arg_value >space tolerant</arg_value >\n</tool_call>",
+        "<tool_call>echo<\targ_key>message<\t/arg_key><arg_value>space tolerant< /arg_value></tool_call>",
+    ],
+)
+def test_blanks_inside_the_pair_tags_keep_them_tags(text: str) -> None:
+    check(Real("variant", text, [("echo", {"message": "space tolerant"})], tools=[tool("echo", message="string")]))
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "visible"),
+    [
+        # the glm5 corpus's raw-outer-close-in-string record: GLM's raw strings may hold the call's closer
+        (
+            "<tool_call>echo<arg_key>message</arg_key><arg_value>literal </tool_call> marker</arg_value></tool_call>",
+            "literal </tool_call> marker",
+            "",
+        ),
+        (
+            "<tool_call>echo<arg_key>message</arg_key><arg_value>a</tool_call>b</arg_value></tool_call>",
+            "a</tool_call>b",
+            "",
+        ),
+        # the closer with a line break or a tag after it still ends the call (the value's closer left out)
+        ("<tool_call>echo<arg_key>message</arg_key><arg_value>hi</tool_call>\nDone.", "hi", "Done."),
+        ("<tool_call>echo<arg_key>message</arg_key><arg_value>hi</tool_call><tool_call>", "hi", None),
+        ("<tool_call>echo<arg_key>message</arg_key><arg_value>hi</arg_value></tool_call> done", "hi", "done"),
+    ],
+)
+def test_the_call_closer_inside_a_value_with_text_after_it_on_its_line_is_the_value_s(
+    text: str, value: str, visible: str | None
+) -> None:
+    tools = [tool("echo", message="string")]
+    if visible is None:  # an opener cut at the end: an error event after the call
+        result = check(Real("variant", text, [("echo", {"message": value})], tools=tools, errors=1), visible=False)
+        assert result["text"] == ""
+        return
+    check(Real("variant", text, [("echo", {"message": value})], visible=visible, tools=tools))

@@ -277,6 +277,19 @@ GLUED_TOOLS = [tool("search", q="string"), tool("get_time", tz="string")]
             visible="On it:",
             tools=GLUED_TOOLS,
         ),
+        Real(  # BFCL parallel_multiple_41: words that would present an example ("how you can") before the glue
+            BFCL_MISTRAL,
+            'Sure, here is how you can do it:painting_create{"shape": "square"}painting_display{"time": 30}',
+            [("painting_create", {"shape": "square"}), ("painting_display", {"time": 30})],
+            visible="Sure, here is how you can do it:",
+        ),
+        Real(  # variant: another presenting phrase, one call
+            "written: [TOOL_CALLS] dropped",
+            'Here is how one could do it:search{"q": "x"}',
+            [("search", {"q": "x"})],
+            visible="Here is how one could do it:",
+            tools=GLUED_TOOLS,
+        ),
     ],
     ids=lambda c: c.text[:30],
 )
@@ -293,6 +306,8 @@ def test_calls_whose_control_tokens_were_dropped_run_together_and_are_each_read(
         'Use tools.lookup{"q": "x"}',  # not an offered name
         'Call it:search("x")',  # no JSON object after the name
         "A note:search {q}",  # an object that is no JSON (`{"` or `{}`)
+        'Here is how you can do it: search{"q": "x"}',  # presented, with a blank after the colon
+        'Here is how you can do it:\nsearch{"q": "x"}',  # presented, on the next line
     ],
 )
 def test_a_name_glued_to_prose_without_its_object_stays_text(text: str) -> None:

@@ -433,3 +433,24 @@ def test_an_undeclared_keys_opener_missing_its_gt_is_no_parameter() -> None:
     text = "<tool_call>\n<function=write>\n<parameter=file\na.py\n</parameter>\n</function>\n</tool_call>"
     result = check(Real("variant", text, [], visible=text, tools=TOOLS, errors=1), visible=False)
     assert result["calls"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # beam's Qwen tests: the value ends in the markup, then the closer again
+        ("<function=write><parameter=content>x</parameter></parameter></function>", "x</parameter>"),
+        (
+            "<tool_call>\n<function=write>\n<parameter=content>\n<p>a</p></parameter></parameter>\n</function>\n</tool_call>",
+            "<p>a</p></parameter>",
+        ),
+        ("<function=write><parameter=content>y</parameter> </PARAMETER></function>", "y</parameter>"),
+    ],
+)
+def test_a_closer_written_twice_in_a_row_closes_a_value_that_ends_in_it(text: str, value: str) -> None:
+    check(Real("variant", text, [("write", {"content": value})], tools=[tool("write", content="string")]))
+
+
+def test_a_closer_on_the_next_line_after_a_closed_parameter_is_no_part_of_the_value() -> None:
+    text = "<function=write><parameter=content>x</parameter>\n</parameter></function>"
+    check(Real("variant", text, [], tools=[tool("write", content="string")], errors=1), visible=False)

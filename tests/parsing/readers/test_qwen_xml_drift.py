@@ -96,3 +96,84 @@ def test_a_declared_arguments_parameter_or_a_cut_off_object_is_not_spread() -> N
     check(Real("written", text, [("run", {"arguments": '{"a": 1}'})], tools=declared))
     text = '<function=bash>\n<parameter=arguments>\n{"command": "ls /co'
     check(Real("written", text, [], tools=TOOLS, errors=1), visible=False)
+
+
+def _strict(name: str, required: list[str], **types: str) -> dict[str, object]:
+    entry = tool(name, **types)
+    entry["inputSchema"]["required"] = required
+    return entry
+
+
+NAMELESS_TOOLS = [
+    _strict("Read", ["file_path"], file_path="string", limit="integer"),
+    _strict("Write", ["file_path", "content"], file_path="string", content="string"),
+    _strict("Bash", ["command"], command="string"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # q27's drift mode 20: an empty <tool_name> before each call, a <tool> separator, mismatched closers
+        (
+            "Let me look.\n\n<tool_calls>\n<tool_name>\n<parameter=file_path>\n/w/vitest.config.ts\n</parameter>\n"
+            "</function>\n<tool>\n<tool_name>\n<parameter=file_path>\n/w/TASK.md\n</parameter>\n</function>\n"
+            "</tool_call>",
+            [("Read", {"file_path": "/w/vitest.config.ts"}), ("Read", {"file_path": "/w/TASK.md"})],
+            "Let me look.",
+        ),
+        (
+            "<tool_call>\n<tool_name>\n<parameter=command>\nls -la\n</parameter>\n</function>\n</tool_call>",
+            [("Bash", {"command": "ls -la"})],
+            "",
+        ),
+        (  # every key declared, the required ones present: Write, not Read (content is no key of Read's)
+            "<tool_call><name></name><parameter=file_path>/a</parameter><parameter=content>x</parameter></function>"
+            "</tool_call>",
+            [("Write", {"file_path": "/a", "content": "x"})],
+            "",
+        ),
+        (  # the schema types the values once the tool is known
+            "Reading.\n<function_name>\n<parameter=file_path>\n/a\n</parameter>\n<parameter=limit>\n5\n</parameter>\n"
+            "</function>",
+            [("Read", {"file_path": "/a", "limit": 5})],
+            "Reading.",
+        ),
+    ],
+)
+def test_an_empty_name_tag_before_parameters_is_a_call_of_the_one_tool_they_fit(
+    text: str, calls: list[tuple[str, dict[str, object]]], visible: str
+) -> None:
+    check(Real("variant", text, calls, visible=visible, tools=NAMELESS_TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "tools"),
+    [
+        # two offered tools fit (Read and Stat take file_path alone): no call, an error carrying the text
+        (
+            "<tool_call>\n<tool_name>\n<parameter=file_path>\n/a\n</parameter>\n</function>\n</tool_call>",
+            [*NAMELESS_TOOLS, _strict("Stat", ["file_path"], file_path="string")],
+        ),
+        # no offered tool declares the key
+        ("<tool_call>\n<tool_name>\n<parameter=path>\n/a\n</parameter>\n</function>\n</tool_call>", NAMELESS_TOOLS),
+        # a required key missing: content alone is no Write (file_path is required), and no other tool declares it
+        ("<tool_call><tool_name><parameter=content>x</parameter></function></tool_call>", NAMELESS_TOOLS),
+    ],
+)
+def test_an_empty_name_tag_whose_parameters_fit_no_one_tool_is_an_error(text: str, tools: list[object]) -> None:
+    result = check(Real("variant", text, [], tools=tools, errors=1), visible=False)
+    assert result["text"] == ""
+    assert "names no tool" in result["errors"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write <tool_name> then <parameter=command> tags.",
+        "The shape:\n```\n<tool_name>\n<parameter=command>\nls\n</parameter>\n```",
+        "<tool_name>\nBash is the tool; no parameter follows.",
+    ],
+)
+def test_an_empty_name_tag_mentioned_or_fenced_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=NAMELESS_TOOLS))
