@@ -153,6 +153,7 @@ class StreamParser:
         self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
         self._outer_fence = False  # that wrapper sits in a ``` fence: the fence's closer after it is markup too
         self._turn_ends: set[str] = set()  # turn-end tokens that went out as markup (`turn_over`)
+        self._wrappers: set[str] = set()  # closers of reply wrappers whose opener went out as markup (`open_wrapper`)
         self._opener = ""  # the opener of the call block being read, where a line begins (`_bare_opener`)
         self._opener_untagged = False  # that block is an untagged form's (a call only with an offered tool's evidence)
         self._cut_off: int | None = None  # where in `_out` that opener went back to text at the end (`_cut_off_opener`)
@@ -465,6 +466,12 @@ class StreamParser:
 
     def turn_over(self, token: str) -> bool:
         return token.lower() in self._turn_ends
+
+    def open_wrapper(self, closer: str) -> None:
+        self._wrappers.add(closer.lower())
+
+    def wrapper_open(self, closer: str) -> bool:
+        return closer.strip().lower() in self._wrappers
 
     def markup_as_text(self) -> None:
         raw = self.take_raw()

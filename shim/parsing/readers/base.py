@@ -129,6 +129,16 @@ class Context(Protocol):
         message: the model's turn ended there and it wrote on past its stop, so the token written again is its own."""
         ...
 
+    def open_wrapper(self, closer: str) -> None:
+        """A wrapper of the reply (``<response>``) went out as markup where the message began: its ``closer`` ends
+        the reply (`wrapper_open`)."""
+        ...
+
+    def wrapper_open(self, closer: str) -> bool:
+        """``closer`` (blanks aside) closes a reply wrapper whose opener went out as markup (`open_wrapper`): the
+        same tag after text that never opened it (``prose\n<response>…</response>``) is the text's own."""
+        ...
+
     def revert(self) -> None:
         """The block was not a call: everything consumed for it is text."""
         ...

@@ -31,7 +31,7 @@ import html
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.block_end import open_markup
+from shim.parsing.readers.block_end import Skip, open_markup
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.tagged_json import TaggedStart
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
@@ -123,6 +123,8 @@ _ATTR_TEXT = r"""(?:[^"\n<>]|<(?![|\uff5c]))"""
 """One character of a name or key attribute: a raw ``<`` too (``tool="calc<beta"``, Aphrodite's K3 tests), never
 the start of a token; its entities are unescaped as XML's (``a&amp;b`` is ``a&b``)."""
 _ATTR = r"""[ \t]+[\w-]{1,32}[ \t]*=[ \t]*"[^"\n<>]{0,64}\""""
+_OTHER_ATTR = r"""[ \t]+(?!tool[ \t]*=)[\w-]{1,32}[ \t]*=[ \t]*"[^"\n<>]{0,64}\""""
+"""An attribute other than ``tool`` (``index="1"``), before the tool's or in a call that names none."""
 OPEN_CLOSE_FORM = PairForm(
     key=regex.compile(
         rf"""{_L}open{_R}argument[ \t]+key[ \t]*=[ \t]*"(?P<key>{_ATTR_TEXT}{{1,200}})"(?:{_ATTR}){{0,4}}?"""
@@ -141,6 +143,17 @@ OPEN_CLOSE_FORM = PairForm(
 
 def _open_close(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
     return XmlPairs(ctx, block, html.unescape(match.group("name")), OPEN_CLOSE_FORM)  # an attribute: `&quot;` is `"`
+
+
+_CALL_OPEN = (
+    rf'''{_L}open{_R}call(?:{_OTHER_ATTR}){{0,4}}[ \t]+tool[ \t]*=[ \t]*"(?P<name>{_ATTR_TEXT}{{1,128}})"'''
+    rf"""(?:{_ATTR}){{0,4}}[ \t]*{_SEP}"""
+)
+"""K3's call opener naming its tool in the ``tool`` attribute, before or after the others."""
+
+
+def _nameless(ctx: Context, block: Block, match: regex.Match[str]) -> Skip:
+    return Skip(ctx, 'the call names no tool: write tool="NAME" in its opener')
 
 
 ROWS = [
@@ -191,8 +204,7 @@ ROWS = [
     # A call whose arguments are one JSON block: `<|open|>json type="object"<|sep|>{…}<|close|>json<|sep|>`.
     Dialect(
         "open_close_json",
-        rf"""{_L}open{_R}call[ \t]+tool[ \t]*=[ \t]*"(?P<name>{_ATTR_TEXT}{{1,128}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}"""
-        rf"""[ \t\r\n]{{0,8}}{_L}open{_R}json(?:{_ATTR}){{0,4}}[ \t]*{_SEP}(?=[ \t\r\n]{{0,8}}\{{)""",
+        _CALL_OPEN + rf"""[ \t\r\n]{{0,8}}{_L}open{_R}json(?:{_ATTR}){{0,4}}[ \t]*{_SEP}(?=[ \t\r\n]{{0,8}}\{{)""",
         rf"{_L}close{_R}json{_SEP}(?:[ \t\r\n]{{0,8}}{_L}close{_R}call{_SEP})?",
         first="<",
         reader=_json_block,
@@ -201,10 +213,22 @@ ROWS = [
     ),
     Dialect(
         "open_close_call",
-        rf"""{_L}open{_R}call[ \t]+tool[ \t]*=[ \t]*"(?P<name>{_ATTR_TEXT}{{1,128}})"(?:{_ATTR}){{0,4}}[ \t]*{_SEP}""",
+        _CALL_OPEN,
         rf"{_L}close{_R}call{_SEP}",  # read by the pairs' reader; named so a reasoning block knows a call closed
         first="<",
         reader=_open_close,
+        example='<|open|>call tool="NAME"<|sep|><|open|>argument key="KEY"<|sep|>VALUE<|close|>argument<|sep|>'
+        "<|close|>call<|sep|>",
+    ),
+    # A call that names no tool (`<|open|>call index="1"<|sep|><|open|>argument …`), its arguments right after it: the
+    # model's call, which no reader can run: an error carrying it to its closer (after the rows above, which read a
+    # call naming one). Without an argument after it, the token is named in prose: text.
+    Dialect(
+        "open_close_nameless",
+        rf"{_L}open{_R}call(?:{_OTHER_ATTR}){{0,4}}[ \t]*{_SEP}(?=[ \t\r\n]{{0,8}}{_L}open{_R}argument\b)",
+        rf"{_L}close{_R}call{_SEP}",
+        first="<",
+        reader=_nameless,
         example='<|open|>call tool="NAME"<|sep|><|open|>argument key="KEY"<|sep|>VALUE<|close|>argument<|sep|>'
         "<|close|>call<|sep|>",
     ),

@@ -11,9 +11,10 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
-from shim.parsing.readers.block_end import open_markup, open_turn_end
+from shim.parsing.readers.block_end import TurnEnd, open_markup
 from shim.parsing.readers.tagged_json import tag
 from shim.parsing.readers.tool_xml import tool_name_pattern
+from shim.parsing.tags import PARTIAL
 
 __all__ = ["AFTER_LIMIT", "ORPHAN_CLOSERS", "ROWS", "ReasoningBody"]
 
@@ -253,23 +254,45 @@ ORPHAN_CLOSERS = [
 a sentence that goes on after it."""
 
 _ANSWER_LAYOUT = regex.compile(r"[ \t]{0,4}(?:\r?\n)?")
-_ANSWER_CLOSE = regex.compile(r"</answer>")
+_REPLY_WORDS = r"answer|response|assistant"
+_PROSE_AHEAD = r"(?=[ \t\r\n]{0,64}[^\s{\[<])"
+"""Where ``<response>`` / ``<assistant>`` open the reply, prose follows: around a JSON value or a tag
+(``<response>\n{"message": …}``, ``<response><tools>…``) the tag is another rule's (`untagged.WRAPPED`) or text."""
+"""The words of a reply's wrapper tag: ``<answer>`` (DeepSeek-R1-Zero's template, UI-TARS, Hunyuan), ``<response>``
+(ERNIE 4.5's thinking template: ``</think>\n\n<response>\n…\n</response>``), ``<assistant>`` (the role's own
+name as a tag, OpenOrca's parser tests)."""
+_REPLY_TOKEN = r"<\|(?:[A-Z]{1,4}_?)?(?:Response|RESPONSE|response)_?(?:Begin|BEGIN|begin|Start|START|start)\|>"
+"""A special token whose words say the reply begins (Seed's ``<|FCResponseBegin|>`` before its answer): markup where
+the message begins, as the tag is."""
+_WORD = regex.compile(r"<(?P<word>[a-z]+)>")
 
 
 class _AnswerOpen:
-    """After ``<answer>`` opening the message: it and the line break after it are markup."""
+    """After a reply's wrapper opening the message: it and the line break after it are markup; its closer right
+    after a call is markup too. A sentence that goes on right after it (``<response> is the root element``) names
+    the tag: text."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, opener: str) -> None:
         self.ctx = ctx
+        word = _WORD.fullmatch(opener)
+        self.close = regex.compile(rf"</{word.group('word')}>") if word is not None else None
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        goes_on = match_at(_SENTENCE_GOES_ON, text, pos, final)
+        if goes_on is MORE:
+            return pos, MORE
+        if goes_on is not None:
+            self.ctx.revert()
+            return pos, None
         layout = _ANSWER_LAYOUT.match(text, pos, partial=not final)
         assert layout is not None
         if not final and (layout.partial or layout.end() >= len(text)) and not layout.group().endswith("\n"):
             return pos, MORE  # a line break may still follow
         self.ctx.consume(layout.group())
         self.ctx.markup("")
-        self.ctx.expect_outer(_ANSWER_CLOSE)  # `<answer>{call}</answer> Done.`: its closer right after a call is markup
+        if self.close is not None:  # `<answer>{call}</answer> Done.`: its closer right after a call is markup
+            self.ctx.expect_outer(self.close)
+            self.ctx.open_wrapper(self.close.pattern)
         return layout.end(), None
 
     def finish(self, truncated: bool) -> None:
@@ -277,13 +300,70 @@ class _AnswerOpen:
 
 
 def _open_answer(ctx: Context, block: Block, match: regex.Match[str]) -> _AnswerOpen:
-    return _AnswerOpen(ctx)
+    return _AnswerOpen(ctx, match.group())
+
+
+_BLANKS = regex.compile(r"[ \t\r\n]*")
+
+
+class _AnswerClose(TurnEnd):
+    """A reply wrapper's closer: markup where a turn-end token is (`TurnEnd`: the message ends, a special token
+    follows), and also where a call block opens after it, blanks between (``<assistant>Intro</assistant>\n
+    <tool_call>…``: the reply's text ends and its call follows). Only ``</answer>`` is one with no opener read
+    (Seed's token opened the reply, or the prompt did); the other words close only the wrapper that opened the
+    message (`Context.wrapper_open`): after prose, ``<response>…</response>`` is the text's own."""
+
+    def _unopened(self) -> bool:
+        return not self.token.strip().lower().endswith("</answer>") and not self.ctx.wrapper_open(self.token)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if self._unopened():
+            self.ctx.revert()
+            return pos, None
+        blanks = _BLANKS.match(text, pos)
+        assert blanks is not None
+        end = blanks.end()
+        if end >= len(text) and not final:
+            return pos, MORE
+        if end > pos and end < len(text) and text[end] == "<":
+            opener = self.ctx.markers.match(text, end, final)
+            if opener is PARTIAL:
+                return pos, MORE
+            if opener is not None and opener.dialect is not None and opener.dialect.kind == "call":
+                self.ctx.markup("")
+                return pos, None
+        return super().feed(text, pos, final)
+
+    def finish(self, truncated: bool) -> None:
+        if self._unopened():
+            self.ctx.revert()
+        else:
+            super().finish(truncated)
+
+
+def _open_answer_close(ctx: Context, block: Block, match: regex.Match[str]) -> _AnswerClose:
+    return _AnswerClose(ctx, match.group())
 
 
 ANSWER = [
     # `<think>…</think>\n<answer>…</answer>`: the reply's wrapper in the format reasoning models are trained and
-    # prompted with (DeepSeek-R1-Zero's template, UI-TARS, Hunyuan): the opener where the message begins (after
-    # the reasoning) and the closer where the message ends are markup; named anywhere else, they stay text.
-    Dialect("answer_open", r"<answer>", None, kind="untagged", start="message", reader=_open_answer),
-    Dialect("answer_close", r"(?:\r?\n)?</answer>", None, kind="markup", first="\r\n<", reader=open_turn_end),
+    # prompted with (DeepSeek-R1-Zero's template, UI-TARS, Hunyuan; ERNIE's `<response>`, a role tag
+    # `<assistant>`, Seed's `<|FCResponseBegin|>`): the opener where the message begins (after the reasoning) and
+    # the closer where the message ends or a call follows are markup; named anywhere else, they stay text.
+    Dialect(
+        "answer_open",
+        rf"<answer>|<(?:response|assistant)>{_PROSE_AHEAD}|{_REPLY_TOKEN}",
+        None,
+        kind="untagged",
+        start="message",
+        reader=_open_answer,
+    ),
+    Dialect(
+        "answer_close",
+        rf"(?:\r?\n)?</(?:{_REPLY_WORDS})>",
+        None,
+        kind="markup",
+        first="\r\n<",
+        reader=_open_answer_close,
+    ),
 ]

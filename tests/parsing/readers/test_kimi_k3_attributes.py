@@ -54,3 +54,50 @@ def test_a_json_block_call_unescapes_its_tool_attribute() -> None:
 def test_a_call_token_outside_the_rules_stays_text(text: str) -> None:
     result = check(Real(APHRODITE, text, [], tools=[tool("calc<beta"), tool("calc")]), visible=False)
     assert result["text"] == text
+
+
+TRTLLM = "written after TensorRT-LLM's Kimi K3 parser tests (benchmarks/real/kimi_k3/b7_trtllm_kimik3_*)"
+
+
+@pytest.mark.parametrize(
+    ("attrs", "name"),
+    [
+        ('index="1" tool="exec"', "exec"),
+        ('id="c2"  tool="functions.read_file"', "functions.read_file"),
+        ('index="3" id="x" tool="查询"', "查询"),
+    ],
+)
+def test_the_tool_attribute_may_follow_the_others(attrs: str, name: str) -> None:
+    text = (
+        f"Running:<|open|>tools<|sep|><|open|>call {attrs}<|sep|>"
+        '<|open|>argument key="input" type="string"<|sep|>ls -l<|close|>argument<|sep|>'
+        "<|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|>"
+    )
+    check(Real(TRTLLM, text, [(name, {"input": "ls -l"})], visible="Running:", tools=[tool(name, input="string")]))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        '<|open|>call index="1"<|sep|><|open|>argument key="input" type="string"<|sep|>ls<|close|>argument<|sep|>'
+        "<|close|>call<|sep|>",
+        '<|open|>call<|sep|>\n<|open|>argument key="path"<|sep|>a.txt<|close|>argument<|sep|><|close|>call<|sep|>',
+        '<|open|>call id="7"<|sep|><|open|>argument key="q"<|sep|>1<|close|>argument<|sep|><|open|>argument key="r"'
+        "<|sep|>2<|close|>argument<|sep|><|close|>call<|sep|>",
+    ],
+)
+def test_a_call_naming_no_tool_is_an_error_carrying_it(call: str) -> None:
+    text = f"Let me look.<|open|>tools<|sep|>{call}<|close|>tools<|sep|><|close|>message<|sep|>"
+    result = check(Real(TRTLLM, text, [], visible="Let me look.", errors=1, tools=[tool("exec", input="string")]))
+    assert "<|open|>call" in result["errors"][0]["raw"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A nameless <|open|>call<|sep|> opener is wrong.",
+        'Write <|open|>call index="1"<|sep|> with a tool attribute instead.',
+    ],
+)
+def test_a_nameless_call_token_named_in_prose_stays_text(text: str) -> None:
+    check(Real(TRTLLM, text, [], visible=text, tools=[tool("exec", input="string")]))

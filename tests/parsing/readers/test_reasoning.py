@@ -409,3 +409,54 @@ FINAL_RESPONSE_MARKER = [
 @pytest.mark.parametrize("case", FINAL_RESPONSE_MARKER, ids=lambda c: c.text[:40])
 def test_a_final_response_marker_closes_reasoning_the_template_opened(case: Real) -> None:
     check(case)
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible", "reasoning", "in_reasoning"),
+    [
+        # ERNIE 4.5's thinking template (benchmarks/real/hermes/b_transformers_ernie_response_tags_no_call).
+        (
+            "Greet back.\n</think>\n\n<response>\nHello! How are you?\n</response>\n</s>",
+            [],
+            "Hello! How are you?",
+            "Greet back.",
+            True,
+        ),
+        ("<think>t</think>\n<response>Il fait beau.</response>", [], "Il fait beau.", "t", False),
+        # The role's name as a tag, then a call (OpenOrca's parser tests).
+        (
+            '<assistant>Let me look.</assistant>\n<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>',
+            [("get_weather", {"city": "Oslo"})],
+            "Let me look.",
+            None,
+            False,
+        ),
+        ("<assistant>\n  Sure thing.\n</assistant>", [], "Sure thing.", None, False),
+        # Seed's special token opening the reply; its `</answer>` ends it.
+        ("<|FCResponseBegin|>Oslo: 4 °C, rain.</answer>", [], "Oslo: 4 °C, rain.", None, False),
+        ("<|ResponseStart|>明天有雨。", [], "明天有雨。", None, False),
+    ],
+)
+def test_a_reply_wrapper_of_another_word_or_token_is_markup(
+    text: str, calls: list[tuple[str, dict[str, str]]], visible: str, reasoning: str | None, in_reasoning: bool
+) -> None:
+    check(
+        Real(
+            "variant", text, calls, tools=ANSWER_TOOLS, visible=visible, reasoning=reasoning, in_reasoning=in_reasoning
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<response> is the root element of the reply.",  # named in a sentence that goes on
+        "The reply goes on.\n\n<response>\nI recommend it.\n</response>",  # after prose: the text's own tag
+        '<response>\n{\n  "message": "Goodbye!"\n}\n</response>',  # around a value that is no call
+        "<response><status>ok</status></response>",  # an XML document
+        "Write <assistant>…</assistant> around it.",
+        "Say it between </response> and more.",
+    ],
+)
+def test_reply_wrapper_tags_in_prose_stay_text(text: str) -> None:
+    check(Real("variant", text, [], tools=ANSWER_TOOLS, visible=text))
