@@ -278,7 +278,7 @@ def _anonymous(pattern: str) -> str:
     return _NAMED_GROUP.sub("(?:", pattern)
 
 
-_WORD = regex.compile(r"[A-Za-z]{3,}(?:_[A-Za-z]+)*(?![?*+{])|[A-Za-z]{2}=")
+_WORD = regex.compile(r"[A-Za-z]{3,}|[A-Za-z]{2}=")
 """An untagged opener's leading literal word, where the text scanner stops (``commentary``, ``to=``: two letters only
 with the ``=`` that makes them no word of prose)."""
 
