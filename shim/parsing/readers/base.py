@@ -283,6 +283,23 @@ def read_to(
     return stop, found
 
 
+class GivenBack:
+    """A reader for an opener that turned out to be text (part of a longer word, damage quoted in a fence): it
+    gives the opener back to the text and reads nothing more."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        del text, final
+        self.ctx.revert()
+        return pos, None
+
+    def finish(self, truncated: bool) -> None:
+        del truncated
+        self.ctx.revert()
+
+
 class WholeToEnd:
     """A body read to its end pattern (`end`, the class's `END` unless the opener chose another) or the output's
     end and decided whole by `_decide`: the end is the call's markup; cut short by the token limit, the whole is

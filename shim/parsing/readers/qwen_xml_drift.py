@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, GivenBack, Next, Reader
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.qwen_xml import XmlBody
@@ -89,23 +89,6 @@ class _DriftBody(XmlBody):
         return new, "done"
 
 
-class _Shown:
-    """A drifted opener inside a Markdown fence: damage quoted in a document (a build log showing the shape), not
-    the model's call (a model drifting out of its format does not fence what it writes): text."""
-
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        del text, final
-        self.ctx.revert()
-        return pos, None
-
-    def finish(self, truncated: bool) -> None:
-        del truncated
-        self.ctx.revert()
-
-
 class _SurplusBrace:
     """After the arguments object of a JSON call whose head was a name tag: the ``}`` that closed the call object
     the tag stood for is markup."""
@@ -131,8 +114,8 @@ class _SurplusBrace:
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
-    if ctx.in_fence:
-        return _Shown(ctx)
+    if ctx.in_fence:  # damage quoted in a document (a build log showing the shape): a drifting model fences nothing
+        return GivenBack(ctx)
     if match.group("json") is not None:  # `<name>NAME, "arguments": {…}}`: the arguments object follows
         block.name = match.group("name")
         return JsonBody(ctx, block, then=lambda: _SurplusBrace(ctx, block))

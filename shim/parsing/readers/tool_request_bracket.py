@@ -21,7 +21,7 @@ import json
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Reader
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import JsonCall, JsonCandidate
 from shim.parsing.shapes import ToolIndex
@@ -36,29 +36,13 @@ _WORD_BEFORE = regex.compile(r"\w\Z")
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     del block
     if _WORD_BEFORE.search(ctx.tail()) is not None:  # `MY_TOOL_REQUEST[…]`: another word, not the request
-        return _NotRequest(ctx)
+        return GivenBack(ctx)
     name = ctx.tools.resolve(match.group("name"))
 
     def as_call(arguments: str) -> str:  # the request written as the call object the shape rules read
         return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
 
     return JsonCall(ctx, JsonCandidate(ctx), _CLOSE, required=True, as_call=as_call)
-
-
-class _NotRequest:
-    """The opener was part of a longer word: it is text, and so is nothing more."""
-
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        del text, final
-        self.ctx.revert()
-        return pos, None
-
-    def finish(self, truncated: bool) -> None:
-        del truncated
-        self.ctx.revert()
 
 
 def _opener(tools: ToolIndex) -> str | None:
