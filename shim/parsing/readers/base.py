@@ -257,6 +257,45 @@ NAME_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 """The characters a tool's name may begin with: the ``first`` of rows whose opener is the name itself."""
 
 
+def message_and_line_rows(
+    name: str,
+    opener: Callable[[str], Callable[[ToolIndex], str | None]],
+    *,
+    reader: ReaderFactory,
+    open: str,
+    first: str | None = None,
+    after: str = "_line",
+    indent: str = r"[ \t]{0,8}",
+    example: str | None = None,
+) -> list[Dialect]:
+    """The two rows of a form that opens the message or a line: ``name`` where the message begins (``open`` and
+    ``first`` say where the scanner stops: a leading word, or the characters), and ``name + after`` after a line
+    break and ``indent``. ``opener(prefix)`` builds the form's opener from the offered tools behind ``prefix``."""
+    return [
+        Dialect(
+            name,
+            open,
+            None,
+            kind="untagged",
+            start="message",
+            first=first,
+            reader=reader,
+            open_for_tools=opener(""),
+            example=example,
+        ),
+        Dialect(
+            name + after,
+            r"\n",
+            None,
+            kind="untagged",
+            first="\n",
+            reader=reader,
+            open_for_tools=opener(r"\n" + indent),
+            example=example,
+        ),
+    ]
+
+
 def keep_line_break(ctx: Context, blanks: str = "\r\n") -> tuple[str, int]:
     """Take an opener that begins with the line break it stands after (a row that opens only where a line begins
     starts its pattern with the break, so the text scanner stops at line breaks, not at every letter): the break

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect, keep_line_break
+from shim.parsing.readers.base import Block, Context, keep_line_break, message_and_line_rows
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import JsonCall, JsonCandidate
 from shim.parsing.shapes import ToolIndex
@@ -56,25 +56,5 @@ def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     return build
 
 
-ROWS = [
-    Dialect(
-        "bracket_name_json",
-        r"\[",
-        None,
-        kind="untagged",
-        start="message",
-        first="[",
-        reader=_open,
-        open_for_tools=_opener(""),
-    ),
-    Dialect(
-        "bracket_name_json_line",
-        r"\n",
-        None,
-        kind="untagged",
-        first="\n",
-        reader=_open,
-        open_for_tools=_opener(r"\n[ \t]{0,8}"),
-    ),
-]
+ROWS = message_and_line_rows("bracket_name_json", _opener, reader=_open, open=r"\[", first="[")
 """``[NAME, {…}]`` opening the message or a line, NAME an offered tool."""

@@ -22,7 +22,15 @@ from collections.abc import Callable
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break, match_at
+from shim.parsing.readers.base import (
+    MORE,
+    Block,
+    Context,
+    Next,
+    keep_line_break,
+    match_at,
+    message_and_line_rows,
+)
 from shim.parsing.readers.block_end import TURN_END
 from shim.parsing.readers.react import input_arguments, unquoted
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -114,26 +122,11 @@ def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     return build
 
 
-ROWS = [
-    Dialect(
-        "colon_action",
-        "Action",
-        None,
-        kind="untagged",
-        start="message",
-        reader=_open,  # no `first`: the scanner stops at the leading word, not at every `a` of prose
-        open_for_tools=_opener(""),
-        example="Action: NAME: INPUT\nPAUSE",
-    ),
-    Dialect(
-        "colon_action_line",
-        r"\n",
-        None,
-        kind="untagged",
-        first="\n",
-        reader=_open,
-        open_for_tools=_opener(r"\n[ \t]{0,8}"),
-        example="Action: NAME: INPUT\nPAUSE",
-    ),
-]
+ROWS = message_and_line_rows(
+    "colon_action",
+    _opener,
+    reader=_open,
+    open="Action",  # no `first`: the scanner stops at the leading word, not at every `a` of prose
+    example="Action: NAME: INPUT\nPAUSE",
+)
 """``Action: NAME: INPUT`` opening the message or a line, then ``PAUSE`` or the output's end."""

@@ -18,7 +18,15 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next, keep_line_break
+from shim.parsing.readers.base import (
+    MORE,
+    NAME_START,
+    Block,
+    Context,
+    Next,
+    keep_line_break,
+    message_and_line_rows,
+)
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_value
@@ -91,18 +99,6 @@ def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     return build
 
 
-ROWS = [
-    Dialect(
-        "command_line",
-        "name",
-        None,
-        kind="untagged",
-        start="message",
-        first=NAME_START,
-        reader=_open,
-        open_for_tools=_opener(""),
-    ),
-    Dialect(
-        "command_line_after", r"\n", None, kind="untagged", first="\n", reader=_open, open_for_tools=_opener(r"\n")
-    ),
-]
+ROWS = message_and_line_rows(
+    "command_line", _opener, reader=_open, open="name", first=NAME_START, after="_after", indent=""
+)

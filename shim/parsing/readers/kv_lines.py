@@ -26,7 +26,7 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break
+from shim.parsing.readers.base import MORE, Block, Context, Next, keep_line_break, message_and_line_rows
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_value
@@ -163,25 +163,5 @@ def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     return build
 
 
-ROWS = [
-    Dialect(
-        "kv_lines",
-        r"[Tt\[]",
-        None,
-        kind="untagged",
-        start="message",
-        first="Tt[",
-        reader=_open,
-        open_for_tools=_opener(""),
-    ),
-    Dialect(
-        "kv_lines_after",
-        r"\n",
-        None,
-        kind="untagged",
-        first="\n",
-        reader=_open,
-        open_for_tools=_opener(r"\n[ \t]{0,8}"),
-    ),
-]
+ROWS = message_and_line_rows("kv_lines", _opener, reader=_open, open=r"[Tt\[]", first="Tt[", after="_after")
 """``TOOL: NAME`` or ``[NAME]`` opening the message or a line, then the tool's ``KEY: value`` lines."""

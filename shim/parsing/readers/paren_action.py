@@ -24,7 +24,7 @@ from typing import Any
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break
+from shim.parsing.readers.base import MORE, Block, Context, Next, keep_line_break, message_and_line_rows
 from shim.parsing.readers.bracket_action import takes_one_string
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.pycall import parse_arguments
@@ -153,26 +153,11 @@ def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     return build
 
 
-ROWS = [
-    Dialect(
-        "paren_action",
-        "Action",
-        None,
-        kind="untagged",
-        start="message",
-        reader=_open,  # no `first`: the scanner stops at the leading word, not at every `a` of prose
-        open_for_tools=_opener(""),
-        example="Action: NAME(ARGUMENT)",
-    ),
-    Dialect(
-        "paren_action_line",
-        r"\n",
-        None,
-        kind="untagged",
-        first="\n",
-        reader=_open,
-        open_for_tools=_opener(r"\n[ \t]{0,8}"),
-        example="Action: NAME(ARGUMENT)",
-    ),
-]
+ROWS = message_and_line_rows(
+    "paren_action",
+    _opener,
+    reader=_open,
+    open="Action",  # no `first`: the scanner stops at the leading word, not at every `a` of prose
+    example="Action: NAME(ARGUMENT)",
+)
 """``Action: NAME(ARGUMENT)`` opening the message or a line."""
