@@ -1,0 +1,52 @@
+"""An upper-case ``TOOL_CALL:`` prefix, then a JSON call object, anywhere in the message.
+
+    Some text at the end TOOL_CALL: {"tool": "last", "params": {}}
+    TOOL_CALL: {"tool": "a", "params": {}}TOOL_CALL: {"tool": "b", "params": {}}
+
+Holmium's prompt (its ``ToolParser``) asks the model to write each call so, in the middle of its prose or glued to
+the call before: the word ``TOOL_CALL`` (an identifier-style constant, upper case), a colon, the call as a JSON
+object (``{"tool": NAME, "params": {…}}`` or any call object the shape rules read). The prefix is markup; the words
+around it stay text, and several prefixed objects are several calls. Leniencies: ``TOOL_CALLS``, ``TOOLCALL`` or
+``TOOL CALL``; blanks around the colon; the object on the next line.
+
+A label opening a line in any case (``Tool call:``) is `shim.parsing.readers.labelled`'s; this row reads the
+constant where a line's words came before it. The evidence is strict: the word stands on its own
+(``MY_TOOL_CALL:`` is another), the object is JSON and reads as exactly one call of an offered tool (the shape
+rules every untagged call goes through, `shim.parsing.readers.untagged.calls_of`). A call of a tool that was not
+offered, an object that does not close, the word with no object after it, and the form shown in prose (an inline
+code span, a code fence, after words presenting an example: the core's prose rules) are text, unchanged.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Reader
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate
+
+__all__ = ["ROWS"]
+
+_WORD_BEFORE = regex.compile(r"\w\Z")
+_NOTHING = regex.compile(r"(?!)")
+"""No closer follows the object: the call ends with it."""
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
+    del block, match
+    if _WORD_BEFORE.search(ctx.tail()) is not None:  # `MY_TOOL_CALL: {…}`: another word, not the prefix
+        return GivenBack(ctx)
+    return JsonCall(ctx, JsonCandidate(ctx), _NOTHING, required=False)
+
+
+ROWS = [
+    Dialect(
+        "tool_call_colon",
+        r"TOOL[ _]?CALLS?[ \t]{0,4}:[ \t]{0,8}(?:\r?\n[ \t]{0,8})?(?=\{)",
+        None,
+        kind="untagged",
+        reader=_open,
+        example='TOOL_CALL: {"tool": "NAME", "params": {"KEY": "VALUE"}}',
+    )
+]
+"""``TOOL_CALL: {…}`` anywhere in the message. The row gives no ``first``: the text scanner stops at its leading
+word (``TOOL``, already a stop of `shim.parsing.readers.tool_request_bracket`), not at every ``T``."""

@@ -1,0 +1,85 @@
+"""``TOOL_CALL: {…}`` anywhere in the message: an upper-case prefix, then a JSON call object
+(`shim.parsing.readers.tool_call_colon`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check, tool
+
+HOLMIUM = "nOS-Coding/Holmium:tests/test_tool_parser.py@96df75c1 (ToolParser)"
+NO_ARGUMENTS: dict[str, Any] = {}
+TOOLS = [
+    tool("last"),
+    tool("shell_run", command="string"),
+    tool("file_write", path="string", content="string"),
+    tool("read-file", path="string", limit="integer"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (
+            'Some text at the end TOOL_CALL: {"tool": "last", "params": {}}',
+            [("last", NO_ARGUMENTS)],
+            "Some text at the end",
+        ),
+        (  # two glued, then prose
+            'TOOL_CALL: {"tool": "last", "params": {}}TOOL_CALL: {"tool": "shell_run", "params": {"command": "ls"}} ok',
+            [("last", NO_ARGUMENTS), ("shell_run", {"command": "ls"})],
+            "ok",
+        ),
+        (  # other spellings of the prefix and the call object; an integer; another language; a name with `_` for `-`
+            'Je lis le fichier TOOLCALL : {"name": "read_file", "arguments": {"path": "a.py", "limit": 3}} puis.',
+            [("read-file", {"path": "a.py", "limit": 3})],
+            "Je lis le fichier puis.",
+        ),
+        (  # the object on the next line, spread over several; a value holding the prefix
+            'Writing it now. TOOL CALLS:\n  {"tool": "file_write",\n   "params": {"path": "n.txt", '
+            '"content": "TOOL_CALL: {x}"}}\nDone.',
+            [("file_write", {"path": "n.txt", "content": "TOOL_CALL: {x}"})],
+            "Writing it now. Done.",
+        ),
+        (  # a commented call in a code fence stays text; the one after it is read
+            'Here:\n```python\n# TOOL_CALL: {"tool": "last", "params": {}}\n```\nAnd then TOOL_CALL: '
+            '{"tool": "shell_run", "params": {"command": "pwd"}}',
+            [("shell_run", {"command": "pwd"})],
+            'Here:\n```python\n# TOOL_CALL: {"tool": "last", "params": {}}\n```\nAnd then',
+        ),
+    ],
+)
+def test_a_prefixed_call_object_of_an_offered_tool_is_its_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(HOLMIUM, text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Then TOOL_CALL: {"tool": "deploy", "params": {}} runs it.',  # no offered tool of that name
+        'Write `TOOL_CALL: {"tool": "last", "params": {}}` to call it.',  # inline code
+        'For example: TOOL_CALL: {"tool": "last", "params": {}}',  # presented as an example
+        'Look:\n```text\nsee TOOL_CALL: {"tool": "last", "params": {}}\n```\nok',  # in a code fence
+        "The TOOL_CALL: prefix marks each call the agent makes.",  # the word in a sentence, no object
+        'Then TOOL_CALL: {"tool": "last", "params": {}',  # the object left open
+        "Then TOOL_CALL: {tool: last params}",  # not JSON
+    ],
+)
+def test_a_prefix_in_prose_or_of_no_tool_stays_text(text: str) -> None:
+    check(Real(HOLMIUM, text, [], visible=text, tools=TOOLS))
+
+
+def test_the_word_inside_a_longer_one_is_no_prefix() -> None:
+    # `MY_TOOL_CALL:` is another word: it stays text (the object after it is the untagged rules' to read, as after
+    # any other word).
+    text = 'MY_TOOL_CALL: {"tool": "last", "params": {}}'
+    check(Real(HOLMIUM, text, [("last", NO_ARGUMENTS)], visible="MY_TOOL_CALL:", tools=TOOLS))
+
+
+def test_without_tools_the_prefix_stays_text() -> None:
+    text = 'Then TOOL_CALL: {"tool": "last", "params": {}}'
+    check(Real(HOLMIUM, text, [], visible=text, tools=None))
