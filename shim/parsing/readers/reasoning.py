@@ -217,6 +217,18 @@ _SENTENCE_GOES_ON = regex.compile(r"[ \t]\p{Ll}{1,24}[ \t,;]")
 """A space, a word in small letters and its space after a closer: the sentence naming the token goes on."""
 
 
+def _named_in_a_sentence(ctx: Context, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """After a token: where the sentence goes on, the token was named in prose and is given back to the text; MORE
+    while that is not known yet; None where the token stands as markup."""
+    goes_on = match_at(_SENTENCE_GOES_ON, text, pos, final)
+    if goes_on is MORE:
+        return pos, MORE
+    if goes_on is not None:
+        ctx.revert()
+        return pos, None
+    return None
+
+
 class _Orphan:
     """A reasoning closer met in text, no block open: markup, unless the sentence it stands in goes on right after
     it (``Use </think> to close the thought block.``): then the token is named in prose, and stays text."""
@@ -226,12 +238,9 @@ class _Orphan:
         self.markup = open_markup(ctx, block, match)
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        goes_on = match_at(_SENTENCE_GOES_ON, text, pos, final)
-        if goes_on is MORE:
-            return pos, MORE
-        if goes_on is not None:
-            self.ctx.revert()
-            return pos, None
+        named = _named_in_a_sentence(self.ctx, text, pos, final)
+        if named is not None:
+            return named
         return self.markup.feed(text, pos, final)
 
     def finish(self, truncated: bool) -> None:
@@ -278,12 +287,9 @@ class _AnswerOpen:
         self.close = regex.compile(rf"</{word.group('word')}>") if word is not None else None
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        goes_on = match_at(_SENTENCE_GOES_ON, text, pos, final)
-        if goes_on is MORE:
-            return pos, MORE
-        if goes_on is not None:
-            self.ctx.revert()
-            return pos, None
+        named = _named_in_a_sentence(self.ctx, text, pos, final)
+        if named is not None:
+            return named
         layout = _ANSWER_LAYOUT.match(text, pos, partial=not final)
         assert layout is not None
         if not final and (layout.partial or layout.end() >= len(text)) and not layout.group().endswith("\n"):
