@@ -662,8 +662,10 @@ class ToolIndex:
 
     def declines(self, name: str) -> bool:
         """``name`` is a model's word for "no tool" (`_NO_TOOL`: ``none``, ``None``, ``null``, ``no_tool``, Command R's
-        ``directly-answer``) and no offered tool is so named: a call of it is the model's choice of no call."""
-        return _loose(name) in _NO_TOOL and not self.is_known(name)
+        ``directly-answer``) and no offered tool is so named: a call of it is the model's choice of no call. Case is
+        folded before camelCase is split too: ``NoNe`` is ``none`` in any case, not ``no_ne``."""
+        loose = {_loose(name), _loose(name.casefold())}
+        return not loose.isdisjoint(_NO_TOOL) and not self.is_known(name)
 
     def offers_all(self, calls: Iterable[tuple[str, Any]] | None) -> bool:
         """Calls were read (``calls`` not empty) and each names an offered tool: the evidence an untagged list

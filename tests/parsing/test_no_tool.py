@@ -30,6 +30,12 @@ KOOG = "monday8am/koogagent:agent/src/test/java/com/monday8am/agent/local/GemmaL
         ('Action: [{"tool_name": "none", "parameters": {}}]\nIt is 4.', "It is 4."),
         # Command R's pseudo-tool, one of the same words
         ('<tool_call>{"name": "directly_answer"}</tool_call>Hi', "Hi"),
+        # koogagent's SLIM protocol: the name tag alone holding the word, opening the reply (any case, blanks)
+        ("<function>none</function>\nHello! How can I help you?", "Hello! How can I help you?"),
+        ("<function>NoNe</function>", ""),
+        ("  <function> No_Tool </function>  \n\nParis is in France.", "Paris is in France."),
+        ("<tool>null</tool>\r\nEs ist 4.", "Es ist 4."),
+        ("<function>directly-answer</function>", ""),
     ],
 )
 def test_a_call_of_no_tool_is_no_call_and_its_block_is_markup(text: str, visible: str) -> None:
@@ -63,6 +69,17 @@ def test_an_offered_tool_named_none_is_called(text: str) -> None:
         # a word that only begins like one, and an object of more than a call's keys
         '{"tool": "nonesuch"}',
         '{"tool": "none", "reason": "no tool fits"}',
+        # the SLIM marker in a sentence, after prose, with words after it on its line, or of another word
+        "Write <function>none</function> when no tool fits.",
+        "Sure.\n<function>none</function>",
+        "<function>none</function> if nothing fits",
+        "<function>nothing</function>",
+        # an empty list in prose, after prose, or with words after it on its line
+        "Here: []",
+        "Nothing matched.\n[]",
+        "[] is an empty list.",
+        "```json\n[]\n```",  # a fence shows data
+        "tool_calls: [] (none were needed)",
     ],
 )
 def test_the_no_tool_marker_in_prose_stays_text(text: str) -> None:
@@ -73,3 +90,28 @@ def test_the_no_tool_marker_in_prose_stays_text(text: str) -> None:
 def test_a_cut_call_of_no_tool_is_an_error_of_no_call() -> None:
     result = parse_everywhere('<tool_call>{"name": "none", "arguments": {"a": ', ["GetWeather"])
     assert result["calls"] == [] and len(result["errors"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ("[]", ""),  # the whole output: the pythonic prompt's answer when no tool fits ("[] for none")
+        ("  [ ]  \n", ""),
+        ("[]\nNo tool fits that request.", "No tool fits that request."),
+    ],
+)
+def test_an_empty_call_list_opening_the_message_is_no_call(text: str, visible: str) -> None:
+    check(
+        Real(
+            "gorilla-llm/berkeley-function-call-leaderboard: hindi_13 (gpt-4o-mini)",
+            text,
+            [],
+            visible=visible,
+            tools=["get_weather_today", "set_reminder"],
+        )
+    )
+
+
+def test_an_empty_list_with_no_tools_offered_is_text() -> None:
+    result = parse_everywhere("[]", None)
+    assert result["text"] == "[]"

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INNER_UNTAGGED",
+    "LINE_END",
     "MORE",
     "Block",
     "Context",
@@ -372,6 +373,10 @@ class WholeToEnd:
             self.ctx.revert()
         else:
             self._decide()
+
+
+LINE_END = regex.compile(r"[ \t]*(?:\r?\n|$)")
+"""Blanks to the end of the line (or of the output): what follows a form that must stand alone on its line."""
 
 
 def match_at(pattern: regex.Pattern[str], text: str, pos: int, final: bool) -> regex.Match[str] | _More | None:

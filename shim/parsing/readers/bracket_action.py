@@ -31,7 +31,7 @@ from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex, one_parameter
 
-__all__ = ["ROWS", "BracketArgument", "takes_one_string"]
+__all__ = ["ROWS", "BracketArgument", "takes_nothing", "takes_one_string"]
 
 _LABEL = r"Action(?:[ \t]{1,4}\d{1,3})?[ \t]{0,8}:[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,3}"
 """``Action:`` or ``Action 3:``, then the name on the same line or below it (a blank line between, FEVER's
@@ -118,14 +118,14 @@ def takes_one_string(tools: ToolIndex, name: str) -> bool:
     return not isinstance(schema, dict) or cast(dict[str, Any], schema).get("type", "string") == "string"
 
 
-def _takes_nothing(schema: dict[str, Any]) -> bool:
+def takes_nothing(schema: dict[str, Any]) -> bool:
     """A tool of no parameters: called with empty brackets (``finish[]``)."""
     return not schema.get("properties") and not schema.get("required")
 
 
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     def build(tools: ToolIndex) -> str | None:
-        fits = [s for n, s in tools.specs.items() if takes_one_string(tools, n) or _takes_nothing(s.input_schema)]
+        fits = [s for n, s in tools.specs.items() if takes_one_string(tools, n) or takes_nothing(s.input_schema)]
         names = tool_name_pattern(ToolIndex(fits))
         return None if names is None else rf"{prefix}(?P<name>{names})\[(?!ARGS\]|CALL_ID\])"
 

@@ -163,9 +163,15 @@ class JsonBody:
             return found.match.end(), closed_by(ctx, found.match.group(), fence=fence, outer=self.block.outer)
         return new, None  # a new opener closes this block; the text scanner opens the next
 
+    def names_no_call(self, name: str | None) -> bool:
+        """Whether a body naming ``name`` (None: naming no tool) is no call under this block's row: its text goes
+        back, tag and all, with no error. Every row but a few (`shim.parsing.readers.llama`) takes any name."""
+        del name
+        return False
+
     def _progress(self) -> None:
         ctx, scanner = self.ctx, self.scanner
-        if not ctx.call_open and scanner.name is not None:
+        if not ctx.call_open and scanner.name is not None and not self.names_no_call(scanner.name):
             ctx.start_call(scanner.name)
         if ctx.call_open and scanner.streamed:
             chunk = scanner.take_arguments()
@@ -216,12 +222,18 @@ class JsonBody:
                 shape = to_call(value, self.ctx.tools, unwrap=not self.scanner.streamed)
         except ShapeError as exc:
             tool = self._tool_taking(value)
-            if tool is None:
+            if tool is None and not self.ctx.call_open and self.names_no_call(None):
+                self.ctx.revert()
+            elif tool is None:
                 self.ctx.fail_call(str(exc))
             else:
                 self.ctx.end_call(tool, cast("dict[str, Any]", value), streamed=False)
         else:
-            self.ctx.end_call(shape.name, shape.arguments, streamed=self.scanner.streamed)
+            if not self.ctx.call_open and self.names_no_call(shape.name):
+                self.ctx.revert()
+                return after
+            streamed = self.scanner.streamed and self.ctx.call_open  # a start withheld streamed nothing
+            self.ctx.end_call(shape.name, shape.arguments, streamed=streamed)
         return after
 
     def _tool_taking(self, value: Any) -> str | None:

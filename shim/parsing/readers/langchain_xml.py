@@ -17,13 +17,19 @@ LangChain hands a bare string to a tool. Where this is not so, the block is text
 - an input the tool cannot take (no one string parameter, and no JSON object).
 
 ``<tool>{…}</tool>`` with a JSON call inside is `tagged_json`'s.
+
+The name tag alone, nothing after it on its line (koogagent's SLIM protocol writes no input for a tool that takes
+none), is a call only of an offered tool declaring no parameters, the tag at the start of its line; a tag holding a
+model's word for "no tool" (``<function>none</function>``, `ToolIndex.declines`) opening the message is that
+protocol's marker of no call: markup, no call, no error. Any other name alone in the tag stays text.
 """
 
 from __future__ import annotations
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect, WholeToEnd
+from shim.parsing.readers.base import LINE_END, MORE, Block, Context, Dialect, Next, WholeToEnd, match_at
+from shim.parsing.readers.bracket_action import takes_nothing
 from shim.parsing.readers.react import input_arguments, lenient_loads
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
@@ -58,20 +64,75 @@ class ToolInput(WholeToEnd):
             self.ctx.end_call(self.ctx.tools.resolve(self.name), arguments, streamed=False)
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolInput:
+class LoneName:
+    """The name tag with no input tag after it (already consumed): decided by what follows on its line."""
+
+    def __init__(self, ctx: Context, name: str, *, declines: bool) -> None:
+        self.ctx = ctx
+        self.name = name
+        self.declines = declines
+        """The tag holds a word of the model's for "no tool", not an offered tool's name."""
+        self.opens = not ctx.shown
+        """Nothing visible came before the tag: it opens the message, where a protocol puts its "no tool" marker."""
+        tail = ctx.tail()
+        self.line_begins = not tail[tail.rfind("\n") + 1 :].strip()
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        end = match_at(LINE_END, text, pos, final)
+        if end is MORE:
+            return pos, MORE  # blanks at the chunk's end: the line may still go on
+        self._decide(alone=end is not None)
+        return pos, None
+
+    def _decide(self, *, alone: bool) -> None:
+        tools = self.ctx.tools
+        if alone and self.declines and self.opens and tools.declines(self.name):
+            self.ctx.markup("")  # the protocol's "no tool": the model chose no call
+        elif alone and not self.declines and self.line_begins:
+            self.ctx.end_call(tools.resolve(self.name), {}, streamed=False)
+        else:
+            self.ctx.revert()
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.revert()
+        else:
+            self._decide(alone=True)
+
+
+def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolInput | LoneName:
     del block
+    if "name" not in match.groupdict():
+        lone = match.groupdict().get("lone")
+        return LoneName(ctx, lone or match.group("word"), declines=lone is None)
     return ToolInput(ctx, match.group("name"), several=bool(match.group("others")), tag=match.group("input"))
+
+
+_TAG = r"<(?:tool|function)[ \t]{0,8}>[ \t]{0,8}%s[ \t]{0,8}</(?:tool|function)[ \t]{0,8}>"
 
 
 def _opener(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     if names is None:
         return None
-    tag = r"<(?:tool|function)[ \t]{0,8}>[ \t]{0,8}%s[ \t]{0,8}</(?:tool|function)[ \t]{0,8}>[ \t\r\n]{0,8}"
     any_name = r"[^<>\r\n]{1,128}?"
+    blanks = r"[ \t\r\n]{0,8}"
     inputs = rf"<(?P<input>{_INPUT_TAGS})[ \t]{{0,8}}>"
-    return f"(?P<others>(?:{tag % any_name})*){tag % f'(?P<name>{names})'}{inputs}"
+    return f"(?P<others>(?:{_TAG % any_name}{blanks})*){_TAG % f'(?P<name>{names})'}{blanks}{inputs}"
 
 
-ROWS = [Dialect("langchain_xml", "<tool>", None, first="<", reader=_open, open_for_tools=_opener)]
-"""``<tool>NAME</tool>`` (or ``<function>NAME</function>``) then the input tag."""
+def _alone(tools: ToolIndex) -> str | None:
+    if not tools:
+        return None
+    nothing = tool_name_pattern(ToolIndex([s for s in tools.specs.values() if takes_nothing(s.input_schema)]))
+    lone = [_TAG % f"(?P<lone>{nothing})"] if nothing is not None else []
+    word = _TAG % r"(?P<word>[A-Za-z][A-Za-z_\-. ]{0,30}?)"  # a word for "no tool", which `ToolIndex.declines` tells
+    return "|".join([*lone, word])
+
+
+ROWS = [
+    Dialect("langchain_xml", "<tool>", None, first="<", reader=_open, open_for_tools=_opener),
+    # After the pair's row, which a name tag at a chunk's end may still open: that row is waited for.
+    Dialect("langchain_xml_alone", "<tool>", None, first="<", reader=_open, open_for_tools=_alone),
+]
+"""``<tool>NAME</tool>`` (or ``<function>NAME</function>``) then the input tag; the name tag alone."""

@@ -13,11 +13,11 @@ from typing import Any
 import regex
 
 from shim.parsing.pythonic import PYTHONIC_START, QUOTED_START, PythonicScanner, parse_pythonic
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.base import LINE_END, MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.pythonic_calls import spelled_as_string
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import UntaggedJson
+from shim.parsing.readers.untagged import UntaggedJson, answers_directly
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["FENCE", "MESSAGE_FENCE", "ROWS", "PythonicList"]
@@ -78,8 +78,38 @@ class PythonicList:
         return True
 
 
+class EmptyList:
+    """``[]`` opening the message (already consumed): alone on its line, the list of no calls a pythonic prompt asks
+    for when no tool fits (`answers_directly`), markup; with anything after it on its line, text."""
+
+    def __init__(self, ctx: Context, opener: str) -> None:
+        self.ctx = ctx
+        self.opener = opener
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        end = match_at(LINE_END, text, pos, final)
+        if end is MORE:
+            return pos, MORE
+        self._decide(alone=end is not None)
+        return pos, None
+
+    def _decide(self, *, alone: bool) -> None:
+        if alone and answers_directly(self.opener, self.ctx, empty=True):
+            self.ctx.markup("")
+        else:
+            self.ctx.revert()
+
+    def finish(self, truncated: bool) -> None:
+        self._decide(alone=not truncated)
+
+
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicList:
     return PythonicList(ctx, block, match.group())
+
+
+def _open_empty(ctx: Context, block: Block, match: regex.Match[str]) -> EmptyList:
+    del block
+    return EmptyList(ctx, match.group())
 
 
 def _open_fenced(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicList:
@@ -96,6 +126,7 @@ ROWS = [
     Dialect("pythonic", PYTHONIC_START.pattern, None, kind="untagged", reader=_open),
     # Each call a string of the list: ['gcd(num1=96)', 'lcm(num1=15)'] (Snowflake Arctic in BFCL's results).
     Dialect("pythonic_strings", QUOTED_START.pattern, None, kind="untagged", reader=_open),
+    Dialect("pythonic_none", r"\[[ \t]{0,8}\]", None, kind="untagged", start="message", reader=_open_empty),
 ]
 
 FENCE = Dialect(

@@ -98,7 +98,11 @@ class TaggedStart:
         self.ctx = ctx
         self.block = block
         self.prefix_seen = False
-        block.next_body = lambda: JsonBody(ctx, block)
+        block.next_body = self.json_body
+
+    def json_body(self) -> JsonBody:
+        """The reader of a JSON body in this block (each of ``{…}; {…}`` too)."""
+        return JsonBody(self.ctx, self.block)
 
     def named_body(self, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
         """A family-specific form at the start of the body (None: not one)."""
@@ -129,7 +133,7 @@ class TaggedStart:
             return (
                 open_inner(ctx, block, text, pos, final)
                 or damaged_start(ctx, block, text, pos, final)
-                or (pos, JsonBody(ctx, block))
+                or (pos, self.json_body())
             )
         if char == "[" and not block.array:
             ctx.consume(char)

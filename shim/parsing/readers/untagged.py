@@ -312,13 +312,18 @@ def _tool_taking(body: str, ctx: Context) -> tuple[str, dict[str, Any]] | None:
     return None if tool is None else (tool, arguments)
 
 
-def answers_directly(body: str, ctx: Context) -> bool:
+def answers_directly(body: str, ctx: Context, *, empty: bool = False) -> bool:
     """Every call in the value, of a call's whole shape, names no tool (`ToolIndex.declines`: ``{"tool": "none"}``,
-    Command R's ``directly-answer``): the model's choice of no call, the block markup."""
+    Command R's ``directly-answer``): the model's choice of no call, the block markup. ``empty``: an empty list of
+    calls (``[]``, a call list format's answer when no tool fits, as pythonic prompts ask) says so too, with tools
+    offered; only a reader that saw it alone on its line passes it (``tool_calls: [] (none)`` is a sentence)."""
     try:
-        shapes = [to_call(item, ctx.tools) for item in call_items(lenient_json.loads(body))]
+        value = lenient_json.loads(body)
+        shapes = [to_call(item, ctx.tools) for item in call_items(value)]
     except (lenient_json.LenientJSONError, ShapeError):
         return False
+    if value == []:
+        return empty and bool(ctx.tools)
     return bool(shapes) and all(shape.canonical and ctx.tools.declines(shape.name) for shape in shapes)
 
 

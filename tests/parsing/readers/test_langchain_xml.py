@@ -69,3 +69,42 @@ def test_an_offered_tools_name_tag_then_its_input_tag_is_a_call(
 )
 def test_name_and_input_tags_without_that_evidence_stay_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+NOTHING = [tool("GetWeather"), *TOOLS]
+"""koogagent's tests: a tool that takes no arguments, beside tools that take some."""
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        # koogagent's SLIM protocol (SlimLLMClientTest.kt): no input tag for a tool that takes none
+        ("Let me check that for you.\n<function>GetWeather</function>", "Let me check that for you."),
+        ("<function>GetWeather</function>", ""),
+        ("<tool> GetWeather </tool>  \n\nIt will be sunny.", "It will be sunny."),
+        ("Je vérifie.\r\n    <function>getWeather</function>\r\n", "Je vérifie."),
+    ],
+)
+def test_the_name_tag_alone_of_a_tool_taking_nothing_is_its_call(text: str, visible: str) -> None:
+    check(Real("monday8am/koogagent:SlimLLMClientTest.kt", text, [("GetWeather", {})], visible=visible, tools=NOTHING))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use <function>GetWeather</function> to check the weather.",  # in a sentence
+        "<function>GetWeather</function> is the tool I would call.",  # words after it on its line
+        "For example:\n<function>GetWeather</function>",  # presented
+        "<function>search</function>",  # a tool that takes arguments
+        "<function>hammer</function>",  # no offered tool
+    ],
+)
+def test_the_name_tag_alone_otherwise_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=NOTHING))
+
+
+def test_a_name_tag_then_its_input_on_the_next_line_is_still_one_call() -> None:
+    text = '<function>search</function>\n<parameters>{"query": "cats"}</parameters>'
+    check(Real("written", text, [("search", {"query": "cats"})], tools=NOTHING))
+    text = "<function>GetWeather</function>\n<parameters>{}</parameters>"
+    check(Real("written", text, [("GetWeather", {})], tools=NOTHING))

@@ -84,3 +84,59 @@ def test_a_builtin_call_with_its_python_tag_dropped_is_still_the_call(
 )
 def test_a_builtin_call_without_its_tag_in_prose_or_code_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=BUILT_INS))
+
+
+LLAMA_STACK = (
+    "llamastack/llama-stack:tests/integration/tool_runtime/recordings@d1b6632946ca1bb953d47ea3317b8f3c30771d88"
+)
+"""Llama 3.2 3B on Ollama, second turn after a tool's result (the corpus's `a16_llama32_3b_python_tag_*`)."""
+OFFERED = [tool("get_boiling_point", liquid_name="string", celsius="boolean"), tool("greet_everyone", url="string")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a JSON object of no call shape: a restated result, an invented error object, with prose after it
+        '<|python_tag|>{"message": "Hello, World!", "type": "greeting"}',
+        '<|python_tag|>{"status":400,"error_messages":[{"target": "/location"}]}\n\nSorry, I could not do it.',
+        'Voilà :<|python_tag|>{"résultat": "bonjour", "langue": "fr"}<|eom_id|>',
+        '<|python_tag|>{"temperature": 100, "unit": "C"}\nThe boiling point is 100°C.',
+        # a call of a tool that was not offered, JSON or Python
+        '<|python_tag|>{"name": "get_language_info", "parameters": {"lang": "python"}}',
+        '<|python_tag|>{"type": "function", "name": "print_hello_world", "parameters": {}}',
+        '<|python_tag|>robot.parse("hello, world!", lang="python")',
+        "<|python_tag|>photo_search.call(query='cats')<|eom_id|>",
+    ],
+)
+def test_a_python_tag_body_naming_no_offered_tool_is_text_tag_and_all(text: str) -> None:
+    result = check(Real(LLAMA_STACK, text, [], visible=text.replace("<|eom_id|>", ""), tools=OFFERED))
+    assert "<|python_tag|>" in result["text"]
+
+
+BOILING = [("get_boiling_point", {"liquid_name": "water"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "errors"),
+    [
+        ('<|python_tag|>{"name": "get_boiling_point", "parameters": {"liquid_name": "water"}}', BOILING, 0),
+        (
+            '<|python_tag|>{"function": {"name": "get_boiling_point", "arguments": {"liquid_name": "water"}}}',
+            BOILING,
+            0,
+        ),
+        ('<|python_tag|>{"liquid_name": "water"}<|eom_id|>', BOILING, 0),  # the arguments alone, of one offered tool
+        ('<|python_tag|>get_boiling_point(liquid_name="water")', BOILING, 0),
+        ('<|python_tag|>{"name": "get_boiling_point", "parameters": {"liquid_name": }', [], 1),  # damaged: its error
+        ('<|python_tag|>{"name": "none", "parameters": {}}', [], 0),  # "no tool": markup, as in every family
+    ],
+)
+def test_a_python_tag_body_naming_an_offered_tool_is_still_its_call(
+    text: str, calls: list[tuple[str, dict[str, object]]], errors: int
+) -> None:
+    check(Real(LLAMA_STACK, text, calls, visible="", tools=OFFERED, errors=errors))
+
+
+def test_with_no_tools_offered_a_python_tag_body_of_any_name_is_still_read() -> None:
+    text = '<|python_tag|>{"name": "get_language_info", "parameters": {"lang": "python"}}'
+    check(Real("written", text, [("get_language_info", {"lang": "python"})], visible="", tools=[]))
