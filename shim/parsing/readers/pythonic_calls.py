@@ -19,7 +19,16 @@ from typing import Any, cast
 import regex
 
 from shim.parsing.pythonic import PythonicScanner, parse_pythonic
-from shim.parsing.readers.base import MORE, NAME_START, Block, Context, Dialect, Next, keep_line_break
+from shim.parsing.readers.base import (
+    MORE,
+    NAME_START,
+    Block,
+    Context,
+    Dialect,
+    Next,
+    keep_line_break,
+    message_and_line_rows,
+)
 from shim.parsing.readers.block_end import TURN_END, Closed, Revert
 from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -342,44 +351,14 @@ needed, and every call of the run must be one."""
 
 ROWS = [
     # get_weather(city="Paris") opening the message or a line, alone on it.
-    Dialect(
-        "pythonic_call",
-        "call",
-        None,
-        kind="untagged",
-        start="message",
-        first=NAME_START,
-        reader=_open_bare,
-        open_for_tools=_opener(""),
-    ),
-    Dialect(
-        "pythonic_call_line",
-        r"\n",
-        None,
-        kind="untagged",
-        first="\n",
-        reader=_open_bare,
-        open_for_tools=_opener(r"\n"),
-    ),
+    *message_and_line_rows("pythonic_call", _opener, reader=_open_bare, open="call", first=NAME_START, indent=""),
     # Call: get_weather(city="Paris") / <<function>>get_weather(…), opening the message or a line.
-    Dialect(
+    *message_and_line_rows(
         "labelled_call",
-        "call",
-        None,
-        kind="untagged",
-        start="message",
+        lambda prefix: _opener(prefix, labelled=True),
+        reader=_open_bare,
+        open="call",
         first="CcAa<*_",
-        reader=_open_bare,
-        open_for_tools=_opener("", labelled=True),
-    ),
-    Dialect(
-        "labelled_call_line",
-        r"\n",
-        None,
-        kind="untagged",
-        first="\n",
-        reader=_open_bare,
-        open_for_tools=_opener(r"\n[ \t]{0,8}", labelled=True),
     ),
     # Path: search_tool(query="x", path="/usr"): a one-word label opening the message or a line, its colon, a call.
     # Read from the colon (a stop of the text scanner already), the word before it from the recent text: a row at
