@@ -166,28 +166,30 @@ class ScreenedOpener:
         self._prefixed: regex.Pattern[str] | None = None
         self._real: regex.Pattern[str] | None = None
 
-    def _compiled(self, string: str, pos: int | None, endpos: int | None, partial: bool, search: bool) -> bool:
-        """Whether both screens find something (where the real pattern does, they do): then the real one is
-        compiled (`_real`) and answers from now on, without the screens."""
+    def _compiled(
+        self, string: str, pos: int | None, endpos: int | None, partial: bool, search: bool
+    ) -> regex.Pattern[str] | None:
+        """Where both screens find something (where the real pattern does, they do): the real one, compiled
+        (`_real`), which answers from now on without the screens; None where a screen finds nothing."""
         screen = self._screen
         if (screen.search if search else screen.match)(string, pos, endpos, partial=partial) is None:
-            return False
+            return None
         if self._prefixed is None:
             self._prefixed = compile_marker(self.prefixes)
         prefixed = self._prefixed
         if (prefixed.search if search else prefixed.match)(string, pos, endpos, partial=partial) is None:
-            return False
+            return None
         self._real = compile_marker(self.pattern)
-        return True
+        return self._real
 
     def match(
         self, string: str, pos: int | None = None, endpos: int | None = None, *, partial: bool = False
     ) -> regex.Match[str] | None:
         real = self._real
         if real is None:
-            if not self._compiled(string, pos, endpos, partial, False):
+            real = self._compiled(string, pos, endpos, partial, False)
+            if real is None:
                 return None
-            real = compile_marker(self.pattern)
         return real.match(string, pos, endpos, partial=partial)
 
     def search(
@@ -196,9 +198,9 @@ class ScreenedOpener:
         # Where the real pattern matches, each screen matches there too, so a search that finds nothing is final.
         real = self._real
         if real is None:
-            if not self._compiled(string, pos, endpos, partial, True):
+            real = self._compiled(string, pos, endpos, partial, True)
+            if real is None:
                 return None
-            real = compile_marker(self.pattern)
         return real.search(string, pos, endpos, partial=partial)
 
     @property
