@@ -4,9 +4,9 @@ Every family's body goes through here, so a family reader says only where a call
 its arguments are spelled. Accepted shapes:
 
 - ``{"name", "arguments"}`` with the name spelled ``tool_name`` / ``function_name`` / ``tool`` / ``function`` /
-  ``method`` / ``action`` and the arguments ``parameters`` / ``args`` / ``input`` / ``tool_input`` / ``params`` /
-  ``argument`` / ``action_input`` / ``kwargs`` / ``function_args``; arguments as an object or a JSON-encoded
-  string; none meaning ``{}``;
+  ``method`` / ``skill`` / ``action`` and the arguments ``parameters`` / ``args`` / ``input`` / ``tool_input`` /
+  ``params`` / ``argument`` / ``action_input`` / ``kwargs`` / ``function_args``; arguments as an object or a
+  JSON-encoded string; none meaning ``{}``;
 - the call one or more levels down under a wrapper key (``function``, ``tool``, ``tool_call``, ``call``,
   ``function_call``), to a bounded depth: ``{"type": "function", "function": {…}}``, DeepChat's
   ``{"function_call": {"name": …, "arguments": …}}``;
@@ -68,16 +68,19 @@ _NAME_KEYS = (
     "tool_action",
     "tool_call",
     "function_call",
+    "skill",
     "action",
 )
-"""``action`` last: a flat call may have an argument of that name. ``recipient_name``: OpenAI's
+"""``action`` last: a flat call may have an argument of that name. ``skill``: android-ai-agent's prompt asks for
+``{"skill": NAME, "parameters": {…}}``. ``recipient_name``: OpenAI's
 ``multi_tool_use.parallel`` items; ``_name``: TGI's grammar output ``{"function": {"_name": NAME, …flat}}``."""
 _FLAT_NAME_KEYS = frozenset({"_name"})
 """Name keys whose call writes its arguments flat beside them by design (a canonical call, not a guess)."""
-_CALL_NAME_KEYS = frozenset({"tool_call", "function_call"})
+_CALL_NAME_KEYS = frozenset({"tool_call", "function_call", "tool"})
 """Keys that say the object is a call, holding its tool's name as a string (SmallCTL's small models:
-``{"tool_call": "artifact_read", "artifact_id": "A0001"}``): arguments flat beside it count where the name is an
-offered tool's (an object under the key is the call itself: `_WRAPPERS`)."""
+``{"tool_call": "artifact_read", "artifact_id": "A0001"}``; mini-codex's prompt: ``{"tool": "shell", "cmd": …}``):
+arguments flat beside it count where the name is an offered tool's (an object under the key is the call itself:
+`_WRAPPERS`)."""
 _ARG_KEYS = (
     *ARG_KEYS,
     "action_input",

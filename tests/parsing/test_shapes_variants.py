@@ -72,6 +72,14 @@ def test_a_parallel_fan_out_holds_the_calls_it_names() -> None:
             [("get_weather", {"city": "Paris", "days": [1, 2]})],
         ),
         ('<tool_call>{"tool_call": "web-search", "query": "x"}</tool_call>', [S]),
+        # `tool` naming an offered tool, its arguments flat beside it (mini-codex's prompt), one object a line.
+        ('{"tool": "get_weather", "city": "Paris"}', [W]),
+        ('{"tool":"get_weather","city":"Paris"}\n{"tool":"web-search","query":"x"}\n', [W, S]),
+        ('```json\n{"tool": "web-search", "query": "x"}\n```', [S]),
+        # `skill` as the name key (android-ai-agent's `{"skill": NAME, "parameters": {…}}`).
+        ('```json\n{"skill": "get_weather", "parameters": {"city": "Paris"}}\n```', [W]),
+        ('{"skill": "web-search", "parameters": {"query": "x"}}', [S]),
+        ('<tool_call>{"skill": "get_weather", "args": {"city": "Paris"}}</tool_call>', [W]),
         # Arguments under `function_args` (mcp-client-for-ollama's tests).
         ('{"function_name": "get_weather", "function_args": {"city": "Paris"}}', [W]),
         ('[{"function_name": "web-search", "function_args": {"query": "x"}}]', [S]),
@@ -79,6 +87,13 @@ def test_a_parallel_fan_out_holds_the_calls_it_names() -> None:
 )
 def test_untagged_and_tagged_envelopes_are_read_at_every_split(text: str, calls: list) -> None:
     check(Real("written: envelopes engines and frameworks print", text, calls, tools=TOOLS))
+
+
+def test_a_skill_object_fenced_after_a_sentence_is_the_call() -> None:
+    text = 'Here\'s the action:\n```json\n{"skill": "web-search", "parameters": {"query": "x"}}\n```'
+    check(
+        Real("canonrebel04/android-ai-agent:src/tool_parser.rs", text, [S], visible="Here's the action:", tools=TOOLS)
+    )
 
 
 @pytest.mark.parametrize(
@@ -89,6 +104,11 @@ def test_untagged_and_tagged_envelopes_are_read_at_every_split(text: str, calls:
         '{"calls": [1, 2, 3]}',
         '{"get_weather": "Paris"}',
         '{"tool_call": "lookup_user", "id": 3}',  # a flat call under a call key, of no offered tool
+        '{"tool": "lookup_user", "id": 3}',
+        '{"skill": "cooking", "parameters": {"level": 3}}',  # a skill that names no offered tool
+        '{"skill": "python", "years": 3}',  # a record with a `skill` field
+        'Use `{"skill": "get_weather", "parameters": {"city": "Paris"}}` to ask.',  # inline code
+        'For example:\n```json\n{"tool": "get_weather", "city": "Paris"}\n```',  # an example presented
         '{"function_call": "auto", "model": "x"}',  # an API request's setting
         '{"function_name": "lookup_user", "function_args": {"id": 3}}',
     ],

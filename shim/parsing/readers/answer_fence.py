@@ -1,5 +1,6 @@
-"""A shell's code fence that opens the message and holds nothing but one JSON call of an offered tool: the answer.
+"""A shell's code fence that holds nothing but one JSON call of an offered tool: the answer.
 
+    Here is the tool call:
     ```bash
     {"name": "cat", "arguments": {"file": "buggy.py"}}
     ```
@@ -7,14 +8,17 @@
 A fence named by a programming language shows code (`shim.parsing.readers.code_fence`). But a JSON object is no
 command of any shell (no shell runs ``{"name": …}``), while a shell fence is where a coding agent's harness takes
 the model's action: a model that fences its call as a command (Qwen2.5-Coder-7B in open-agent-harness's smoke
-tests) mislabels its answer. Where such a fence opens the message and its content is one JSON object that reads as
-one call of an offered tool (the shape rules every untagged call goes through) and the fence closes right after it,
-the fence is the call's markup, as a ```` ```json ```` fence's is (`shim.parsing.readers.untagged.FENCE`).
+tests, opening the message; deepseek-r1:14b in mini-codex's parser tests, after a sentence) mislabels its answer.
+Where such a fence's content is one JSON object that reads as one call of an offered tool (the shape rules every
+untagged call goes through) and the fence closes right after it, the fence is the call's markup, as a
+```` ```json ```` fence's is (`shim.parsing.readers.untagged.FENCE`), wherever it stands: a sentence before it
+changes nothing, as it changes nothing for the ```` ```json ```` fence (mini-codex's own parser reads every fence).
 
-Anything else shows code, as before, all of it text: a fence after prose, holding more (a command after the object,
-a second object), left open, naming no offered tool; and a fence of any other language, where a JSON object is
-code or data as written (a Python or JavaScript literal, a JSONL record, a configuration example). The same rule
-for a pythonic call list in a Python fence is `shim.parsing.readers.pythonic_list`'s ``MESSAGE_FENCE``.
+Anything else shows code, as before, all of it text: a fence holding more (a command after the object, a second
+object), left open, naming no offered tool; and a fence of any other language, where a JSON object is code or data
+as written (a Python or JavaScript literal, a JSONL record, a configuration example). The same rule for a pythonic
+call list in a Python fence is `shim.parsing.readers.pythonic_list`'s ``MESSAGE_FENCE``, which stays at the message's
+start: a Python call is Python code, where a JSON object is no shell's.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.json_scan import Status
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break, match_at
 from shim.parsing.readers.code_fence import CodeFence
 from shim.parsing.readers.untagged import JsonCandidate, calls_of
 
@@ -90,15 +94,18 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> AnswerFence:
     return AnswerFence(ctx)
 
 
+def _open_after(ctx: Context, block: Block, match: regex.Match[str]) -> AnswerFence:
+    del block, match
+    keep_line_break(ctx, " \t\r\n")  # the line break (and the fence's indent) before the fence stays text
+    return AnswerFence(ctx)
+
+
+_OPEN = rf"```[ \t]{{0,2}}(?i:{_SHELL})[ \t]*\r?\n[ \t]{{0,8}}(?=\{{)"
+
 ROWS = [
-    Dialect(
-        "answer_code_fence",
-        rf"```[ \t]{{0,2}}(?i:{_SHELL})[ \t]*\r?\n[ \t]{{0,8}}(?=\{{)",
-        r"```",
-        kind="untagged",
-        start="message",
-        first="`",
-        reader=_open,
-    )
+    Dialect("answer_code_fence", _OPEN, r"```", kind="untagged", start="message", first="`", reader=_open),
+    Dialect("answer_code_fence_after", r"\n[ \t]{0,3}" + _OPEN, None, kind="untagged", first="\n", reader=_open_after),
 ]
-"""```` ```bash ```` (a shell's fence) opening the message, one JSON call of an offered tool its only content."""
+"""```` ```bash ```` (a shell's fence) opening the message or a line, one JSON call of an offered tool its only
+content. A line's row, not an anywhere one: after prose the fence is otherwise the code fence row's (`code_fence`),
+tried before the untagged openers; and a fence opens a line."""

@@ -1,5 +1,5 @@
-"""A shell's code fence opening the message with one JSON call of an offered tool as all it holds: the model's
-answer (`shim.parsing.readers.answer_fence`); otherwise a language's fence shows code."""
+"""A shell's code fence opening the message or a line with one JSON call of an offered tool as all it holds: the
+model's answer (`shim.parsing.readers.answer_fence`); otherwise a language's fence shows code."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from tests.parsing.readers.cases import Real, check, tool
 
 OAH = "tsushanth/open-agent-harness:tests/test_tool_parser.py (Qwen2.5-Coder-7B on vLLM, observed)"
+MINI_CODEX = "jcarvalhogo/mini-codex:src/tools/parser.rs (deepseek-r1:14b profile)"
 TOOLS = [tool("cat", file="string"), tool("run_shell", command="string", timeout="integer")]
 
 
@@ -36,9 +37,39 @@ def test_a_shell_fence_opening_the_message_with_one_json_call_is_the_call(
 
 
 @pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # mini-codex's test: a sentence, then its flat call object in a ```bash fence
+            'Here is the tool call:\n```bash\n{"tool":"cat","file":"page.html"}\n```\n',
+            [("cat", {"file": "page.html"})],
+            "Here is the tool call:",
+        ),
+        (  # the Hermes shape, another shell, an indented fence, prose after it
+            'Listing it now.\n  ```Shell\n  {"name": "run_shell", "arguments": {"command": "ls", "timeout": 9}}\n  ```\nOK',
+            [("run_shell", {"command": "ls", "timeout": 9})],
+            "Listing it now. OK",
+        ),
+        (  # CRLF, a blank line between the prose and the fence, the object over lines
+            'Reading the file.\r\n\r\n```pwsh\r\n{\r\n  "name": "cat",\r\n  "arguments": {"file": "ä"}\r\n}\r\n```',
+            [("cat", {"file": "ä"})],
+            "Reading the file.",
+        ),
+    ],
+)
+def test_a_shell_fence_opening_a_line_after_prose_with_one_json_call_is_the_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(MINI_CODEX, text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
     "text",
     [
-        'Here is how:\n```bash\n{"name": "cat", "arguments": {"file": "a.py"}}\n```',  # after prose
+        'Here is how: ```bash\n{"name": "cat", "arguments": {"file": "a.py"}}\n```',  # mid-line: no fence
+        'For example:\n```bash\n{"name": "cat", "arguments": {"file": "a.py"}}\n```',  # an example presented
+        'Here:\n```bash\n{"name": "rm", "arguments": {"file": "a.py"}}\n```',  # after prose, no offered tool
+        'Run:\n```sh\n{"name": "cat", "arguments": {"file": "a"}}\ncat a\n```',  # after prose, a command after it
+        'Then:\n```python\n{"name": "cat", "arguments": {"file": "a.py"}}\n```',  # after prose, not a shell
         '```bash\n{"name": "rm", "arguments": {"file": "a.py"}}\n```',  # no offered tool
         '```bash\n{"name": "cat", "arguments": {"file": "a.py"}}\necho done\n```',  # code after the object
         '```sh\n{"name": "cat", "arguments": {"file": "a"}}\n{"name": "cat", "arguments": {"file": "b"}}\n```',
