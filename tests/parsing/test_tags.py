@@ -19,7 +19,10 @@ def _same(screened: ScreenedOpener, real: regex.Pattern[str], text: str, pos: in
     if theirs is None and mine is not None:  # only a wait for more text at the end of an unfinished one
         assert partial and mine.partial, (real.pattern[:120], text[pos : pos + 60])
         return
-    shown = (lambda m: m and (m.span(), m.partial, None if m.partial else m.groupdict()))  # noqa: E731
+
+    def shown(m: regex.Match[str] | None) -> object:
+        return m and (m.span(), m.partial, None if m.partial else m.groupdict())
+
     assert shown(mine) == shown(theirs), (real.pattern[:120], text[pos : pos + 60], partial)
 
 
