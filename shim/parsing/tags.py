@@ -156,6 +156,12 @@ class ScreenedOpener:
     compiled: the pattern with any word in place of the names (`screen`, the same for every tool set, compiled
     once per process), then with the names' first two characters and any word characters after (`prefixes`,
     cheap to compile: a stream cut after ``\nThe`` needs no thousand names to know no ``tool_…`` starts there).
+
+    Where the real pattern matches, the answer is its own. At the end of an unfinished text (``partial``) the
+    screens' partial match is the answer while nothing but a screen has matched in full: a cut right after a line
+    break or an opener may begin a call, and the next characters usually show it does not, without the names
+    ever being compiled. The caller then waits for text the real pattern might not have waited for; the events
+    are the same.
     """
 
     __slots__ = ("_prefixed", "_real", "_screen", "pattern", "prefixes", "screen")
@@ -166,42 +172,50 @@ class ScreenedOpener:
         self._prefixed: regex.Pattern[str] | None = None
         self._real: regex.Pattern[str] | None = None
 
-    def _compiled(
+    def _screened(
         self, string: str, pos: int | None, endpos: int | None, partial: bool, search: bool
-    ) -> regex.Pattern[str] | None:
-        """Where both screens find something (where the real pattern does, they do): the real one, compiled
-        (`_real`), which answers from now on without the screens; None where a screen finds nothing."""
+    ) -> regex.Match[str] | None:
+        """What the screens find (where the real pattern matches, fully or partly, they do): None where one finds
+        nothing; the second screen's match otherwise."""
         screen = self._screen
         if (screen.search if search else screen.match)(string, pos, endpos, partial=partial) is None:
             return None
         if self._prefixed is None:
             self._prefixed = compile_marker(self.prefixes)
         prefixed = self._prefixed
-        if (prefixed.search if search else prefixed.match)(string, pos, endpos, partial=partial) is None:
-            return None
-        self._real = compile_marker(self.pattern)
-        return self._real
+        return (prefixed.search if search else prefixed.match)(string, pos, endpos, partial=partial)
+
+    def _answer(
+        self, string: str, pos: int | None, endpos: int | None, partial: bool, search: bool
+    ) -> regex.Match[str] | None:
+        """The real pattern's answer, compiled only where the screens match in full; where they match only up to
+        the end of an unfinished text, their partial match (the caller waits for more text, which decides)."""
+        real = self._real
+        if real is None:
+            found = self._screened(string, pos, endpos, partial, search)
+            if found is None or found.partial:
+                return found
+            real = self._real = compile_marker(self.pattern)
+        return (real.search if search else real.match)(string, pos, endpos, partial=partial)
 
     def match(
         self, string: str, pos: int | None = None, endpos: int | None = None, *, partial: bool = False
     ) -> regex.Match[str] | None:
         real = self._real
-        if real is None:
-            real = self._compiled(string, pos, endpos, partial, False)
-            if real is None:
-                return None
-        return real.match(string, pos, endpos, partial=partial)
+        if real is not None:
+            return real.match(string, pos, endpos, partial=partial)
+        return self._answer(string, pos, endpos, partial, False)
 
     def search(
         self, string: str, pos: int | None = None, endpos: int | None = None, *, partial: bool = False
     ) -> regex.Match[str] | None:
-        # Where the real pattern matches, each screen matches there too, so a search that finds nothing is final.
-        real = self._real
-        if real is None:
-            real = self._compiled(string, pos, endpos, partial, True)
-            if real is None:
-                return None
-        return real.search(string, pos, endpos, partial=partial)
+        # A search that finds nothing is final: where the real pattern matches, each screen matches there too.
+        return self._answer(string, pos, endpos, partial, True)
+
+    @property
+    def screen_pattern(self) -> regex.Pattern[str]:
+        """The first screen, compiled: it matches (fully or partly) wherever the opener does."""
+        return self._screen
 
     @property
     def compiled(self) -> bool:
@@ -224,7 +238,7 @@ _NAME_TAIL = r"[\w.\-]{0,126}"
 _ESCAPED = regex.compile(r"\\(.)")
 _UNIT = regex.compile(r"\\.|\[-_\]|.")
 """One character of an escaped name as written in a pattern: an escape, ``[-_]``, or itself."""
-_NAME_LIST = regex.compile(r"(?<!\\)\((?P<head>\?:|\?P<name>)(?P<names>(?:\w|\\[^\w\s]|\[-_\]|\|)+)\)")
+_NAME_LIST = regex.compile(r"(?<!\\)\((?P<head>\?:|\?i:|\?P<\w+>)(?P<names>(?:\w|\\[^\w\s]|\[-_\]|\|)+)\)")
 """A group holding only an alternation of literal names (escaped punctuation, ``[-_]`` between parts)."""
 _POSSESSIVE = regex.compile(r"(?:[*+?]|\{\d*(?:,\d*)?\})\+")
 
@@ -320,6 +334,11 @@ class Markers(Generic[R]):
         self._any_call_marker_pattern = "|".join(f"(?:{p})" for p in call_patterns)
         openers = [_anonymous(d.open) for d in anywhere if d.kind == "call"]
         self._any_call_opener_pattern = "|".join(f"(?:{p})" for p in openers) or r"(?!)"
+        self._call_marker_rows = [
+            *((d, "close") for d in dialects if d.kind == "call" and d.close),
+            *((d, "open") for d in anywhere if d.kind == "call"),
+        ]
+        """The rows of the two unions, in their order: searched one row at a time where the union is screened."""
         """The unions of every call marker are compiled on first use: they take tens of milliseconds, hold the
         tool-built openers (so differ per tool set), and only a reasoning block or a damaged one needs them."""
         self.opener_chars = "".join(sorted({c for d in anywhere if d.kind != "untagged" for c in first_chars(d)}))
@@ -353,21 +372,17 @@ class Markers(Generic[R]):
         """Match a marker at ``pos``: a full match, `PARTIAL` (could still be one), or None."""
         if pos >= len(text):
             return None if final else PARTIAL
-        partial = False
         for i, (kind, dialect, pattern) in enumerate(self._candidates(opens, closes, fences, text[pos])):
             found = pattern.match(text, pos, partial=not final)
             if found is None:
                 continue
+            # It may still match, and would then win over every later candidate: wait for it, whatever the chunking.
             if found.partial:
-                partial = True
-                continue
-            # An earlier candidate that may still match wins once it does: wait for it, whatever the chunking.
-            if partial:
                 return PARTIAL
             if self._ranks is not None:
                 return self._narrowest(text, pos, final, (opens, closes, fences, text[pos]), i, found)
             return MarkerMatch(kind, dialect, found)
-        return PARTIAL if partial else None
+        return None
 
     def _narrowest(
         self, text: str, pos: int, final: bool, key: tuple[bool, bool, bool, str], i: int, found: regex.Match[str]
@@ -435,10 +450,31 @@ class Markers(Generic[R]):
 
     def search_call_opener(self, text: str, pos: int, end: int, final: bool) -> regex.Match[str] | None:
         """Find the next call opener in ``text[pos:end]`` (a partial one at the very end unless ``final``)."""
-        return compile_opener(self._any_call_opener_pattern).search(
-            text, pos, end, partial=not final and end >= len(text)
-        )
+        rows = self._call_marker_rows[len(self._call_marker_rows) - len(self.call_openers) :]
+        return self._search(self._any_call_opener_pattern, rows, text, pos, end, not final and end >= len(text))
 
     def search_call_marker(self, text: str, pos: int, final: bool) -> regex.Match[str] | None:
         """Find the next call opener or closer (used to skip past a block that failed to parse)."""
-        return compile_opener(self._any_call_marker_pattern).search(text, pos, partial=not final)
+        return self._search(self._any_call_marker_pattern, self._call_marker_rows, text, pos, len(text), not final)
+
+    def _search(
+        self, union: str, rows: Sequence[tuple[R, str]], text: str, pos: int, end: int, partial: bool
+    ) -> regex.Match[str] | None:
+        """``union``'s search (the leftmost full match, the first of its rows there; else, when ``partial``, the
+        leftmost partial one). The union holds every tool-built opener: compiled with a new tool set's names it
+        took a third of a second. Where it can be screened, the full match is found one row at a time at each
+        place its screen matches, which compiles only the rows whose own screens match there in full."""
+        opener = compile_opener(union)
+        if not isinstance(opener, ScreenedOpener):
+            return opener.search(text, pos, end, partial=partial)
+        screen, at = opener.screen_pattern, pos
+        while (hit := screen.search(text, at, end)) is not None:
+            at = hit.start()
+            for row, kind in rows:
+                marker = row.compiled_open() if kind == "open" else row.compiled_close()
+                found = marker.match(text, at, end) if marker is not None else None
+                if found is not None:
+                    return found
+            at += 1
+        # No full match: the union's partial one, if any (the screens answer unless one matches in full).
+        return opener.search(text, pos, end, partial=True) if partial else None

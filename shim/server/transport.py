@@ -23,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import resource
 import socket
+import time
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -185,8 +187,48 @@ def uvicorn_config(
 def serve_socket(config: ShimConfig, sock: socket.socket) -> None:
     """Run until interrupted on an already-bound socket: in this process, or in ``config.workers`` processes."""
     if config.workers > 1:
-        from uvicorn.supervisors import Multiprocess
-
-        Multiprocess(config, sockets=[sock]).run()
+        _supervisor(config, sock).run()
     else:
         uvicorn.Server(config).run(sockets=[sock])
+
+
+_CHECK_SLICE = 1
+"""How long (seconds) one wait for a worker's answer to a health ping lasts before signals and its exit are looked
+at."""
+
+
+def _supervisor(config: ShimConfig, sock: socket.socket) -> Any:
+    from uvicorn.supervisors import Multiprocess
+
+    class Supervisor(Multiprocess):
+        """uvicorn's supervisor, whose health checks give way to a signal and notice a worker that has exited.
+
+        uvicorn pings each worker and waits up to ``timeout_worker_healthcheck`` for the answer (60 s here, so a
+        slow start on a busy machine is not taken for a hang). A worker that dies before it answers (Ctrl-C
+        reaches the whole process group while the workers still import) never answers, and its pipe never
+        closes (the supervisor holds both ends): stopping ``shim serve --workers N`` then took a minute.
+        """
+
+        def keep_subprocess_alive(self) -> None:
+            patience = self.config.timeout_worker_healthcheck
+            for process in self.processes:
+                if not _answered(process, patience, self.signal_queue, self.should_exit.is_set):
+                    return  # a signal came: the run loop handles it now
+            # Each worker has answered, exited, or had its whole patience: uvicorn's own check needs no more.
+            self.config.timeout_worker_healthcheck = _CHECK_SLICE
+            try:
+                super().keep_subprocess_alive()
+            finally:
+                self.config.timeout_worker_healthcheck = patience
+
+    return Supervisor(config, sockets=[sock])
+
+
+def _answered(process: Any, patience: float, signals: list[int], exiting: Callable[[], bool]) -> bool:
+    """Wait, in slices, until a worker answers a health ping, has exited, or has had ``patience`` seconds (True),
+    or until a signal is queued or the supervisor is exiting (False)."""
+    deadline = time.monotonic() + patience
+    while not signals and not exiting():
+        if process.process.exitcode is not None or process.ping(_CHECK_SLICE) or time.monotonic() >= deadline:
+            return True
+    return False

@@ -16,9 +16,14 @@ from shim.parsing.tags import ScreenedOpener, compile_marker, compile_opener
 
 def _same(screened: ScreenedOpener, real: regex.Pattern[str], text: str, pos: int, partial: bool) -> None:
     mine, theirs = screened.match(text, pos, partial=partial), real.match(text, pos, partial=partial)
-    assert (mine and (mine.span(), mine.partial, mine.groupdict())) == (
-        theirs and (theirs.span(), theirs.partial, theirs.groupdict())
-    ), (real.pattern[:120], text[pos : pos + 60], partial)
+    if theirs is None and mine is not None:  # only a wait for more text at the end of an unfinished one
+        assert partial and mine.partial, (real.pattern[:120], text[pos : pos + 60])
+        return
+
+    def shown(m: regex.Match[str] | None) -> object:
+        return m and (m.span(), m.partial, None if m.partial else m.groupdict())
+
+    assert shown(mine) == shown(theirs), (real.pattern[:120], text[pos : pos + 60], partial)
 
 
 def _places(text: str) -> list[int]:
@@ -75,16 +80,20 @@ def test_a_screened_opener_matches_and_searches_as_the_pattern_with_the_names(te
     for pos, partial in itertools.product(range(len(text)), (False, True)):
         _same(opener, real, text, pos, partial)
         mine, theirs = opener.search(text, pos, partial=partial), real.search(text, pos, partial=partial)
-        assert (mine and mine.span()) == (theirs and theirs.span())
+        if mine is not None and mine.partial and (theirs is None or theirs.partial):  # a wait, never a later one
+            assert partial and (theirs is None or mine.start() <= theirs.start())
+        else:
+            assert (mine and mine.span()) == (theirs and theirs.span())
 
 
 def test_prose_never_compiles_the_openers_of_three_thousand_tools() -> None:
     tools = [{"name": f"tool_{i}", "parameters": {"type": "object"}} for i in range(3000)]
     rows = [r for r in rows_for(None, ToolIndex(tools)) if r.built_for_tools]
     parser = StreamParser(tools)
-    # (A line break at a chunk's end may still begin a line-start row's opener: the names are then needed.)
-    events = parser.feed("Done. The answer is 4.") + parser.close()
-    assert "".join(getattr(e, "text", "") for e in events) == "Done. The answer is 4."
+    # Cut right after line breaks and openers too: such a cut may begin a call, and the next chunk shows it does not.
+    chunks = ["Done.\n", "The answer is 4.\n", "<", "tool_call>", "\n", "Nothing to call.", "</tool_call>\n", "Bye."]
+    events = [e for chunk in chunks for e in parser.feed(chunk)] + parser.close()
+    assert not [e for e in events if isinstance(e, ToolCallEnd)]
     compiled = [r.name for r in rows if isinstance(o := r.compiled_open(), ScreenedOpener) and o.compiled]
     assert compiled == []
 

@@ -5,6 +5,7 @@ under a low descriptor limit."""
 from __future__ import annotations
 
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import anyio
 import httpx
 import pytest
 
-from shim.server import create_app
+from shim.server import create_app, transport
 from tests.server._helpers import Endless, serving_transport
 
 pytestmark = pytest.mark.anyio
@@ -84,3 +85,45 @@ def test_at_the_descriptor_limit_each_event_class_is_logged_once_not_a_traceback
     about_descriptors = [line for line in lines if "Too many open files" in line or "out of system resource" in line]
     assert 1 <= len(about_descriptors) <= 2, about_descriptors[:5]
     assert not any(line.startswith("Traceback") for line in lines)
+
+
+class _Worker:
+    """A uvicorn worker as its supervisor sees it: answers a health ping after ``answers_after`` pings, or never."""
+
+    def __init__(self, answers_after: int | None, exitcode: int | None = None) -> None:
+        self.answers_after, self.waits = answers_after, []
+        self.process = type("P", (), {"exitcode": exitcode})()
+
+    def ping(self, timeout: float) -> bool:
+        self.waits.append(timeout)
+        return self.answers_after is not None and len(self.waits) > self.answers_after
+
+
+def test_a_worker_that_never_answers_gives_way_to_a_signal_after_one_short_wait() -> None:
+    # Ctrl-C reaches a worker still importing: it dies without answering, and its pipe never closes. The supervisor
+    # waits in short slices and stops as soon as the signal is queued, not after its whole patience (60 s).
+    worker, signals = _Worker(answers_after=None), []
+    exiting = iter([False, False, True]).__next__  # the run loop sets should_exit once it handles the signal
+    assert not transport._answered(worker, 60.0, signals, exiting)
+    assert worker.waits == [transport._CHECK_SLICE, transport._CHECK_SLICE]
+    worker = _Worker(answers_after=None)
+    assert not transport._answered(worker, 60.0, [signal.SIGTERM], lambda: False)
+    assert worker.waits == []
+
+
+def test_a_worker_that_has_exited_is_left_to_uvicorn_to_restart_without_a_ping() -> None:
+    worker = _Worker(answers_after=None, exitcode=-15)
+    assert transport._answered(worker, 60.0, [], lambda: False)
+    assert worker.waits == []
+
+
+def test_a_slow_worker_is_waited_for_until_it_answers() -> None:
+    worker = _Worker(answers_after=3)
+    assert transport._answered(worker, 60.0, [], lambda: False)
+    assert worker.waits == [transport._CHECK_SLICE] * 4
+
+
+def test_a_hung_worker_is_waited_for_no_longer_than_the_patience() -> None:
+    worker = _Worker(answers_after=None)
+    assert transport._answered(worker, 0.0, [], lambda: False)  # then uvicorn's own check kills and replaces it
+    assert worker.waits == [transport._CHECK_SLICE]
