@@ -13,8 +13,8 @@ measured in one process, each the best of a few runs of CPU time (`time.process_
 - building a parser (once per request) for a tool set it has built one for before / reading a 1.6 KB reply with
   it (target: within 1x: its marker patterns are compiled once per process, not per request);
 - the first reply read with a new tool set, building its parser included / the same reply with a tool set seen
-  before, with 30 and 1,000 tools: printed, no target yet (at 16-character chunks a cut right after a line break
-  compiles the names of the line-start rows' openers; whole text compiles none of them).
+  before, with 30 and 1,000 tools: printed, no target yet (what remains is building the layout, and compiling the
+  one row whose call the reply makes).
 
     python benchmarks/parser_throughput.py            # 100 KB streams, scaling 20 KB -> 200 KB
     python benchmarks/parser_throughput.py --full     # 1 MB streams, scaling 100 KB -> 1 MB
@@ -217,8 +217,8 @@ def first_reply(count: int, repeat: int = 5) -> None:
     """A server gets a new tool set with a request now and then: the first reply read with it (building the parser
     included) / the same reply with a tool set seen before. Openers holding the offered names are compiled only
     where their text may be (`shim.parsing.tags.ScreenedOpener`), so this stays near the cost of building the
-    parser's layout where no screen matches; a stream cut right after a line break still compiles the line-start
-    rows' names (the cut could begin a call)."""
+    parser's layout: a stream cut right after a line break or an opener compiles no names (the screens' partial
+    match waits for the next chunk), and the reply's one call compiles its own row."""
     reply = _PROSE * 4 + FAMILIES["tool_call (Hermes)"] + _PROSE * 4
     chunks = _pieces(reply, 16)
 
