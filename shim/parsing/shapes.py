@@ -78,7 +78,8 @@ _FLAT_NAME_KEYS = frozenset({"_name"})
 """Name keys whose call writes its arguments flat beside them by design (a canonical call, not a guess)."""
 _CALL_NAME_KEYS = frozenset({"tool_call", "function_call", "tool"})
 """Keys that say the object is a call, holding its tool's name as a string (SmallCTL's small models:
-``{"tool_call": "artifact_read", "artifact_id": "A0001"}``; mini-codex's prompt: ``{"tool": "shell", "cmd": …}``):
+``{"tool_call": "artifact_read", "artifact_id": "A0001"}``; mini-codex's prompt: ``{"tool": "shell", "cmd": …}``,
+Qwen2.5 in a ```json fence: ``{"tool": "list_files", "path": "."}``):
 arguments flat beside it count where the name is an offered tool's (an object under the key is the call itself:
 `_WRAPPERS`)."""
 _ARG_KEYS = (

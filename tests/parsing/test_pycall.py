@@ -115,7 +115,8 @@ def test_a_tool_code_fence_of_two_lines_gives_two_calls_and_json_inside_it_is_re
         "Wrap calls in <function_calls> and </function_calls> tags.",
         "<function_calls>os.remove(path='x')</function_calls>",
         "from functools import partial; functools[0] is not a thing",
-        "```python\nget_weather(city='Lima')\n```",
+        # code using the tool (a fence holding only the call, opening the message, is the answer: test_code_fence)
+        "```python\nresult = get_weather(city='Lima')\n```",
         'START, END = "<|python_start|>", "<|python_end|>"  # Llama 4 markers quoted in code',
         'if "<|tool_call_start|>" in text:',
     ],

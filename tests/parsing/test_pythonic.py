@@ -58,7 +58,7 @@ def test_untagged_calls_of_hyphenated_tools_are_read_at_every_split(text: str, c
         "x = web-search(query='x')",
         'See [web-search(query="x")](http://example.com)',
         "a-b(c=1) is how you write it",
-        '```python\nweb-search(query="x")\n```',
+        'Run it as\n```python\nweb-search(query="x")\n```',  # a fence after prose shows code
     ],
 )
 def test_hyphenated_calls_in_prose_stay_text(text: str) -> None:

@@ -4,6 +4,8 @@ list envelopes (``tool_uses``, ``calls``, ``functions``) and OpenAI's ``multi_to
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from shim.parsing.shapes import ToolIndex, call_items, to_call
@@ -115,6 +117,59 @@ def test_a_skill_object_fenced_after_a_sentence_is_the_call() -> None:
 )
 def test_an_envelope_of_no_offered_tool_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+_TOOL_KEY_TOOLS = [
+    "get_weather",
+    "web-search",
+    {"name": "list_files", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}},
+    {
+        "name": "read_file",
+        "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "limit": {"type": "integer"}}},
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # benchmarks/real/flat_tool_call_json/b24_mrb_qwen25_*: Qwen2.5 in a ```json fence, the name under "tool"
+        ('```json\n{"tool":"list_files","path":"."}\n```', [("list_files", {"path": "."})], ""),
+        # variants: no fence, several arguments typed; prose before, an indented object, another language
+        (
+            '{"tool": "read_file", "path": "src/main.py", "limit": 20}',
+            [("read_file", {"path": "src/main.py", "limit": 20})],
+            "",
+        ),
+        (
+            'Je regarde la météo.\n```json\n{\n  "tool": "get_weather",\n  "city": "Köln"\n}\n```',
+            [("get_weather", {"city": "Köln"})],
+            "Je regarde la météo.",
+        ),
+        ('<tool_call>{"tool": "web-search", "query": "x"}</tool_call>', [S], ""),
+        ('[{"tool": "get_weather", "city": "Paris"}, {"tool": "web-search", "query": "x"}]', [W, S], ""),
+    ],
+)
+def test_a_tool_key_naming_an_offered_tool_with_its_arguments_flat_beside_it_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(
+        Real("written: a flat object naming its tool under `tool`", text, calls, visible=visible, tools=_TOOL_KEY_TOOLS)
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'For example:\n```json\n{"tool": "list_files", "path": "."}\n```',  # presented as an example
+        '```json\n{"tool": "delete_all", "path": "/"}\n```',  # a tool not offered
+        'The linter config is:\n```json\n{"tool": "eslint", "path": "src"}\n```',  # a config naming no offered tool
+        'Use the format `{"tool": "list_files", "path": "."}` to call a tool.',  # inline code
+        '{"tool": "hammer", "weight": 3}',  # data whose tool is no offered one
+    ],
+)
+def test_a_tool_key_object_shown_or_naming_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=_TOOL_KEY_TOOLS))
 
 
 @pytest.mark.parametrize(

@@ -191,6 +191,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup
     *reasoning.ANSWER,  # </think>\n<answer>…</answer>: the reply's wrapper, markup where the message begins and ends
     *special_tokens.TURN_END_ROWS,  # …may have.<|eot_id|>: the end of the model's turn after text is markup
+    *attribute_call.OPENED_ROWS,  # <tool_use server="S"> ending the output: a call cut off at its opener (last resort)
 ]
 """Every family a `StreamParser` reads unless given its own list: THE table."""
 

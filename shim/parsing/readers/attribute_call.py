@@ -30,7 +30,7 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import Closed
 from shim.parsing.xml_values import typed_value
 
-__all__ = ["ROWS"]
+__all__ = ["OPENED_ROWS", "ROWS"]
 
 _WS = r"[ \t\r\n]"
 _TAG = r"(?!xsl:)(?=[\w:.\-]{0,40}?(?:tool|call|function|invoke))[A-Za-z_][\w:.\-]{0,63}"
@@ -176,7 +176,13 @@ ROWS = [
         reader=_open,
         example='<tool_use name="NAME" args=\'{"KEY": "VALUE"}\' />',
     ),
-    # The same tag opened and nothing after it: the output ends at the opener (a call cut off), else text.
+]
+
+OPENED_ROWS = [
+    # The same tag opened and nothing after it: the output ends at the opener (a call cut off), else text. Last in the
+    # table: its lookahead sees only the text read so far, so before a row that reads the same opener
+    # (`<function name="NAME">`, `<tool name="NAME">`) it would take that opener where a chunk ends after it and give it
+    # back as text once the body arrives, where the whole text goes to that row.
     Dialect(
         "attribute_call_opened",
         OPENED,

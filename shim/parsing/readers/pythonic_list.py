@@ -26,6 +26,12 @@ __all__ = ["FENCE", "MESSAGE_FENCE", "ROWS", "PythonicList"]
 _FENCE_END = regex.compile(r"[ \t\r\n]{0,64}```")
 
 
+_NEXT_LINE_CALL = regex.compile(
+    r"[ \t]{0,8}\r?\n(?:[ \t]{0,12}\r?\n){0,2}[ \t]{0,12}(?P<name>[A-Za-z_][\w.\-]{0,127})\("
+)
+"""The next line's call after a bare call in a Python answer fence (blank lines and indentation between)."""
+
+
 class PythonicList:
     def __init__(self, ctx: Context, block: Block, opener: str) -> None:
         self.ctx = ctx
@@ -34,17 +40,33 @@ class PythonicList:
         self.scanner = PythonicScanner()
         self.scanner.feed(opener, 0)  # the opener `[name(` was consumed by the core
         self.body = [opener]
+        self.bare = not opener.startswith("[")
+        """Calls with no list around them, one a line (`MESSAGE_FENCE` only): each ends at its ``)``."""
         # Bare values and calls as strings only where the list is the message's call block (it opens the message,
         # or fills a fence): mid-prose, `[search(query=q)]` may be code.
         self.lenient = block.fence or not ctx.shown
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        new = self.scanner.feed(text, pos)
-        if new > pos:
-            self.ctx.consume(text[pos:new])
-            self.body.append(text[pos:new])
-        if not self.scanner.done:
-            return new, self
+        while True:
+            new = self.scanner.feed(text, pos)
+            if new > pos:
+                self.ctx.consume(text[pos:new])
+                self.body.append(text[pos:new])
+            if not self.scanner.done:
+                return new, self
+            if not self.bare:
+                break
+            more = _NEXT_LINE_CALL.match(text, new, partial=not final)
+            if more is not None and more.partial:
+                return new, MORE
+            if more is None or not self.ctx.tools.is_known(more.group("name")):
+                break
+            self.ctx.consume(more.group())  # the line break between two calls: the calls' markup
+            opener = f"{more.group('name')}("
+            self.body.append(f", {opener}")
+            self.scanner = PythonicScanner()
+            self.scanner.feed(opener, 0)
+            pos = more.end()
         if self.block.fence:  # the list must be all the fence holds: its closing fence next
             closing = _FENCE_END.match(text, new, partial=not final)
             if closing is None or (closing.partial and final):
@@ -53,15 +75,18 @@ class PythonicList:
             if closing.partial:
                 return new, MORE
         tools = self.ctx.tools
+        body = "".join(self.body)
         calls = parse_pythonic(
-            "".join(self.body), spelled=lambda name, key: spelled_as_string(tools, name, key), lenient=self.lenient
+            f"[{body}]" if self.bare else body,
+            spelled=lambda name, key: spelled_as_string(tools, name, key),
+            lenient=self.lenient,
         )
         return new, AfterBody(self.ctx, self.block) if self._end_calls(calls) else None
 
     def finish(self, truncated: bool) -> None:
         # A list opening the message whose output ends after its last call's `)`: only the list's `]` is missing
         # (CoALM-8B in BFCL's result files; `PythonicCalls.finish` reads the same when it holds the list).
-        listed = self.scanner.with_list_closed("".join(self.body))
+        listed = None if self.bare else self.scanner.with_list_closed("".join(self.body))
         calls = None
         if listed is not None and self.lenient and not truncated and not self.block.fence:
             tools = self.ctx.tools
@@ -141,7 +166,8 @@ def _answer_fence(tools: ToolIndex) -> str | None:
     return (
         None
         if names is None
-        else rf"```(?:python3?|py)[ \t]{{0,8}}\r?\n[ \t]{{0,12}}(?P<list>\[[ \t]{{0,8}}['\"]?(?:{names})\()"
+        else rf"```(?:python3?|py)[ \t]{{0,8}}\r?\n(?:[ \t]{{0,12}}\r?\n){{0,2}}[ \t]{{0,12}}"
+        rf"(?P<list>\[[ \t]{{0,8}}['\"]?(?:{names})\(|(?:{names})\()"
     )
 
 
@@ -156,6 +182,7 @@ MESSAGE_FENCE = Dialect(
     open_for_tools=_answer_fence,
 )
 """A Python fence that opens the message and holds nothing but a list of offered tools' calls (or of the calls as
-strings) is the model's answer, as prompts that ask for the calls "wrapped in python code" get it (deepseek-coder
-6.7B in BFCL's results): read as the fence with no language is. Anywhere else, or holding anything more, a Python
-fence shows code (`shim.parsing.readers.code_fence`)."""
+strings), or the calls bare, one a line (blank lines and the prompt's indentation around them), is the model's
+answer, as prompts that ask for the calls "wrapped in python code" get it (deepseek-coder 6.7B and Gemma 7B in BFCL's
+results): read as the fence with no language is. Anywhere else, or holding anything more (code around a call, a
+call's result used), a Python fence shows code (`shim.parsing.readers.code_fence`)."""

@@ -56,8 +56,12 @@ class ReasoningBody:
         found = self.closer.search(text, pos, partial=not final) if self.closer is not None else None
         open_end = found is None or (found.partial and found.start() >= len(text))
         if self.watch_calls:
-            end = len(text) if found is None else found.start()
-            opener = self.ctx.markers.search_call_opener(text, pos, end, final or not open_end)
+            # Up to a whole closer; where the closer is only begun (a `<` ending the chunk), to the end: what follows
+            # may complete a call opener instead (`<|open|>call tool="x"<` + `|sep|>`), which is waited for.
+            end = len(text) if found is None or found.partial else found.start()
+            opener = self.ctx.markers.search_call_opener(text, pos, end, final or end < len(text))
+            if opener is not None and found is not None and opener.start() >= found.start():
+                opener = None  # the closer begun there comes first (its rest is waited for below)
             if opener is not None:
                 self.emit(text[pos : opener.start()], text[pos : opener.start()])
                 self._note(text, pos, opener.start())

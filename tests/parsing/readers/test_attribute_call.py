@@ -80,3 +80,38 @@ def test_a_call_tag_of_attributes_naming_an_offered_tool_is_a_call(
 )
 def test_an_attribute_tag_without_a_call_of_an_offered_tool_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=_TOOLS))
+
+
+_BLANKS = " " * 12
+"""More blanks after an opener than the row reading the element whole (`attribute_call`) waits through."""
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # benchmarks/real/function_name_attr_xml/b24_vtx_*: a chunk ending after the opener's line took it
+            f'\n  I will write it.\n  <function name="write_file">\n{_BLANKS}<parameter name="path">/a.txt</parameter>\n'
+            f'{_BLANKS}<parameter name="content">hi</parameter>\n  </function>\n  Done?\n',
+            [("write_file", {"path": "/a.txt", "content": "hi"})],
+            "I will write it. Done?",
+        ),
+        (  # variant: another tool and language, no indent, blanks of tabs after the opener
+            'Ich suche.\n<function name="search">\t\t\t\t\t\n\t\t\t\t<param name="query">Wetter Köln</param>\n</function>',
+            [("search", {"query": "Wetter Köln"})],
+            "Ich suche.",
+        ),
+        (  # benchmarks/real/tool_attr_params_xml/c16_tsb_*: a <tool name=…> element with its parameters
+            f'<tool name="exec">\n{_BLANKS}<parameters>\n{_BLANKS}  <command>ls -la</command>\n{_BLANKS}</parameters>\n'
+            "    </tool>",
+            [("exec", {"command": "ls -la"})],
+            "",
+        ),
+    ],
+)
+def test_an_opener_another_row_reads_is_that_rows_at_every_split_point(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    """`attribute_call_opened` (a call tag opened with attributes, nothing after it in the text read so far) is the
+    table's last row: where a chunk ends after such an opener, the row that reads it whole still gets it."""
+    tools = [*_TOOLS, tool("write_file", path="string", content="string"), tool("search", query="string")]
+    check(Real("written", text, calls, visible=visible, tools=tools))

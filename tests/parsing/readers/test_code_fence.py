@@ -23,7 +23,8 @@ def test_calls_shown_in_a_code_fence_stay_text_with_no_error(text: str) -> None:
 
 
 def test_after_the_fence_closes_a_call_is_read_again() -> None:
-    text = '```python\nget_weather(city=\'Lima\')\n```\n<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>'
+    # (the fence holds code using the tool: a fence holding only the call, opening the message, is the answer)
+    text = '```python\nw = get_weather(city=\'Lima\')\n```\n<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>'
     result = parse_everywhere(text, TOOLS)
     assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Oslo"})]
 
@@ -169,6 +170,19 @@ _TWO = [*TOOLS, {"name": "eco.analyze", "inputSchema": {"type": "object", "prope
             "",
         ),
         ("\n```python3\n[eco.analyze(n=1)]\n```\nDone.", [("eco.analyze", {"n": 1})], "Done."),
+        # The calls bare, one a line: deepseek-coder 6.7B and Gemma 7B in BFCL's JavaScript results
+        # (benchmarks/real/bare_pycall/a24_bfclres_deepseek_coder_67b_javascript_2, b20_bfclres_gemma7b_js_*).
+        ("```python\nget_weather(city='Lima')\n```", [("get_weather", {"city": "Lima"})], ""),
+        (
+            "```python\n\n        get_weather(city='Lima')\n```\n\nThis line gets the weather.",
+            [("get_weather", {"city": "Lima"})],
+            "This line gets the weather.",
+        ),
+        (
+            '```py\n    eco.analyze(n=3)\n\n    get_weather(city="São Paulo")\n    ```\nFertig.',
+            [("eco.analyze", {"n": 3}), ("get_weather", {"city": "São Paulo"})],
+            "Fertig.",
+        ),
     ],
 )
 def test_a_python_fence_opening_the_message_with_only_the_calls_is_the_answer(
@@ -186,7 +200,14 @@ def test_a_python_fence_opening_the_message_with_only_the_calls_is_the_answer(
         "Like this:\n```python\n[get_weather(city='Lima')]\n```",
         "```python\n[get_weather(city='Lima')]\nprint('done')\n```",
         "```python\n[other_tool(city='Lima')]\n```",
-        "```python\nget_weather(city='Lima')\n```",
+        # A bare call used as code: its result assigned, printed or used; code after it; a tool not offered after it.
+        "```python\nweather = get_weather(city='Lima')\n```",
+        "```python\nprint(get_weather(city='Lima'))\n```",
+        "```python\nget_weather(city='Lima').json()\n```",
+        "```python\nget_weather(city='Lima')\nprint('done')\n```",
+        "```python\nget_weather(city='Lima')\nos.remove('cache.db')\n```",
+        "Like this:\n```python\nget_weather(city='Lima')\n```",
+        "```python\nget_weather(city='Lima')\n",  # never closed
     ],
 )
 def test_a_python_fence_after_prose_or_holding_more_than_calls_stays_code(text: str) -> None:

@@ -101,3 +101,36 @@ def test_a_call_naming_no_tool_is_an_error_carrying_it(call: str) -> None:
 )
 def test_a_nameless_call_token_named_in_prose_stays_text(text: str) -> None:
     check(Real(TRTLLM, text, [], visible=text, tools=[tool("exec", input="string")]))
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "arguments", "visible"),
+    [
+        (  # benchmarks/real/kimi_k3/b7_trtllm_kimik3_section_inside_unclosed_think, every split point
+            f"reasoning{_call('exec', 'input', 'ls')}more reasoning<|close|>think<|sep|>"
+            "<|open|>response<|sep|>ok<|close|>response<|sep|><|close|>message<|sep|>",
+            "exec",
+            {"input": "ls"},
+            "ok",
+        ),
+        (  # variant: another tool and key, no reasoning after the section, the message unclosed
+            f"Ich prüfe.{_call('get_weather', 'city', 'Köln')}<|close|>think<|sep|><|open|>response<|sep|>Gleich.",
+            "get_weather",
+            {"city": "Köln"},
+            "Gleich.",
+        ),
+        (  # variant: the think block never closes: the call is the message's
+            f"plan {_call('read_file', 'path', 'a<b.txt')}",
+            "read_file",
+            {"path": "a<b.txt"},
+            "",
+        ),
+    ],
+)
+def test_a_section_inside_the_think_block_the_prompt_opened_is_read_at_every_split_point(
+    text: str, name: str, arguments: dict[str, str], visible: str
+) -> None:
+    """A chunk ending at a ``<`` inside a call opener (``index="1"<``) may begin the block's closer or finish the opener:
+    the reasoning waits for the next chunk before it decides the opener is none."""
+    tools = [tool(name, **dict.fromkeys(arguments, "string"))]
+    check(Real(TRTLLM, text, [(name, arguments)], visible, tools, in_reasoning=True))

@@ -460,3 +460,24 @@ def test_a_reply_wrapper_of_another_word_or_token_is_markup(
 )
 def test_reply_wrapper_tags_in_prose_stay_text(text: str) -> None:
     check(Real("variant", text, [], tools=ANSWER_TOOLS, visible=text))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible", "reasoning"),
+    [
+        # benchmarks/real/kimi_k3/b7_trtllm_kimik3_prose_only: Kimi K3's closer split anywhere
+        (
+            "hmm<|close|>think<|sep|><|open|>response<|sep|>Here is x = 1 < 2<|close|>response<|sep|>",
+            "Here is x = 1 < 2",
+            "hmm",
+        ),
+        ("Ich denke nach.</think>\nDie Antwort ist 4.", "Die Antwort ist 4.", "Ich denke nach."),
+        ("plan: a < b</think>done", "done", "plan: a < b"),
+    ],
+)
+def test_the_closer_of_reasoning_the_prompt_opened_is_read_at_every_split_point(
+    text: str, visible: str, reasoning: str
+) -> None:
+    """A chunk ending inside the closer (``<|close|>th``) holds it back, even where a call opener might also begin
+    there: the reasoning closes there whatever the chunking."""
+    check(Real("written", text, [], visible, ["get_weather"], in_reasoning=True, reasoning=reasoning))
