@@ -158,10 +158,11 @@ class ScreenedOpener:
     cheap to compile: a stream cut after ``\nThe`` needs no thousand names to know no ``tool_…`` starts there).
 
     Where the real pattern matches, the answer is its own. At the end of an unfinished text (``partial``) the
-    screens' partial match is the answer while nothing but a screen has matched in full: a cut right after a line
+    screens' partial match is the answer while no name in it has been read in full: a cut right after a line
     break or an opener may begin a call, and the next characters usually show it does not, without the names
-    ever being compiled. The caller then waits for text the real pattern might not have waited for; the events
-    are the same.
+    ever being compiled. The caller then waits, at most to the end of a word, for text the real pattern might
+    not have waited for; the events are the same. Once a name has been read, the real pattern decides (a screen
+    would go on matching `<tool_call>{…` for any word, and hold a whole call back).
     """
 
     __slots__ = ("_prefixed", "_real", "_screen", "pattern", "prefixes", "screen")
@@ -193,7 +194,7 @@ class ScreenedOpener:
         real = self._real
         if real is None:
             found = self._screened(string, pos, endpos, partial, search)
-            if found is None or found.partial:
+            if found is None or (found.partial and not _name_read(found)):
                 return found
             real = self._real = compile_marker(self.pattern)
         return (real.search if search else real.match)(string, pos, endpos, partial=partial)
@@ -286,8 +287,19 @@ def compile_opener(pattern: str) -> Opener:
         screened = f"{screened[:start]}({head}{_ANY_NAME}){screened[end:]}"
         # Each name's first two characters as written (an escape or ``[-_]`` is one), then any name characters.
         firsts = sorted({"".join(_UNIT.findall(n)[:2]) for n in names})
-        prefixed = f"{prefixed[:start]}({head}(?:{'|'.join(firsts)}){_NAME_TAIL}){prefixed[end:]}"
+        # Named apart (`_PREFIX_GROUP`), so a partial match shows whether a name has been read in full.
+        group = f"({head}(?:{'|'.join(firsts)}){_NAME_TAIL})"
+        prefixed = f"{prefixed[:start]}(?P<{_PREFIX_GROUP}{start}>{group}){prefixed[end:]}"
     return compile_marker(pattern) if screened == pattern else ScreenedOpener(pattern, screened, prefixed)
+
+
+_PREFIX_GROUP = "_shim_name"
+"""The groups around the names' places in a `ScreenedOpener`'s second screen (numbered by place)."""
+
+
+def _name_read(found: regex.Match[str]) -> bool:
+    """Whether a partial match of the second screen went past a name of the offered tools (read it in full)."""
+    return any(found.end(group) != -1 for group in found.re.groupindex if group.startswith(_PREFIX_GROUP))
 
 
 def _anonymous(pattern: str) -> str:

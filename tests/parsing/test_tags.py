@@ -7,7 +7,7 @@ import itertools
 import pytest
 import regex
 
-from shim import StreamParser, ToolCallEnd
+from shim import StreamParser, ToolCallEnd, ToolCallStart
 from shim.bench.real import load_real
 from shim.parsing.readers import rows_for
 from shim.parsing.shapes import ToolIndex
@@ -103,3 +103,16 @@ def test_a_call_of_the_last_of_three_thousand_tools_is_read() -> None:
     parser = StreamParser(tools)
     events = parser.feed('<tool_call>{"name": "tool_2999", "arguments": {}}</tool_call>') + parser.close()
     assert [e.name for e in events if isinstance(e, ToolCallEnd)] == ["tool_2999"]
+
+
+def test_a_screen_s_partial_match_never_holds_a_streamed_call_back_past_a_name() -> None:
+    # A screen matches `<tool_call>{…` for any word in a name's place, and would go on matching partly as the call
+    # streams: once the word is read, the real pattern decides, so the call starts before its closer arrives.
+    tools = [{"name": f"tool_{i}", "parameters": {"type": "object"}} for i in range(300)]
+    parser = StreamParser(tools)
+    text = '<tool_call>{"name": "tool_7", "arguments": {"x": 1}}</tool_call> done'
+    started_at = None
+    for i, char in enumerate(text):
+        if any(isinstance(e, ToolCallStart) for e in parser.feed(char)) and started_at is None:
+            started_at = i
+    assert started_at is not None and started_at < text.index("</tool_call>")
