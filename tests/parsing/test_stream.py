@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,10 @@ from shim.events import ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, To
 from shim.ids import is_call_id
 from shim.parsing.lenient_json import MAX_DEPTH
 from shim.parsing.readers import Dialect
+from tests.helpers.scripts import load_script
 from tests.parsing.chunking import check_event_invariants, parse_chunks, parse_everywhere
+
+_THROUGHPUT = load_script(Path(__file__).parents[2] / "benchmarks" / "parser_throughput.py", "parser_throughput")
 
 
 def test_prose_without_markers_comes_out_of_the_same_feed() -> None:
@@ -303,3 +307,20 @@ def test_a_phrase_named_calls_start_waits_for_its_arguments_and_its_failure_name
     issues = [e for e in broken if not isinstance(e, TextDelta)]
     assert [type(e) for e in issues] == [ParseIssue]
     assert issues[0].id is None
+
+
+_CALL_BLOCKS = {name: block for name, block in _THROUGHPUT.FAMILIES.items() if name != "reasoning"}
+_MANY = [{"name": f"tool_{i}", "parameters": {"type": "object"}} for i in range(300)]
+
+
+@pytest.mark.parametrize("name", list(_CALL_BLOCKS))
+@pytest.mark.parametrize("many", [False, True], ids=["two tools", "302 tools"])
+def test_a_streamed_call_of_every_family_ends_while_the_text_after_it_streams(name: str, many: bool) -> None:
+    # Fed a character at a time, each family's call ends before the stream does: no opener, screen or held text
+    # keeps it back until close (the benchmark's blocks, between prose; with 300 more tools, whose names are
+    # screened rather than compiled).
+    parser = StreamParser([*_THROUGHPUT.TOOLS, *(_MANY if many else [])])
+    text = "Let me check.\n" + _CALL_BLOCKS[name] + "\nDone. That is the answer for today.\n"
+    during = [event for char in text for event in parser.feed(char)]
+    assert [e.name for e in during if isinstance(e, ToolCallEnd)]
+    assert not [e for e in parser.close() if isinstance(e, ToolCallEnd)]
