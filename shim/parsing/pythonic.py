@@ -42,6 +42,7 @@ __all__ = [
     "PythonicScanner",
     "as_data",
     "backslashes_kept",
+    "brace_entries",
     "folded_arithmetic",
     "parse_pythonic",
 ]
@@ -247,6 +248,9 @@ def _parse(
         if tree is None:
             moved = _late_keywords(repaired if repaired is not None else text.strip())
             tree = _parsed(moved) if moved is not None else None
+        if tree is None:
+            keyed = brace_entries(text.strip())
+            tree = _parsed(keyed) if keyed is not None else None
     if tree is None:
         return None
     if not isinstance(tree.body, ast.List) or not tree.body.elts:
@@ -330,6 +334,36 @@ def _rebalanced(text: str) -> str | None:
             return None
         out.append(token)
     return "".join(out) if changed and not stack else None
+
+
+_BRACE_ENTRY = regex.compile(r"(?P<lead>^|,)(?P<gap>[ \t\r\n]*)(?P<key>[A-Za-z_]\w{0,63})(?P<eq>[ \t]*=)(?!=)")
+
+
+def brace_entries(text: str) -> str | None:
+    """``text`` with each object literal written with keyword entries (``{order_id=1, address={city="SF"}}``: a
+    keyword argument's ``=`` inside braces, as Llama 3.2 3B copies an object from its history; Lua's tables) spelled
+    as a dict (``{'order_id': 1, 'address': {'city': "SF"}}``); None when no brace holds such an entry or a quote
+    is open. Entries are ``NAME=`` at the brace's start or after a comma, outside strings; ``==`` is no entry."""
+    out: list[str] = []
+    stack: list[str] = []
+    changed = False
+    tokens: list[str] = _BRACKET_TOKEN.findall(text)
+    if sum(map(len, tokens)) != len(text):  # a quote left open (no token holds it)
+        return None
+    for token in tokens:
+        if token in _CLOSERS:
+            stack.append(token)
+        elif token in _PAIRS:
+            if stack and stack[-1] == _PAIRS[token]:
+                stack.pop()
+        elif token[:1] in "'\"":
+            pass
+        elif stack and stack[-1] == "{" and (out[-1:] == ["{"] or "," in token):
+            keyed = _BRACE_ENTRY.sub(lambda m: f"{m['lead']}{m['gap']}{m['key']!r}{m['eq'][:-1]}:", token)
+            changed = changed or keyed != token
+            token = keyed
+        out.append(token)
+    return "".join(out) if changed else None
 
 
 _LATE_KEYWORD = regex.compile(r"\)(?P<gap>[ \t\r\n]*,[ \t\r\n]*)(?=[A-Za-z_]\w*[ \t]*=(?!=))")

@@ -148,6 +148,8 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     data = _unsigiled(cast("dict[str, Any]", obj))
     if data.get("method") == "tools/call" and isinstance(data.get("params"), dict):
         return to_call(data["params"], tools, unwrap=unwrap, _depth=_depth + 1)
+    if _declaration(data, tools):
+        raise ShapeError("a tool's declaration (its parameters' JSON schema), not a call: no values are given")
     if _depth < _MAX_DEPTH:
         for key in _WRAPPERS:
             inner = data.get(key)
@@ -203,6 +205,50 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     if tools is not None and unwrap:
         arguments = call_arguments(tools, name, arguments)
     return CallShape(name, arguments, canonical=not extra)
+
+
+_SCHEMA_WORDS = frozenset(
+    {
+        *("type", "properties", "required", "description", "title", "enum", "const", "default", "examples", "format"),
+        *("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "additionalItems"),
+        *("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength"),
+        *("pattern", "additionalProperties", "patternProperties", "propertyNames", "nullable", "deprecated"),
+        *("anyOf", "oneOf", "allOf", "not", "$ref", "$defs", "definitions", "$schema", "$id", "$comment"),
+    }
+)
+"""JSON Schema's keywords (with OpenAPI's ``nullable``): an object whose keys are only these is a schema."""
+
+
+def _declaration(data: dict[str, Any], tools: ToolIndex | None) -> bool:
+    """An OpenAI tool declaration, ``{"type": "function", "function": {"name": …, "parameters": SCHEMA}}``, as a
+    model echoes its tool list (Mistral Small after its answer: ``{"type": "function", "function": {"name": "add",
+    "parameters": {"properties": {"x": {"type": "integer"}, …}, "required": […], "type": "object"}}}``): the
+    declaration's own key, ``parameters``, holding a JSON Schema object (`_schema_object`) and no ``arguments``
+    beside it. A call object has the same envelope but ``arguments``; a call whose values the model replaced by the
+    schema in a call's own shape (``{"function": NAME, "parameters": SCHEMA}`` in a call fence) is still a call."""
+    function: Any = data.get("function")
+    if data.get("type") != "function" or not isinstance(function, dict):
+        return False
+    inner = cast("dict[str, Any]", function)
+    name: Any = inner.get("name")
+    params: Any = inner.get("parameters")
+    if not isinstance(name, str) or not isinstance(params, dict) or "arguments" in inner:
+        return False
+    return _schema_object(cast("dict[str, Any]", params), tools, name)
+
+
+def _schema_object(arguments: dict[str, Any], tools: ToolIndex | None, name: str) -> bool:
+    """``arguments`` is a JSON Schema object, not values: ``type`` and ``properties`` (each property a schema, every
+    key a schema keyword). Never where the tool ``name`` declares a parameter named ``type`` or ``properties``
+    (then those keys are its arguments)."""
+    props: Any = arguments.get("properties")
+    if "type" not in arguments or not isinstance(props, dict) or not set(arguments) <= _SCHEMA_WORDS:
+        return False
+    for sub in cast("dict[str, Any]", props).values():
+        if not isinstance(sub, dict) or not sub or not set(cast("dict[str, Any]", sub)) <= _SCHEMA_WORDS:
+            return False
+    declared = tools.properties(tools.resolve(name)) if tools is not None else None
+    return not (declared and ("type" in declared or "properties" in declared))
 
 
 _REQUEST_FIELDS = frozenset({"recipient", "purpose"})

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shim.parsing.pythonic import parse_pythonic
+from shim.parsing.pythonic import brace_entries, parse_pythonic
 from tests.parsing.chunking import parse_everywhere
 
 
@@ -193,3 +193,93 @@ def test_a_call_with_javascript_literals_in_prose_or_of_no_offered_tool_stays_te
     result = parse_everywhere(text, JS_TOOLS, seeds=5)
     assert result["calls"] == []
     assert result["text"] == text
+
+
+ORDER = [
+    {
+        "name": "process_order",
+        "inputSchema": {"type": "object", "properties": {"order_data": {"type": "object"}}, "required": ["order_data"]},
+    },
+    {"name": "configure", "inputSchema": {"type": "object", "properties": {"options": {}, "name": {"type": "string"}}}},
+]
+_ORDER_DATA = {
+    "order_id": 1,
+    "customer_name": "John Doe",
+    "address": {"street": "123 Main St", "city": "San Francisco"},
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # benchmarks/real/llama_pythonic/b26_llamastack_llama32_3b_*: the call list, then the result it imagined
+            '[process_order(order_data={order_id=1, customer_name="John Doe", address={street="123 Main St",'
+            ' city="San Francisco"}})]\n{\n  "order_id": "ORD789"\n}',
+            [("process_order", {"order_data": _ORDER_DATA})],
+            '{\n  "order_id": "ORD789"\n}',
+        ),
+        (  # blanks around `=`, a list, a boolean and a string holding `,` and `=` inside the object; Japanese
+            "[configure(options={ mode = 'fast', tags=['a', 'b'], dry_run=False, expr='x=1, y=2' }, name='東京')]",
+            [
+                (
+                    "configure",
+                    {
+                        "options": {"mode": "fast", "tags": ["a", "b"], "dry_run": False, "expr": "x=1, y=2"},
+                        "name": "東京",
+                    },
+                )
+            ],
+            "",
+        ),
+        (  # between LFM2's tokens; several lines
+            "<|tool_call_start|>[process_order(order_data={\n  order_id=7,\n  address={city='Lyon'}\n})]<|tool_call_end|>",
+            [("process_order", {"order_data": {"order_id": 7, "address": {"city": "Lyon"}}})],
+            "",
+        ),
+        (  # in Gemma's tool_code fence, and in ChatGLM3's fenced tool_call(…)
+            "```tool_code\nconfigure(options={level=3}, name='a')\n```",
+            [("configure", {"options": {"level": 3}, "name": "a"})],
+            "",
+        ),
+        (
+            "process_order\n```python\ntool_call(order_data={order_id=2, items=[{sku='A1', qty=2}]})\n```",
+            [("process_order", {"order_data": {"order_id": 2, "items": [{"sku": "A1", "qty": 2}]}})],
+            "",
+        ),
+    ],
+)
+def test_an_object_written_with_keyword_entries_is_that_object(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, ORDER, seeds=5)
+    assert _calls(result) == calls
+    assert result["text"].strip() == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In Lua a table is written {order_id=1, name='x'}; Python wants a dict.",  # the spelling in a sentence
+        "[ship_order(order_data={order_id=1})]",  # a tool that was not offered
+        "`[process_order(order_data={order_id=1})]`",  # inline code
+    ],
+)
+def test_keyword_entries_in_prose_or_for_a_tool_not_offered_stay_text(text: str) -> None:
+    result = parse_everywhere(text, ORDER, seeds=5)
+    assert (result["calls"], result["text"]) == ([], text)
+
+
+@pytest.mark.parametrize(
+    ("source", "spelled"),
+    [
+        ("{a=1, b={c='x'}}", "{'a':1, 'b':{'c':'x'}}"),
+        ("f(x={k = 2})", "f(x={'k' : 2})"),
+        ("{a==1}", None),  # a comparison, no entry
+        ("{'a': 1}", None),  # a dict already
+        ("{x, y}", None),  # a set
+        ("f(a=1, b=2)", None),  # keywords of a call, not entries of an object
+        ("{a='open}", None),  # a quote left open
+    ],
+)
+def test_brace_entries_spells_keyword_entries_as_a_dict_and_nothing_else(source: str, spelled: str | None) -> None:
+    assert brace_entries(source) == spelled

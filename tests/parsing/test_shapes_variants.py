@@ -4,6 +4,7 @@ list envelopes (``tool_uses``, ``calls``, ``functions``) and OpenAI's ``multi_to
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -360,3 +361,72 @@ _NOTED = [
 )
 def test_a_note_beside_a_flat_call_is_no_argument_where_the_schema_does_not_declare_it(text: str, calls: list) -> None:
     check(Real("written: notes beside a flat call", text, calls, tools=_NOTED))
+
+
+_ADD = {
+    "name": "add",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
+        "required": ["x", "y"],
+    },
+}
+_MODEL = {
+    "name": "define_model",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"type": {"type": "string"}, "properties": {"type": "object"}},
+    },
+}
+_ADD_SCHEMA = (
+    '{"properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}, "required": ["x", "y"], "type": "object"}'
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # benchmarks/real/negative/b26_rig_mistral_small_*: the answer, then the tool's declaration echoed
+        '{"total": 5} {"type": "function", "function": {"name": "add", "parameters": ' + _ADD_SCHEMA + "}}\nTool call",
+        # variants: alone, pretty-printed, with a description; fenced; of a tool not offered; in another language
+        '{"type": "function", "function": {"name": "add", "parameters": ' + _ADD_SCHEMA + "}}",
+        '{\n  "type": "function",\n  "function": {\n    "name": "add",\n    "description": "Add two integers.",\n'
+        '    "parameters": {\n      "type": "object",\n      "properties": {\n        "x": {"type": "integer",'
+        ' "description": "first"},\n        "y": {"type": "integer"}\n      }\n    }\n  }\n}',
+        'La herramienta disponible:\n```json\n{"type": "function", "function": {"name": "add", "parameters": '
+        + _ADD_SCHEMA
+        + "}}\n```",
+        '{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties":'
+        ' {"city": {"type": "string", "enum": ["Paris", "Köln"]}}}}}',
+    ],
+)
+def test_an_echoed_tool_declaration_whose_parameters_are_a_schema_is_no_call(text: str) -> None:
+    check(Real("written: a tool declaration echoed", text, [], visible=text, tools=[_ADD, "get_weather"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # the same envelope with values: a call, under `arguments` or `parameters`
+        (
+            '{"type": "function", "function": {"name": "add", "arguments": {"x": 2, "y": 3}}}',
+            [("add", {"x": 2, "y": 3})],
+        ),
+        (
+            '{"type": "function", "function": {"name": "add", "parameters": {"x": 2, "y": 3}}}',
+            [("add", {"x": 2, "y": 3})],
+        ),
+        # a tool whose real parameters are named `type` and `properties` gets its call
+        (
+            '{"type": "function", "function": {"name": "define_model", "parameters": {"type": "object",'
+            ' "properties": {"id": {"type": "string"}}}}}',
+            [("define_model", {"type": "object", "properties": {"id": {"type": "string"}}})],
+        ),
+        # the schema in a call's own shape (benchmarks/real/function_call_fence/b13_ofc_gemma3_1b_*): still a call
+        ('{"function": "add", "parameters": ' + _ADD_SCHEMA + "}", [("add", json.loads(_ADD_SCHEMA))]),
+    ],
+)
+def test_a_call_in_the_declaration_envelope_or_of_a_tool_with_schema_named_parameters_is_read(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    check(Real("written: calls beside the declaration rule", text, calls, tools=[_ADD, _MODEL]))

@@ -27,6 +27,7 @@ from shim.parsing.readers import (
     bracket_name_json,
     bracket_tool_call_kv,
     call_tokens,
+    chatglm3,
     code_fence,
     codeact,
     colon_action,
@@ -153,6 +154,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *command_fence.ROWS,  # ```\nls\n``` ending the message: the one offered shell runner's command (SWE-agent)
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)
+    *chatglm3.ROWS,  # NAME\n```python\ntool_call(k='v')\n``` (ChatGLM3): a name line, then its fenced call
     *code_fence.ROWS,  # ```python … ```: code shown in prose stays text, whatever it holds
     *prose.ROWS,  # `<tool_call>` in an inline code span: named, not written
     # Before pythonic_list: a list glued to a backtick or a word (inline code, a link) is refused here, as text.

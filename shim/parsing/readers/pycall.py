@@ -21,7 +21,7 @@ from typing import Any, cast
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.pythonic import PythonicScanner, as_data, backslashes_kept
+from shim.parsing.pythonic import PythonicScanner, as_data, backslashes_kept, brace_entries
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.block_end import AfterBody, Closed, Revert, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
@@ -127,6 +127,12 @@ def _literal(source: str, *, bare: bool = False) -> Any:
         return _value(as_data(ast.parse(backslashes_kept(source), mode="eval").body), 0)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
+    keyed = brace_entries(source) if "=" in source else None  # `{k=v, …}`: an object's entries written as keywords
+    if keyed is not None:
+        try:
+            return _value(as_data(ast.parse(backslashes_kept(keyed), mode="eval").body), 0)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass
     try:
         return lenient_json.loads(source)
     except lenient_json.LenientJSONError:
