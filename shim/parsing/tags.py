@@ -302,6 +302,13 @@ def _name_read(found: regex.Match[str]) -> bool:
     return any(found.end(group) != -1 for group in found.re.groupindex if group.startswith(_PREFIX_GROUP))
 
 
+_HEAD, _FEW, _HEADS_KEPT = 3, 3, 4096
+"""`Markers._beginning`: how many characters of the text decide which rows may match there, from how many
+candidates on, and how many such heads a parser keeps."""
+_LOOKS_AROUND = regex.compile(r"\(\?<[=!]|\\[bBG]")
+"""What makes a pattern's match depend on text before its place (a lookbehind, a word boundary)."""
+
+
 def _anonymous(pattern: str) -> str:
     return _NAMED_GROUP.sub("(?:", pattern)
 
@@ -364,6 +371,7 @@ class Markers(Generic[R]):
         """Where the text scanner stops for untagged openers: a literal leading word (``commentary``) where the
         pattern has one, so prose is not stopped at every ``c``; else the first characters."""
         self._by_char: dict[tuple[bool, bool, bool, str], list[_Candidate[R]]] = {}
+        self._by_head: dict[tuple[bool, bool, bool, str], list[tuple[int, _Candidate[R]]]] = {}
         self._overtaken: dict[tuple[bool, bool, bool, str], list[list[int]]] = {}
         self._inner_rows: dict[str, list[R]] = {}
         for d in dialects:
@@ -384,7 +392,14 @@ class Markers(Generic[R]):
         """Match a marker at ``pos``: a full match, `PARTIAL` (could still be one), or None."""
         if pos >= len(text):
             return None if final else PARTIAL
-        for i, (kind, dialect, pattern) in enumerate(self._candidates(opens, closes, fences, text[pos])):
+        candidates = self._candidates(opens, closes, fences, text[pos])
+        head = text[pos : pos + _HEAD]
+        tried = (
+            self._beginning(opens, closes, fences, head, candidates)
+            if len(candidates) > _FEW and len(head) == _HEAD
+            else enumerate(candidates)
+        )
+        for i, (kind, dialect, pattern) in tried:
             found = pattern.match(text, pos, partial=not final)
             if found is None:
                 continue
@@ -416,6 +431,25 @@ class Markers(Generic[R]):
                 return MarkerMatch(kind, dialect, longer)
         kind, dialect, _ = candidates[i]
         return MarkerMatch(kind, dialect, found)
+
+    def _beginning(
+        self, opens: bool, closes: bool, fences: bool, head: str, candidates: list[_Candidate[R]]
+    ) -> list[tuple[int, _Candidate[R]]]:
+        """The candidates (with their places) that may match where the text begins with ``head``: most stops at a
+        line break in prose begin a word no line-start row can take, and each of twenty-odd rows tried in turn
+        cost more than the rest of reading the line. Kept once per flags and head (a few thousand at most)."""
+        key = (opens, closes, fences, head)
+        found = self._by_head.get(key)
+        if found is None:
+            found = [
+                (i, candidate)
+                for i, candidate in enumerate(candidates)
+                # A pattern that looks before its place or at a word's edge may match where the head alone cannot.
+                if _LOOKS_AROUND.search(candidate[2].pattern) or candidate[2].match(head, partial=True) is not None
+            ]
+            if len(self._by_head) < _HEADS_KEPT:
+                self._by_head[key] = found
+        return found
 
     def may_open(self, char: str, *, fences: bool = False) -> bool:
         """Whether an opener may begin where ``char`` is (if not, `match` there finds nothing): the first

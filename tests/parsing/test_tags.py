@@ -9,9 +9,10 @@ import regex
 
 from shim import StreamParser, ToolCallEnd, ToolCallStart
 from shim.bench.real import load_real
+from shim.parsing import tags
 from shim.parsing.readers import rows_for
 from shim.parsing.shapes import ToolIndex
-from shim.parsing.tags import ScreenedOpener, compile_marker, compile_opener
+from shim.parsing.tags import MarkerMatch, ScreenedOpener, compile_marker, compile_opener
 
 
 def _same(screened: ScreenedOpener, real: regex.Pattern[str], text: str, pos: int, partial: bool) -> None:
@@ -116,3 +117,25 @@ def test_a_screen_s_partial_match_never_holds_a_streamed_call_back_past_a_name()
         if any(isinstance(e, ToolCallStart) for e in parser.feed(char)) and started_at is None:
             started_at = i
     assert started_at is not None and started_at < text.index("</tool_call>")
+
+
+def _marker(found: object) -> object:
+    return (found.kind, found.dialect, found.match.span()) if isinstance(found, MarkerMatch) else found
+
+
+def test_rows_left_out_by_the_text_s_first_characters_could_never_have_matched_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `Markers._beginning` tries only the rows that may match text beginning with the next three characters: at
+    # every place of every 40th real output with tools, whole and cut one and eight characters later, the answer
+    # is the one trying every row gives.
+    for case in [c for c in load_real() if c.tools][::40]:
+        markers = StreamParser(list(case.tools or ())).markers
+        for pos in _places(case.text):
+            for text, final in ((case.text, True), (case.text[: pos + 1], False), (case.text[: pos + 8], False)):
+                for flags in ({}, {"closes": True, "opens": False}, {"fences": True}):
+                    quick = markers.match(text, pos, final, **flags)
+                    with monkeypatch.context() as every_row:
+                        every_row.setattr(tags, "_FEW", 10**9)
+                        slow = markers.match(text, pos, final, **flags)
+                    assert _marker(quick) == _marker(slow), (case.id, text[pos : pos + 40], flags)
