@@ -313,6 +313,11 @@ def _anonymous(pattern: str) -> str:
     return _NAMED_GROUP.sub("(?:", pattern)
 
 
+def _union_of(rows: Sequence[tuple[MarkerRow, MarkerKind]]) -> str:
+    """One alternation of the rows' closers (as written) and openers (their groups anonymous), in order."""
+    return "|".join(f"(?:{row.close if kind == 'close' else _anonymous(row.open)})" for row, kind in rows)
+
+
 _WORD = regex.compile(r"[A-Za-z]{3,}|[A-Za-z]{2}=")
 """An untagged opener's leading literal word, where the text scanner stops (``commentary``, ``to=``: two letters only
 with the ``=`` that makes them no word of prose)."""
@@ -347,17 +352,13 @@ class Markers(Generic[R]):
         """Markup rows before the untagged openers, and after them (the turn tokens after text)."""
         self.prose_openers = [d for d in anywhere if d.kind == "prose"]
         self.call_closers = [(d, c) for d in dialects if d.kind == "call" and (c := d.compiled_close())]
-        call_patterns = [d.close for d in dialects if d.kind == "call" and d.close] + [
-            _anonymous(d.open) for d in anywhere if d.kind == "call"
-        ]
-        self._any_call_marker_pattern = "|".join(f"(?:{p})" for p in call_patterns)
-        openers = [_anonymous(d.open) for d in anywhere if d.kind == "call"]
-        self._any_call_opener_pattern = "|".join(f"(?:{p})" for p in openers) or r"(?!)"
-        self._call_marker_rows = [
-            *((d, "close") for d in dialects if d.kind == "call" and d.close),
-            *((d, "open") for d in anywhere if d.kind == "call"),
-        ]
-        """The rows of the two unions, in their order: searched one row at a time where the union is screened."""
+        self._call_opener_rows: list[tuple[R, MarkerKind]] = [(d, "open") for d in self.call_openers]
+        closer_rows: list[tuple[R, MarkerKind]] = [(d, "close") for d in dialects if d.kind == "call" and d.close]
+        self._call_marker_rows = closer_rows + self._call_opener_rows
+        """Every call closer then opener, and the openers alone: the rows of the two unions below, in their order
+        (`_search` tries them one at a time where a union's screen matches)."""
+        self._any_call_marker_pattern = _union_of(self._call_marker_rows)
+        self._any_call_opener_pattern = _union_of(self._call_opener_rows) or r"(?!)"
         """The unions of every call marker are compiled on first use: they take tens of milliseconds, hold the
         tool-built openers (so differ per tool set), and only a reasoning block or a damaged one needs them."""
         self.opener_chars = "".join(sorted({c for d in anywhere if d.kind != "untagged" for c in first_chars(d)}))
@@ -496,15 +497,16 @@ class Markers(Generic[R]):
 
     def search_call_opener(self, text: str, pos: int, end: int, final: bool) -> regex.Match[str] | None:
         """Find the next call opener in ``text[pos:end]`` (a partial one at the very end unless ``final``)."""
-        rows = self._call_marker_rows[len(self._call_marker_rows) - len(self.call_openers) :]
-        return self._search(self._any_call_opener_pattern, rows, text, pos, end, not final and end >= len(text))
+        return self._search(
+            self._any_call_opener_pattern, self._call_opener_rows, text, pos, end, not final and end >= len(text)
+        )
 
     def search_call_marker(self, text: str, pos: int, final: bool) -> regex.Match[str] | None:
         """Find the next call opener or closer (used to skip past a block that failed to parse)."""
         return self._search(self._any_call_marker_pattern, self._call_marker_rows, text, pos, len(text), not final)
 
     def _search(
-        self, union: str, rows: Sequence[tuple[R, str]], text: str, pos: int, end: int, partial: bool
+        self, union: str, rows: Sequence[tuple[R, MarkerKind]], text: str, pos: int, end: int, partial: bool
     ) -> regex.Match[str] | None:
         """``union``'s search (the leftmost full match, the first of its rows there; else, when ``partial``, the
         leftmost partial one). The union holds every tool-built opener: compiled with a new tool set's names it

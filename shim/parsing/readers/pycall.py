@@ -122,16 +122,24 @@ def _names_itself(literal: dict[str, Any], schema: dict[str, Any]) -> bool:
     return isinstance(value, dict) and not (isinstance(inner, dict) and key in inner)
 
 
+def _python(source: str) -> Any:
+    """``source`` read as a Python literal; raises what `ast.parse` and `as_data` raise on anything else."""
+    return _value(as_data(ast.parse(backslashes_kept(source), mode="eval").body), 0)
+
+
+_NOT_PYTHON = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+
 def _literal(source: str, *, bare: bool = False) -> Any:
     try:
-        return _value(as_data(ast.parse(backslashes_kept(source), mode="eval").body), 0)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _python(source)
+    except _NOT_PYTHON:
         pass
     keyed = brace_entries(source) if "=" in source else None  # `{k=v, …}`: an object's entries written as keywords
     if keyed is not None:
         try:
-            return _value(as_data(ast.parse(backslashes_kept(keyed), mode="eval").body), 0)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return _python(keyed)
+        except _NOT_PYTHON:
             pass
     try:
         return lenient_json.loads(source)
