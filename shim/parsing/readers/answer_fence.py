@@ -23,11 +23,15 @@ start: a Python call is Python code, where a JSON object is no shell's.
 A Python fence that opens the message and holds nothing but a list of calls of offered tools written as JSON
 objects (Python's quotes and literals allowed) is the answer by that same rule (`PYTHON_ROWS`): the list is the
 shape the prompt asked for, and deepseek-coder 6.7B, asked for its calls "wrapped in python code" in BFCL's results,
-fences ``[{"name": …, "params": {…}}]`` or ``[{'NAME': {…}}]`` so. After prose, holding anything more, or holding
+fences ``[{"name": …, "params": {…}}]`` or ``[{'NAME': {…}}]`` so. The list must read as written, a Python literal or
+strict JSON (a Python fence holds Python: nothing is repaired there). After prose, holding anything more, or holding
 one object with no list around it (a dict is Python data as often as a call), a Python fence shows code.
 """
 
 from __future__ import annotations
+
+import ast
+import json
 
 import regex
 
@@ -66,7 +70,8 @@ class AnswerFence:
     rest of it read as `CodeFence` reads a fence, all text)."""
 
     def __init__(self, ctx: Context, *, many: bool = False) -> None:
-        """``many``: the value may hold several calls (a list of them), not only one."""
+        """``many``: a Python fence's list, which may hold several calls and must be a literal as written (Python's
+        or JSON's, no repair: a Python fence holds Python)."""
         self.ctx = ctx
         self.json = JsonCandidate(ctx)
         self.complete = False
@@ -84,7 +89,8 @@ class AnswerFence:
         close = match_at(_CLOSE, text, pos, final)
         if close is MORE:
             return pos, MORE
-        shapes = calls_of(self.json.text(), ctx) if close is not None else []
+        whole = close is not None and (not self.many or _literal(self.json.text()))
+        shapes = calls_of(self.json.text(), ctx) if whole else []
         if close is None or not shapes or (len(shapes) > 1 and not self.many):
             ctx.revert()
             return pos, CodeFence(ctx)
@@ -96,6 +102,18 @@ class AnswerFence:
     def finish(self, truncated: bool) -> None:
         del truncated
         self.ctx.revert()  # the fence never closed: it showed code
+
+
+def _literal(body: str) -> bool:
+    """``body`` reads whole as a Python literal or as strict JSON."""
+    try:
+        ast.literal_eval(body.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        try:
+            json.loads(body)
+        except ValueError:
+            return False
+    return True
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> AnswerFence:

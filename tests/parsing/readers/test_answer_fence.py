@@ -140,3 +140,15 @@ def test_a_python_fence_opening_the_message_with_a_list_of_json_calls_is_the_ans
 )
 def test_a_python_fence_after_prose_holding_more_or_no_offered_call_shows_code(text: str) -> None:
     check(Real(DEEPSEEK, text, [], visible=text, tools=PY_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\n[{'name': 'get_weather', 'args': {'city': 'Paris'}]\n```",  # a brace left out: no Python
+        '```python\n[{"name": "get_weather", "arguments": {"city": "Lima"}} // the call\n]\n```',  # a comment
+        '```python\n[{"name": "get_weather", "arguments": {city: "Lima"}}]\n```',  # a bare key: no literal
+    ],
+)
+def test_a_python_fence_whose_list_is_no_literal_as_written_shows_code(text: str) -> None:
+    check(Real(DEEPSEEK, text, [], visible=text, tools=PY_TOOLS))
