@@ -20,6 +20,8 @@ Python refuses the text:
   arithmetic on number literals alone (``mu0=4.0 * 3.14159e-04``: ``+ - * /``) is its value (`_AsData`);
 - each call written as a string of the list (``['gcd(a=1)', 'lcm(b=2)']``: Snowflake Arctic's BFCL results):
   every item must be one string holding exactly one call;
+- a call's name written as a string (``['requests.get'(url='…')]``: Mistral NeMo's BFCL results), which Python
+  could only call to fail: the name it spells, in a list that is the message's call block (``lenient``);
 - JSON's and JavaScript's ``true``, ``false`` and ``null`` written bare (``value=true``: BFCL's JavaScript prompts,
   Llama 4) are those literals (`JSON_LITERALS`), whatever the parameter's declared type: reserved words in
   JavaScript and Java, they can name no variable there, so they are never an identifier spelled as its text.
@@ -52,8 +54,8 @@ _NAME = r"(?:[A-Za-z_]|\\_)(?:[A-Za-z0-9_.\-]|\\[_*.\-]){0,127}"
 Mixtral 8x7B in BFCL's results): `MARKDOWN_ESCAPE`."""
 PYTHONIC_START = regex.compile(rf"\[[ \t\r\n]{{0,8}}{_NAME}\(")
 """How a pythonic call list opens (matched with ``partial=True`` at the start of a message)."""
-QUOTED_START = regex.compile(rf"""\[[ \t\r\n]{{0,8}}['"]{_NAME}\(""")
-"""How a list of calls written as strings opens (``['gcd(``)."""
+QUOTED_START = regex.compile(rf"""\[[ \t\r\n]{{0,8}}(?P<quote>['"]){_NAME}(?P=quote)?\(""")
+"""How a list of calls written as strings opens (``['gcd(``), or of calls whose names are quoted (``['get'(``)."""
 MARKDOWN_ESCAPE = regex.compile(r"\\(?=[_*.\-])")
 """A backslash Markdown writes before punctuation (``\\_``): in code outside strings it is no Python, only the
 Markdown a model wrote its answer in."""
@@ -262,7 +264,12 @@ def _parse(
     for node in items:
         if not isinstance(node, ast.Call):
             return None
-        name = ast.unparse(node.func)
+        quoted = node.func.value if isinstance(node.func, ast.Constant) else None
+        if strings and isinstance(quoted, str) and _QUOTED_NAME.fullmatch(quoted):
+            node = ast.Call(func=ast.Name(id=quoted), args=node.args, keywords=node.keywords)  # `'get'(…)`: named
+            name = quoted
+        else:
+            name = ast.unparse(node.func)
         name = names.get(name, name)
         named = {id(k) for k in node.keywords}  # written `key=value`: an identifier there may be a spelled value
         if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Dict):
@@ -294,6 +301,10 @@ def _parse(
             arguments[keyword.arg] = value
         calls.append((name, arguments))
     return calls
+
+
+_QUOTED_NAME = regex.compile(r"[A-Za-z_][\w.\-]{0,127}")
+"""A tool's name written as a string in a call's place (``'requests.get'(…)``)."""
 
 
 def _parsed(text: str) -> ast.Expression | None:

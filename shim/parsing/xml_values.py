@@ -50,10 +50,25 @@ _LITERAL_KINDS: dict[str, type | tuple[type, ...]] = {
 _PY_WORDS = {"True": True, "False": False, "None": None}
 
 
+_CLOSER_INDENT = regex.compile(r"\n([ \t]+)\Z")
+
+
 def unlaid(raw: str) -> str:
-    """A value with the layout newline each side removed (``<parameter=k>\\nvalue\\n</parameter>``)."""
+    """A value with the layout newline each side removed (``<parameter=k>\\nvalue\\n</parameter>``).
+
+    When the value starts on the line after its opener and the closer is indented on a line of its own (the call
+    pretty-printed: Nemotron 3, MiniMax-M2 in a proxy's tests, prompts that show an indented example), that
+    indentation is layout as well: it is taken off each line of the value, and a one-line value loses its
+    surrounding blanks. A value whose closer starts its line keeps every character."""
     if not raw.startswith("\n") and raw[:1].isspace():
         return raw  # indentation kept right after the opener: the value's whitespace is data
+    indented = _CLOSER_INDENT.search(raw) if raw.startswith("\n") else None
+    if indented is not None:
+        indent = indented.group(1)
+        lines = raw[1 : indented.start()].split("\n")
+        if len(lines) == 1:
+            return lines[0].strip()
+        return "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in lines)
     raw = raw[1:] if raw.startswith("\n") else raw
     return raw[:-1] if raw.endswith("\n") else raw
 

@@ -3,6 +3,8 @@ hyphenated names) and one object literal as the arguments; prose stays text."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from shim.parsing.pythonic import parse_pythonic
@@ -275,3 +277,42 @@ def test_a_name_escaped_as_markdown_escapes_it_is_the_offered_tool(text: str, ca
 @pytest.mark.parametrize("text", ["[other\\_tool(city='Paris')]", "See [get\\_weather] in the docs.", "a \\_ b"])
 def test_an_escaped_name_of_no_offered_tool_or_no_call_stays_text(text: str) -> None:
     check(Real("written: escapes in prose", text, [], visible=text, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        (  # Mistral NeMo in BFCL's results: the name quoted, the call over lines
+            "[\n  'fs.read_file'(\n    path='a.txt'\n  )\n]",
+            [("fs.read_file", {"path": "a.txt"})],
+        ),
+        (  # double quotes, a hyphenated name, two calls, a fence around the list
+            '```\n["web-search"(query="ä ö"), "get_weather"(city="Oslo")]\n```',
+            [("web-search", {"query": "ä ö"}), ("get_weather", {"city": "Oslo"})],
+        ),
+        (
+            "['get_weather'(city='Lima'), get_weather(city='Quito')]",
+            [  # one quoted, one not
+                ("get_weather", {"city": "Lima"}),
+                ("get_weather", {"city": "Quito"}),
+            ],
+        ),
+    ],
+)
+def test_a_quoted_name_before_its_parentheses_in_the_messages_call_list_is_the_tool(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    check(Real("written: BFCL result files, Mistral NeMo's quoted name", text, calls, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Never write ['get_weather'(city='Lima')]: a string is not callable.",  # after prose
+        "['delete_all'(path='/')]",  # no offered tool
+        "['get_weather'(city='Lima'), 'a note']",  # more than calls
+        "['get weather'(city='Lima')]",  # no name a tool has
+    ],
+)
+def test_a_quoted_name_in_prose_or_of_no_offered_tool_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))

@@ -167,6 +167,34 @@ def test_a_layout_newline_each_side_of_a_value_is_layout_and_an_indented_value_k
     assert unlaid("\n    if x:\n") == "    if x:"
 
 
+def test_the_indentation_of_a_closer_on_its_own_line_is_layout_too() -> None:
+    assert unlaid("\n          ramen near Shibuya\n        ") == "ramen near Shibuya"  # one line: its blanks go
+    assert unlaid("\n\tParis \n\t") == "Paris"
+    assert unlaid("\n    if x:\n        return 1\n    ") == "if x:\n    return 1"  # lines: the indent goes
+    assert unlaid("\n    a\n  b\n    ") == "a\n  b"  # a line indented less keeps what it has
+    assert unlaid("\n  x = 1  \n") == "  x = 1  "  # the closer starts its line: every character kept
+
+
+@pytest.mark.parametrize(
+    "family",
+    ["minimax", "glm", "derived from GLM-4.6's template"],
+)
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("\n      ramen near Shibuya\n    ", "ramen near Shibuya"),
+        ("\n\t\tdef f():\n\t\t  pass\n\t\t", "def f():\n  pass"),
+    ],
+)
+def test_a_value_pretty_printed_between_indented_lines_loses_that_layout_in_every_family(
+    family: str, written: str, expected: str
+) -> None:
+    render, profile = FAMILIES[family]
+    source = render("string", written)
+    result = parse_everywhere(source, [TOOL], profile=profile)
+    assert [c["arguments"] for c in result["calls"]] == [{"string": expected}]
+
+
 def test_a_value_escaped_throughout_is_decoded_in_every_family_and_one_mixing_markup_is_kept() -> None:
     """ai-sdk-tool-call-middleware's tests write ``<Ctrl+C>`` as ``&lt;Ctrl+C&gt;``; HTML source keeps its entities."""
     escaped = "&lt;Ctrl+C&gt;hi &amp; bye&lt;Esc&gt;"

@@ -151,6 +151,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     pythonic_list.FENCE,  # ```\n[get_weather(city='Lima')]\n```: a fenced call list, known tools only
     pythonic_list.MESSAGE_FENCE,  # ```python\n[get_weather(city='Lima')]\n``` opening the message: the answer
     *answer_fence.ROWS,  # ```bash\n{"name": …}\n```: a JSON call mislabelled as shell code, the answer
+    *answer_fence.PYTHON_ROWS,  # ```python\n[{"name": …}]\n``` opening the message: the answer
     *command_fence.ROWS,  # ```\nls\n``` ending the message: the one offered shell runner's command (SWE-agent)
     untagged.FENCE,  # ```json {…} ``` naming a known tool
     *yaml_fence.ROWS,  # ```yaml tool_name: NAME / tool_args: … ```, an offered tool's call envelope (CAMEL)

@@ -19,9 +19,19 @@ object), left open, naming no offered tool; and a fence of any other language, w
 as written (a Python or JavaScript literal, a JSONL record, a configuration example). The same rule for a pythonic
 call list in a Python fence is `shim.parsing.readers.pythonic_list`'s ``MESSAGE_FENCE``, which stays at the message's
 start: a Python call is Python code, where a JSON object is no shell's.
+
+A Python fence that opens the message and holds nothing but a list of calls of offered tools written as JSON
+objects (Python's quotes and literals allowed) is the answer by that same rule (`PYTHON_ROWS`): the list is the
+shape the prompt asked for, and deepseek-coder 6.7B, asked for its calls "wrapped in python code" in BFCL's results,
+fences ``[{"name": …, "params": {…}}]`` or ``[{'NAME': {…}}]`` so. The list must read as written, a Python literal or
+strict JSON (a Python fence holds Python: nothing is repaired there). After prose, holding anything more, or holding
+one object with no list around it (a dict is Python data as often as a call), a Python fence shows code.
 """
 
 from __future__ import annotations
+
+import ast
+import json
 
 import regex
 
@@ -30,7 +40,7 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_
 from shim.parsing.readers.code_fence import CodeFence
 from shim.parsing.readers.untagged import JsonCandidate, calls_of
 
-__all__ = ["ROWS", "SHELLS", "AnswerFence"]
+__all__ = ["PYTHON_ROWS", "ROWS", "SHELLS", "AnswerFence"]
 
 SHELLS = (
     "bash",
@@ -59,10 +69,13 @@ class AnswerFence:
     """The object held whole, then the closing fence: one call of an offered tool, or the fence shows code (the
     rest of it read as `CodeFence` reads a fence, all text)."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, *, many: bool = False) -> None:
+        """``many``: a Python fence's list, which may hold several calls and must be a literal as written (Python's
+        or JSON's, no repair: a Python fence holds Python)."""
         self.ctx = ctx
         self.json = JsonCandidate(ctx)
         self.complete = False
+        self.many = many
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
@@ -76,17 +89,31 @@ class AnswerFence:
         close = match_at(_CLOSE, text, pos, final)
         if close is MORE:
             return pos, MORE
-        shapes = calls_of(self.json.text(), ctx) if close is not None else []
-        if close is None or len(shapes) != 1:
+        whole = close is not None and (not self.many or _literal(self.json.text()))
+        shapes = calls_of(self.json.text(), ctx) if whole else []
+        if close is None or not shapes or (len(shapes) > 1 and not self.many):
             ctx.revert()
             return pos, CodeFence(ctx)
         ctx.consume(close.group())
-        ctx.end_call(shapes[0].name, shapes[0].arguments, streamed=False)
+        for shape in shapes:
+            ctx.end_call(shape.name, shape.arguments, streamed=False)
         return close.end(), None
 
     def finish(self, truncated: bool) -> None:
         del truncated
         self.ctx.revert()  # the fence never closed: it showed code
+
+
+def _literal(body: str) -> bool:
+    """``body`` reads whole as a Python literal or as strict JSON."""
+    try:
+        ast.literal_eval(body.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        try:
+            json.loads(body)
+        except ValueError:
+            return False
+    return True
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> AnswerFence:
@@ -109,3 +136,24 @@ ROWS = [
 """```` ```bash ```` (a shell's fence) opening the message or a line, one JSON call of an offered tool its only
 content. A line's row, not an anywhere one: after prose the fence is otherwise the code fence row's (`code_fence`),
 tried before the untagged openers; and a fence opens a line."""
+
+
+def _open_python(ctx: Context, block: Block, match: regex.Match[str]) -> AnswerFence:
+    del block, match
+    return AnswerFence(ctx, many=True)
+
+
+PYTHON_ROWS = [
+    Dialect(
+        "answer_python_fence",
+        r"```[ \t]{0,2}(?i:python3?|py)[ \t]*\r?\n(?:[ \t]{0,12}\r?\n){0,2}[ \t]{0,12}(?=\[[ \t\r\n]{0,64}\{)",
+        r"```",
+        kind="untagged",
+        start="message",
+        first="`",
+        reader=_open_python,
+    )
+]
+"""```` ```python ```` opening the message, a list of JSON calls of offered tools its only content (blank lines and
+the prompt's indentation before it), as `shim.parsing.readers.pythonic_list`'s ``MESSAGE_FENCE`` reads the calls
+written in Python."""

@@ -144,7 +144,11 @@ def _open_fenced(ctx: Context, block: Block, match: regex.Match[str]) -> Pythoni
 
 def _fenced(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
-    return None if names is None else rf"```(?:json)?[ \t]{{0,8}}\r?\n[ \t]{{0,8}}(?P<list>\[[ \t]{{0,8}}(?:{names})\()"
+    return (
+        None
+        if names is None
+        else rf"```(?:json)?[ \t]{{0,8}}\r?\n[ \t]{{0,8}}(?P<list>\[[ \t]{{0,8}}['\"]?(?:{names})['\"]?\()"
+    )
 
 
 ROWS = [
@@ -167,7 +171,7 @@ def _answer_fence(tools: ToolIndex) -> str | None:
         None
         if names is None
         else rf"```(?:python3?|py)[ \t]{{0,8}}\r?\n(?:[ \t]{{0,12}}\r?\n){{0,2}}[ \t]{{0,12}}"
-        rf"(?P<list>\[[ \t]{{0,8}}['\"]?(?:{names})\(|(?:{names})\()"
+        rf"(?P<list>\[[ \t]{{0,8}}['\"]?(?:{names})['\"]?\(|(?:{names})\()"
     )
 
 

@@ -38,7 +38,7 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.tags import PARTIAL, compile_marker
-from shim.parsing.xml_values import typed_value
+from shim.parsing.xml_values import typed_value, unlaid
 
 __all__ = ["FUNCTION_OPEN", "ROWS", "SelfClosed", "XmlBody", "open_function"]
 
@@ -324,30 +324,18 @@ def _closed_object(raw: str) -> bool:
     return status is Status.DONE
 
 
-_CLOSER_INDENT = regex.compile(r"\n([ \t]+)\Z")
-
-
 def _unlaid(raw: str) -> str:
     """A parameter value without its layout.
 
-    The format puts each value on its own lines: exactly one newline on each side is layout. When the closer
-    is indented too (the call pretty-printed, as Nemotron 3 and prompts that show an indented example write
-    it), that indentation is layout as well: it is taken off each line of the value, and a one-line value
-    loses its surrounding blanks. A value whose closer starts its line keeps every character. A one-line value
-    written on its tag's line loses the blanks around it.
+    The format puts each value on its own lines: exactly one newline on each side is layout, and so is the
+    indentation of a closer indented on its own line (`shim.parsing.xml_values.unlaid`). A one-line value written
+    on its tag's line loses the blanks around it.
     """
     if not raw.startswith("\n"):
         raw = raw[:-1] if raw.endswith("\n") else raw
         # A one-line value written beside its tag (``<parameter=path> a.txt``): the blanks around it are layout.
         return raw if "\n" in raw else raw.strip(" \t")
-    indented = _CLOSER_INDENT.search(raw)
-    if indented is None:
-        return raw[1:-1] if raw.endswith("\n") else raw[1:]
-    indent = indented.group(1)
-    lines = raw[1 : indented.start()].split("\n")
-    if len(lines) == 1:
-        return lines[0].strip()
-    return "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in lines)
+    return unlaid(raw)
 
 
 def _body_begins(

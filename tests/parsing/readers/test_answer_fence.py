@@ -90,3 +90,65 @@ def test_a_fence_of_another_language_after_prose_holding_more_or_naming_no_tool_
 def test_without_tools_the_fence_shows_code() -> None:
     text = '```bash\n{"name": "cat", "arguments": {"file": "a.py"}}\n```'
     check(Real(OAH, text, [], visible=text, tools=None))
+
+
+DEEPSEEK = "BFCL result files, deepseek-coder 6.7B (javascript category, prompt: calls wrapped in python code)"
+PY_TOOLS = [tool("validate_input", field="string", complete="boolean"), tool("get_weather", city="string")]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # BFCL: the prompt's indentation before the list and the closing fence, prose after it
+            '```python\n        [{"name": "validate_input", "params": {"field": "f1", "complete": "True"}}]\n'
+            "        ```\n\n    This is the call.",
+            [("validate_input", {"field": "f1", "complete": True})],
+            "This is the call.",
+        ),
+        (  # each call keyed by its tool's name, Python's quotes, another tool, a second fence after it stays text
+            "```py\n[{'get_weather': {'city': 'Lima'}}]\n```\n```\n### Instruction:",
+            [("get_weather", {"city": "Lima"})],
+            "``` ### Instruction:",
+        ),
+        (  # two calls over several lines, a blank line first, CRLF, Python's literals
+            '```Python3\r\n\r\n[\r\n  {"name": "get_weather", "arguments": {"city": "Oslo"}},\r\n'
+            '  {"name": "validate_input", "arguments": {"field": "ä", "complete": True}}\r\n]\r\n```',
+            [("get_weather", {"city": "Oslo"}), ("validate_input", {"field": "ä", "complete": True})],
+            "",
+        ),
+    ],
+)
+def test_a_python_fence_opening_the_message_with_a_list_of_json_calls_is_the_answer(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(DEEPSEEK, text, calls, visible=visible, tools=PY_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Here:\n```python\n[{"name": "get_weather", "arguments": {"city": "Lima"}}]\n```',  # after prose
+        '```python\n[{"name": "get_weather", "arguments": {"city": "Lima"}}]\nprint(1)\n```',  # code after the list
+        '```python\ncalls = [{"name": "get_weather", "arguments": {"city": "Lima"}}]\n```',  # code holding it
+        '```python\n[{"name": "search", "arguments": {"q": "Lima"}}]\n```',  # no offered tool
+        '```python\n[{"name": "get_weather", "arguments": {"city": "a"}}, {"name": "rm", "arguments": {}}]\n```',
+        '```python\n[{"city": "Lima"}, {"city": "Oslo"}]\n```',  # data, no call
+        '```python\n[{"name": "get_weather", "arguments": {"city": "Lima"}}]',  # the fence left open
+        '```javascript\n[{"name": "get_weather", "arguments": {"city": "Lima"}}]\n```',  # another language
+        '```python\n[{"name": "get_weather", "arguments": {"city": "Lima"}}][0]\n```',  # an expression
+    ],
+)
+def test_a_python_fence_after_prose_holding_more_or_no_offered_call_shows_code(text: str) -> None:
+    check(Real(DEEPSEEK, text, [], visible=text, tools=PY_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\n[{'name': 'get_weather', 'args': {'city': 'Paris'}]\n```",  # a brace left out: no Python
+        '```python\n[{"name": "get_weather", "arguments": {"city": "Lima"}} // the call\n]\n```',  # a comment
+        '```python\n[{"name": "get_weather", "arguments": {city: "Lima"}}]\n```',  # a bare key: no literal
+    ],
+)
+def test_a_python_fence_whose_list_is_no_literal_as_written_shows_code(text: str) -> None:
+    check(Real(DEEPSEEK, text, [], visible=text, tools=PY_TOOLS))
