@@ -7,10 +7,11 @@
 Gemma's ```` ```tool_code ```` block (`shim.parsing.readers.gemma`) is one of a kind: a model asked for "a fenced
 tool call" labels the fence with the words of its prompt (``tool_call``, ``function_calls``, ``tool``, ``call``,
 ``tool_use``, ``action``…) and writes the call in the spelling it was trained on, Python calls as often as JSON.
-JSON in such a fence is `shim.parsing.readers.call_tokens`' ``call_fence`` row's (or `untagged.FENCE`'s); this row takes the fence only where a Python call
-follows its label line (``NAME(``, ``[NAME(`` or ``print(NAME(``), read by `shim.parsing.readers.pycall` a call
-per line. A fence is weak evidence (docs show code in fences), so every call must name an offered tool: anything
-else in the fence is text, fence and all. A language's fence (```` ```python ````) is code, never this row's.
+JSON in such a fence is `shim.parsing.readers.call_tokens`' ``call_fence`` row's (or `untagged.FENCE`'s);
+this row takes the fence only where a Python call follows its label line (``NAME(``, ``[NAME(`` or
+``print(NAME(``), read by `shim.parsing.readers.pycall` a call per line. A fence is weak evidence (docs show
+code in fences), so every call must name an offered tool: anything else in the fence is text, fence and all. A
+language's fence (```` ```python ````) is code, never this row's.
 """
 
 from __future__ import annotations
