@@ -69,10 +69,13 @@ _NAME_KEYS = (
     "tool_call",
     "function_call",
     "skill",
+    "api_name",
+    "func_name",
     "action",
 )
 """``action`` last: a flat call may have an argument of that name. ``skill``: android-ai-agent's prompt asks for
-``{"skill": NAME, "parameters": {…}}``. ``recipient_name``: OpenAI's
+``{"skill": NAME, "parameters": {…}}``; ``api_name`` (API-Bank, ToolBench) and ``func_name`` are the API's and the
+function's name as datasets spell them. ``recipient_name``: OpenAI's
 ``multi_tool_use.parallel`` items; ``_name``: TGI's grammar output ``{"function": {"_name": NAME, …flat}}``."""
 _FLAT_NAME_KEYS = frozenset({"_name"})
 """Name keys whose call writes its arguments flat beside them by design (a canonical call, not a guess)."""
@@ -90,6 +93,9 @@ _ARG_KEYS = (
     "tool_arguments",
     "function_arguments",
     "function_args",
+    "func_args",
+    "api_args",
+    "tool_params",
 )
 _WRAPPERS = (*WRAPPER_KEYS, "function_call")
 _MAX_DEPTH = 4
@@ -97,9 +103,9 @@ _MAX_DEPTH = 4
 _ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input", "properties"})
 """Keys a model nests its arguments under once more than asked; ``properties``: the JSON Schema's level, copied from
 the tool's declaration (LFM2 in mlx-swift-lm's tests: ``get_weather(properties={"location": "Tokyo"})``)."""
-_ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions", "tools")
+_ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions", "tools", "actions")
 """``tools``: localite's "Qwen tools[]" format (``{"tools": [{"list_files": {"path": "."}}]}``), where the list calls
-tools; a list declaring them (`_declarations`) is no envelope."""
+tools; a list declaring them (`_declarations`) is no envelope. ``actions``: an agent's list of the actions it takes."""
 _SINGULAR_ENVELOPE_KEYS = ("tool_call", "function_call")
 """A one-call wrapper's key holding a list (``{"tool_call": [{…}]}``, Qwen3.5-Plus in vllmchatclient's tests): the
 list is the calls, as under ``tool_calls``."""
@@ -179,7 +185,9 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
         # the tool's schema does not declare (Hermes' `"output": "random_city"` chaining on a tool of no parameters).
         if tools is not None:
             rest = _without_notes(tools, name, rest)
-        called = name_key in _CALL_NAME_KEYS and tools is not None and tools.is_known(name)
+        called = (
+            tools is not None and tools.is_known(name) and (name_key in _CALL_NAME_KEYS or _declared(tools, name, rest))
+        )
         return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS or called)
     raw_args: Any = data[args_key]
     if isinstance(raw_args, str):
@@ -351,6 +359,13 @@ def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, A
         key = part.replace("~1", "/").replace("~0", "~")
         target = cast("dict[str, Any]", target).get(key) if isinstance(target, dict) else None
     return _local_ref(root, target, depth + 1)
+
+
+def _declared(tools: ToolIndex, name: str, flat: dict[str, Any]) -> bool:
+    """Every key beside the name is a parameter the offered tool declares (``{"name": "get_weather", "city":
+    "Paris"}``): the arguments written flat, as small models do; the tool's schema is the evidence."""
+    props = tools.properties(tools.resolve(name))
+    return bool(flat) and props is not None and all(k in props for k in flat)
 
 
 def _without_notes(tools: ToolIndex, name: str, flat: dict[str, Any]) -> dict[str, Any]:

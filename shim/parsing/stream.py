@@ -120,6 +120,7 @@ class StreamParser:
         layout = _layout(None if dialects is None else tuple(dialects), self.tools)
         self.markers = layout.markers
         self._message_rows = layout.message_rows
+        self._start_markup = layout.start_markup
         self._message_chars = layout.message_chars
         self._fence_chars = layout.fence_chars
         self._text_stop = layout.text_stop
@@ -327,6 +328,13 @@ class StreamParser:
                 pos = ws.end()
             if pos >= len(text):
                 return pos
+            for row in self._start_markup:  # a sequence's or turn's edge token where the message begins: markup
+                match = row.compiled_open().match(text, pos, partial=not final)
+                if match is not None and (match.partial or (not final and match.end() + _START_SEEN > len(text))):
+                    return self._more(text, pos)  # decided once the text after it is seen (whose turn follows)
+                if match is not None:
+                    self._at_start = False  # back to True once the token is read and nothing was shown
+                    return self._open(row, match)
             if text[pos] in self._message_chars:  # untagged forms may open the message
                 found = self.markers.match(text, pos, final)
                 if found is PARTIAL:
@@ -750,6 +758,7 @@ class _Layout(NamedTuple):
     markers: Markers[Dialect]
     message_rows: list[Dialect]
     message_chars: str
+    start_markup: list[Dialect]
     fence_chars: str
     text_stop: regex.Pattern[str]
     gate: _Gate
@@ -760,6 +769,11 @@ class _Layout(NamedTuple):
 
 _LAYOUTS: dict[tuple[Any, ...], _Layout] = {}
 _LAYOUTS_MAX = 256
+
+
+_START_SEEN = 24
+"""Characters after an edge token opening the message read before it is taken as markup: another role's header
+there (``<s>[INST]``) makes the text a rendered prompt, shown whole."""
 
 
 def _layout(dialects: tuple[Dialect, ...] | None, tools: ToolIndex) -> _Layout:
@@ -790,6 +804,7 @@ def _layout(dialects: tuple[Dialect, ...] | None, tools: ToolIndex) -> _Layout:
         markers=markers,
         message_rows=message_rows,
         message_chars="".join(c for d in message_rows for c in first_chars(d)),
+        start_markup=[d for d in rows if d.kind == "markup" and d.start == "message"],
         fence_chars=fence_chars,
         text_stop=compile_marker("|".join(stops) or r"(?!)"),
         gate=gate,

@@ -67,3 +67,51 @@ def test_react_lookalikes_stay_text(text: str) -> None:
     result = parse_everywhere(text, [SEARCH, WEATHER], every_split=False)
     assert result["calls"] == []
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (
+            '**Thought:** I need the weather.\n**Action:** get_weather\n**Action Input:** {"city": "Paris"}',
+            [("get_weather", {"city": "Paris"})],
+            "**Thought:** I need the weather.",
+        ),
+        (
+            "__Action__: search\n__Action Input__: pasta recipes\n",
+            [("search", {"query": "pasta recipes"})],
+            "",
+        ),
+        (
+            'Checking now.\n**Tool call:** get_weather\n**Arguments:**\n{"city": "Lyon", "days": 2}',
+            [("get_weather", {"city": "Lyon", "days": 2})],
+            "Checking now.",
+        ),
+        (
+            'Function call: search\nParams: {"query": "Nvidia"}',
+            [("search", {"query": "Nvidia"})],
+            "",
+        ),
+    ],
+)
+def test_labels_in_markdown_bold_and_a_call_label_are_read(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert _calls(result) == calls
+    assert " ".join(result["text"].split()) == " ".join(visible.split())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Action:** search the web\n**Action Input:** pasta",  # a phrase, no offered name
+        "**Tool call:** delete_files\n**Arguments:** {}",  # a tool that was not offered
+        "Use this format:\n**Action:** search\n**Action Input:** the query",  # the format shown
+        "**Action**: search is what I would do, then answer.",  # no input label
+    ],
+)
+def test_bold_react_lookalikes_stay_text(text: str) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER], every_split=False)
+    assert result["calls"] == []
+    assert result["text"] == text

@@ -430,3 +430,57 @@ def test_a_call_in_the_declaration_envelope_or_of_a_tool_with_schema_named_param
     text: str, calls: list[tuple[str, dict[str, Any]]]
 ) -> None:
     check(Real("written: calls beside the declaration rule", text, calls, tools=[_ADD, _MODEL]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ('{"api_name": "get_weather", "parameters": {"city": "Paris"}}', [W]),  # API-Bank's, ToolBench's key
+        ('```json\n{"func_name": "web-search", "func_args": {"query": "x"}}\n```', [S]),
+        ('<tool_call>{"name": "get_weather", "api_args": {"city": "Paris"}}</tool_call>', [W]),
+        (
+            '{"actions": [{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "web-search", '
+            '"arguments": {"query": "x"}}]}',
+            [W, S],
+        ),
+    ],
+)
+def test_dataset_name_and_argument_keys_and_an_actions_list_read_as_calls(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    check(Real("written", text, calls, visible="", tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (
+            '{"name": "read_file", "path": "src/main.py", "limit": 20}',
+            [("read_file", {"path": "src/main.py", "limit": 20})],
+            "",
+        ),
+        ('Listing.\n```json\n{"name": "list_files", "path": "."}\n```', [("list_files", {"path": "."})], "Listing."),
+        (
+            '[{"name": "list_files", "path": "a"}, {"name": "list_files", "path": "b"}]',
+            [("list_files", {"path": "a"}), ("list_files", {"path": "b"})],
+            "",
+        ),
+    ],
+)
+def test_a_name_key_with_the_tools_declared_parameters_flat_beside_it_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real("written", text, calls, visible=visible, tools=_TOOL_KEY_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "read_file", "path": "a.py", "owner": "me"}',  # a key the tool does not declare: data
+        '{"name": "list_files", "description": "List the files", "path": "."}',  # a declaration, not a call
+        '{"name": "hammer", "path": "."}',  # no offered tool of that name
+        'For example:\n{"name": "list_files", "path": "."}',  # presented as an example
+    ],
+)
+def test_a_flat_name_object_with_undeclared_keys_or_shown_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=_TOOL_KEY_TOOLS))

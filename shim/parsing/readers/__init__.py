@@ -26,6 +26,7 @@ from shim.parsing.readers import (
     bracket_name_args,
     bracket_name_json,
     bracket_tool_call_kv,
+    call_fence,
     call_tokens,
     chatglm3,
     code_fence,
@@ -138,6 +139,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # After every family's own tokens: the spellings no row names, by the words of their tokens.
     *call_tokens.ROWS,  # <|function_call|>{…}, <|tool_call:start|>NAME<|tool_arg:start|>…, role headers, Kimi K3
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
+    *call_fence.ROWS,  # ```tool_call\nNAME(k="v")\n```: a fence labelled a call holding Python calls, offered tools
     *dspy_fields.ROWS,  # [[ ## next_tool_name ## ]] NAME [[ ## next_tool_args ## ]] {…} (DSPy ReAct), offered tools
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     *bracket_attrs.ROWS,  # [Calling tool="NAME" k="v"]: a call line copied from the chat history (offered tools)

@@ -189,8 +189,9 @@ def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     def build(tools: ToolIndex) -> str | None:
         fits = [s for n, s in tools.specs.items() if command_parameters(tools, n) is not None]
         names = tool_name_pattern(ToolIndex(fits))
-        # the name in its exact case, then blanks and the argument's first character
-        return None if names is None else rf"{prefix}(?-i:(?P<name>{names}))[ \t]{{1,4}}(?=[^\s])"
+        # the name in its exact case, then blanks and the argument's first character; a `{` begins a JSON object,
+        # the arguments of a tool-name-first call (`shim.parsing.readers.name_first`), never a command's argument
+        return None if names is None else rf"{prefix}(?-i:(?P<name>{names}))[ \t]{{1,4}}(?=[^\s{{])"
 
     return build
 

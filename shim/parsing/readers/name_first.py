@@ -164,6 +164,10 @@ def _bare_raw(tools: ToolIndex) -> str | None:
     )
 
 
+_COLON = r"(?:[ \t]{0,2}:(?![:/]))?"
+"""A colon after the name, as a label (``get_weather: {"city": …}``): markup of the call."""
+
+
 _SCHEME = r"(?:[a-z][a-z0-9+.\-]{0,15}://)?"
 """A URI scheme before the name (``nc://searxng_search``): the tool named as a resource; `ToolIndex.resolve` keeps
 the last path segment."""
@@ -180,7 +184,7 @@ def _bare(tools: ToolIndex) -> str | None:
     return (
         None
         if names is None
-        else rf"(?P<name>{names}){_INDEX}(?:[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}|[ \t]{{0,4}})(?=\{{)"
+        else rf"(?P<name>{names}){_INDEX}{_COLON}(?:[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,8}}|[ \t]{{0,4}})(?=\{{)"
     )
 
 
@@ -188,7 +192,9 @@ def _line(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     # after prose, the name opens its line and a JSON object (`{"` or `{}`) follows on it: `read_file{"path": …}`
     return (
-        None if names is None else rf"\r?\n[ \t]{{0,8}}(?P<name>{names}){_INDEX}[ \t]{{0,4}}(?=\{{[ \t]{{0,4}}[\"}}])"
+        None
+        if names is None
+        else rf"\r?\n[ \t]{{0,8}}(?P<name>{names}){_INDEX}{_COLON}[ \t]{{0,4}}(?=\{{[ \t]{{0,4}}[\"}}])"
     )
 
 

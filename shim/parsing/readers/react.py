@@ -33,6 +33,8 @@ __all__ = ["ROWS", "ReactInput", "input_arguments", "lenient_loads", "string_arg
 
 _LINE_END = regex.compile(r"\r?\n")
 _BLANKS = regex.compile(r"[ \t]+")
+_BOLD_CLOSE = regex.compile(r"(?:\*\*|__)(?![*_])[ \t]*|[ \t]+")
+"""Right after an input label's colon: the closer of its Markdown bold (``**Action Input:** {…}``), or blanks."""
 _FLOWER_COLON = regex.compile(r"[ \t]*:?[ \t]*")
 """After ``✿ARGS✿``: its optional colon (the opener may end before it, where a chunk ends)."""
 _NEXT_LINE_OBJECT = regex.compile(r"(?:\r?\n[ \t]*)?(?:```(?:json)?[ \t]*\r?\n[ \t]*)?\{")
@@ -64,18 +66,33 @@ _FENCE_CLOSE = regex.compile(r"\r?\n[ \t]{0,3}```")
 _WRAPPED_OBJECT = regex.compile(r"[A-Za-z_][\w.]{0,63}[ \t]*\([ \t]*(?P<object>\{.*\})[ \t]*\)", regex.DOTALL)
 """An input that wraps its JSON object in one call of a class or the tool (``QueryEngineTool({…})``, seen by
 LlamaIndex, whose ReAct parser reads the object between the first ``{`` and the last ``}``): the object."""
+_EMPHASIS = r"(?:\*\*|__)?"
+
+
+def _label(words: str, *, closed: bool = True) -> str:
+    """A plain-word label and its colon, either or both in Markdown bold (``**Action:**``, ``**Action**:``). An
+    input label ends at its colon (``closed`` False): the bold's closer after it is `ReactInput`'s to skip, so a
+    chunk ending right after the colon does not end the opener there."""
+    return rf"{_EMPHASIS}{words}[ \t]{{0,8}}{_EMPHASIS}:" + (_EMPHASIS if closed else "")
+
+
+def _input(words: str) -> str:
+    return _label(words, closed=False)
+
+
 _LABELS = [
-    (r"Action[ \t]{0,8}:", r"Action[ \t]{0,8}Input[ \t]{0,8}:"),
+    (_label("Action"), _input(r"Action[ \t]{0,8}Input")),
     (r"✿FUNCTION✿[ \t]{0,8}:?", r"✿ARGS✿[ \t]{0,8}:?"),
-    (r"Tool[ \t]{0,8}Name[ \t]{0,8}:", r"Tool[ \t]{0,8}Input[ \t]{0,8}:"),
-    (r"(?:Tool|Function)[ \t]{0,8}:", r"(?:Arguments|Args|Parameters|Input)[ \t]{0,8}:"),
+    (_label(r"Tool[ \t]{0,8}Name"), _input(r"Tool[ \t]{0,8}Input")),
+    (_label(r"(?:Tool|Function)(?:[ \t]{0,8}Call)?"), _input(r"(?:Arguments|Args|Parameters|Params|Input)")),
 ]
 """Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
 (``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``). The flower markers are tokens no prose writes, so
 their colon is optional (``✿FUNCTION✿read_file`` / ``✿ARGS✿{…}``, as agents that strip it print them); a plain
 word label needs its colon. BeeAI's agents write ``Tool Name: NAME`` / ``Tool Caption: …`` / ``Tool Input: {…}``: the
 caption line between is the call's display text, markup with it. Agents' own text protocols write ``Tool: NAME`` (or
-``Function: NAME``) / ``Arguments: {…}`` (``Args:``, ``Parameters:``, ``Input:``; LocalCowork's LFM prompt)."""
+``Function: NAME``, ``Tool call: NAME``) / ``Arguments: {…}`` (``Args:``, ``Parameters:``, ``Input:``; LocalCowork's LFM
+prompt). A plain-word label may be in Markdown bold, as chat-tuned models write their labels."""
 _CAPTION = r"(?:Tool[ \t]{0,8}(?:Caption|Description)[ \t]{0,8}:[^\r\n]{0,240}(?:\r?\n[ \t]{0,8}){1,2})?"
 _NAME_LABEL = "|".join(name for name, _ in _LABELS)
 _INPUT_LABEL = "|".join(label for _, label in _LABELS)
@@ -174,14 +191,19 @@ class ReactInput:
         self.body: list[str] = []  # the string input, to the end of the line
         self.fenced = False  # the object sits in a ```json fence, whose end belongs to the call
         self.in_fence = False  # inside a code fence that continues a string input
+        self.at_label = False  # right after the input label's colon, where its bold may close
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
         if self.json is None and not self.body:
-            blanks = (_FLOWER_COLON if self.result_marker else _BLANKS).match(text, pos)
+            after_label = _FLOWER_COLON if self.result_marker else _BOLD_CLOSE if self.at_label else _BLANKS
+            blanks = after_label.match(text, pos, partial=not final)
+            if blanks is not None and blanks.partial:
+                return pos, MORE
             if blanks is not None:
                 ctx.consume(blanks.group())
                 pos = blanks.end()
+            self.at_label = False
             if pos >= len(text) and not final:
                 return pos, self
             below = _NEXT_LINE_OBJECT.match(text, pos, partial=not final)
@@ -297,10 +319,14 @@ def lenient_loads(text: str) -> Any:
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInput:
     opener, _ = keep_line_break(ctx, "\r\n \t")  # the line break before `Action:` stays text
     objects_only = _PLAIN_NAME_LABEL.match(match.group()) is not None
-    return ReactInput(ctx, block, match.group("name"), result_marker="✿" in opener, objects_only=objects_only)
+    reader = ReactInput(ctx, block, match.group("name"), result_marker="✿" in opener, objects_only=objects_only)
+    reader.at_label = match.group().endswith(":")  # no blank after the colon: the label's bold may close there
+    return reader
 
 
-_PLAIN_NAME_LABEL = regex.compile(rf"[\r\n \t]*{_BULLET}(?:Tool|Function)[ \t]{{0,8}}:")
+_PLAIN_NAME_LABEL = regex.compile(
+    rf"[\r\n \t]*{_BULLET}{_EMPHASIS}(?:Tool|Function)(?:[ \t]{{0,8}}Call)?[ \t]{{0,8}}{_EMPHASIS}:"
+)
 """``Tool: NAME`` / ``Function: NAME``: labels a document's prose writes too (``Function: get_weather`` /
 ``Parameters: city (string)``), so their input counts only as a JSON object of arguments, never a plain string."""
 

@@ -67,6 +67,22 @@ ROWS = [
 ]
 
 TURN_END_ROWS = [
+    # A sequence's or a turn's edge token where the message begins (a raw completion prints its BOS, Mistral's
+    # `[/INST]`, the previous turn's `<|eot_id|>`): turn structure, never text; the message begins after it
+    # (`shim.parsing.stream` tries this row only there: `<s>` in HTML mid-text is a tag).
+    Dialect(
+        "turn_start",
+        r"(?:<s>|<bos>|<\|begin_of_text\|>|<\|startoftext\|>|<[|\uff5c]begin[_\u2581]of[_\u2581]sentence[|\uff5c]>"
+        r"|\[/INST\]|<\|(?:eot_id|eom_id|im_end|end|endoftext|end_of_turn)\|>|</s>|<eos>|<end_of_turn>)[ \t]{0,4}"
+        # not before another role's turn: a rendered prompt shown whole (`<s>[INST]…`) is a document, all text
+        r"(?![ \t\r\n]{0,4}(?:\[(?:INST|AVAILABLE_TOOLS|SYSTEM_PROMPT)\]|<\|start_header_id\|>(?!assistant)"
+        r"|<\|im_start\|>(?!assistant)|<start_of_turn>(?!model)|<[|\uff5c](?:User|System)[|\uff5c]>))",
+        None,
+        kind="markup",
+        start="message",
+        first="<[",
+        reader=open_markup,
+    ),
     # Last in the table: any call form opening with one of these tokens (`<|call|>NAME<|args|>`) is tried first.
     # A turn-end token after text, where the message ends or another special token follows: markup (`TurnEnd`).
     Dialect("turn_end", TURN_END.pattern, None, kind="markup", first="<[", reader=open_turn_end),

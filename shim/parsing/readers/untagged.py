@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 FENCE_OPEN = (
-    r"```[ \t]{0,2}(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|xml|html"
+    r"```[ \t]{0,2}(?:json5?|jsonc|tool_calls?|function_calls?|tool_code|tools?|xml|html"
     rf"|(?!{NOT_CODE}|{CODE_WORD})[A-Za-z][\w+#.\-]{{0,31}}(?![\w+#.\-]))?[ \t]*(?:\r?\n|(?=[{{\[]))"
 )
 """A fence of no language, of one that says "call", of markup, or named by a word that names no language

@@ -343,3 +343,32 @@ def test_a_name_with_kimis_call_index_then_its_arguments_is_a_call(text: str, vi
 def test_a_name_with_an_index_of_no_offered_tool_or_inside_prose_stays_text(text: str) -> None:
     tools = [tool("detect_ui", image_path="string")]
     check(Real("variant", text, [], tools=tools, visible=text))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ('get_weather: {"city": "Paris"}', ""),  # the name as a label, its colon markup
+        ('Checking.\nget_weather:{"city": "Paris"}\nDone.', "Checking. Done."),
+        ('get_weather :\n{"city": "Paris"}', ""),
+    ],
+)
+def test_an_offered_name_as_a_label_then_its_json_object_is_a_call(text: str, visible: str) -> None:
+    check(Real("written", text, [("get_weather", {"city": "Paris"})], visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Note: {"city": "Paris"}',  # a label that is no offered tool
+        'The get_weather: {"city": "Paris"} form is deprecated.',  # inside a sentence
+        'get_weather://{"city": "Paris"}',  # a URI, not a label
+    ],
+)
+def test_a_label_and_object_naming_no_call_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+def test_a_json_object_after_a_one_string_tools_name_is_its_arguments_not_a_command() -> None:
+    tools = [tool("searxng_search", query="string")]
+    check(Real("written", 'searxng_search {"query": "x y"}', [("searxng_search", {"query": "x y"})], tools=tools))

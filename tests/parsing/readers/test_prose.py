@@ -281,6 +281,10 @@ def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(
         "You can call <function=get_weather><parameter=city>NYC</parameter></function> like this.",
         'One could invoke it as <tool_call>{"name": "get_weather", "arguments": {}}</tool_call> later.',
         'You may call the tool with\n[get_weather(city="Oslo")]',
+        # the reader told what to write, by any verb of writing
+        'You could write something like:\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'One would emit\n```json\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```',
+        'To get the forecast you should output [get_weather(city="Oslo")] on its own.',
     ],
 )
 def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str) -> None:
@@ -294,6 +298,7 @@ def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str)
         'Here is how I will do it:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'You can see how you can use it once I check. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'You can call me back later. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'You can type a city any time. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         "I call it now: <function=get_weather><parameter=city>NYC</parameter></function>",
     ],
 )

@@ -72,3 +72,36 @@ def test_a_call_between_special_tokens_is_read_and_the_tokens_are_markup(case: R
 def test_a_call_keyed_by_a_name_that_was_not_offered_is_an_error_not_a_call() -> None:
     case = Real("written", '<|tools_prefix|>[{"other": {"x": 1}}]<|tools_suffix|>', [], errors=1)
     check(case, visible=False)
+
+
+_EDGE_TOOLS = [tool("get_weather", city="string", days="integer")]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ('<|begin_of_text|><tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>', 1, ""),
+        ('<s> [get_weather(city="Oslo")]</s>', 1, ""),
+        ('[/INST] {"name": "get_weather", "parameters": {"city": "Oslo"}}', 1, ""),
+        ('<|eot_id|>\n[get_weather(city="Oslo")]', 1, ""),
+        ("<bos><|im_end|>\nIt is sunny in Oslo.", 0, "It is sunny in Oslo."),
+        ("<\uff5cbegin\u2581of\u2581sentence\uff5c>Sunny, 21 °C.", 0, "Sunny, 21 °C."),  # DeepSeek
+    ],
+)
+def test_a_sequence_or_turn_edge_token_opening_the_message_is_markup(text: str, calls: int, visible: str) -> None:
+    expected = [("get_weather", {"city": "Oslo"})] * calls
+    check(Real("written", text, expected, visible=visible, tools=_EDGE_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Was <s>$20</s> now $15, a bargain.",  # HTML's strike-through mid-text
+        "<s>[INST] What is the weather in Oslo? [/INST]",  # a rendered prompt shown whole
+        "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nWeather in Oslo?<|eot_id|>",
+        '<s>[AVAILABLE_TOOLS] [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": '
+        '"object", "properties": {"city": {"type": "string"}}}}}][/AVAILABLE_TOOLS][INST] Oslo? [/INST]',
+    ],
+)
+def test_the_same_tokens_mid_text_or_before_another_roles_turn_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=_EDGE_TOOLS))
