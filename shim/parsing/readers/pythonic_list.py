@@ -142,9 +142,18 @@ def _open_fenced(ctx: Context, block: Block, match: regex.Match[str]) -> Pythoni
     return PythonicList(ctx, block, match.group("list"))
 
 
+_LIST_GAP = r"[ \t]{0,8}(?:\r?\n[ \t]{0,12})?"
+"""Between a fenced list's ``[`` and its first call: blanks, or a line break and the line's indentation (a list
+written one call a line, ``[\n    f(a=1),\n]``, as Gemma 3 1B fenced its BFCL answers)."""
+
+
 def _fenced(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
-    return None if names is None else rf"```(?:json)?[ \t]{{0,8}}\r?\n[ \t]{{0,8}}(?P<list>\[[ \t]{{0,8}}(?:{names})\()"
+    return (
+        None
+        if names is None
+        else rf"```(?:json)?[ \t]{{0,8}}\r?\n[ \t]{{0,8}}(?P<list>\[{_LIST_GAP}['\"]?(?:{names})\()"
+    )
 
 
 ROWS = [
@@ -167,7 +176,7 @@ def _answer_fence(tools: ToolIndex) -> str | None:
         None
         if names is None
         else rf"```(?:python3?|py)[ \t]{{0,8}}\r?\n(?:[ \t]{{0,12}}\r?\n){{0,2}}[ \t]{{0,12}}"
-        rf"(?P<list>\[[ \t]{{0,8}}['\"]?(?:{names})\(|(?:{names})\()"
+        rf"(?P<list>\[{_LIST_GAP}['\"]?(?:{names})\(|(?:{names})\()"
     )
 
 
