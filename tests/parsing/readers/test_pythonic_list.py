@@ -100,3 +100,62 @@ def test_a_fenced_list_of_call_strings_of_offered_tools_is_read(
 )
 def test_a_fenced_list_of_other_strings_or_code_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+_DAMAGED_TOOLS = [
+    *TOOLS,
+    tool("requests.get", url="string", headers="object"),
+    tool("ControlAppliance.execute", command="string"),
+    tool("write", path="string", content="string"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # Gemma 3 1B: the call's own double quotes end the item's string early; the URL is positional
+            '```json\n[\n  "requests.get("https://www.torontotrade.com/api/stock/12345")\n]\n```',
+            [("requests.get", {"url": "https://www.torontotrade.com/api/stock/12345"})],
+            "",
+        ),
+        (  # Gemma 3 4B: the item opens with a double quote and closes with a single one; Korean value
+            "```json\n[\n  \"ControlAppliance.execute(command='거실, 에어컨, 실행하고.')'\n]\n```",
+            [("ControlAppliance.execute", {"command": "거실, 에어컨, 실행하고."})],
+            "",
+        ),
+        (  # variant: no fence, opening the message; a damaged item, then a sound one, commas after each
+            '[\n  "get_weather(city="Lima", unit="celsius")",\n  "get_weather(city=\'Quito\')",\n]\nDone.',
+            [("get_weather", {"city": "Lima", "unit": "celsius"}), ("get_weather", {"city": "Quito"})],
+            "Done.",
+        ),
+        (  # variant: single quotes inside single quotes, a fence with no language, the list's bracket on the line
+            "```\n['get_weather(city='Oslo')']\n```",
+            [("get_weather", {"city": "Oslo"})],
+            "",
+        ),
+        (  # a sound item whose value spans lines is still one string (its line holds no whole call)
+            "```json\n[\n  \"write(path='a.txt', content='one\ntwo')\"\n]\n```",
+            [("write", {"path": "a.txt", "content": "one\ntwo"})],
+            "",
+        ),
+    ],
+)
+def test_a_list_of_call_strings_with_damaged_quotes_is_read_one_item_a_line(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(GEMMA3_BFCL, text, calls, visible=visible, tools=_DAMAGED_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n[\n  "get_weather(city="Lima""\n]\n```',  # the call's brackets never balance
+        '```json\n[\n  "lookup(q="x")"\n]\n```',  # a tool not offered
+        '```json\n[\n  "get_weather(city="Lima") and then some"\n]\n```',  # more than the call on its line
+        '```json\n[\n  "get_weather(city="Lima")",\n  "Then tell me."\n]\n```',  # beside a sentence
+        'Use ["get_weather(city="Lima")"] here.',  # mid-prose
+        "Example:\n[\n  \"get_weather(city='Lima')'\n]",  # after prose, no fence: not the message's call block
+    ],
+)
+def test_a_damaged_call_string_that_is_not_one_whole_offered_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=_DAMAGED_TOOLS))
