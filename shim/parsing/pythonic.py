@@ -19,7 +19,11 @@ Python refuses the text:
 - a set literal as a value (``predictors={'Age', 'Income'}``) is the list of its items in the order written, and
   arithmetic on number literals alone (``mu0=4.0 * 3.14159e-04``: ``+ - * /``) is its value (`_AsData`);
 - each call written as a string of the list (``['gcd(a=1)', 'lcm(b=2)']``: Snowflake Arctic's BFCL results):
-  every item must be one string holding exactly one call;
+  every item must be one string holding exactly one call; where the strings' quotes are damaged (the call's own
+  double quotes end the item early, ``"get("https://a.b")``, or the item closes with the other quote,
+  ``"run(cmd='ls')'``: Gemma 3 in BFCL's results), a list written one item a line is read line by line, each line
+  one quote, one call whose brackets balance and at most a closing quote of either kind and a comma
+  (`_call_line`);
 - a call's name written as a string (``['requests.get'(url='…')]``: Mistral NeMo's BFCL results), which Python
   could only call to fail: the name it spells, in a list that is the message's call block (``lenient``);
 - JSON's and JavaScript's ``true``, ``false`` and ``null`` written bare (``value=true``: BFCL's JavaScript prompts,
@@ -64,17 +68,57 @@ JSON_LITERALS: dict[str, bool | None] = {"true": True, "false": False, "null": N
 """Bare words a pythonic call borrows from JSON and JavaScript, read as the literals they are there."""
 
 _STRING_RUNS = {"'": regex.compile(r"[^'\\]+"), '"': regex.compile(r'[^"\\]+')}
+_LINE_STRING_RUNS = {"'": regex.compile(r"[^'\\\n]+"), '"': regex.compile(r'[^"\\\n]+')}
 _PLAIN = regex.compile(r"[^'\"\[\]\(\)\{\}]+")
+
+_CALL_LINE = regex.compile(
+    rf"""[ \t]{{0,16}}\[?[ \t]{{0,8}}['"](?P<call>{_NAME}\(.*\))[ \t]{{0,8}}['"]?[ \t]{{0,8}},?[ \t]{{0,8}}\r?"""
+)
+
+
+def _call_line(line: str) -> str | None:
+    """The call a line of a list of call strings holds when the line is that one item, its quotes maybe damaged:
+    a quote, an offered-looking call (``name(``) whose brackets balance up to its last ``)``, then at most a
+    closing quote of either kind and a comma (``"get("https://a.b")``, ``"run(cmd='ls')'``); else None."""
+    found = _CALL_LINE.fullmatch(line)
+    if found is None:
+        return None
+    call = found.group("call")
+    scanner = PythonicScanner()
+    return call if scanner.feed(call, 0) == len(call) and scanner.done else None
+
+
+def _call_lines(text: str) -> list[str] | None:
+    """The calls of a list of call strings written one item a line (`_call_line`), or None."""
+    text = text.strip()
+    if not text.startswith("[") or not text.endswith("]"):
+        return None
+    calls: list[str] = []
+    for line in text[:-1].splitlines():
+        if not line.strip() or line.strip() == "[":
+            continue
+        call = _call_line(line)
+        if call is None:
+            return None
+        calls.append(call)
+    return calls or None
 
 
 class PythonicScanner:
-    """Find where a pythonic call list ends: feed chunks, `done` turns True after its last ``]``."""
+    """Find where a pythonic call list ends: feed chunks, `done` turns True after its last ``]``.
 
-    def __init__(self) -> None:
+    ``call_lines``: the list holds calls as strings, one a line, where a line break inside an item's string ends
+    that string when the line holds one whole call (`_call_line`): the item's closing quote was damaged, and a
+    string of a list written one item a line never runs on to the next."""
+
+    def __init__(self, *, call_lines: bool = False) -> None:
         self.depth = 0
         self.done = False
         self._quote: str | None = None
         self._escaped = False
+        self._call_lines = call_lines
+        self._line = ""
+        """``call_lines``: the current line's text before this chunk."""
 
     @property
     def only_closer_missing(self) -> bool:
@@ -90,21 +134,31 @@ class PythonicScanner:
 
     def feed(self, text: str, pos: int) -> int:
         """Consume from ``pos``; return where it stopped (just past the list once `done`)."""
+        start = pos
+        pos = self._feed(text, pos, start)
+        if self._call_lines:
+            self._line = (self._line + text[start:pos]).rsplit("\n", 1)[-1]
+        return pos
+
+    def _feed(self, text: str, pos: int, start: int) -> int:
         n = len(text)
+        runs = _LINE_STRING_RUNS if self._call_lines else _STRING_RUNS
         while pos < n and not self.done:
             if self._quote is not None:
                 if self._escaped:
                     self._escaped = False
                     pos += 1
                     continue
-                run = _STRING_RUNS[self._quote].match(text, pos)
+                run = runs[self._quote].match(text, pos)
                 if run is not None:
                     pos = run.end()
                     continue
                 if text[pos] == "\\":
                     self._escaped = True
-                else:
+                elif text[pos] != "\n":
                     self._quote = None
+                elif self.depth == 1 and _call_line((self._line + text[start:pos]).rsplit("\n", 1)[-1]) is not None:
+                    self._quote = None  # an item's damaged string ends with its line (the class docstring)
                 pos += 1
                 continue
             plain = _PLAIN.match(text, pos)
@@ -231,6 +285,9 @@ def parse_pythonic(
     if calls is None and lenient and "=" in text:
         bare = _quote_bare(text)
         calls = _parse(bare, parameters, spelled, strings=False) if bare != text else None
+    if calls is None and lenient:  # call strings one a line, their quotes damaged
+        lines = _call_lines(text)
+        calls = _string_calls(lines, parameters) if lines is not None else None
     return calls
 
 

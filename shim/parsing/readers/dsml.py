@@ -15,7 +15,8 @@ Leniencies: ASCII ``|`` for the full-width bars; the ``string`` attribute left o
 ``<![CDATA[…]]>`` (`shim.parsing.xml_values`); a wrapper or an invoke
 whose end tag is missing; an invoke holding its arguments as one JSON object (``<｜DSML｜invoke name="f">{…}``);
 a closer's slash written after the first bar (``<｜/DSML｜invoke>``) or left out with that bar doubled
-(``<｜｜DSML｜invoke>``).
+(``<｜｜DSML｜invoke>``); the bars doubled on both sides of the namespace on every tag (``<｜｜DSML｜｜invoke name=…>``,
+``</｜｜DSML｜｜invoke>``).
 The ``string`` attribute decides a value's type, as the template writes it:
 ``string="true"`` keeps the text exactly, ``string="false"`` reads it as JSON (text if it is not). Without the
 attribute the tool's schema decides: a parameter whose type is not string is typed as every XML value is
@@ -43,14 +44,18 @@ from shim.parsing.xml_values import cdata_content, typed_value
 
 __all__ = ["ROWS"]
 
-_NS = r"(?:｜|\|)[ \t]{0,2}[A-Z][A-Z0-9]{1,7}[ \t]{0,2}(?:｜|\|)[ \t]{0,2}"
-"""The namespace between its bars; V4.1 puts a blank after them (`<｜DSML｜ invoke name=…>`)."""
+_BAR = r"(?:｜|\|)"
+_WORD = r"[ \t]{0,2}[A-Z][A-Z0-9]{1,7}[ \t]{0,2}"
+_NS1 = rf"{_BAR}{_WORD}{_BAR}[ \t]{{0,2}}"
+_NS = rf"(?:{_NS1}|{_BAR}{{2}}{_WORD}{_BAR}{{2}}[ \t]{{0,2}})"
+"""The namespace between its bars; V4.1 puts a blank after them (`<｜DSML｜ invoke name=…>`). The bars may be doubled
+on both sides, `<｜｜DSML｜｜invoke name=…>` (Zed #60601), on every tag alike."""
 _NAME = r'"(?P<{group}>[^"\n>]{{1,128}})"'
 _STRING = r'(?:[ \t]+string[ \t]*=[ \t]*"(?P<string>true|false)")?'
-_BAR = r"(?:｜|\|)"
-# A closer's slash: `</|DSML|invoke>`, or written after the first bar, `<|/DSML|invoke>` (grok2api's sieve test), or
-# left out with the first bar doubled, `<||DSML|invoke>` (glm2api): a tag with no `name=` that only a closer can be.
-_CLOSE = rf"<(?:/{_NS}|{_BAR}/[ \t]{{0,2}}[A-Z][A-Z0-9]{{1,7}}[ \t]{{0,2}}{_BAR}|{_BAR}{_NS})"
+# A closer's slash: `</|DSML|invoke>`, or written after the first bar (or bars), `<|/DSML|invoke>` (grok2api's sieve
+# test), or left out with only the first bar doubled, `<||DSML|invoke>` (glm2api): a tag with no `name=` that only a
+# closer can be. (Both bars doubled, `<||DSML||invoke>`, is the doubled namespace, an opener.)
+_CLOSE = rf"<(?:/{_NS}|{_BAR}{{1,2}}/{_WORD}{_BAR}{{1,2}}|{_BAR}{_NS1})"
 
 FORM = PairForm(
     key=regex.compile(rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_NAME.format(group='key')}{_STRING}[ \t]*>", regex.I),

@@ -37,14 +37,15 @@ class PythonicList:
         self.ctx = ctx
         self.block = block
         block.next_body = lambda: UntaggedJson(ctx, block)
-        self.scanner = PythonicScanner()
+        # Bare values and calls as strings only where the list is the message's call block (it opens the message,
+        # or fills a fence): mid-prose, `[search(query=q)]` may be code.
+        self.lenient = block.fence or not ctx.shown
+        # There, calls as strings may be damaged, one a line (`shim.parsing.pythonic`: `PythonicScanner`)
+        self.scanner = PythonicScanner(call_lines=self.lenient and QUOTED_START.match(opener) is not None)
         self.scanner.feed(opener, 0)  # the opener `[name(` was consumed by the core
         self.body = [opener]
         self.bare = not opener.startswith("[")
         """Calls with no list around them, one a line (`MESSAGE_FENCE` only): each ends at its ``)``."""
-        # Bare values and calls as strings only where the list is the message's call block (it opens the message,
-        # or fills a fence): mid-prose, `[search(query=q)]` may be code.
-        self.lenient = block.fence or not ctx.shown
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         while True:
@@ -74,13 +75,11 @@ class PythonicList:
                 return new, None
             if closing.partial:
                 return new, MORE
-        tools = self.ctx.tools
         body = "".join(self.body)
-        calls = parse_pythonic(
-            f"[{body}]" if self.bare else body,
-            spelled=lambda name, key: spelled_as_string(tools, name, key),
-            lenient=self.lenient,
-        )
+        # Positional arguments bind to the schema's parameters in a list (as `PythonicCalls` binds them); calls bare
+        # in a Python fence are keyword calls only: `click('81')` there is code.
+        parameters = None if self.bare else self._parameters
+        calls = parse_pythonic(f"[{body}]" if self.bare else body, parameters, self._spelled, lenient=self.lenient)
         return new, AfterBody(self.ctx, self.block) if self._end_calls(calls) else None
 
     def finish(self, truncated: bool) -> None:
@@ -89,9 +88,16 @@ class PythonicList:
         listed = None if self.bare else self.scanner.with_list_closed("".join(self.body))
         calls = None
         if listed is not None and self.lenient and not truncated and not self.block.fence:
-            tools = self.ctx.tools
-            calls = parse_pythonic(listed, spelled=lambda name, key: spelled_as_string(tools, name, key), lenient=True)
+            calls = parse_pythonic(listed, self._parameters, self._spelled, lenient=True)
         self._end_calls(calls)
+
+    def _parameters(self, name: str) -> list[str]:
+        """The tool's parameter names in its schema's order: what positional arguments bind to."""
+        tools = self.ctx.tools
+        return list(tools.properties(tools.resolve(name)) or ())
+
+    def _spelled(self, name: str, key: str) -> bool:
+        return spelled_as_string(self.ctx.tools, name, key)
 
     def _end_calls(self, calls: list[tuple[str, dict[str, Any]]] | None) -> bool:
         """The calls, each of an offered tool, end here; else the list was text (reverted)."""
@@ -142,12 +148,17 @@ def _open_fenced(ctx: Context, block: Block, match: regex.Match[str]) -> Pythoni
     return PythonicList(ctx, block, match.group("list"))
 
 
+_LIST_GAP = r"[ \t]{0,8}(?:\r?\n[ \t]{0,12})?"
+"""Between a fenced list's ``[`` and its first call: blanks, or a line break and the line's indentation (a list
+written one call a line, ``[\n    f(a=1),\n]``, as Gemma 3 1B fenced its BFCL answers)."""
+
+
 def _fenced(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     return (
         None
         if names is None
-        else rf"```(?:json)?[ \t]{{0,8}}\r?\n[ \t]{{0,8}}(?P<list>\[[ \t]{{0,8}}['\"]?(?:{names})['\"]?\()"
+        else rf"```(?:json)?[ \t]{{0,8}}\r?\n[ \t]{{0,8}}(?P<list>\[{_LIST_GAP}['\"]?(?:{names})['\"]?\()"
     )
 
 
@@ -171,7 +182,7 @@ def _answer_fence(tools: ToolIndex) -> str | None:
         None
         if names is None
         else rf"```(?:python3?|py)[ \t]{{0,8}}\r?\n(?:[ \t]{{0,12}}\r?\n){{0,2}}[ \t]{{0,12}}"
-        rf"(?P<list>\[[ \t]{{0,8}}['\"]?(?:{names})['\"]?\(|(?:{names})\()"
+        rf"(?P<list>\[{_LIST_GAP}['\"]?(?:{names})['\"]?\(|(?:{names})\()"
     )
 
 

@@ -154,20 +154,22 @@ class UntaggedJson:
         self.opens = not ctx.shown
         """Nothing visible came before the value: it opens the message, where a protocol puts its "no tool" marker."""
         block.next_body = lambda: UntaggedJson(ctx, block)  # glued `}{`: another candidate
-        self.json = JsonCandidate(ctx, revert=not block.fence, bare_names=True)
+        self.json = JsonCandidate(ctx, revert=False, bare_names=True)  # `feed` reverts, or reads a short value
         self.complete = False
         """The value is whole; what follows it is still to be seen."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         if not self.complete:
             new, status = self.json.scan(text, pos, final)
-            if status is not Status.DONE and status is not Status.MORE and self.block.fence:
+            if status is not Status.DONE and status is not Status.MORE:
                 # The fence closes, on a line of its own, a value short of its closing brackets only (Llama 4 left
                 # one `}` out): the fence bounds the value, so those brackets are all that is missing.
                 short = self.json.scanner.completable() and self.json.text().rstrip(" \t").endswith("\n")
-                if short and not final and len(text) - new < 3 and "```".startswith(text[new:]):
+                if short and self.block.fence and not final and len(text) - new < 3 and "```".startswith(text[new:]):
                     return new, MORE  # `` ` `` at a chunk's end: the fence may be closing
-                if short and text.startswith("```", new):
+                if short and self.block.fence and text.startswith("```", new):
+                    return new, self._classify(self.json.scanner.closers())
+                if short and not self.block.fence and status is Status.ERROR and self._ends_with_its_line():
                     return new, self._classify(self.json.scanner.closers())
                 self.ctx.revert()
             if status is not Status.DONE:
@@ -189,6 +191,15 @@ class UntaggedJson:
             self.json.body.append(text[pos])
             pos += 1
         return pos, self._classify("")
+
+    def _ends_with_its_line(self) -> bool:
+        """The value opening the message ends with its line, short of its outer closing brackets only, where the
+        next line cannot continue it (MemGPT's local models: ``{"function": …, "params": {…}⏎`` with the outer ``}``
+        left out, then an invented ``FUNCTION RETURN {…}`` line, letta PR #288): its inner value closed that line
+        (``}`` or ``]``), so only the brackets that close around it are missing. (The caller checked that the value
+        is whole but for closing brackets, up to a line break, and that the next line's first character is no
+        JSON there.)"""
+        return self.opens and self.json.text().rstrip()[-1:] in ("}", "]")
 
     def _classify(self, added: str, body: str | None = None) -> Next:
         body = self.json.text() + added if body is None else body

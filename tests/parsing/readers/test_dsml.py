@@ -206,3 +206,59 @@ def test_a_dsml_closer_with_its_slash_moved_or_left_out_still_closes(text: str, 
 def test_a_moved_slash_closer_named_in_prose_stays_text(text: str) -> None:
     result = check(Real("written", text, [], visible=""), visible=False)
     assert result["text"] == text
+
+
+ZED = "https://github.com/zed-industries/zed/issues/60601 (benchmarks/real dsml/b27_zed60601_*)"
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # Zed #60601: both bars doubled on every tag; string="false" types the limit
+            '<｜｜DSML｜｜tool_calls>\n<｜｜DSML｜｜invoke name="read">\n'
+            '<｜｜DSML｜｜parameter name="filePath" string="true">AGENTS.md</｜｜DSML｜｜parameter>\n'
+            '<｜｜DSML｜｜parameter name="limit" string="false">30</｜｜DSML｜｜parameter>\n'
+            "</｜｜DSML｜｜invoke>\n</｜｜DSML｜｜tool_calls>",
+            [("read", {"filePath": "AGENTS.md", "limit": 30})],
+            "",
+        ),
+        (  # variant: ASCII bars doubled, the older wrapper name, two invokes, words around
+            'On it. <||DSML||function_calls><||DSML||invoke name="get_time"><||DSML||parameter name="city">Oslo'
+            '</||DSML||parameter></||DSML||invoke><||DSML||invoke name="get_weather">'
+            '<||DSML||parameter name="city">Lima</||DSML||parameter></||DSML||invoke></||DSML||function_calls> Done.',
+            [("get_time", {"city": "Oslo"}), ("get_weather", {"city": "Lima"})],
+            "On it. Done.",
+        ),
+        (  # variant: doubled bars on the openers only, single-bar closers; the invoke's closer left out
+            '<｜｜DSML｜｜tool_calls>\n<｜｜DSML｜｜invoke name="get_weather">\n'
+            '<｜｜DSML｜｜parameter name="city" string="true">São Paulo</｜DSML｜parameter>\n</｜DSML｜tool_calls>\nok',
+            [("get_weather", {"city": "São Paulo"})],
+            "ok",
+        ),
+        (  # variant: doubled bars with the closer's slash moved after them, another namespace
+            '<||GCML||tool_calls><||GCML||invoke name="get_time"><||GCML||parameter name="city">Kyiv'
+            "<||/GCML||parameter><||/GCML||invoke><||/GCML||tool_calls>",
+            [("get_time", {"city": "Kyiv"})],
+            "",
+        ),
+    ],
+)
+def test_a_dsml_namespace_with_its_bars_doubled_is_read_alike(
+    text: str, calls: list[tuple[str, dict[str, object]]], visible: str
+) -> None:
+    tools = [tool("read", filePath="string", limit="integer"), tool("get_time", city="string")]
+    check(Real(ZED, text, calls, visible=visible, tools=[*tools, tool("get_weather", city="string")]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zed showed <｜｜DSML｜｜tool_calls> raw in the panel.",
+        'A tag like `<||DSML||invoke name="read">` in a sentence, then more words.',
+        "The closer </||DSML||invoke> alone is no call.",
+        "Bars doubled around a word: <||OK||> and <｜｜NOTE｜｜ here>.",
+    ],
+)
+def test_a_doubled_bar_dsml_tag_named_in_prose_stays_text(text: str) -> None:
+    result = check(Real("written", text, [], visible=""), visible=False)
+    assert result["text"] == text

@@ -691,6 +691,53 @@ def test_a_fenced_value_short_of_more_than_brackets_or_of_no_offered_tool_stays_
     check(Real("variant", text, [], tools=[tool("get_weather", city="string")], visible=text))
 
 
+LETTA288 = "https://github.com/letta-ai/letta/pull/288 (benchmarks/real memgpt_json/b27_letta288_*)"
+_SHORT_TOOLS = [tool("send_message", inner_thought="string", message="string"), tool("get_weather", city="string")]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # MemGPT's local model: the outer brace never closes, an invented function return follows
+            '{\n"function": "send_message",\n"params": {\n    "inner_thought": "Welcome.",\n    "message": "Hello!"\n}\n'
+            'FUNCTION RETURN {"status": "OK", "message": null", "time": "2023-13-13"}',
+            [("send_message", {"inner_thought": "Welcome.", "message": "Hello!"})],
+            'FUNCTION RETURN {"status": "OK", "message": null", "time": "2023-13-13"}',
+        ),
+        (  # variant: another shape, one line, prose after it on the next line, CRLF
+            '{"name": "get_weather", "arguments": {"city": "Lima"}\r\nI will wait for the result.',
+            [("get_weather", {"city": "Lima"})],
+            "I will wait for the result.",
+        ),
+        (  # variant: two brackets missing (a list of calls and its object), a blank line, then an invented turn
+            '[{"name": "get_weather", "arguments": {"city": "Oslo"}\n\nUser: thanks',
+            [("get_weather", {"city": "Oslo"})],
+            "User: thanks",
+        ),
+    ],
+)
+def test_a_value_opening_the_message_short_of_its_outer_brackets_ends_with_its_line(
+    text: str, calls: list[tuple[str, dict[str, str]]], visible: str
+) -> None:
+    check(Real(LETTA288, text, calls, tools=_SHORT_TOOLS, visible=visible))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # after prose, the value is an example
+        'The shape is\n{"name": "get_weather", "arguments": {"city": "Lima"}\nand then you close it.',
+        '{"name": "get_weather", "arguments": {"city": "Lima"},\nthen more keys',  # a comma: more was coming
+        '{"name": "get_weather", "arguments": {"city": "Lima",\nthen more',  # the inner value is open
+        '{"name": "lookup", "arguments": {"city": "Lima"}\nDone.',  # no offered tool
+        '{"name": "get_weather", "arguments": {"city": "Lima"} and more words',  # not at a line's start
+        '{"name": "get_weather", "arguments": {"city": "Lima\nDone.',  # a string open
+    ],
+)
+def test_a_value_short_of_more_than_its_outer_brackets_or_not_opening_the_message_stays_text(text: str) -> None:
+    check(Real("variant", text, [], tools=_SHORT_TOOLS, visible=text))
+
+
 @pytest.mark.parametrize(
     ("text", "visible"),
     [
