@@ -1,4 +1,5 @@
-"""Phi-4-mini: ``functools[{"name": "get_weather", "arguments": {"city": "Tokyo"}}, …]``.
+"""Phi-4-mini: ``functools[{"name": "get_weather", "arguments": {"city": "Tokyo"}}, …]`` (or one call object with no
+list around it, ``functools{…}``).
 
 ``functools`` is a plain word (Python's module), so the list counts only with offered tools, when every item
 has a call's shape and names one of them (`shim.parsing.readers.untagged`); anything else stays text. It is
@@ -20,7 +21,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
     return UntaggedJson(ctx, block)
 
 
-_OPEN = r"functools[ \t]{0,4}(?=\[)"
+_OPEN = r"functools[ \t]{0,4}(?=[\[{])"
 
 ROWS = [
     Dialect("phi4_functools", _OPEN, None, kind="untagged", start="message", reader=_open),
