@@ -32,10 +32,12 @@ __all__ = [
     "ARITHMETIC",
     "MAX_DEPTH",
     "NAME_KEYS",
+    "QUOTE_ENDS",
     "SCALAR_KINDS",
     "WRAPPER_KEYS",
     "JsonScanner",
     "Status",
+    "closing_quote",
     "normalize_number",
     "normalize_string_unit",
     "retyped",
@@ -194,6 +196,40 @@ _MIXED_COLON = re.compile(r"[ \t]*:")
 _EMBEDDED = regex.compile(r'"\{[ \t]*"[A-Za-z_$][A-Za-z0-9_$\-]{0,63}"[ \t]*:')
 """A string value opening with an object whose first key's quotes are unescaped (``"{"city": "SF"}"``): the string
 holds that object, read as the object (the grammar's _EMBED_OPEN); a valid string never continues so."""
+_STRING_AHEAD = r"""(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')[ \t\r\n]*"""
+_WORD_KEYS_AHEAD = (
+    r"""|["'][A-Za-z_$][\w$\-]{0,63}(?:["'][ \t]*:|[>(=][ \t]*[{\[]|:[ \t]*\{)"""
+    r"""|["'](?:name|tool_name|function_name|tool|function|method)["'][ \t\r\n]*,"""
+    r"""|[\w$\-]+(?:["'][ \t]*|[ \t\r\n]*):"""
+)
+_JOIN_AHEAD = r"""\+[ \t\r\n]*(?:["'#]|//|/\*)"""
+_GOES_ON = r"[}\]<\[#]|//|/\*|" + _JOIN_AHEAD
+
+
+def closing_quote(*, in_list: bool, end: str = r"\Z") -> str:
+    """What may follow a string value's closing quote in an object (``in_list`` False) or a list, as a pattern.
+
+    After blanks: a closer, a tag or a comment, a ``+`` joining another literal, the end (``end``), a comma before a
+    key (in an object: a quoted key and its colon, object or list, a whole string before a closer, a damaged word key,
+    a call's name key and the comma written for its colon, a word key and its colon) or before anything (in a list);
+    after a gap, such a key (its comma left out) or a whole string before a closer (two values no comma joins: an
+    error, as before); right after it, a quote that does not itself close the string (``"get_weather""arguments"``).
+    A quote followed by nothing of these cannot end the string (``"grep 'class="x">' f"``, ``"echo "hi""``): it is
+    the string's own (`QUOTE_ENDS`). Every valid JSON text's closing quotes are followed so; the grammar's
+    MEMBER_STRING and LIST_STRING spell the same patterns."""
+    key = rf"{_STRING_AHEAD}(?:[:{{\[}}\]]|{end}){_WORD_KEYS_AHEAD}"
+    comma = "," if in_list else rf",[ \t\r\n]*(?:{key}|[}}\]#]|//|/\*|{end})"
+    glued = r"""["'][^ \t\r\n}\]<\[#/+,]"""
+    return rf"[ \t\r\n]+(?:{key})|{glued}|[ \t\r\n]*(?:{_GOES_ON}|{comma}|{end})"
+
+
+QUOTE_ENDS = {
+    (in_list, final): regex.compile(closing_quote(in_list=in_list, end=r"\Z" if final else "(?!)"))
+    for in_list in (False, True)
+    for final in (False, True)
+}
+"""Whether a quote inside a string value in an object or list (``in_list``) ends it, the text's end seen (``final``) or
+not: a partial match waits for more text; no match makes the quote the string's own character."""
 _UNOPENED_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$\-]{0,63}")
 """A word key that may have lost its opening quote (``maxDists": …``): the grammar's UNOPENED_KEY before its quote."""
 _GLUED_VALUE = re.compile(r"[ \t]*[{\[]")
@@ -698,6 +734,16 @@ class JsonScanner:
                 pos = match.end()
                 continue
             char = text[pos]
+            if char == quote and not key and self._stack:
+                ends = QUOTE_ENDS[self._stack[-1] == "[", final].match(text, pos + 1, partial=not final)
+                if ends is not None and ends.partial:
+                    return pos  # whether the quote ends the string is not seen yet: handed back with the next chunk
+                if ends is None:
+                    # `"cmd": "grep 'class="x">' f"`: a quote nothing valid can follow is the string's own (its
+                    # escape lost), as the grammar's OBJECT_STRING and LIST_STRING read it.
+                    self._string_piece(normalize_string_unit(char))
+                    pos += 1
+                    continue
             if char == quote:
                 self._end_string()
                 return pos + 1
