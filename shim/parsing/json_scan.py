@@ -196,7 +196,8 @@ _MIXED_COLON = re.compile(r"[ \t]*:")
 _EMBEDDED = regex.compile(r'"\{[ \t]*"[A-Za-z_$][A-Za-z0-9_$\-]{0,63}"[ \t]*:')
 """A string value opening with an object whose first key's quotes are unescaped (``"{"city": "SF"}"``): the string
 holds that object, read as the object (the grammar's _EMBED_OPEN); a valid string never continues so."""
-_STRING_AHEAD = r"""(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')[ \t\r\n]*"""
+_STRING_AHEAD = r"""(?:"[^"\\]*(?:\\[\s\S][^"\\]*)*"|'[^'\\]*(?:\\[\s\S][^'\\]*)*')[ \t\r\n]*"""
+"""A whole string ahead, as the grammar's STRING reads one (raw line breaks and any escape inside)."""
 _WORD_KEYS_AHEAD = (
     r"""|["'][A-Za-z_$][\w$\-]{0,63}(?:["'][ \t]*:|[>(=][ \t]*[{\[]|:[ \t]*\{)"""
     r"""|["'](?:name|tool_name|function_name|tool|function|method)["'][ \t\r\n]*,"""
@@ -305,7 +306,8 @@ class JsonScanner:
         self._joinable = False  # a string value ended but its closing quote waits: a `+` may join the next literal
         self._joint_ws = ""  # blanks after such a string, held with its quote (between joined literals they go)
         self._after_closer = False  # the last character taken was a closing bracket (a stray quote may follow)
-        self._key_quoted = False  # the current key was written in quotes
+        self._name_key = False  # the current key is a call's name key in quotes (the grammar's NAME_KEY)
+        self._plain = False  # the current string value is a name key's: its first quote ends it (`QUOTE_ENDS` unasked)
         self._embedded: list[int] = []  # stack depths of objects written inside a string's quotes (`_EMBEDDED`)
         self._owe_quote = False  # such an object just closed: its string's closing quote comes next
 
@@ -585,7 +587,7 @@ class JsonScanner:
                 self._keys[-1] = None
                 self._value_done()
                 return pos  # the comma or brace again, after a whole member
-        if char == "," and expect == _COLON and self._key_quoted and self._keys[-1] in NAME_KEYS:
+        if char == "," and expect == _COLON and self._name_key:
             self._emit(":")  # `{"name", "get_weather", …}`: a comma where the name key's colon belongs
             self._expect = _VALUE
             self._closer_ok = False
@@ -630,6 +632,7 @@ class JsonScanner:
                 expect = self._expect = _KEY
             if expect == _KEY:
                 self._string_role = "key"
+                self._name_key = False
             elif expect == _VALUE:
                 self._string_role = "name" if self._value_role() == "name" and self.name is None else None
             else:
@@ -637,6 +640,7 @@ class JsonScanner:
                 return pos
             self._parts = []
             self._quote = char
+            self._plain = expect == _VALUE and self._stack[-1:] == ["{"] and self._name_key
             self._emit('"')
             if self._string_role is None and self._scalar_key() is not None:
                 self._held = [self._out.pop()]  # its opening quote: the whole string decides how it streams
@@ -670,7 +674,7 @@ class JsonScanner:
                     return -pos - 1  # whether a colon follows the quote is not seen yet
             self._emit(json.dumps(token))
             self._keys[-1] = token
-            self._key_quoted = False
+            self._name_key = False
             self._expect = _COLON
             self._closer_ok = False
             return end
@@ -734,7 +738,7 @@ class JsonScanner:
                 pos = match.end()
                 continue
             char = text[pos]
-            if char == quote and not key and self._stack:
+            if char == quote and not key and self._stack and not self._plain:
                 ends = QUOTE_ENDS[self._stack[-1] == "[", final].match(text, pos + 1, partial=not final)
                 if ends is not None and ends.partial:
                     return pos  # whether the quote ends the string is not seen yet: handed back with the next chunk
@@ -745,6 +749,8 @@ class JsonScanner:
                     pos += 1
                     continue
             if char == quote:
+                if key:  # `"name"` spelled so, closed by its own quote: the grammar's NAME_KEY
+                    self._name_key = "".join(self._parts) in NAME_KEYS
                 self._end_string()
                 return pos + 1
             if key and char in "\"'>(=":
@@ -855,7 +861,6 @@ class JsonScanner:
         self._parts = []
         if role == "key":
             self._keys[-1] = value
-            self._key_quoted = True
             self._expect = _COLON
             self._closer_ok = False
             return

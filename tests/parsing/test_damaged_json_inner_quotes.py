@@ -17,6 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shim import StreamParser
+from shim.events import ToolCallStart
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import Status, closing_quote
 from tests.parsing.chunking import parse_everywhere
@@ -137,6 +139,20 @@ ALIKE: list[str] = [
     '{"cmd": "echo "hi',  # an open string at the end: an error
     '{"a": "x"]',  # no list to close: an error
     '{"a": "x": "y"}',
+    # a call's name key's value ends at its first quote, as ever (the call is announced the moment it closes)
+    '{"name": "get"weather", "arguments": {}}',
+    "{'tool': 'sh'ell', 'cmd': 'ls'}",
+    '{"name", "f"g", "arguments": {"q": "a "b""}}',
+    '{"function": {"name": "f"x", "arguments": {}}}',
+    '{"name" {"a": "b "c""}}',
+    '{name: "f"g", "q": "a "b""}',  # a name key without quotes is no NAME_KEY: its value's inner quotes are read
+    '{"n\\u0061me": "f"g"}',  # nor a name key spelled with escapes
+    '{"name\': "f"g"}',  # nor a damaged key
+    '{"names": "f"g", "tools": "a"b"}',
+    # keys ahead may hold raw line breaks, as lenient strings do (`{'': '', '\n': ''}`, a Python-style dict)
+    "{'': '', '\n': '', }",
+    '{"a": "x", "b\nc": 1}',
+    '{"a": ["x", "y\n"], "b\n": "z"}',
 ]
 
 
@@ -151,6 +167,22 @@ def test_the_grammar_and_the_scanner_read_inner_quotes_alike_at_every_split(text
         else:
             assert status is Status.DONE, chunks
             assert json.loads(streamed) == expected, chunks
+
+
+@pytest.mark.parametrize(
+    "opener",
+    [
+        '<function_call>{"name": "write_file"',
+        "<function_call>\n{'name': 'write_file'",
+        "<tool_call>{'tool': 'write_file'",
+        '<tool_call>{"function": {"name": "write_file"',
+    ],
+)
+def test_a_streamed_call_is_announced_the_moment_its_names_quote_closes(opener: str) -> None:
+    parser = StreamParser(["write_file"])
+    events = parser.feed(opener)
+    assert [type(e) for e in events] == [ToolCallStart]
+    assert isinstance(events[0], ToolCallStart) and events[0].name == "write_file"
 
 
 def test_an_open_string_at_the_end_is_an_error_and_a_closed_one_reads() -> None:
