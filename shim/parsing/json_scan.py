@@ -193,6 +193,11 @@ _KEY_RUNS = {'"': re.compile(r'[^"\'>(=:\\\x00-\x1f]+'), "'": re.compile(r"[^'\"
 """A key's body runs to a quote of either kind or a separator a damaged key may end in (`_damaged_key_end`)."""
 _WORD_KEY = re.compile(r"[A-Za-z_$][\w$\-]{0,63}")
 _MIXED_COLON = re.compile(r"[ \t]*:")
+KEY_GOES_ON = {quote: regex.compile(rf"(?:[^{quote}\\\n]|\\.)*{quote}[ \t\r\n]*:") for quote in ('"', "'")}
+"""Inside a key opened by ``quote``: the rest of it up to its own closing quote and a colon on the line. A key's
+character that would end a damaged key (the other quote before a colon, ``>`` before a brace) is the key's own where
+this follows it, for the string is then a valid key (``{"a':": 1}``, ``{'A({': None}``): the grammar's MIXED_KEY and
+GLUED_KEY look ahead for the same."""
 _EMBEDDED = regex.compile(r'"\{[ \t]*"[A-Za-z_$][A-Za-z0-9_$\-]{0,63}"[ \t]*:')
 """A string value opening with an object whose first key's quotes are unescaped (``"{"city": "SF"}"``): the string
 holds that object, read as the object (the grammar's _EMBED_OPEN); a valid string never continues so."""
@@ -803,6 +808,13 @@ class JsonScanner:
         if not _WORD_KEY.fullmatch("".join(self._parts)):
             return None
         char = text[pos]
+        quote = self._quote
+        assert quote is not None
+        valid = KEY_GOES_ON[quote].match(text, pos, partial=not final)
+        if valid is not None and valid.partial:
+            return pos  # whether the key closes as a valid one is not seen yet
+        if valid is not None:
+            return None  # `{"a':": 1}`, `{'A({': None}`: a valid key's own character
         if char in "\"'":
             if _MIXED_COLON.match(text, pos + 1) is not None:
                 self._end_string()
