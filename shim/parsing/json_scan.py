@@ -34,6 +34,7 @@ __all__ = [
     "NAME_KEYS",
     "QUOTE_ENDS",
     "SCALAR_KINDS",
+    "STRAY_ESCAPE",
     "WRAPPER_KEYS",
     "JsonScanner",
     "Status",
@@ -189,7 +190,7 @@ such as ``2024-05-01``, ``3/4`` or ``555-1234`` is never a sum; any other expres
 _ARITHMETIC_MORE = regex.compile(_ARITHMETIC_STEP)
 """One more operator and operand after a whole sum: seen in part at a chunk's end, the sum may go on."""
 _ARITHMETIC_START = frozenset("0123456789.+-(")
-_KEY_RUNS = {'"': re.compile(r'[^"\'>(=:\\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
+_KEY_RUNS = {'"': re.compile(r'[^"\'>(=: \\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
 """A key's body runs to a quote of either kind or a separator a damaged key may end in (`_damaged_key_end`)."""
 _WORD_KEY = re.compile(r"[A-Za-z_$][\w$\-]{0,63}")
 _MIXED_COLON = re.compile(r"[ \t]*:")
@@ -208,6 +209,9 @@ _WORD_KEYS_AHEAD = (
     r"""|["'](?:name|tool_name|function_name|tool|function|method)["'][ \t\r\n]*,"""
     r"""|[\w$\-]+(?:["'][ \t]*|[ \t\r\n]*):"""
 )
+_STRAY = r"""\\(?:[nrt]|[!#$%&()*+\-./;<=>?@^`|~])(?=[ \t\r\n]*["'}\],\\])"""
+_BLANKS = rf"(?:[ \t\r\n]|{_STRAY})*"
+"""Blanks, and backslash escapes that stand where a blank may (`STRAY_ESCAPE`)."""
 _JOIN_AHEAD = r"""\+[ \t\r\n]*(?:["'#]|//|/\*)"""
 _GOES_ON = r"[}\]<\[#]|//|/\*|" + _JOIN_AHEAD
 
@@ -224,9 +228,9 @@ def closing_quote(*, in_list: bool, end: str = r"\Z") -> str:
     the string's own (`QUOTE_ENDS`). Every valid JSON text's closing quotes are followed so; the grammar's
     MEMBER_STRING and LIST_STRING spell the same patterns."""
     key = rf"{_STRING_AHEAD}(?:[:{{\[}}\]]|{end}){_WORD_KEYS_AHEAD}"
-    comma = "," if in_list else rf",[ \t\r\n]*(?:{key}|[}}\]#]|//|/\*|{end})"
+    comma = "," if in_list else rf",{_BLANKS}(?:{key}|[}}\]#]|//|/\*|{end})"
     glued = r"""["'][^ \t\r\n}\]<\[#/+,]"""
-    return rf"[ \t\r\n]+(?:{key})|{glued}|[ \t\r\n]*(?:{_GOES_ON}|{comma}|{end})"
+    return rf"[ \t\r\n]+(?:{key})|{glued}|{_BLANKS}(?:{_GOES_ON}|{comma}|{end})"
 
 
 QUOTE_ENDS = {
@@ -236,6 +240,11 @@ QUOTE_ENDS = {
 }
 """Whether a quote inside a string value in an object or list (``in_list``) ends it, the text's end seen (``final``) or
 not: a partial match waits for more text; no match makes the quote the string's own character."""
+STRAY_ESCAPE = regex.compile(_STRAY)
+"""A backslash escape outside a string before a quote, a closer, a comma or another one (``{\\>"city": …}``: Llama 3.2
+3B; ``\\n`` written between members): JSON defines none there, so it stands where a blank may and is skipped as one,
+as the grammar's STRAY_ESCAPE is ignored. ``\\\\``, a quote, a bracket or a word after the backslash is no such
+escape."""
 _UNOPENED_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$\-]{0,63}")
 """A word key that may have lost its opening quote (``maxDists": …``): the grammar's UNOPENED_KEY before its quote."""
 _GLUED_VALUE = re.compile(r"[ \t]*[{\[]")
@@ -249,9 +258,10 @@ _KEY_AFTER_QUOTE = regex.compile(r'"?(?:[^"\\\n]|\\.)*"[ \t]*:')
 escaped quotes inside the key skipped (`_QUOTES_ONLY`)."""
 _AFTER_QUOTES = "</", "<|", "```"
 """What may follow an object of quotes alone and its closers, besides the end (`_QUOTES_ONLY`'s last group)."""
-_OPEN_KEY = regex.compile(r':[ \t]*\{[ \t\r\n]*"[A-Za-z_$][\w$\-]{0,63}"[ \t]*:')
+_OPEN_KEY = regex.compile(r'(?::[ \t]*|[ \t]+)\{[ \t\r\n]*"[A-Za-z_$][\w$\-]{0,63}"[ \t]*:')
 """After a word key, its closing quote left out: the colon, the object's brace, the object's first key
-(``{"name": "f", "arguments: {"city": "Paris"}}``: Qwen3-4B), as the grammar's OPEN_KEY reads it."""
+(``{"name": "f", "arguments: {"city": "Paris"}}``: Qwen3-4B), or its whole ``":`` left out and a blank before the
+brace (``"parameters {"city": "Tokyo"}``: Llama 3.2 3B), as the grammar's OPEN_KEY reads it."""
 _BARE_RUN = re.compile(r"[^\n,{}\[\]\"'()<`]*")
 _BARE_KEY = re.compile(r"[A-Za-z_$0-9][A-Za-z0-9_$\-]*")
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -395,6 +405,10 @@ class JsonScanner:
                 else:
                     self._comment = "line"
                     pos += 1
+            elif char == "\\" and (stray := STRAY_ESCAPE.match(text, pos, partial=not final)) is not None:
+                if stray.partial:
+                    return pos, Status.MORE  # what follows the escape is not seen yet
+                pos = stray.end()
             elif char in self.stop_chars:
                 return pos, Status.STOP
             else:
@@ -762,7 +776,7 @@ class JsonScanner:
                 end = self._damaged_key_end(text, pos, final)
                 if end is not None:
                     return end
-            if key and char == ":" and quote == '"':
+            if key and char in ": \t" and quote == '"':
                 end = self._open_key_end(text, pos, final)
                 if end is not None:
                     return end
@@ -784,9 +798,9 @@ class JsonScanner:
         return pos
 
     def _open_key_end(self, text: str, pos: int, final: bool) -> int | None:
-        """At a ``:`` inside a word key: the key's closing quote was left out (`_OPEN_KEY`), so the key ends, the
-        colon is read and the ``{`` opens the value. ``pos`` when the chunk ends before that is known (the caller
-        hands the rest back); None when the colon is the key's own character."""
+        """At a ``:`` or a blank inside a word key: the key's closing quote (and colon) was left out (`_OPEN_KEY`), so
+        the key ends, a colon is read and the ``{`` opens the value. ``pos`` when the chunk ends before that is known
+        (the caller hands the rest back); None when the character is the key's own."""
         if not _WORD_KEY.fullmatch("".join(self._parts)):
             return None
         found = _OPEN_KEY.match(text, pos, partial=not final)
