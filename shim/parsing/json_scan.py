@@ -32,10 +32,13 @@ __all__ = [
     "ARITHMETIC",
     "MAX_DEPTH",
     "NAME_KEYS",
+    "QUOTE_ENDS",
     "SCALAR_KINDS",
+    "STRAY_ESCAPE",
     "WRAPPER_KEYS",
     "JsonScanner",
     "Status",
+    "closing_quote",
     "normalize_number",
     "normalize_string_unit",
     "retyped",
@@ -187,13 +190,61 @@ such as ``2024-05-01``, ``3/4`` or ``555-1234`` is never a sum; any other expres
 _ARITHMETIC_MORE = regex.compile(_ARITHMETIC_STEP)
 """One more operator and operand after a whole sum: seen in part at a chunk's end, the sum may go on."""
 _ARITHMETIC_START = frozenset("0123456789.+-(")
-_KEY_RUNS = {'"': re.compile(r'[^"\'>(=:\\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
+_KEY_RUNS = {'"': re.compile(r'[^"\'>(=: \\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
 """A key's body runs to a quote of either kind or a separator a damaged key may end in (`_damaged_key_end`)."""
 _WORD_KEY = re.compile(r"[A-Za-z_$][\w$\-]{0,63}")
 _MIXED_COLON = re.compile(r"[ \t]*:")
+KEY_GOES_ON = {quote: regex.compile(rf"(?:[^{quote}\\\n]|\\.)*{quote}[ \t\r\n]*:") for quote in ('"', "'")}
+"""Inside a key opened by ``quote``: the rest of it up to its own closing quote and a colon on the line. A key's
+character that would end a damaged key (the other quote before a colon, ``>`` before a brace) is the key's own where
+this follows it, for the string is then a valid key (``{"a':": 1}``, ``{'A({': None}``): the grammar's MIXED_KEY and
+GLUED_KEY look ahead for the same."""
 _EMBEDDED = regex.compile(r'"\{[ \t]*"[A-Za-z_$][A-Za-z0-9_$\-]{0,63}"[ \t]*:')
 """A string value opening with an object whose first key's quotes are unescaped (``"{"city": "SF"}"``): the string
 holds that object, read as the object (the grammar's _EMBED_OPEN); a valid string never continues so."""
+_STRING_AHEAD = r"""(?:"[^"\\]*(?:\\[\s\S][^"\\]*)*"|'[^'\\]*(?:\\[\s\S][^'\\]*)*')[ \t\r\n]*"""
+"""A whole string ahead, as the grammar's STRING reads one (raw line breaks and any escape inside)."""
+_WORD_KEYS_AHEAD = (
+    r"""|["'][A-Za-z_$][\w$\-]{0,63}(?:["'][ \t]*:|[>(=][ \t]*[{\[]|:[ \t]*\{)"""
+    r"""|["'](?:name|tool_name|function_name|tool|function|method)["'][ \t\r\n]*,"""
+    r"""|[\w$\-]+(?:["'][ \t]*|[ \t\r\n]*):"""
+)
+_STRAY = r"""\\(?:[nrt]|[!#$%&()*+\-./;<=>?@^`|~])(?=[ \t\r\n]*["'}\],\\])"""
+_BLANKS = rf"(?:[ \t\r\n]|{_STRAY})*"
+"""Blanks, and backslash escapes that stand where a blank may (`STRAY_ESCAPE`)."""
+_JOIN_AHEAD = r"""\+[ \t\r\n]*(?:["'#]|//|/\*)"""
+_GOES_ON = r"[}\]<\[#]|//|/\*|" + _JOIN_AHEAD
+
+
+def closing_quote(*, in_list: bool, end: str = r"\Z") -> str:
+    """What may follow a string value's closing quote in an object (``in_list`` False) or a list, as a pattern.
+
+    After blanks: a closer, a tag or a comment, a ``+`` joining another literal, the end (``end``), a comma before a
+    key (in an object: a quoted key and its colon, object or list, a whole string before a closer, a damaged word key,
+    a call's name key and the comma written for its colon, a word key and its colon) or before anything (in a list);
+    after a gap, such a key (its comma left out) or a whole string before a closer (two values no comma joins: an
+    error, as before); right after it, a quote that does not itself close the string (``"get_weather""arguments"``).
+    A quote followed by nothing of these cannot end the string (``"grep 'class="x">' f"``, ``"echo "hi""``): it is
+    the string's own (`QUOTE_ENDS`). Every valid JSON text's closing quotes are followed so; the grammar's
+    MEMBER_STRING and LIST_STRING spell the same patterns."""
+    key = rf"{_STRING_AHEAD}(?:[:{{\[}}\]]|{end}){_WORD_KEYS_AHEAD}"
+    comma = "," if in_list else rf",{_BLANKS}(?:{key}|[}}\]#]|//|/\*|{end})"
+    glued = r"""["'][^ \t\r\n}\]<\[#/+,]"""
+    return rf"[ \t\r\n]+(?:{key})|{glued}|{_BLANKS}(?:{_GOES_ON}|{comma}|{end})"
+
+
+QUOTE_ENDS = {
+    (in_list, final): regex.compile(closing_quote(in_list=in_list, end=r"\Z" if final else "(?!)"))
+    for in_list in (False, True)
+    for final in (False, True)
+}
+"""Whether a quote inside a string value in an object or list (``in_list``) ends it, the text's end seen (``final``) or
+not: a partial match waits for more text; no match makes the quote the string's own character."""
+STRAY_ESCAPE = regex.compile(_STRAY)
+"""A backslash escape outside a string before a quote, a closer, a comma or another one (``{\\>"city": …}``: Llama 3.2
+3B; ``\\n`` written between members): JSON defines none there, so it stands where a blank may and is skipped as one,
+as the grammar's STRAY_ESCAPE is ignored. ``\\\\``, a quote, a bracket or a word after the backslash is no such
+escape."""
 _UNOPENED_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$\-]{0,63}")
 """A word key that may have lost its opening quote (``maxDists": …``): the grammar's UNOPENED_KEY before its quote."""
 _GLUED_VALUE = re.compile(r"[ \t]*[{\[]")
@@ -207,9 +258,10 @@ _KEY_AFTER_QUOTE = regex.compile(r'"?(?:[^"\\\n]|\\.)*"[ \t]*:')
 escaped quotes inside the key skipped (`_QUOTES_ONLY`)."""
 _AFTER_QUOTES = "</", "<|", "```"
 """What may follow an object of quotes alone and its closers, besides the end (`_QUOTES_ONLY`'s last group)."""
-_OPEN_KEY = regex.compile(r':[ \t]*\{[ \t\r\n]*"[A-Za-z_$][\w$\-]{0,63}"[ \t]*:')
+_OPEN_KEY = regex.compile(r'(?::[ \t]*|[ \t]+)\{[ \t\r\n]*"[A-Za-z_$][\w$\-]{0,63}"[ \t]*:')
 """After a word key, its closing quote left out: the colon, the object's brace, the object's first key
-(``{"name": "f", "arguments: {"city": "Paris"}}``: Qwen3-4B), as the grammar's OPEN_KEY reads it."""
+(``{"name": "f", "arguments: {"city": "Paris"}}``: Qwen3-4B), or its whole ``":`` left out and a blank before the
+brace (``"parameters {"city": "Tokyo"}``: Llama 3.2 3B), as the grammar's OPEN_KEY reads it."""
 _BARE_RUN = re.compile(r"[^\n,{}\[\]\"'()<`]*")
 _BARE_KEY = re.compile(r"[A-Za-z_$0-9][A-Za-z0-9_$\-]*")
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -269,7 +321,8 @@ class JsonScanner:
         self._joinable = False  # a string value ended but its closing quote waits: a `+` may join the next literal
         self._joint_ws = ""  # blanks after such a string, held with its quote (between joined literals they go)
         self._after_closer = False  # the last character taken was a closing bracket (a stray quote may follow)
-        self._key_quoted = False  # the current key was written in quotes
+        self._name_key = False  # the current key is a call's name key in quotes (the grammar's NAME_KEY)
+        self._plain = False  # the current string value is a name key's: its first quote ends it (`QUOTE_ENDS` unasked)
         self._embedded: list[int] = []  # stack depths of objects written inside a string's quotes (`_EMBEDDED`)
         self._owe_quote = False  # such an object just closed: its string's closing quote comes next
 
@@ -352,6 +405,10 @@ class JsonScanner:
                 else:
                     self._comment = "line"
                     pos += 1
+            elif char == "\\" and (stray := STRAY_ESCAPE.match(text, pos, partial=not final)) is not None:
+                if stray.partial:
+                    return pos, Status.MORE  # what follows the escape is not seen yet
+                pos = stray.end()
             elif char in self.stop_chars:
                 return pos, Status.STOP
             else:
@@ -549,7 +606,7 @@ class JsonScanner:
                 self._keys[-1] = None
                 self._value_done()
                 return pos  # the comma or brace again, after a whole member
-        if char == "," and expect == _COLON and self._key_quoted and self._keys[-1] in NAME_KEYS:
+        if char == "," and expect == _COLON and self._name_key:
             self._emit(":")  # `{"name", "get_weather", …}`: a comma where the name key's colon belongs
             self._expect = _VALUE
             self._closer_ok = False
@@ -594,6 +651,7 @@ class JsonScanner:
                 expect = self._expect = _KEY
             if expect == _KEY:
                 self._string_role = "key"
+                self._name_key = False
             elif expect == _VALUE:
                 self._string_role = "name" if self._value_role() == "name" and self.name is None else None
             else:
@@ -601,6 +659,7 @@ class JsonScanner:
                 return pos
             self._parts = []
             self._quote = char
+            self._plain = expect == _VALUE and self._stack[-1:] == ["{"] and self._name_key
             self._emit('"')
             if self._string_role is None and self._scalar_key() is not None:
                 self._held = [self._out.pop()]  # its opening quote: the whole string decides how it streams
@@ -634,7 +693,7 @@ class JsonScanner:
                     return -pos - 1  # whether a colon follows the quote is not seen yet
             self._emit(json.dumps(token))
             self._keys[-1] = token
-            self._key_quoted = False
+            self._name_key = False
             self._expect = _COLON
             self._closer_ok = False
             return end
@@ -698,14 +757,26 @@ class JsonScanner:
                 pos = match.end()
                 continue
             char = text[pos]
+            if char == quote and not key and self._stack and not self._plain:
+                ends = QUOTE_ENDS[self._stack[-1] == "[", final].match(text, pos + 1, partial=not final)
+                if ends is not None and ends.partial:
+                    return pos  # whether the quote ends the string is not seen yet: handed back with the next chunk
+                if ends is None:
+                    # `"cmd": "grep 'class="x">' f"`: a quote nothing valid can follow is the string's own (its
+                    # escape lost), as the grammar's OBJECT_STRING and LIST_STRING read it.
+                    self._string_piece(normalize_string_unit(char))
+                    pos += 1
+                    continue
             if char == quote:
+                if key:  # `"name"` spelled so, closed by its own quote: the grammar's NAME_KEY
+                    self._name_key = "".join(self._parts) in NAME_KEYS
                 self._end_string()
                 return pos + 1
             if key and char in "\"'>(=":
                 end = self._damaged_key_end(text, pos, final)
                 if end is not None:
                     return end
-            if key and char == ":" and quote == '"':
+            if key and char in ": \t" and quote == '"':
                 end = self._open_key_end(text, pos, final)
                 if end is not None:
                     return end
@@ -727,9 +798,9 @@ class JsonScanner:
         return pos
 
     def _open_key_end(self, text: str, pos: int, final: bool) -> int | None:
-        """At a ``:`` inside a word key: the key's closing quote was left out (`_OPEN_KEY`), so the key ends, the
-        colon is read and the ``{`` opens the value. ``pos`` when the chunk ends before that is known (the caller
-        hands the rest back); None when the colon is the key's own character."""
+        """At a ``:`` or a blank inside a word key: the key's closing quote (and colon) was left out (`_OPEN_KEY`), so
+        the key ends, a colon is read and the ``{`` opens the value. ``pos`` when the chunk ends before that is known
+        (the caller hands the rest back); None when the character is the key's own."""
         if not _WORD_KEY.fullmatch("".join(self._parts)):
             return None
         found = _OPEN_KEY.match(text, pos, partial=not final)
@@ -751,6 +822,13 @@ class JsonScanner:
         if not _WORD_KEY.fullmatch("".join(self._parts)):
             return None
         char = text[pos]
+        quote = self._quote
+        assert quote is not None
+        valid = KEY_GOES_ON[quote].match(text, pos, partial=not final)
+        if valid is not None and valid.partial:
+            return pos  # whether the key closes as a valid one is not seen yet
+        if valid is not None:
+            return None  # `{"a':": 1}`, `{'A({': None}`: a valid key's own character
         if char in "\"'":
             if _MIXED_COLON.match(text, pos + 1) is not None:
                 self._end_string()
@@ -809,7 +887,6 @@ class JsonScanner:
         self._parts = []
         if role == "key":
             self._keys[-1] = value
-            self._key_quoted = True
             self._expect = _COLON
             self._closer_ok = False
             return

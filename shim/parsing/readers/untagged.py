@@ -66,13 +66,21 @@ class JsonCandidate:
         self.ctx = ctx
         self.revert = revert
         self.scanner = JsonScanner(stop_chars="", capture=False, bare_names=bare_names)
-        self.scanner.feed(opener, 0)
+        used, _ = self.scanner.feed(opener, 0)
+        self._opener_rest = opener[used:]
+        """The opener's end the scanner handed back (a quote it decides on with what follows: `QUOTE_ENDS`)."""
         self.body = [opener] if opener else []
 
     def scan(self, text: str, pos: int, final: bool) -> tuple[int, Status]:
         """Scan on from ``pos``: `Status.MORE`, `Status.DONE` (the value is whole), or an error, already reverted
         (not JSON: the characters from the returned position on are read as text again)."""
-        new, status = self.scanner.feed(text, pos, final=final)
+        if self._opener_rest:
+            rest = self._opener_rest
+            used, status = self.scanner.feed(rest + text[pos:], 0, final=final)
+            self._opener_rest = rest[used:]
+            new = pos + max(0, used - len(rest))
+        else:
+            new, status = self.scanner.feed(text, pos, final=final)
         if new > pos:
             self.ctx.consume(text[pos:new])
             self.body.append(text[pos:new])
