@@ -206,7 +206,7 @@ _STRING_AHEAD = r"""(?:"[^"\\]*(?:\\[\s\S][^"\\]*)*"|'[^'\\]*(?:\\[\s\S][^'\\]*)
 """A whole string ahead, as the grammar's STRING reads one (raw line breaks and any escape inside)."""
 _WORD_KEYS_AHEAD = (
     r"""|["'][A-Za-z_$][\w$\-]{0,63}(?:["'][ \t]*:|[>(=][ \t]*[{\[]|:[ \t]*\{)"""
-    r"""|["'](?:name|tool_name|function_name|tool|function|method)["'][ \t\r\n]*,"""
+    rf"""|["'](?:{"|".join(NAME_KEYS)})["'][ \t\r\n]*,"""
     r"""|[\w$\-]+(?:["'][ \t]*|[ \t\r\n]*):"""
 )
 _STRAY = r"""\\(?:[nrt]|[!#$%&()*+\-./;<=>?@^`|~])(?=[ \t\r\n]*["'}\],\\])"""

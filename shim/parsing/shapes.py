@@ -722,6 +722,11 @@ class ToolIndex:
         props: Any = spec.input_schema.get("properties") if spec is not None else None
         return cast("dict[str, Any]", props) if isinstance(props, dict) and props else None
 
+    def parameter_names(self, name: str) -> list[str]:
+        """The parameter names of the tool ``name`` means, in its schema's order (what positional arguments bind
+        to); none when the tool or its properties are unknown."""
+        return list(self.properties(self.resolve(name)) or ())
+
     def is_known(self, name: str) -> bool:
         return self.resolve(name) in self.specs
 

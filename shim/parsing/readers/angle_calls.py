@@ -27,7 +27,7 @@ from shim.parsing.pythonic import PythonicScanner, parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break
 from shim.parsing.readers.block_end import TURN_END, Closed
 from shim.parsing.readers.pycall import parse_arguments
-from shim.parsing.readers.pythonic_calls import spelled_as_string
+from shim.parsing.readers.pythonic_calls import schema_of
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
@@ -124,8 +124,7 @@ class AngleCalls:
         calls = (
             parse_pythonic(
                 f"[{', '.join(self.calls)}]",
-                lambda name: list(tools.properties(tools.resolve(name)) or ()),
-                lambda name, key: spelled_as_string(tools, name, key),
+                *schema_of(tools),
                 lenient=not ctx.shown,
             )
             or self._signature_style()

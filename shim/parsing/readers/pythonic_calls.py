@@ -14,6 +14,8 @@ Markdown link, a word): inline code stays text; the model's end-of-turn token ri
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
 import regex
@@ -34,7 +36,7 @@ from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["ROWS", "PythonicCalls", "spelled_as_string"]
+__all__ = ["ROWS", "PythonicCalls", "schema_of", "spelled_as_string"]
 
 
 def spelled_as_string(tools: ToolIndex, name: str, key: str) -> bool:
@@ -49,6 +51,12 @@ def spelled_as_string(tools: ToolIndex, name: str, key: str) -> bool:
     if kinds is None:
         return not any(k in schema for k in ("enum", "const", "anyOf", "oneOf", "allOf", "properties", "items"))
     return kinds == "string" or kinds == ["string"]
+
+
+def schema_of(tools: ToolIndex) -> tuple[Callable[[str], list[str]], Callable[[str, str], bool]]:
+    """What `parse_pythonic` asks of the offered tools' schemas: a tool's parameter names in order (positional
+    arguments bind to them), and whether an identifier is the spelling of a parameter's string value."""
+    return tools.parameter_names, partial(spelled_as_string, tools)
 
 
 _BLANKS = regex.compile(r"[ \t]*(?:;[ \t]*)?")
@@ -98,15 +106,6 @@ class PythonicCalls:
         self.done: list[tuple[str, dict[str, Any]]] = []
         """Calls read before this one on its line (``a(x=1); b(y=2)``, ``<<function>>a(…)<<function>>b(…)``)."""
 
-    def _parameters(self, name: str) -> list[str]:
-        """The tool's parameter names in its schema's order: what positional arguments bind to."""
-        tools = self.ctx.tools
-        return list(tools.properties(tools.resolve(name)) or ())
-
-    def _spelled(self, name: str, key: str) -> bool:
-        """The tool's parameter takes a string and no other type (or is untyped): an identifier is its spelling."""
-        return spelled_as_string(self.ctx.tools, name, key)
-
     def _next_call(self, text: str, found: regex.Match[str]) -> int | None:
         """Another call on the line after a ``;`` or under the label again: read it as part of the run (the
         whole run reverts to text unless every call in it is one); None: what follows is no call's start."""
@@ -134,7 +133,7 @@ class PythonicCalls:
             body = "".join(self.body)
             # A list opening the message is its call block: bare values read as text there (`pythonic.py`).
             lenient = self.opening and not self.bare
-            calls = parse_pythonic(f"[{body}]" if self.bare else body, self._parameters, self._spelled, lenient=lenient)
+            calls = parse_pythonic(f"[{body}]" if self.bare else body, *schema_of(self.ctx.tools), lenient=lenient)
             if not calls or not all(self.ctx.tools.is_known(name) and (args or not self.line) for name, args in calls):
                 self.ctx.revert()
                 return new, None
@@ -233,14 +232,14 @@ class PythonicCalls:
         if self.calls is None and self.fenced and not truncated and not cut and self.scanner.only_closer_missing:
             # the output ends after a fenced call's last argument: only its `)` is missing (BrowserGym's
             # ```click('81'), the stop sequence ``` cutting the rest)
-            calls = parse_pythonic(f"[{body})]", self._parameters, self._spelled)
+            calls = parse_pythonic(f"[{body})]", *schema_of(self.ctx.tools))
             if self.ctx.tools.offers_all(calls):
                 self.calls = calls
         listed = self.scanner.with_list_closed(body)
         if self.calls is None and not self.bare and self.opening and not truncated and listed is not None:
             # a list opening the message, the output ending after its last call's `)` (`PythonicList` reads
             # the same when it holds the list)
-            calls = parse_pythonic(listed, self._parameters, self._spelled)
+            calls = parse_pythonic(listed, *schema_of(self.ctx.tools))
             if self.ctx.tools.offers_all(calls):
                 self.calls = calls
         if self.calls is None or truncated:

@@ -15,7 +15,7 @@ import regex
 from shim.parsing.pythonic import PYTHONIC_START, QUOTED_START, PythonicScanner, parse_pythonic
 from shim.parsing.readers.base import LINE_END, MORE, Block, Context, Dialect, Next, match_at
 from shim.parsing.readers.block_end import AfterBody
-from shim.parsing.readers.pythonic_calls import spelled_as_string
+from shim.parsing.readers.pythonic_calls import schema_of
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import UntaggedJson, answers_directly
 from shim.parsing.shapes import ToolIndex
@@ -78,8 +78,10 @@ class PythonicList:
         body = "".join(self.body)
         # Positional arguments bind to the schema's parameters in a list (as `PythonicCalls` binds them); calls bare
         # in a Python fence are keyword calls only: `click('81')` there is code.
-        parameters = None if self.bare else self._parameters
-        calls = parse_pythonic(f"[{body}]" if self.bare else body, parameters, self._spelled, lenient=self.lenient)
+        parameters, spelled = schema_of(self.ctx.tools)
+        calls = parse_pythonic(
+            f"[{body}]" if self.bare else body, None if self.bare else parameters, spelled, lenient=self.lenient
+        )
         return new, AfterBody(self.ctx, self.block) if self._end_calls(calls) else None
 
     def finish(self, truncated: bool) -> None:
@@ -88,16 +90,8 @@ class PythonicList:
         listed = None if self.bare else self.scanner.with_list_closed("".join(self.body))
         calls = None
         if listed is not None and self.lenient and not truncated and not self.block.fence:
-            calls = parse_pythonic(listed, self._parameters, self._spelled, lenient=True)
+            calls = parse_pythonic(listed, *schema_of(self.ctx.tools), lenient=True)
         self._end_calls(calls)
-
-    def _parameters(self, name: str) -> list[str]:
-        """The tool's parameter names in its schema's order: what positional arguments bind to."""
-        tools = self.ctx.tools
-        return list(tools.properties(tools.resolve(name)) or ())
-
-    def _spelled(self, name: str, key: str) -> bool:
-        return spelled_as_string(self.ctx.tools, name, key)
 
     def _end_calls(self, calls: list[tuple[str, dict[str, Any]]] | None) -> bool:
         """The calls, each of an offered tool, end here; else the list was text (reverted)."""

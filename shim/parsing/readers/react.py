@@ -177,7 +177,14 @@ class ReactInput:
     """What follows ``Action Input:``: a JSON object, or a string to the end of the line."""
 
     def __init__(
-        self, ctx: Context, block: Block, name: str, *, result_marker: bool = False, objects_only: bool = False
+        self,
+        ctx: Context,
+        block: Block,
+        name: str,
+        *,
+        result_marker: bool = False,
+        objects_only: bool = False,
+        at_label: bool = False,
     ) -> None:
         self.ctx = ctx
         self.name = name
@@ -191,7 +198,8 @@ class ReactInput:
         self.body: list[str] = []  # the string input, to the end of the line
         self.fenced = False  # the object sits in a ```json fence, whose end belongs to the call
         self.in_fence = False  # inside a code fence that continues a string input
-        self.at_label = False  # right after the input label's colon, where its bold may close
+        self.at_label = at_label
+        """Reading starts right after the input label's colon, where the label's bold may close (`_BOLD_CLOSE`)."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
@@ -319,9 +327,14 @@ def lenient_loads(text: str) -> Any:
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInput:
     opener, _ = keep_line_break(ctx, "\r\n \t")  # the line break before `Action:` stays text
     objects_only = _PLAIN_NAME_LABEL.match(match.group()) is not None
-    reader = ReactInput(ctx, block, match.group("name"), result_marker="✿" in opener, objects_only=objects_only)
-    reader.at_label = match.group().endswith(":")  # no blank after the colon: the label's bold may close there
-    return reader
+    return ReactInput(
+        ctx,
+        block,
+        match.group("name"),
+        result_marker="✿" in opener,
+        objects_only=objects_only,
+        at_label=match.group().endswith(":"),  # no blank taken after the colon: the label's bold may close there
+    )
 
 
 _PLAIN_NAME_LABEL = regex.compile(

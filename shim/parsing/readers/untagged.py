@@ -173,11 +173,12 @@ class UntaggedJson:
                 # The fence closes, on a line of its own, a value short of its closing brackets only (Llama 4 left
                 # one `}` out): the fence bounds the value, so those brackets are all that is missing.
                 short = self.json.scanner.completable() and self.json.text().rstrip(" \t").endswith("\n")
-                if short and self.block.fence and not final and len(text) - new < 3 and "```".startswith(text[new:]):
-                    return new, MORE  # `` ` `` at a chunk's end: the fence may be closing
-                if short and self.block.fence and text.startswith("```", new):
-                    return new, self._classify(self.json.scanner.closers())
-                if short and not self.block.fence and status is Status.ERROR and self._ends_with_its_line():
+                if short and self.block.fence:
+                    if not final and len(text) - new < 3 and "```".startswith(text[new:]):
+                        return new, MORE  # `` ` `` at a chunk's end: the fence may be closing
+                    if text.startswith("```", new):
+                        return new, self._classify(self.json.scanner.closers())
+                elif short and status is Status.ERROR and self._ends_with_its_line():
                     return new, self._classify(self.json.scanner.closers())
                 self.ctx.revert()
             if status is not Status.DONE:
