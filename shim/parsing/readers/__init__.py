@@ -26,6 +26,7 @@ from shim.parsing.readers import (
     bracket_name_args,
     bracket_name_json,
     bracket_tool_call_kv,
+    bracket_wrapper,
     call_fence,
     call_tokens,
     chatglm3,
@@ -145,6 +146,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *bracket_attrs.ROWS,  # [Calling tool="NAME" k="v"]: a call line copied from the chat history (offered tools)
     *tool_call_for.ROWS,  # [tool_call: NAME for KEY 'VALUE']: Gemini CLI's prompt notation (offered tools, keys)
     *bracket_tool_call_kv.ROWS,  # [Tool Call] name=NAME id=ID args={…}: a client's log line (offered tools)
+    *bracket_wrapper.ROWS,  # [tool_call]\n<invoke name=…>…: a wrapper's word in brackets before a tagged call, markup
     *bracket_name_args.ROWS,  # [NAME]{…}</NAME>, [NAME]FUNC() anywhere: xLAM's bracketed name (offered tools)
     *bracket_name_json.ROWS,  # [NAME, {…}] opening the message or a line: a name-and-arguments pair (offered tools)
     *tool_request_bracket.ROWS,  # TOOL_REQUEST[NAME:{…}] anywhere in prose (Ada's request notation, offered tools)

@@ -358,7 +358,7 @@ class AfterBody:
             if damaged is not None:
                 ctx.markup(damaged.group())
                 return damaged.end(), Closed(ctx)
-        if char == "<" and block.outer is not None:  # the wrapper's closer, the block's own left out: markup too
+        if char in "<[" and block.outer is not None:  # the wrapper's closer, the block's own left out: markup too
             outer = match_at(block.outer, text, pos, final)
             if outer is MORE:
                 return pos, MORE
