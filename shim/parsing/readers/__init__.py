@@ -109,6 +109,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *attribute_call.ROWS,  # <tool_use server="S" name="NAME" args='{…}' />: a call tag's attributes are the call
     *langchain_xml.ROWS,  # <tool>NAME</tool><tool_input>…</tool_input> (LangChain), before <tool>{…}</tool>
     *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
+    *glm.FUNCTION_TAG_ROWS,  # <tool_call><function>NAME</function><arg_key>…: GLM's pairs, before Qwen's damaged opener
     *qwen_xml.ROWS,  # <function=NAME><parameter=K>V</parameter></function>; Llama 3.1 <function=NAME>{…}
     *qwen_xml_drift.ROWS,  # <parameter=NAME>, <name>NAME before <parameter=K> blocks (offered tools only)
     *vcp.ROWS,  # <<<[TOOL_REQUEST]>>> tool_name:「始」NAME「末」, KEY:「始」VALUE「末」 <<<[END_TOOL_REQUEST]>>> (VCP)

@@ -24,22 +24,38 @@ call in ``<user>…</user>``. So any tag whose content begins with an offered to
 or no ``<arg_key>`` after it, leaves the tag as text; inside ``<tool_call>``, a name alone (no pairs) where tools
 are offered and it is none of them is text too (``<tool_call>GARBAGE</tool_call>``). With no tag at all, an
 offered tool's name opening the message with its pairs right below is the call too (GLM-4.5-Air printing its call
-without ``<tool_call>``).
+without ``<tool_call>``). The name written before the opener instead of after it
+(``market_analyst<tool_call><arg_key>…``, Finabot's tests), opening the message or a line, is an offered tool's call
+too, and so is the next one glued after its ``</tool_call>``; inside ``<tool_call>``, the name may stand in
+``<function>NAME</function>`` before the pairs (Finabot's tests).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import regex
 
-from shim.parsing.readers.base import NAME_START, Block, Context, Dialect
-from shim.parsing.readers.block_end import Revert
+from shim.parsing.readers.base import (
+    MORE,
+    NAME_START,
+    Block,
+    Context,
+    Dialect,
+    Next,
+    keep_line_break,
+    match_at,
+    message_and_line_rows,
+)
+from shim.parsing.readers.block_end import AfterBody, Revert
 from shim.parsing.readers.hy_v3 import END_OF_CALL, NAME_THEN_END, SEP, STRAY_CLOSER
 from shim.parsing.readers.tagged_json import SUFFIX
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.shapes import ToolIndex
+from shim.parsing.tags import compile_marker
 
-__all__ = ["FORM", "ROWS"]
+__all__ = ["FORM", "FUNCTION_TAG_ROWS", "ROWS"]
 
 _NS = r"(?:[A-Za-z]{1,16}[_|])?"
 """A family's prefix on the pair tags: LongCat writes ``<longcat_arg_key>`` inside ``<longcat_tool_call>``, K2-V3
@@ -122,6 +138,79 @@ def _glued(tools: ToolIndex) -> str | None:
     )
 
 
+_BEFORE_FORM = PairForm(
+    key=FORM.key,
+    value_end=FORM.value_end,
+    call_end=regex.compile(rf"{_tag('tool_call', closer=True)}|{END_OF_CALL}", regex.IGNORECASE),
+    expected=FORM.expected,
+)
+"""The pairs after ``NAME<tool_call>``: the wrapper's closer is this call's own end (the next name may follow it)."""
+
+
+class _NameBefore:
+    """The pairs of a call whose name came before ``<tool_call>``; after its closer, the next such call (its name
+    glued right after it, blanks aside) is read too: ``a<tool_call>…</tool_call>b<tool_call>…</tool_call>``."""
+
+    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+        self.ctx = ctx
+        self.block = block
+        self.pairs = XmlPairs(ctx, block, name, _BEFORE_FORM)
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        pos, after = self.pairs.feed(text, pos, final)
+        if after is self.pairs:
+            return pos, self
+        if isinstance(after, AfterBody):
+            return pos, _NextNameBefore(self.ctx, self.block)
+        return pos, after
+
+    def finish(self, truncated: bool) -> None:
+        self.pairs.finish(truncated)
+
+
+class _NextNameBefore:
+    """After such a call: another offered tool's name then ``<tool_call>`` and its pairs, or the block's end."""
+
+    def __init__(self, ctx: Context, block: Block) -> None:
+        self.ctx = ctx
+        self.block = block
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        pos = ctx.skip_ws(text, pos)
+        if pos >= len(text) and not final:
+            return pos, self
+        pattern = _name_before("")(ctx.tools)
+        found = match_at(compile_marker(pattern), text, pos, final) if pattern is not None else None
+        if found is MORE:
+            return pos, MORE
+        if found is None:
+            return pos, AfterBody(ctx, self.block)
+        ctx.consume(found.group())
+        return found.end(), _NameBefore(ctx, self.block, found.group("name"))
+
+    def finish(self, truncated: bool) -> None:
+        AfterBody(self.ctx, self.block).finish(truncated)
+
+
+def _open_before(ctx: Context, block: Block, match: regex.Match[str]) -> _NameBefore:
+    keep_line_break(ctx)  # the line break before the name stays text
+    return _NameBefore(ctx, block, match.group("name"))
+
+
+def _name_before(prefix: str) -> Callable[[ToolIndex], str | None]:
+    def build(tools: ToolIndex) -> str | None:
+        names = tool_name_pattern(tools)
+        return (
+            None
+            if names is None
+            else rf"{prefix}(?P<name>{names})[ \t]{{0,8}}{_tag('tool_call')}"
+            rf"(?=[ \t]{{0,8}}\r?\n?[ \t]{{0,8}}{_tag('arg_key')})"
+        )
+
+    return build
+
+
 def _any_tag(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     return (
@@ -173,6 +262,10 @@ ROWS = [
         open_for_tools=_bare,
         example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
     ),
+    # The name written before <tool_call> instead of inside it (Finabot's tests: `market_analyst<tool_call><arg_key>…`),
+    # opening the message or a line, or right after such a call's closer (the next call, `_NextNameBefore`); an
+    # offered tool's only.
+    *message_and_line_rows("glm_name_before", _name_before, reader=_open_before, open="name", first=NAME_START),
     Dialect(
         "glm_any_tag",
         "<",
@@ -183,4 +276,21 @@ ROWS = [
         open_for_tools=_any_tag,
         example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
     ),
+]
+
+
+FUNCTION_TAG_ROWS = [
+    # Inside <tool_call>: the name as `<function>NAME</function>` before the pairs (Finabot's tests), where
+    # Qwen3-Coder's damaged opener of the same spelling expects `<parameter=…>`: before that row in the table.
+    Dialect(
+        "glm_function_tag",
+        rf"<{_IN}function{_IN}>[ \t\r\n]{{0,8}}(?P<name>[^\W\d][\w.\-:]{{0,127}})[ \t\r\n]{{0,8}}"
+        rf"<{_IN}/{_IN}function{_IN}>(?=[ \t\r\n]{{0,8}}{_tag('arg_key')})",
+        None,
+        start="inside",
+        inside=("tool_call",),
+        first="<",
+        reader=_open,
+        example="<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>",
+    )
 ]
