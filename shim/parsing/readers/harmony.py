@@ -28,7 +28,7 @@ from typing import Any, cast
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, WholeToEnd
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, WholeToEnd, read_to
 from shim.parsing.readers.block_end import TURN_END, Revert
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.reasoning import ReasoningBody
@@ -245,6 +245,44 @@ _STRIPPED_FINAL = regex.compile(r"assistant(?:[ \t]{0,2}final|(?=[ \t]{0,2}comme
 """Where the reasoning of a message whose tokens were stripped ends: the next header's words, glued
 (``…nothing else.assistantfinalfour``); a ``commentary to=…`` header after it is read as its row reads it."""
 
+_ANALYSIS_END = regex.compile(r"<\|end\|>")
+_MAX_ANALYSIS = 4000
+
+
+class _BareAnalysis:
+    """``analysis`` opening the message with ``<|start|>assistant<|channel|>`` (and ``<|message|>``) stripped: its
+    text is reasoning when ``<|end|>`` ends it (held and decided there); without it, everything is text."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.body: list[str] = []
+        self.size = 0
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        ctx = self.ctx
+        stop, end = read_to(ctx, self.body, _ANALYSIS_END, text, pos, final)
+        self.size += stop - pos
+        if self.size > _MAX_ANALYSIS or (end is None and final):
+            ctx.revert()  # no `<|end|>`: a reply whose first word is "analysis"
+            return stop, None
+        if end is None:
+            return stop, self
+        if end.partial:
+            return stop, MORE
+        ctx.consume(end.group())
+        ctx.reasoning("".join(self.body).strip(), ctx.take_raw())
+        return end.end(), None
+
+    def finish(self, truncated: bool) -> None:
+        del truncated
+        self.ctx.revert()
+
+
+def _bare_analysis(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
+    del block, match
+    return _BareAnalysis(ctx)
+
+
 ROWS = [
     Dialect("harmony", r"<\|start\|>|<\|channel\|>", _END.pattern, reader=_open, example=EXAMPLE),
     Dialect(
@@ -271,7 +309,8 @@ ROWS = [
     ),
     Dialect(
         "harmony_stripped",
-        r"commentary[ \t]+to=(?:functions\.)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]*(?:json)?[ \t]*(?=\{)",
+        r"commentary[ \t]+to=(?:functions\.)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,127})[ \t]*"
+        r"(?:<\|constrain\|>[ \t]{0,4})?(?:json)?[ \t]*(?:<\|message\|>[ \t\r\n]{0,8})?(?=\{)",
         None,
         kind="untagged",
         reader=_stripped,
@@ -288,6 +327,18 @@ ROWS = [
         start="message",
         first="a",
         reader=_stripped_analysis,
+    ),
+    # Only `<|start|>assistant<|channel|>` stripped (linzeyan/assistant's gpt-oss test): `analysis` then a blank
+    # opening the message, its text reasoning up to `<|end|>` (`_BareAnalysis`); the `commentary to=…` header after
+    # it is `harmony_stripped`'s.
+    Dialect(
+        "harmony_bare_analysis",
+        r"analysis(?:[ \t]{1,4}|[ \t]{0,4}<\|message\|>[ \t\r\n]{0,4})",
+        None,
+        kind="untagged",
+        start="message",
+        first="a",
+        reader=_bare_analysis,
     ),
     # The recipient alone, channel word stripped too: `to=functions.NAME {…}`, `to=tool:NAME {…}` (supercoder's
     # parser tests), opening the message or after prose (`Let me search. to=tool:code-search {…}`); an offered tool
