@@ -265,6 +265,7 @@ def parse_pythonic(
     spelled: Callable[[str, str], bool] | None = None,
     *,
     lenient: bool = False,
+    words: bool = False,
 ) -> list[tuple[str, dict[str, Any]]] | None:
     """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that (tool names may hold ``-``).
 
@@ -279,12 +280,24 @@ def parse_pythonic(
     (declared a string, or untyped); there an identifier written unquoted (``controller=mapController``,
     ``source=db.main``: a Java or Python name where BFCL's Java and JavaScript prompts want the value) is that
     string as written, wherever the call stands, where the key is written too (``read(file_path)`` names a
-    parameter, it gives no value).
+    parameter, it gives no value). ``words``: the call opens the message (its answer, not code on a line of prose):
+    there a bare run of word-like tokens Python cannot read (``new_time=13:00``, ``email=jo@example.com``) is the
+    text it spells too, where every key so written is ``spelled``.
     """
     calls = _parse(text, parameters, spelled, strings=lenient)
     if calls is None and lenient and "=" in text:
         bare = _quote_bare(text)
         calls = _parse(bare, parameters, spelled, strings=False) if bare != text else None
+    if calls is None and words and not lenient and spelled is not None and "=" in text:
+        # Words no Python name spells (`new_time=13:00`), for keys the schema declares strings, in a call opening
+        # the message (KMLLMChat's harness prompt): the text they spell.
+        keys: set[str] = set()
+        bare = _quote_bare(text, keys)
+        found = _parse(bare, parameters, spelled, strings=False) if bare != text else None
+        if found is not None and all(
+            spelled(name, key) for name, arguments in found for key in keys & arguments.keys()
+        ):
+            calls = found
     if calls is None and lenient:  # call strings one a line, their quotes damaged
         lines = _call_lines(text)
         calls = _string_calls(lines, parameters) if lines is not None else None
@@ -490,15 +503,16 @@ def _string_calls(
 _TOKEN = r"[\w@.#~/][\w@.:/+\-#%~?&=]{0,255}"
 _BARE_VALUE = regex.compile(
     r"""(?P<s>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
-    rf"|(?<=[(,][ \t\r\n]{{0,8}}[A-Za-z_]\w{{0,63}}[ \t]{{0,4}}=[ \t]{{0,4}})(?P<v>{_TOKEN}(?: {_TOKEN}){{0,15}})"
+    rf"|(?<=[(,][ \t\r\n]{{0,8}}(?P<k>[A-Za-z_]\w{{0,63}})[ \t]{{0,4}}=[ \t]{{0,4}})"
+    rf"(?P<v>{_TOKEN}(?: {_TOKEN}){{0,15}})"
     r"(?=[ \t]{0,4}[,)])",
     regex.DOTALL,
 )
 
 
-def _quote_bare(text: str) -> str:
+def _quote_bare(text: str, keys: set[str] | None = None) -> str:
     """Keyword values written without quotes (``email=john@example.com``) quoted as the strings they spell;
-    literals (``5``, ``True``, ``None``) and quoted strings stay as written."""
+    literals (``5``, ``True``, ``None``) and quoted strings stay as written. ``keys`` gets the keys quoted."""
 
     def quote(found: regex.Match[str]) -> str:
         value = found.group("v")
@@ -512,6 +526,8 @@ def _quote_bare(text: str) -> str:
             return value
         if " " in value and _is_expression(value):  # `1 if b else 2`: code, not words
             return value
+        if keys is not None:
+            keys.add(found.group("k"))
         return repr(value)
 
     return _BARE_VALUE.sub(quote, text)

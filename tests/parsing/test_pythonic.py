@@ -246,7 +246,7 @@ def test_a_lenient_list_opening_the_message_is_read_at_every_split(text: str, ca
     [
         "Try [find_user(email=jo@example.com)] next.",
         "Then run ['gcd(num1=96, num2=128)'] and see.",
-        "find_user(email=jo@example.com)",  # a bare call keeps Python's reading
+        "find_user(mail=jo@example.com)",  # a bare call keeps Python's reading (the key no declared string)
         "['gcd(num1=96, num2=128)', 'a note']",
         "[delete_all(path=root)]",  # not offered
     ],

@@ -133,7 +133,9 @@ class PythonicCalls:
             body = "".join(self.body)
             # A list opening the message is its call block: bare values read as text there (`pythonic.py`).
             lenient = self.opening and not self.bare
-            calls = parse_pythonic(f"[{body}]" if self.bare else body, *schema_of(self.ctx.tools), lenient=lenient)
+            calls = parse_pythonic(
+                f"[{body}]" if self.bare else body, *schema_of(self.ctx.tools), lenient=lenient, words=self.opening
+            )
             if not calls or not all(self.ctx.tools.is_known(name) and (args or not self.line) for name, args in calls):
                 self.ctx.revert()
                 return new, None
