@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 
@@ -154,6 +155,7 @@ class StreamParser:
         self._outer: regex.Pattern[str] | None = None  # a wrapper's closer due after its calls (`expect_outer`)
         self._outer_fence = False  # that wrapper sits in a ``` fence: the fence's closer after it is markup too
         self._turn_ends: set[str] = set()  # turn-end tokens that went out as markup (`turn_over`)
+        self._held: _Held | None = None  # the opener of a tag held as the calls' wrapper (`hold_wrapper`)
         self._wrappers: set[str] = set()  # closers of reply wrappers whose opener went out as markup (`open_wrapper`)
         self._opener = ""  # the opener of the call block being read, where a line begins (`_bare_opener`)
         self._opener_untagged = False  # that block is an untagged form's (a call only with an offered tool's evidence)
@@ -184,7 +186,7 @@ class StreamParser:
             raise ParserClosedError("this StreamParser is closed; create a new one for the next stream")
         if "]" in chunk or self._boundary.hold:
             chunk = self._boundary.strip(chunk, ahead=self._ahead, final=False)
-        if self._reader is None and not self._at_start:  # in text: the fast path when nothing can open here
+        if self._reader is None and not self._at_start and self._held is None:  # in text: the fast path
             carry = self._carry
             text = carry + chunk if carry else chunk
             if not text.isascii():  # `_text_stop` decides (`_plain_gate`: the same answer for ASCII, faster)
@@ -235,6 +237,8 @@ class StreamParser:
         self._state = TagState.NONE
         if self._raw:  # nothing may be dropped
             self._text("", self.take_raw())
+        if self._held is not None:  # its closer never came: a wrapper of the calls may leave it out, a tag after a
+            self._release_wrapper(text=self._held.after_call)  # call is no wrapper of them
         self._cut_off_opener()
         return self._returned(self._flush_out(), final=True)
 
@@ -362,6 +366,8 @@ class StreamParser:
                 return self._more(text, at)
             if outer is not None:
                 self._outer = None
+                if self._held is not None:
+                    self._release_wrapper(text=False)
                 self._raw.append(outer.group())
                 # a closer written twice is markup too, and so is the closer of a fence around the wrapper
                 self._state, self._reader = TagState.START, Closed(self, fence=self._outer_fence)
@@ -468,6 +474,8 @@ class StreamParser:
             self._text(self.take_raw(marker))
             return
         raw = self.take_raw(marker)
+        if self._held is not None and self._held.closer.search(raw) is not None:
+            self._release_wrapper(text=False)
         if "<" in raw or "[" in raw:
             self._turn_ends.update(token.group().lower() for token in TURN_END.finditer(raw))
         self._text("", raw)
@@ -480,6 +488,24 @@ class StreamParser:
 
     def wrapper_open(self, closer: str) -> bool:
         return closer.strip().lower() in self._wrappers
+
+    def hold_wrapper(self, closer: regex.Pattern[str]) -> None:
+        opener = self.take_raw()
+        self._text("", opener)
+        self._held = _Held(opener=opener, closer=closer, after_call=bool(self._call_raw))
+
+    def _release_wrapper(self, *, text: bool) -> None:
+        """The tag held as a wrapper (`hold_wrapper`) is decided: with ``text`` its opener was text (text came before
+        its closer), given back now, where the text goes on (its input went out as markup: the event carries none);
+        else it was the calls' markup (its closer came). The blanks held since go out after it either way."""
+        held, self._held = self._held, None
+        assert held is not None
+        if self._outer is held.closer:
+            self._outer = None  # decided: a later closer is text
+        shown = (held.opener if text else "") + "".join(held.blanks)
+        if shown:
+            self._remember(shown)
+            self._extend_span(TextDelta, shown, "")
 
     def markup_as_text(self) -> None:
         raw = self.take_raw()
@@ -659,6 +685,12 @@ class StreamParser:
     def _text(self, text: str, raw: str | None = None) -> None:
         if self._outer is not None and text.strip():
             self._outer = None  # text after the calls: the wrapper was no wrapper of calls only
+        if self._held is not None and text:
+            if not text.strip() and not self._text_is_reasoning:  # blanks after the calls: shown after the opener,
+                self._held.blanks.append(text)  # if it goes back to text
+                self._extend_span(TextDelta, "", text if raw is None else raw)
+                return
+            self._release_wrapper(text=True)
         if self._text_is_reasoning:
             self._extend_span(ReasoningDelta, text, text if raw is None else raw)
             return
@@ -719,7 +751,7 @@ class StreamParser:
     def _extend_span(self, kind: type[TextDelta] | type[ReasoningDelta], text: str, raw: str) -> None:
         # One event per run of text (or reasoning) within a feed, built once from its pieces: merging into
         # the previous event instead would copy the run again for every piece (quadratic on a big chunk).
-        if not raw:
+        if not raw and not text:
             return
         if kind is not self._span_kind:
             self._flush_span()
@@ -734,6 +766,19 @@ class StreamParser:
             self._span_text.clear()
             self._span_raw.clear()
         self._span_kind = None
+
+
+@dataclass
+class _Held:
+    """The opener of a tag of no call family read as the calls' wrapper (`StreamParser.hold_wrapper`) until its closer
+    or text decides it."""
+
+    opener: str
+    closer: regex.Pattern[str]
+    after_call: bool
+    """A call came before it: a tag between calls, no wrapper of them, unless its closer comes."""
+    blanks: list[str] = field(default_factory=lambda: [])
+    """Visible blanks since, held back to go out after the opener if it goes back to text."""
 
 
 class _Gate(NamedTuple):

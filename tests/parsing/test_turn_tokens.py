@@ -268,12 +268,12 @@ IPY = {"name": "ipython", "inputSchema": {"type": "object", "properties": {"code
             [("shell", {"command": "ls"}), ("ipython", {"code": "print(1)"})],
             "Running: Done.",
         ),
-        # Text after the calls: the wrapper's closer after it is text.
+        # Text after the calls, before the closer: the tag was no wrapper of the calls, its opener and closer are text.
         (
             '<tools>\n{"name": "shell", "arguments": {"command": "ls"}}\n{"name": "shell", "arguments": {"command": "pwd"}}'
             "\nThat is all.</tools>",
             [("shell", {"command": "ls"}), ("shell", {"command": "pwd"})],
-            "That is all.</tools>",
+            "<tools> That is all.</tools>",
         ),
     ],
 )

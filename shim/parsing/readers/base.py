@@ -158,6 +158,13 @@ class Context(Protocol):
         around that wrapper after it)."""
         ...
 
+    def hold_wrapper(self, closer: regex.Pattern[str]) -> None:
+        """The input consumed so far is the opener of a tag of no call family right before a call (``<response>``
+        before ``<tool_call>``): markup for now, its ``closer`` due after the calls. Visible text other than
+        blanks before that closer (or the output's end, when a call came before the tag) gives the opener back as
+        text, where that text goes on: it was no wrapper."""
+        ...
+
     def start_call(self, name: str) -> None: ...
 
     def chunk(self, arguments_chunk: str) -> None: ...

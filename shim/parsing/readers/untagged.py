@@ -441,7 +441,10 @@ def tagged_inside(
     ):
         ctx.revert()
         return pos, None
-    if inner and outer is not None:  # its reader knows no wrapper: the core takes the closer after its calls
+    if outer is not None:
+        # The wrapper's opener is markup until text shows before its closer; that closer, after the calls (one or
+        # several) with only blanks between, is markup: the core takes it (the inner reader knows no wrapper).
+        ctx.hold_wrapper(outer)
         ctx.expect_outer(outer, fence=fence)
     ctx.consume(found.match.group())
     block = Block(row if row.kind == "call" else None, fence=fence, outer=outer)
@@ -517,9 +520,9 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJ
 def _open_wrapped(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
     tag = regex.escape(match.group("tag"))
     # A stray `>` glued after the call, before the closer (`}></@TOOL>`, qwen3.5-4b in supercoder): markup too.
-    return UntaggedJson(
-        ctx, block, compile_marker(rf"(?:>[ \t\r\n]{{0,8}})?<[ \t]{{0,8}}/[ \t]{{0,8}}{tag}[ \t]{{0,8}}>")
-    )
+    closer = compile_marker(rf"(?:>[ \t\r\n]{{0,8}})?<[ \t]{{0,8}}/[ \t]{{0,8}}{tag}[ \t]{{0,8}}>")
+    ctx.hold_wrapper(closer)  # the tag's opener: markup until text shows before its closer
+    return UntaggedJson(ctx, block, closer)
 
 
 FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_fence)

@@ -518,10 +518,10 @@ def test_a_tag_around_json_that_is_no_offered_call_stays_text(text: str) -> None
     check(Real("variant", text, [], visible=text, tools=["get_weather"]))
 
 
-def test_a_tag_around_a_call_whose_closer_does_not_follow_keeps_only_the_call() -> None:
+def test_a_tag_around_a_call_whose_closer_does_not_follow_gives_its_opener_back_as_text() -> None:
     text = '<note>{"name": "get_weather", "arguments": {"city": "Paris"}} and more</note>'
     result = check(Real("variant", text, [("get_weather", {"city": "Paris"})], tools=["get_weather"]), visible=False)
-    assert result["text"].split() == ["and", "more</note>"]
+    assert result["text"] == "<note> and more</note>"
 
 
 @pytest.mark.parametrize(
@@ -624,16 +624,75 @@ def test_a_tag_of_no_call_family_right_around_a_call_is_markup(text: str, visibl
     ("text", "calls", "visible"),
     [
         ("<div>\n<p>Hello</p>\n</div>", [], "<div>\n<p>Hello</p>\n</div>"),  # no call inside
-        (  # the tag holds more than the call: its closer stays text (<answer> ending the message is the reply's
-            # wrapper, `reasoning.ANSWER`, so another tag here)
+        (  # the tag holds more than the call: its opener and closer stay text (<answer> ending the message is the
+            # reply's wrapper, `reasoning.ANSWER`, so another tag here)
             f"<output><tool_call>{FENCED}</tool_call> and more</output>",
             [("get_weather", {"city": "Boston"})],
-            "and more</output>",
+            "<output> and more</output>",
         ),
     ],
 )
 def test_a_tag_around_no_call_or_more_than_a_call_stays_text(text: str, calls: list, visible: str) -> None:
     check(Real("written", text, calls, visible=visible, tools=["get_weather"]))
+
+
+_WEATHER = '{"name": "get_weather", "arguments": {"city": "Oslo"}}'
+_TIME = '{"name": "get_time", "arguments": {"zone": "UTC"}}'
+_TWO = [("get_weather", {"city": "Oslo"}), ("get_time", {"zone": "UTC"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # LFM2 in mlx-swift-lm's tests: a tag between two call blocks, no closer
+        (
+            "<|tool_call_start|>[get_weather(city='Oslo')]<|tool_call_end|> <text> "
+            "<|tool_call_start|>[get_time(zone='UTC')]<|tool_call_end|>",
+            _TWO,
+            "<text>",
+        ),
+        (f"<tool_call>{_WEATHER}</tool_call>\n<step-2>\n<tool_call>{_TIME}</tool_call>", _TWO, "<step-2>"),
+        (f"<function_call>{_WEATHER}</function_call><备注>\t<function_call>{_TIME}</function_call>", _TWO, "<备注>"),
+        (f"<note>{_WEATHER}\n<note>{_TIME}", _TWO, "<note>"),  # the first opens the message: its closer may be left out
+        # text before the closer: the opener was text, where it stood
+        (
+            f"<output>\n<tool_call>{_WEATHER}</tool_call>\nDone, checking.</output>",
+            _TWO[:1],
+            "<output> Done, checking.</output>",
+        ),
+        (f"Sure.\n<reply><tool_call>{_WEATHER}</tool_call> Then the time.", _TWO[:1], "Sure. <reply> Then the time."),
+    ],
+)
+def test_a_tag_right_before_a_call_whose_closer_does_not_come_is_text(text: str, calls: list, visible: str) -> None:
+    """The tag's opener is markup until its closer comes; text first (or the output's end, after a call) gives it
+    back, nothing lost."""
+    check(Real("variant", text, calls, visible=visible, tools=["get_weather", "get_time"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"<response>\n<tool_call>{_WEATHER}</tool_call>\n<tool_call>{_TIME}</tool_call>\n</response>",
+        f"<calls><tool_call>{_WEATHER}</tool_call><tool_call>{_TIME}</tool_call></calls>",
+        f"<code_env>\n<tool_call>{_WEATHER}</tool_call>\n<tool_call>{_TIME}</tool_call>",  # UI-TARS: closer left out
+    ],
+)
+def test_a_wrapper_around_several_calls_is_markup_to_its_closer(text: str) -> None:
+    check(Real("variant", text, _TWO, visible="", tools=["get_weather", "get_time"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Put the answer in a <text> tag, then call the tool.",
+        "Use <output> and </output> around the reply.",
+        f"The format is:\n```\n<output><tool_call>{_WEATHER}</tool_call></output>\n```",  # an example: text
+        '<output>{"name": "delete_all", "arguments": {}}</output>',  # JSON in it, of no offered tool
+        "<div>\n<span>Oslo</span>\n</div>",  # a document's tags
+    ],
+)
+def test_a_tag_mentioned_shown_or_around_no_offered_call_stays_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=["get_weather", "get_time"]))
 
 
 _FENCED = '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```'
