@@ -138,6 +138,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # -- end w-fam1 --
     # After every family's own tokens: the spellings no row names, by the words of their tokens.
     *call_tokens.ROWS,  # <|function_call|>{…}, <|tool_call:start|>NAME<|tool_arg:start|>…, role headers, Kimi K3
+    *kv_lines.ENVELOPE_ROWS,  # name: NAME / args: / KEY: value lines (an unfenced YAML envelope; offered tools, keys)
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     *call_fence.ROWS,  # ```tool_call\nNAME(k="v")\n```: a fence labelled a call holding Python calls, offered tools
     *dspy_fields.ROWS,  # [[ ## next_tool_name ## ]] NAME [[ ## next_tool_args ## ]] {…} (DSPy ReAct), offered tools
