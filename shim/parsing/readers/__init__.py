@@ -172,6 +172,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *command_argument.ROWS,  # GET https://… alone on its line (+ a JSON payload below), offered tools only
     *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)
     *kv_lines.ROWS,  # TOOL: NAME or [NAME], then KEY: value lines (Orket's legacy notation; offered tools, keys)
+    *untagged.BULLETED,  # - {"name": …} / 1. {…} opening a line: a call as a list's item, the bullet its markup
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     *json_tail.ROWS,  # "NAME", "input": …}: the rest of a call object the prompt opened, opening the message
     *response_header.ROWS,  # ### Response:\n{…}: a template's header of the model's turn before a call, markup
