@@ -25,7 +25,7 @@ from shim.parsing.pythonic import parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break, match_at
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.name_first import V2_HEADER, V2_ROWS
-from shim.parsing.readers.tool_xml import tool_name_pattern
+from shim.parsing.readers.tool_xml import NAMESPACES, tool_name_pattern
 from shim.parsing.readers.untagged import JsonCandidate, UntaggedJson
 from shim.parsing.shapes import ToolIndex, one_parameter
 
@@ -119,9 +119,11 @@ _FLOWER_HEAD = (
 
 def _names(tools: ToolIndex) -> str | None:
     """Every offered name (any script: ``加法``; words with single blanks between, as CrewAI names its tools:
-    ``Internet Search Tool``), longest first, as one alternation; the label before it is the evidence."""
+    ``Internet Search Tool``), longest first, as one alternation, a template's namespace before it or not
+    (``functions.NAME``); the label before it is the evidence."""
     names = sorted((n for n in tools.specs if n and _ONE_LINE.fullmatch(n)), key=len, reverse=True)
-    return "|".join(regex.escape(n).replace("\\ ", "[ \t]") for n in names) or None
+    alternation = "|".join(regex.escape(n).replace("\\ ", "[ \t]") for n in names)
+    return rf"(?:{NAMESPACES}\.)?(?:{alternation})" if alternation else None
 
 
 _ONE_LINE = regex.compile(r"\S+(?: \S+)*")
