@@ -322,6 +322,9 @@ def one_parameter(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | N
     spec = tools.specs.get(tools.resolve(name))
     if spec is None:
         return None
+    written = _object_of_arguments(tools, name, value)
+    if written is not None:
+        return written
     props: Any = spec.input_schema.get("properties") or {}
     required: Any = spec.input_schema.get("required") or []
     if not value.strip() and not required:
@@ -359,6 +362,22 @@ def _local_ref(root: dict[str, Any], schema: Any, depth: int = 0) -> dict[str, A
         key = part.replace("~1", "/").replace("~0", "~")
         target = cast("dict[str, Any]", target).get(key) if isinstance(target, dict) else None
     return _local_ref(root, target, depth + 1)
+
+
+def _object_of_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
+    """A whole input that is a JSON object of the tool's declared parameters (``Search[{"query": "cats"}]``,
+    ``>>>search`` then ``{"query": …}`` as raw text): the arguments themselves, not the one parameter's value."""
+    text = value.strip()
+    if not (text.startswith("{") and text.endswith("}")):
+        return None
+    try:
+        read = lenient_json.loads(text)
+    except lenient_json.LenientJSONError:
+        return None
+    if not isinstance(read, dict):
+        return None
+    arguments = cast("dict[str, Any]", read)
+    return arguments if _declared(tools, name, arguments) else None
 
 
 def _declared(tools: ToolIndex, name: str, flat: dict[str, Any]) -> bool:

@@ -573,6 +573,11 @@ class StreamParser:
         self._raw.append(ws.group())
         return ws.end()
 
+    def unskip(self, blanks: str) -> None:
+        last = self._raw[-1] if self._raw else ""
+        assert blanks and last.endswith(blanks), "only blanks `skip_ws` took last are given back"
+        self._raw[-1] = last[: -len(blanks)]
+
     def start_call(self, name: str) -> None:
         self._state = TagState.INSIDE
         if placeholder(name) and not self.tools.is_known(name):  # `function_name`: the format shown, not a call

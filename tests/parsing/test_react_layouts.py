@@ -115,3 +115,46 @@ def test_bold_react_lookalikes_stay_text(text: str) -> None:
     result = parse_everywhere(text, [SEARCH, WEATHER], every_split=False)
     assert result["calls"] == []
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ('Action: get_weather {"city": "Paris"}', [("get_weather", {"city": "Paris"})], ""),
+        (
+            'Thought: I need the weather.\nAction: get_weather {"city": "Oslo", "days": 2}\nObservation:',
+            [("get_weather", {"city": "Oslo", "days": 2})],
+            "Thought: I need the weather.\n\nObservation:",
+        ),
+        ('Tool: search {"query": "cats"}\n', [("search", {"query": "cats"})], "\n"),
+        ('**Function:** get_weather {"city": "Rome"}', [("get_weather", {"city": "Rome"})], ""),
+        ('I will look.\nAction: search\n{"query": "Nvidia"}', [("search", {"query": "Nvidia"})], "I will look.\n"),
+        ('Call: get_weather\nArguments: {"city": "Lima"}', [("get_weather", {"city": "Lima"})], ""),
+        # A Gemma 4 call with its tokens stripped, the word in any case and JSON arguments: `gemma4`'s
+        ('Call: get_weather {"city": "Kyiv"}', [("get_weather", {"city": "Kyiv"})], ""),
+        ('Sure.\nCALL: search {"query": "pasta"}', [("search", {"query": "pasta"})], "Sure.\n"),
+    ],
+)
+def test_a_json_object_right_after_the_labelled_name_is_its_input(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert _calls(result) == calls
+    assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Action: lookup {"city": "Paris"}',  # a tool that was not offered
+        "Action: search {cats and dogs}",  # braces around no JSON: no object, and no input label
+        'Action: search "cats"',  # a string with no input label
+        'For example:\nAction: get_weather {"city": "Paris"}',  # the format shown
+        'Call: lookup {"city": "Paris"}',
+        'The docs write Tool: get_weather {"city": "Paris"} for it.',  # the label mid-sentence
+    ],
+)
+def test_without_an_offered_name_and_an_object_the_line_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER], every_split=False)
+    assert result["calls"] == []
+    assert result["text"] == text

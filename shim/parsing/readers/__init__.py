@@ -140,6 +140,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     # -- end w-fam1 --
     # After every family's own tokens: the spellings no row names, by the words of their tokens.
     *call_tokens.ROWS,  # <|function_call|>{…}, <|tool_call:start|>NAME<|tool_arg:start|>…, role headers, Kimi K3
+    *kv_lines.ENVELOPE_ROWS,  # name: NAME / args: / KEY: value lines (an unfenced YAML envelope; offered tools, keys)
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     *call_fence.ROWS,  # ```tool_call\nNAME(k="v")\n```: a fence labelled a call holding Python calls, offered tools
     *dspy_fields.ROWS,  # [[ ## next_tool_name ## ]] NAME [[ ## next_tool_args ## ]] {…} (DSPy ReAct), offered tools
@@ -174,6 +175,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *command_argument.ROWS,  # GET https://… alone on its line (+ a JSON payload below), offered tools only
     *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)
     *kv_lines.ROWS,  # TOOL: NAME or [NAME], then KEY: value lines (Orket's legacy notation; offered tools, keys)
+    *untagged.BULLETED,  # - {"name": …} / 1. {…} opening a line: a call as a list's item, the bullet its markup
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     *json_tail.ROWS,  # "NAME", "input": …}: the rest of a call object the prompt opened, opening the message
     *response_header.ROWS,  # ### Response:\n{…}: a template's header of the model's turn before a call, markup

@@ -146,6 +146,10 @@ class Context(Protocol):
 
     def skip_ws(self, text: str, pos: int) -> int: ...
 
+    def unskip(self, blanks: str) -> None:
+        """Give back ``blanks``, the end of what `skip_ws` took last: the text there is read again."""
+        ...
+
     def reread(self, text: str, *, reasoning: bool = False) -> None:
         """At the end of the stream: read ``text`` (held back by the active reader, not consumed) as the
         message's own, from the text state; with ``reasoning``, its text is reasoning up to a reasoning closer

@@ -18,6 +18,8 @@ message (``<|observation|>\n<|user|>``: the model wrote on past its stop, `_Last
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Next, match_at
@@ -306,8 +308,10 @@ class AfterBody:
         self.block = block
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        return _after_blanks(self.ctx, text, pos, final, self._feed)
+
+    def _feed(self, text: str, start: int, pos: int, final: bool) -> tuple[int, Next]:
         ctx, block = self.ctx, self.block
-        pos = ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
         inner = open_inner(ctx, block, text, pos, final)
@@ -329,7 +333,8 @@ class AfterBody:
                 return joined.end(), self
         if char == "{" and block.next_body is not None:
             return pos, block.next_body()
-        if char == ";" and block.next_body is not None:  # Llama 3.x: `{…}; {…}`, bare or after <|python_tag|> (vLLM)
+        # Llama 3.x: `{…}; {…}`, bare or after <|python_tag|> (vLLM); a comma the same (a list, its brackets left out)
+        if char in ";," and block.next_body is not None:
             nxt = pos + 1
             while nxt < len(text) and text[nxt] in " \t\r\n":
                 nxt += 1
@@ -420,11 +425,35 @@ class AfterBody:
                 ctx.text(stray.group("text"))
                 ctx.markup(stray.group("close"))
                 return stray.end(), Closed(ctx)
-        ctx.markup_as_text()  # the block simply ends: its closer is optional
-        return pos, None
+        return _ends(ctx, text, start, pos), None  # the block simply ends: its closer is optional
 
     def finish(self, truncated: bool) -> None:
         self.ctx.markup_as_text()
+
+
+def _after_blanks(
+    ctx: Context, text: str, pos: int, final: bool, feed: Callable[[str, int, int, bool], tuple[int, Next]]
+) -> tuple[int, Next]:
+    """``feed`` after the blanks at ``pos`` (taken as the block's): where it waits for more text right after them, or
+    only blanks came, they are given back and read again with what follows, so where the block ends (`_ends`) does
+    not depend on how the text was cut."""
+    start, after = pos, ctx.skip_ws(text, pos)
+    result = (after, MORE) if after >= len(text) and not final else feed(text, start, after, final)
+    if result[1] is MORE and result[0] == after and after > start:
+        ctx.unskip(text[start:after])
+        return start, MORE
+    return result
+
+
+def _ends(ctx: Context, text: str, start: int, pos: int) -> int:
+    """The block ends before ``pos``, after the blanks skipped from ``start``: those up to their last line break are
+    text with the block's markup; from that line break on the text is read again, so a form that opens a line
+    (``\n``-led rows: ``Action:``, ``NAME {…}``, ``- {…}``) may begin there, as it could after any text."""
+    cut = text.rfind("\n", start, pos)
+    if cut >= 0:
+        ctx.unskip(text[cut:pos])
+    ctx.markup_as_text()
+    return pos if cut < 0 else cut
 
 
 class Closed:
@@ -436,8 +465,10 @@ class Closed:
         """The closer of a tag around the block (`Block.outer`): the block's markup too."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        return _after_blanks(self.ctx, text, pos, final, self._feed)
+
+    def _feed(self, text: str, start: int, pos: int, final: bool) -> tuple[int, Next]:
         ctx = self.ctx
-        pos = ctx.skip_ws(text, pos)
         if pos >= len(text):
             return pos, self
         if self.outer is not None:
@@ -467,8 +498,7 @@ class Closed:
             turn = _turn_end(ctx, text, pos, final)
             if turn is not None:
                 return turn
-        ctx.markup_as_text()
-        return pos, None
+        return _ends(ctx, text, start, pos), None
 
     def finish(self, truncated: bool) -> None:
         self.ctx.markup_as_text()

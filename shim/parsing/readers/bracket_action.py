@@ -10,7 +10,7 @@ The ReAct paper's HotpotQA and FEVER prompts name their actions ``Search[entity]
 
 Plain words, so the evidence is strict: the name must be an offered tool that takes one string (its only
 parameter, or its only required one: the bracket's content is its value; or none, with empty brackets), glued to
-its ``[``; the form counts
+its ``[`` (a JSON object of the tool's own parameters there is its arguments: `shapes.one_parameter`); the form counts
 after an ``Action:`` label opening the message or a line (blank lines may stand between the label and the name),
 or with no label only where the message begins. The content runs on one line to the matching ``]`` (brackets
 inside it nest), and nothing but blanks may follow that ``]`` on its line: ``search[here](https://…)`` is a

@@ -205,7 +205,9 @@ class DerivedBlock:
         found = self.m.bare_call.match(text, start, partial=not final) if self.m.bare_call else None
         if found is not None and found.partial:
             raise _NeedMore
-        return found is not None
+        # Where no marker opened the block, every call in it is an offered tool's (a line after the call that is
+        # no tool's name, ``Done.``, is text), as the first one had to be.
+        return found is not None and (self.block.dialect is not None or self.ctx.tools.is_known(found.group("name")))
 
     # -- one call -----------------------------------------------------------------------------------
 
@@ -537,7 +539,7 @@ def _string_end(text: str, pos: int) -> int:
 
 def _follows(syntax: CallSyntax) -> str:
     """A call's start where no marker of its own opens it: a name, what follows names, and a ``{`` of JSON."""
-    follows = r"[A-Za-z_][\w\-.]{0,127}" + marker_pattern(syntax.name_close)
+    follows = r"(?P<name>[A-Za-z_][\w\-.]{0,127})" + marker_pattern(syntax.name_close)
     return follows + (r"\s*\{" if syntax.arguments == "json" else "")
 
 

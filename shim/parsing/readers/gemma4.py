@@ -4,7 +4,8 @@
   ``<|channel>thought …<channel|>`` block.
 - FunctionGemma: ``<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>``.
 - With the special tokens stripped by the engine: ``call:get_weather{location:Paris}`` opening the message,
-  only for an offered tool (untagged evidence).
+  only for an offered tool (untagged evidence); ``Call: get_weather {"location": "Paris"}`` too (the word in any
+  case, as every opener is matched, and JSON arguments).
 
 Keys are bare words; strings sit between two ``<|"|>`` (or ``<escape>``) and are taken literally (a ``"`` or
 ``\\`` inside is the character itself); other values are JSON literals, objects ``{k:v}`` and lists; a bare
@@ -36,8 +37,8 @@ _QUOTES = r'<\|"\|>|<escape>'
 _NAME = r"[A-Za-z_](?:[A-Za-z0-9_.\-]|:(?=[A-Za-z_])){0,127}"
 """A tool's name; a colon joins the parts of an MCP client's namespaced name (``google-workspace:list_events``,
 ``mcp.calendar:list_events``: mlx-vlm's Gemma 4 parser tests), never ends it."""
-_CALL = regex.compile(rf"call[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{_NAME})[ \t]{{0,4}}(?=\{{)")
-_PAREN_CALL = regex.compile(rf"call[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{_NAME})[ \t]{{0,4}}\(")
+_CALL = regex.compile(rf"(?i:call)[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{_NAME})[ \t]{{0,4}}(?=\{{)")
+_PAREN_CALL = regex.compile(rf"(?i:call)[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{_NAME})[ \t]{{0,4}}\(")
 """``call:NAME(k="v")``: parentheses for braces, Python-style arguments (Gemma 4 E4B under load, vllm-mlx's
 tests); read inside the family's call tokens only."""
 _ARGS_AHEAD = r"(?=\{[ \t]{0,4}(?:\}|[A-Za-z_][\w\-]{0,63}[ \t]{0,4}:))"

@@ -31,12 +31,18 @@ from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_value
 
-__all__ = ["ROWS"]
+__all__ = ["ENVELOPE_ROWS", "ROWS"]
 
 _KEY_LINE = regex.compile(r"[ \t]{0,8}(?P<key>[A-Za-z_][\w\-]{0,63})[ \t]{0,4}:(?:[ \t]{1,8}|(?=\r?\n|\Z))")
 _QUOTES = '"""'
 _HEADER = r"(?:(?i:tool)[ \t]{{0,4}}:[ \t]{{0,4}}(?P<name>{names})|\[[ \t]{{0,4}}(?P<bracketed>{names})[ \t]{{0,4}}\])"
 """``TOOL: NAME`` or ``[NAME]`` (``{names}``: the offered names)."""
+_ARGS_WORDS = r"args|arguments|parameters|params|input|tool_args|tool_input|action_input"
+_ARGS_LINE = regex.compile(rf"[ \t]{{0,8}}(?i:{_ARGS_WORDS})[ \t]{{0,4}}:[ \t]*\Z")
+"""A line that only says the arguments follow (``args:``, a YAML envelope's key over the indented key lines):
+markup of the call, before its first key line."""
+_ENVELOPE = r"(?i:name|tool_name|function|function_name)[ \t]{{0,4}}:[ \t]{{0,4}}(?P<named>{names})"
+"""A YAML call envelope's name key (``name: NAME``), a header only with the arguments line right after it."""
 
 
 class KvLines:
@@ -54,12 +60,18 @@ class KvLines:
         self.last: str | None = None
         self.quoted = False
         """The last value opened with ``\"\"\"`` and its closing quotes have not come yet."""
+        self.opened = False
+        """An arguments line (``args:``) was read."""
+        self.indent: int | None = None
+        """Under an arguments line, the first key line's indent: a line indented less ends the call (YAML)."""
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         while True:
             # `pos` is at the line break before the next line (the header's, then each line's): read with that line.
             if pos >= len(text):
                 return (pos, MORE) if not final else self._end(pos)
+            if text[pos] == "\r" and pos + 1 >= len(text) and not final:
+                return pos, MORE  # the `\n` of a `\r\n` may come next
             start = pos + (2 if text.startswith("\r\n", pos) else 1)
             end = text.find("\n", start)
             if end < 0 and not final:
@@ -68,6 +80,8 @@ class KvLines:
             line = text[start:stop].rstrip("\r")
             if not self._take(line):
                 return self._end(pos)
+            if end >= 0 and stop > start and text[stop - 1] == "\r":
+                stop -= 1  # the line's `\r\n` is read with the next line, or stays text after the call
             self.ctx.consume(text[pos:stop])
             pos = stop
             if end < 0:
@@ -81,8 +95,14 @@ class KvLines:
             return True
         if not line.strip() or self.header.match(line):
             return False
+        indent = len(line) - len(line.lstrip(" \t"))
+        if self.indent is not None and indent < self.indent:
+            return False  # back out of the envelope's indented arguments: text again
         found = _KEY_LINE.match(line)
         key = self.keys.get(found.group("key").casefold()) if found is not None else None
+        if key is None and not self.pairs and not self.opened and _ARGS_LINE.match(line):
+            self.opened = True  # `args:` over the key lines: the envelope's markup
+            return True
         if found is None or key is None:
             if self.last is None:
                 return False
@@ -92,6 +112,8 @@ class KvLines:
             self.pairs.clear()
             return False
         self.last = key
+        if self.opened and self.indent is None and indent:
+            self.indent = indent
         value = line[found.end() :]
         self.pairs[key] = [value]
         self.quoted = value.strip().startswith(_QUOTES) and not _closes(value.strip()[3:])
@@ -149,19 +171,43 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> KvLines:
         keep_line_break(ctx, "\r\n")  # the line break before the header stays text
     names = tool_name_pattern(ctx.tools) or r"(?!)"
     header = regex.compile(r"[ \t]{0,8}" + _HEADER.format(names=names) + r"[ \t]*\Z")
-    return KvLines(ctx, match.group("name") or match.group("bracketed"), header)
+    found = match.groupdict()
+    return KvLines(ctx, found.get("name") or found.get("bracketed") or found["named"], header)
+
+
+def _lines(tools: ToolIndex) -> tuple[str, str] | None:
+    """The lookaheads of a key line of an offered tool's parameter, and of an arguments line before one."""
+    keys = _keys(tools)
+    if keys is None:
+        return None
+    key_line = rf"\r?\n[ \t]{{0,8}}(?i:{keys})[ \t]{{0,4}}:"
+    return key_line, rf"\r?\n[ \t]{{0,8}}(?i:{_ARGS_WORDS})[ \t]{{0,4}}:[ \t]*(?={key_line})"
 
 
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     def build(tools: ToolIndex) -> str | None:
-        names, keys = tool_name_pattern(tools), _keys(tools)
-        if names is None or keys is None:
+        names, lines = tool_name_pattern(tools), _lines(tools)
+        if names is None or lines is None:
             return None
-        head = _HEADER.format(names=names)
-        return rf"{prefix}{head}[ \t]{{0,8}}(?=\r?\n[ \t]{{0,8}}(?i:{keys})[ \t]{{0,4}}:)"
+        key_line, args_line = lines
+        return rf"{prefix}{_HEADER.format(names=names)}[ \t]{{0,8}}(?=(?:{args_line})?{key_line})"
+
+    return build
+
+
+def _envelope(prefix: str) -> Callable[[ToolIndex], str | None]:
+    def build(tools: ToolIndex) -> str | None:
+        names, lines = tool_name_pattern(tools), _lines(tools)
+        if names is None or lines is None:
+            return None
+        return rf"{prefix}{_ENVELOPE.format(names=names)}[ \t]{{0,8}}(?={lines[1]})"
 
     return build
 
 
 ROWS = message_and_line_rows("kv_lines", _opener, reader=_open, open=r"[Tt\[]", first="Tt[", after="_after")
-"""``TOOL: NAME`` or ``[NAME]`` opening the message or a line, then the tool's ``KEY: value`` lines."""
+"""``TOOL: NAME`` or ``[NAME]`` opening the message or a line, then the tool's ``KEY: value`` lines (an ``args:``
+line before them, as YAML writes them, is markup)."""
+ENVELOPE_ROWS = message_and_line_rows("kv_envelope", _envelope, reader=_open, open=r"[NnTtFf]", first="NnTtFf")
+"""A YAML call envelope, unfenced: ``name: NAME`` (``tool_name:``, ``function:``), ``args:``, then the key lines.
+Ahead of Continue's ``TOOL_NAME: NAME`` line (`shim.parsing.readers.tool_fence`), which the same words open."""

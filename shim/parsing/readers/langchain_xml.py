@@ -36,9 +36,10 @@ from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS", "ToolInput"]
 
-_INPUT_TAGS = r"tool_input|args|arguments|input|parameters|params"
+_INPUT_TAGS = r"tool_input|action_input|tool_args|tool_arguments|args|arguments|input|parameters|params"
 """The input tag's spellings: LangChain's ``<tool_input>``, and the argument words models put in its place
-(local_llm's ``<tool>list_dir</tool><args>{"path": "."}</args>``)."""
+(local_llm's ``<tool>list_dir</tool><args>{"path": "."}</args>``), and those of the JSON envelopes
+(``action_input``, ``tool_args``)."""
 _INPUT_ENDS = {tag: regex.compile(rf"</{tag}[ \t]{{0,8}}>", regex.IGNORECASE) for tag in _INPUT_TAGS.split("|")}
 _INPUT_END = _INPUT_ENDS["tool_input"]
 
@@ -108,7 +109,15 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolInput | Lo
     return ToolInput(ctx, match.group("name"), several=bool(match.group("others")), tag=match.group("input"))
 
 
-_TAG = r"<(?:tool|function)[ \t]{0,8}>[ \t]{0,8}%s[ \t]{0,8}</(?:tool|function)[ \t]{0,8}>"
+_NAME_TAGS = "tool|function"
+"""The name tag's spellings where it may stand alone (koogagent's SLIM protocol)."""
+_PAIRED_NAME_TAGS = f"{_NAME_TAGS}|tool_name|function_name|name|action"
+"""Its spellings before an input tag, where the pair is the evidence: the words of the call envelopes models know
+(``<tool_name>NAME</tool_name>`` then ``<arguments>{…}</arguments>``, ``<action>`` then ``<action_input>``)."""
+
+
+def _tag(names: str, content: str) -> str:
+    return rf"<(?:{names})[ \t]{{0,8}}>[ \t]{{0,8}}{content}[ \t]{{0,8}}</(?:{names})[ \t]{{0,8}}>"
 
 
 def _opener(tools: ToolIndex) -> str | None:
@@ -118,15 +127,18 @@ def _opener(tools: ToolIndex) -> str | None:
     any_name = r"[^<>\r\n]{1,128}?"
     blanks = r"[ \t\r\n]{0,8}"
     inputs = rf"<(?P<input>{_INPUT_TAGS})[ \t]{{0,8}}>"
-    return f"(?P<others>(?:{_TAG % any_name}{blanks})*){_TAG % f'(?P<name>{names})'}{blanks}{inputs}"
+    others = _tag(_PAIRED_NAME_TAGS, any_name)
+    return f"(?P<others>(?:{others}{blanks})*){_tag(_PAIRED_NAME_TAGS, f'(?P<name>{names})')}{blanks}{inputs}"
 
 
 def _alone(tools: ToolIndex) -> str | None:
     if not tools:
         return None
     nothing = tool_name_pattern(ToolIndex([s for s in tools.specs.values() if takes_nothing(s.input_schema)]))
-    lone = [_TAG % f"(?P<lone>{nothing})"] if nothing is not None else []
-    word = _TAG % r"(?P<word>[A-Za-z][A-Za-z_\-. ]{0,30}?)"  # a word for "no tool", which `ToolIndex.declines` tells
+    lone = [_tag(_NAME_TAGS, f"(?P<lone>{nothing})")] if nothing is not None else []
+    word = _tag(
+        _NAME_TAGS, r"(?P<word>[A-Za-z][A-Za-z_\-. ]{0,30}?)"
+    )  # a word for "no tool", which `ToolIndex.declines` tells
     return "|".join([*lone, word])
 
 

@@ -25,7 +25,7 @@ from shim.parsing.pythonic import parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break, match_at
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.name_first import V2_HEADER, V2_ROWS
-from shim.parsing.readers.tool_xml import tool_name_pattern
+from shim.parsing.readers.tool_xml import NAMESPACES, tool_name_pattern
 from shim.parsing.readers.untagged import JsonCandidate, UntaggedJson
 from shim.parsing.shapes import ToolIndex, one_parameter
 
@@ -84,7 +84,7 @@ _LABELS = [
     (_label("Action"), _input(r"Action[ \t]{0,8}Input")),
     (r"✿FUNCTION✿[ \t]{0,8}:?", r"✿ARGS✿[ \t]{0,8}:?"),
     (_label(r"Tool[ \t]{0,8}Name"), _input(r"Tool[ \t]{0,8}Input")),
-    (_label(r"(?:Tool|Function)(?:[ \t]{0,8}Call)?"), _input(r"(?:Arguments|Args|Parameters|Params|Input)")),
+    (_label(r"(?:(?:Tool|Function)(?:[ \t]{0,8}Call)?|Call)"), _input(r"(?:Arguments|Args|Parameters|Params|Input)")),
 ]
 """Name and input labels of the forms read here: ReAct's, and Qwen-Agent's function-calling prompt
 (``✿FUNCTION✿: NAME`` / ``✿ARGS✿: {…}``, then ``✿RESULT✿``). The flower markers are tokens no prose writes, so
@@ -92,7 +92,7 @@ their colon is optional (``✿FUNCTION✿read_file`` / ``✿ARGS✿{…}``, as a
 word label needs its colon. BeeAI's agents write ``Tool Name: NAME`` / ``Tool Caption: …`` / ``Tool Input: {…}``: the
 caption line between is the call's display text, markup with it. Agents' own text protocols write ``Tool: NAME`` (or
 ``Function: NAME``, ``Tool call: NAME``) / ``Arguments: {…}`` (``Args:``, ``Parameters:``, ``Input:``; LocalCowork's LFM
-prompt). A plain-word label may be in Markdown bold, as chat-tuned models write their labels."""
+prompt; ``Call: NAME``). A plain-word label may be in Markdown bold, as chat-tuned models write their labels."""
 _CAPTION = r"(?:Tool[ \t]{0,8}(?:Caption|Description)[ \t]{0,8}:[^\r\n]{0,240}(?:\r?\n[ \t]{0,8}){1,2})?"
 _NAME_LABEL = "|".join(name for name, _ in _LABELS)
 _INPUT_LABEL = "|".join(label for _, label in _LABELS)
@@ -100,14 +100,17 @@ _BULLET = r"(?:[-*\u2022][ \t]{1,4})?"
 _HEAD = (
     rf"{_BULLET}(?:{_NAME_LABEL})[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}})?(?P<name>%s)(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
     rf"(?:[ \t]{{1,8}}[-\u2013\u2014][ \t][^\r\n]{{0,240}})?[ \t]{{0,8}}"
-    rf"(?:(?:\r?\n[ \t]{{0,8}}){{1,6}}{_CAPTION}{_BULLET}|(?<=[ \t]))(?:{_INPUT_LABEL})[ \t]{{0,8}}"
+    rf"(?:(?:(?:\r?\n[ \t]{{0,8}}){{1,6}}{_CAPTION}{_BULLET}|(?<=[ \t]))(?:{_INPUT_LABEL})[ \t]{{0,8}}"
+    rf"|(?P<inline>(?:\r?\n[ \t]{{0,8}})?(?=\{{)))"
 )
 """The name line (the name may be followed by a description or a signature in parentheses, ``Action: add (add two
 numbers)``, and a dash and a description, as CrewAI prints its tools: ``Action: Internet Search Tool(user_query) -
 Scrapes…``; or the name alone on the label's next line, ``Action:`` then ``dummy_tool``, gpt-4 in crewAI's
 cassettes), then, after up to five blank lines, the input label; or the label on the same line after a blank
-(``Action: foo Action Input: bar``, langchaingo's MRKL test). Each label may be a list item (``- Action: NAME`` /
-``- Action Input: …``, Llama 3 8B in Meta's ReAct notebook), its bullet the call's markup."""
+(``Action: foo Action Input: bar``, langchaingo's MRKL test); or no input label, a JSON object right after the
+name on its line or the next (``Action: get_weather {"city": …}``, ``Call: NAME`` then ``{…}``): an object only.
+Each label may be a list item (``- Action: NAME`` / ``- Action Input: …``, Llama 3 8B in Meta's ReAct notebook), its
+bullet the call's markup."""
 _FLOWER_HEAD = (
     rf"{_LABELS[1][0]}[ \t]{{0,8}}(?P<name>%s)[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}}){{0,6}}{_LABELS[1][1]}[ \t]{{0,8}}"
 )
@@ -116,9 +119,11 @@ _FLOWER_HEAD = (
 
 def _names(tools: ToolIndex) -> str | None:
     """Every offered name (any script: ``加法``; words with single blanks between, as CrewAI names its tools:
-    ``Internet Search Tool``), longest first, as one alternation; the label before it is the evidence."""
+    ``Internet Search Tool``), longest first, as one alternation, a template's namespace before it or not
+    (``functions.NAME``); the label before it is the evidence."""
     names = sorted((n for n in tools.specs if n and _ONE_LINE.fullmatch(n)), key=len, reverse=True)
-    return "|".join(regex.escape(n).replace("\\ ", "[ \t]") for n in names) or None
+    alternation = "|".join(regex.escape(n).replace("\\ ", "[ \t]") for n in names)
+    return rf"(?:{NAMESPACES}\.)?(?:{alternation})" if alternation else None
 
 
 _ONE_LINE = regex.compile(r"\S+(?: \S+)*")
@@ -326,7 +331,7 @@ def lenient_loads(text: str) -> Any:
 
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInput:
     opener, _ = keep_line_break(ctx, "\r\n \t")  # the line break before `Action:` stays text
-    objects_only = _PLAIN_NAME_LABEL.match(match.group()) is not None
+    objects_only = _PLAIN_NAME_LABEL.match(match.group()) is not None or match.groupdict().get("inline") is not None
     return ReactInput(
         ctx,
         block,
@@ -338,7 +343,7 @@ def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInpu
 
 
 _PLAIN_NAME_LABEL = regex.compile(
-    rf"[\r\n \t]*{_BULLET}{_EMPHASIS}(?:Tool|Function)(?:[ \t]{{0,8}}Call)?[ \t]{{0,8}}{_EMPHASIS}:"
+    rf"[\r\n \t]*{_BULLET}{_EMPHASIS}(?:(?:Tool|Function)(?:[ \t]{{0,8}}Call)?|Call)[ \t]{{0,8}}{_EMPHASIS}:"
 )
 """``Tool: NAME`` / ``Function: NAME``: labels a document's prose writes too (``Function: get_weather`` /
 ``Parameters: city (string)``), so their input counts only as a JSON object of arguments, never a plain string."""
@@ -389,7 +394,7 @@ ROWS = [
         None,
         kind="untagged",
         start="message",
-        first="AaTtFf✿-*\u2022",  # the name line's label, or its bullet
+        first="AaTtFfCc✿-*\u2022",  # the name line's label, or its bullet
         reader=_open_line,
         open_for_tools=_head(""),
     ),

@@ -1,5 +1,6 @@
 """Reasoning blocks (``<think>``, ``<thinking>``, ``<reasoning>``, Command R's ``<|START_THINKING|>``, Magistral's
-``[THINK]``, Reflection's ``<reflection>``, Apertus's ``<|inner_prefix|>``): all inside is
+``[THINK]``, Reflection's ``<reflection>``, Apertus's ``<|inner_prefix|>``, Kimi-VL's ``◁think▷``, OpenThoughts'
+``<|begin_of_thought|>``): all inside is
 reasoning; calls there are drafts.
 
 A closer met in text, with no block open (``plan</think>{…}``: a template opened the block in the prompt, or the
@@ -161,8 +162,9 @@ def open_reasoning(ctx: Context, block: Block, match: regex.Match[str]) -> Reaso
 
 
 def _think_token(edge: str) -> str:
+    # `<|begin_of_thought|>` / `<|end_of_thought|>`: the tokens OpenThoughts' and Bespoke-Stratos' models write
     words = "think|thinking|reasoning"
-    return rf"<[|\uff5c](?:(?:{words})[:_ ](?:{edge})|(?:{edge})[:_ ](?:{words}))[|\uff5c]>"
+    return rf"<[|\uff5c](?:(?:{words})[:_ ](?:{edge})|(?:{edge})[:_ ](?:{words})|(?:{edge})_of_thought)[|\uff5c]>"
 
 
 ROWS = [
@@ -185,6 +187,8 @@ ROWS = [
     Dialect("reflection", *tag("reflection"), kind="reasoning", reader=open_reasoning),
     # Mistral's reasoning models (Magistral) write their thinking between bracket tokens: [THINK]…[/THINK].
     Dialect("bracket_think", r"\[THINK\]", r"\[/THINK\]", kind="reasoning", reader=open_reasoning),
+    # Kimi-VL-Thinking's reasoning between triangle marks: ◁think▷…◁/think▷.
+    Dialect("triangle_think", "\u25c1think\u25b7", "\u25c1/think\u25b7", kind="reasoning", reader=open_reasoning),
     Dialect(
         "command_thinking", r"<\|START_THINKING\|>", r"<\|END_THINKING\|>", kind="reasoning", reader=open_reasoning
     ),

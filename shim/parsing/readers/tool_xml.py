@@ -51,7 +51,7 @@ from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import compile_marker
 from shim.parsing.xml_values import cdata_content, typed_tree, typed_value
 
-__all__ = ["ROWS", "ToolXml", "tool_name_pattern"]
+__all__ = ["NAMESPACES", "ROWS", "ToolXml", "tool_name_pattern"]
 
 _WS = regex.compile(r"[ \t\r\n]+")
 _CHILD = regex.compile(r"<(?P<key>[A-Za-z_][\w.-]{0,63})[ \t]{0,8}>")
@@ -416,7 +416,8 @@ def _bare_opener(prefix: str) -> Callable[[ToolIndex], str | None]:
 def tool_name_pattern(tools: ToolIndex) -> str | None:
     """The offered names that can be written as a word (longest first, escaped), as one alternation; ``-`` and
     ``_`` inside a name either way (``resolve_library_id`` for MCP's ``resolve-library-id``: a model spells the
-    name as an identifier), as `ToolIndex.resolve` reads them."""
+    name as an identifier), and a template's namespace before it (``functions.NAME``), as `ToolIndex.resolve`
+    reads them."""
     return _name_alternation(tuple(tools.specs))
 
 
@@ -424,7 +425,13 @@ def tool_name_pattern(tools: ToolIndex) -> str | None:
 def _name_alternation(offered: tuple[str, ...]) -> str | None:
     # Every tool-built opener of a parser asks for it (about sixty per parser): built once per tool set.
     names = sorted((n for n in offered if _TAG_NAME.fullmatch(n)), key=len, reverse=True)
-    return "|".join(_SEPARATOR.sub("[-_]", regex.escape(n)) for n in names) or None
+    alternation = "|".join(_SEPARATOR.sub("[-_]", regex.escape(n)) for n in names)
+    return rf"(?:{NAMESPACES}\.)?(?:{alternation})" if alternation else None
+
+
+NAMESPACES = r"(?:functions|default_api)"
+"""The namespaces chat templates put before every tool's name (OpenAI's ``functions.NAME``, Gemini's
+``default_api.NAME``): a model copies them into any form (`ToolIndex.resolve` takes them off)."""
 
 
 _SEPARATOR = regex.compile(r"(?<=[^\\-_])(?:\\-|_)(?=[^-_\\])")

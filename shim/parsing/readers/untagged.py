@@ -19,7 +19,17 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS, JsonScanner, Status
-from shim.parsing.readers.base import INNER_UNTAGGED, MORE, Block, Context, Dialect, Next, WholeToEnd, match_at
+from shim.parsing.readers.base import (
+    INNER_UNTAGGED,
+    MORE,
+    Block,
+    Context,
+    Dialect,
+    Next,
+    WholeToEnd,
+    keep_line_break,
+    match_at,
+)
 from shim.parsing.readers.block_end import TURN_END, AfterBody, Closed
 from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
 from shim.parsing.shapes import CallShape, ShapeError, call_items, one_parameter, to_call
@@ -27,6 +37,7 @@ from shim.parsing.tags import PARTIAL, compile_marker
 
 __all__ = [
     "BARE",
+    "BULLETED",
     "FENCE",
     "FENCE_LABEL",
     "INSIDE_TAG",
@@ -517,6 +528,11 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJ
     return UntaggedJson(ctx, block)
 
 
+def _open_bulleted(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
+    keep_line_break(ctx)  # the line break before the bullet stays text
+    return UntaggedJson(ctx, block)  # the bullet is the call's markup if the value is a call, else text again
+
+
 def _open_wrapped(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:
     tag = regex.escape(match.group("tag"))
     # A stray `>` glued after the call, before the closer (`}></@TOOL>`, qwen3.5-4b in supercoder): markup too.
@@ -529,6 +545,21 @@ FENCE = Dialect("json_fence", FENCE_OPEN, r"```", kind="untagged", reader=_open_
 # A list of calls opens with an object, or with one encoded as a JSON string (Llama 3.3 70B on watsonx: `["{\"type\":
 # …}", …]`, `shapes.call_items`): `[[ ## tool_calls ## ]]` (DSPy's field marker) starts no JSON call.
 BARE = Dialect("bare_json", r"(?=\{|\[[ \t\r\n]{0,64}\"?\{)", None, kind="untagged", first="{[", reader=_open_bare)
+_BULLET = r"(?:[-*\u2022]|\d{1,2}[.)])[ \t]{1,4}(?=\{)"
+BULLETED = [
+    Dialect(
+        "bulleted_json",
+        _BULLET,
+        None,
+        kind="untagged",
+        start="message",
+        first="-*\u20220123456789",
+        reader=_open_bulleted,
+    ),
+    Dialect("bulleted_json_line", r"\n[ \t]{0,8}" + _BULLET, None, kind="untagged", first="\n", reader=_open_bulleted),
+]
+"""A call object as a list's item (``- {"name": …}``, ``1. {…}``), opening the message or a line: the bullet or
+number is the call's markup, as the brackets of a list of calls are (offered tools only; else all of it is text)."""
 WRAPPED = Dialect(
     "tag_around_json",
     r"<(?P<tag>@?[A-Za-z_][\w:.\-]{0,31})>[ \t]{0,64}\r?\n?[ \t]{0,64}(?=\{|\[[ \t\r\n]{0,64}\{)",

@@ -47,7 +47,11 @@ def test_an_at_call_of_an_offered_tool_is_a_call(
         'Ping @unknown(x): {"cmd": "ls"} please.',
         "@shell(x) is how a decorator looks, and mail me@shell(home).",
         '@shell(x): not json {"cmd": "ls"}',
-        '@shell: {"cmd": "ls"}',
+        'Ping @shell: {"cmd": "ls"} please.',  # no id: a mention in a sentence
+        'mail @shell {"cmd": "ls"}',
+        'For example:\n@shell {"cmd": "ls"}',  # presented
+        '```\n@shell {"cmd": "ls"}\n```',  # shown in a fence
+        '@unknown {"cmd": "ls"}',
         'For example: @shell(x): {"cmd": "ls"}',
         '```python\n@shell(x): {"cmd": "ls"}\n```',
         '```\n@shell(x): {"cmd": "ls"}\n```',
@@ -57,3 +61,22 @@ def test_an_at_mention_decorator_example_or_unknown_name_is_text(text: str) -> N
     result = parse_everywhere(text, TOOLS, every_split=True, seeds=4)
     assert result["calls"] == [] and result["errors"] == []
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ('@shell: {"cmd": "ls"}', [("shell", {"cmd": "ls"})], ""),
+        ('@shell {"cmd": "ls"}', [("shell", {"cmd": "ls"})], ""),
+        ('Running it.\n@ipython {"code": "1 + 1"}\nDone.', [("ipython", {"code": "1 + 1"})], "Running it.\n\nDone."),
+        (
+            '@browser.view:{"url": "https://a.b"}\r\n@shell {"cmd": "pwd"}',
+            [("browser.view", {"url": "https://a.b"}), ("shell", {"cmd": "pwd"})],
+            "\r\n",
+        ),
+    ],
+)
+def test_without_an_id_an_at_call_opening_the_message_or_a_line_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, object]]], visible: str
+) -> None:
+    check(Real("written: the at form without gptme's id", text, calls, visible=visible, tools=TOOLS))

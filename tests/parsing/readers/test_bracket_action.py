@@ -113,3 +113,31 @@ def test_a_tool_of_no_parameters_is_called_with_empty_brackets_only() -> None:
     tools = [*FEVER, tool("reset")]
     check(Real(REACT, "Start over.\nAction 4: reset[]", [("reset", {})], visible="Start over.", tools=tools))
     check(Real(REACT, "Action 4: reset[all]", [], visible="Action 4: reset[all]", tools=tools))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ('Action: search[{"query": "red shoes"}]', [("search", {"query": "red shoes"})]),
+        ("Action 2: Search[{'entity': 'Paramore'}]\n", [("Search", {"entity": "Paramore"})]),
+        ('click[{ "target" : "Buy Now" }]', [("click", {"target": "Buy Now"})]),
+    ],
+)
+def test_a_json_object_of_the_tools_own_parameters_in_the_brackets_is_its_arguments(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    check(Real("written", text, calls, tools=[*FEVER, *WEBSHOP]))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # Keys the tool does not declare: the object is the one string's value, as written.
+        ('Action: search[{"q": "red shoes"}]', [("search", {"query": '{"q": "red shoes"}'})]),
+        ('think[{"plan": 1}]', [("think", {"thought": '{"plan": 1}'})]),
+    ],
+)
+def test_an_object_of_other_keys_in_the_brackets_stays_the_strings_value(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    check(Real("written", text, calls, tools=[*FEVER, *WEBSHOP]))

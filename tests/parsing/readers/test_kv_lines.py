@@ -78,3 +78,48 @@ def test_a_header_in_prose_of_no_tool_or_no_declared_key_stays_text(text: str) -
 def test_without_tools_the_lines_stay_text() -> None:
     text = "TOOL: write_file\nPATH: a.py"
     check(Real(ORKET, text, [], visible=text, tools=None))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # a YAML call envelope, unfenced: the name, then `args:` over the indented key lines
+            "tool: create_issue\nargs:\n  title: Broken login\n  priority: 2",
+            [("create_issue", {"title": "Broken login", "priority": 2})],
+            "",
+        ),
+        (
+            "Filing it.\nname: create_issue\narguments:\n  title: Crash\nDone.",
+            [("create_issue", {"title": "Crash"})],
+            "Filing it.\n\nDone.",
+        ),
+        (
+            "tool_name: write_file\r\nparameters:\r\n    path: a.txt\r\n    content: hi there\r\n",
+            [("write_file", {"path": "a.txt", "content": "hi there"})],
+            "\r\n",
+        ),
+        (
+            "Function: set-alarm\nInput:\n  time: 07:30\n  repeat: true",
+            [("set-alarm", {"time": "07:30", "repeat": True})],
+            "",
+        ),
+    ],
+)
+def test_a_yaml_envelope_of_a_name_and_its_arguments_is_its_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real("written: a YAML call envelope without its fence", text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name: create_issue\ntitle: Crash",  # a name key with no arguments line: a record, not a call
+        "name: Ada\narguments:\n  title: x",  # no offered tool
+        "name: create_issue\nargs:\n  color: red",  # a key the tool does not declare
+        "For example:\nname: create_issue\nargs:\n  title: Crash",  # presented
+        "The name: create_issue field and args:\n  title: x",  # not at a line's start
+    ],
+)
+def test_envelope_lookalikes_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=TOOLS))

@@ -71,6 +71,52 @@ def test_name_and_input_tags_without_that_evidence_stay_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
 
 
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        (
+            '<tool_name>get_weather</tool_name>\n<arguments>{"city": "Paris"}</arguments>',
+            ("get_weather", {"city": "Paris"}),
+            "",
+        ),
+        (
+            'Checking.\n<name>search</name><parameters>{"query": "cats"}</parameters>',
+            ("search", {"query": "cats"}),
+            "Checking.\n",
+        ),
+        (
+            '<action>get_weather</action>\n<action_input>{"city": "Oslo", "days": 2}</action_input>\nDone.',
+            ("get_weather", {"city": "Oslo", "days": 2}),
+            "\nDone.",
+        ),
+        (
+            "<function_name> search </function_name>\r\n<tool_args>chats noirs</tool_args>",
+            ("search", {"query": "chats noirs"}),
+            "",
+        ),
+    ],
+)
+def test_the_name_tag_under_a_call_envelopes_word_before_its_input_tag_is_a_call(
+    text: str, call: tuple[str, dict[str, object]], visible: str
+) -> None:
+    check(Real("written", text, [call], visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<name>Ada</name>\n<input>hello</input>",  # a record, no offered tool
+        '<tool_name>lookup</tool_name><arguments>{"x": 1}</arguments>',  # no offered tool
+        "<name>search</name> names the tool and <arguments> holds the input.",  # prose between the tags
+        "For example:\n<tool_name>search</tool_name><arguments>cats</arguments>",  # presented
+        "<name>search</name>",  # only the pair is evidence under these words
+        "<action>search</action>",
+    ],
+)
+def test_those_words_without_the_pair_or_an_offered_tool_stay_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=NOTHING))
+
+
 NOTHING = [tool("GetWeather"), *TOOLS]
 """koogagent's tests: a tool that takes no arguments, beside tools that take some."""
 

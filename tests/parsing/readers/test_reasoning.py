@@ -481,3 +481,28 @@ def test_the_closer_of_reasoning_the_prompt_opened_is_read_at_every_split_point(
     """A chunk ending inside the closer (``<|close|>th``) holds it back, even where a call opener might also begin
     there: the reasoning closes there whatever the chunking."""
     check(Real("written", text, [], visible, ["get_weather"], in_reasoning=True, reasoning=reasoning))
+
+
+@pytest.mark.parametrize(
+    ("text", "reasoning"),
+    [
+        # Kimi-VL-Thinking's triangle marks
+        (
+            '\u25c1think\u25b7I need the weather.\u25c1/think\u25b7\n<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>',
+            "I need the weather.",
+        ),
+        # OpenThoughts' and Bespoke-Stratos' thought tokens
+        (
+            '<|begin_of_thought|>\nCheck Oslo.\n<|end_of_thought|>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}',
+            "\nCheck Oslo.\n",
+        ),
+    ],
+)
+def test_other_models_reasoning_marks_hold_reasoning_before_a_call(text: str, reasoning: str) -> None:
+    result = check(Real("written", text, [("get_weather", {"city": "Oslo"})], visible="", tools=["get_weather"]))
+    assert result["reasoning"] == reasoning
+
+
+def test_those_marks_named_in_inline_code_stay_text() -> None:
+    text = "Kimi-VL writes `\u25c1think\u25b7` and `<|begin_of_thought|>` marks the same way."
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))

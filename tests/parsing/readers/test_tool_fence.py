@@ -81,3 +81,20 @@ def test_a_tool_name_line_without_its_fence_is_the_same_call_for_an_offered_tool
 )
 def test_a_tool_name_line_that_is_not_a_call_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # A line after the name that is no offered tool's name is text, not a second call named by it.
+        ("Checking.\nTOOL_NAME: read_file\nDone.", [("read_file", {})], "Checking.\nDone."),
+        (
+            "TOOL_NAME: read_file\nBEGIN_ARG: filepath\na.py\nEND_ARG\nThat is the file.",
+            [("read_file", {"filepath": "a.py"})],
+            "\nThat is the file.",
+        ),
+    ],
+)
+def test_after_an_unfenced_call_only_an_offered_tools_name_opens_another(text: str, calls: list, visible: str) -> None:
+    tools = [tool("read_file", filepath="string"), tool("get_weather", city="string")]
+    check(Real("written", text, calls, visible=visible, tools=tools))

@@ -1007,3 +1007,46 @@ def test_an_xml_declaration_before_no_offered_call_stays_text(text: str) -> None
 )
 def test_a_fence_of_xml_holding_no_call_is_text(text: str) -> None:
     check(Real("written: XML shown in a fence", text, [], visible=text, tools=[tool("get_weather", city="string")]))
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        (
+            '- {"name": "get_weather", "arguments": {"city": "Paris"}}\n- {"name": "get_weather", "arguments": {"city": "Oslo"}}',
+            "\n",
+        ),
+        (
+            'Two calls:\n1. {"name": "get_weather", "arguments": {"city": "Paris"}}\n2) {"name": "get_weather", '
+            '"arguments": {"city": "Oslo"}}',
+            "Two calls:\n\n",
+        ),
+        (
+            '  * {"name": "get_weather", "arguments": {"city": "Paris"}}\n  \u2022 {"name": "get_weather", "arguments": {"city": "Oslo"}}',
+            "\n",
+        ),
+    ],
+)
+def test_call_objects_as_a_lists_items_are_calls_their_bullets_markup(text: str, visible: str) -> None:
+    calls = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Oslo"})]
+    check(
+        Real(
+            "written: calls written as a Markdown list",
+            text,
+            calls,
+            visible=visible,
+            tools=[tool("get_weather", city="string")],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '- {"name": "lookup", "arguments": {"city": "Paris"}}',  # no offered tool
+        '- {"city": "Paris"}\n- {"city": "Oslo"}',  # data, no call
+        'For example:\n- {"name": "get_weather", "arguments": {"city": "Paris"}}',  # presented
+    ],
+)
+def test_a_bulleted_object_that_is_no_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=[tool("get_weather", city="string")]))
