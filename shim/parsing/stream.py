@@ -360,11 +360,16 @@ class StreamParser:
             self._text(text[pos:])
             return len(text)
         self._text(text[pos:at])
-        if self._outer is not None and text[at] == "<":  # the closer of a wrapper around the calls just read
-            outer = self._outer.match(text, at, partial=not final)
+        if self._outer is not None and text[at] in "<\r\n":  # the closer of a wrapper around the calls just read
+            # on its own line too: the line break before it is text, as after any call (`block_end._ends`)
+            start = at if text[at] == "<" else _WS.match(text, at).end()  # type: ignore[union-attr]  # always matches
+            if start >= len(text) and not final:
+                return self._more(text, at)
+            outer = self._outer.match(text, start, partial=not final)
             if outer is not None and outer.partial:
                 return self._more(text, at)
             if outer is not None:
+                self._text(text[at:start])
                 self._outer = None
                 if self._held is not None:
                     self._release_wrapper(text=False)
