@@ -70,8 +70,8 @@ _CUE = regex.compile(
     r"|\bin (?:this|the following) (?:\w+ )?(?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
     r"|\bhere(?:'s| is| are) (?:the|an?) (?:\w+ )?(?:structure|format|syntax|template|example)"
     r"|\b(?:here(?:'s| is) )?how (?:you|one) (?:can|could|would|should|might)\b"  # told to the reader: not done
-    r"|\b(?:you|one) (?:can|could|may|might|should|would) (?:call|invoke|write|emit|output|send|type)\b"  # the
-    # reader is told how: not done ("you could write something like:")
+    r"|\b(?:you|one) (?:can|could|may|might|should|would) (?:call|invoke|write|emit|output|send|type|try|use|run)\b"
+    # the reader is told how, or what to try: not done ("you could write something like:", "You could try {…}")
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
     r"|\blike (?:this|so)|\b(?:looks?|be) like"
     r"|\binstead of (?:returning|writing|emitting|outputting|producing|printing|calling|making|sending)\b"

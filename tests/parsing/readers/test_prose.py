@@ -285,6 +285,10 @@ def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(
         'You could write something like:\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'One would emit\n```json\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```',
         'To get the forecast you should output [get_weather(city="Oslo")] on its own.',
+        # the reader told what to try or use (theos-agent's parser tests: a suggestion, not a call)
+        'You could try {"name": "get_weather", "arguments": {"city": "Lima"}} to find it.',
+        'You can use this:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'One might run [get_weather(city="Oslo")] for that.',
     ],
 )
 def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str) -> None:
@@ -300,6 +304,8 @@ def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str)
         'You can call me back later. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'You can type a city any time. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         "I call it now: <function=get_weather><parameter=city>NYC</parameter></function>",
+        'I can use the tool now. {"name": "get_weather", "arguments": {}}',
+        'You can try again later; I will check first.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
     ],
 )
 def test_a_call_the_model_makes_after_saying_how_is_still_a_call(text: str) -> None:
