@@ -742,3 +742,17 @@ def test_a_json_example_under_presenting_words_or_presenting_the_next_block_keep
     result = parse_everywhere(text, TOOLS)
     assert result["calls"] == []
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'For example:\r\n<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}}</tool_call>',
+        "## Action Space\r\n\r\nget_weather(city='Lima')\r\n",
+        "The fields, such as:\r\n\r\n- Action: get_weather\r\n- Action Input: Lima\r\n",
+        'Use the following format:\r\n```json\r\n{"name": "get_weather", "arguments": {"city": "Lima"}}\r\n```',
+    ],
+)
+def test_a_call_presented_in_text_with_windows_line_breaks_is_text_as_with_unix_ones(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert (result["calls"], result["text"]) == ([], text)
