@@ -70,8 +70,8 @@ _CUE = regex.compile(
     r"|\bin (?:this|the following) (?:\w+ )?(?:format|form|way)|\bas follows|\bexample(?: call| output)?s?"
     r"|\bhere(?:'s| is| are) (?:the|an?) (?:\w+ )?(?:structure|format|syntax|template|example)"
     r"|\b(?:here(?:'s| is) )?how (?:you|one) (?:can|could|would|should|might)\b"  # told to the reader: not done
-    r"|\b(?:you|one) (?:can|could|may|might|should|would) (?:call|invoke|write|emit|output|send|type)\b"  # the
-    # reader is told how: not done ("you could write something like:")
+    r"|\b(?:you|one) (?:can|could|may|might|should|would) (?:call|invoke|write|emit|output|send|type|try|use|run)\b"
+    # the reader is told how, or what to try: not done ("you could write something like:", "You could try {…}")
     r"|\b(?:return|write|respond|reply|enclose|wrap)\b[^.!?\n]{0,120}?\btags?(?=[ \t]*:)"
     r"|\blike (?:this|so)|\b(?:looks?|be) like"
     r"|\binstead of (?:returning|writing|emitting|outputting|producing|printing|calling|making|sending)\b"
@@ -191,7 +191,7 @@ _FENCE_TAIL = regex.compile(r"\n[ \t]{0,3}```[\w+#.\-]{1,20}[ \t]*\r?\n[ \t]*$")
 def presents(before: str) -> bool:
     """The text just before an opener quotes it (a ``>`` line) or presents it as an example (directly, or with
     a fence's opening line between them)."""
-    before = _FENCE_TAIL.sub("\n", before)
+    before = _FENCE_TAIL.sub("\n", _unix(before))
     rules = (_QUOTED_LINE, _QUOTATION, _CUE, _INSTRUCTION, _LABEL, _HEADING)
     return any(rule.search(before) is not None for rule in rules)
 
@@ -199,7 +199,13 @@ def presents(before: str) -> bool:
 def continues_examples(before: str) -> bool:
     """After a block shown as an example in this message, the text just before the next opener is a label line:
     a list of examples goes on (a document showing one call in several families' formats, each under its name)."""
-    return _NEXT_LABEL.search(before) is not None
+    return _NEXT_LABEL.search(_unix(before)) is not None
+
+
+def _unix(text: str) -> str:
+    """Windows line breaks as ``\n``: the rules read line ends as ``\n``, and an opener that begins at a line break
+    leaves its ``\r`` at the end of the text before it."""
+    return text.replace("\r", "")
 
 
 class Quoted:

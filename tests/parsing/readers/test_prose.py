@@ -285,6 +285,10 @@ def test_a_call_with_no_users_turn_or_format_sentence_before_it_is_still_a_call(
         'You could write something like:\n\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'One would emit\n```json\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```',
         'To get the forecast you should output [get_weather(city="Oslo")] on its own.',
+        # the reader told what to try or use (theos-agent's parser tests: a suggestion, not a call)
+        'You could try {"name": "get_weather", "arguments": {"city": "Lima"}} to find it.',
+        'You can use this:\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+        'One might run [get_weather(city="Oslo")] for that.',
     ],
 )
 def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str) -> None:
@@ -300,6 +304,8 @@ def test_a_call_shown_to_the_reader_as_how_they_could_make_it_is_text(text: str)
         'You can call me back later. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'You can type a city any time. <tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         "I call it now: <function=get_weather><parameter=city>NYC</parameter></function>",
+        'I can use the tool now. {"name": "get_weather", "arguments": {}}',
+        'You can try again later; I will check first.\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
     ],
 )
 def test_a_call_the_model_makes_after_saying_how_is_still_a_call(text: str) -> None:
@@ -736,3 +742,17 @@ def test_a_json_example_under_presenting_words_or_presenting_the_next_block_keep
     result = parse_everywhere(text, TOOLS)
     assert result["calls"] == []
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'For example:\r\n<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}}</tool_call>',
+        "## Action Space\r\n\r\nget_weather(city='Lima')\r\n",
+        "The fields, such as:\r\n\r\n- Action: get_weather\r\n- Action Input: Lima\r\n",
+        'Use the following format:\r\n```json\r\n{"name": "get_weather", "arguments": {"city": "Lima"}}\r\n```',
+    ],
+)
+def test_a_call_presented_in_text_with_windows_line_breaks_is_text_as_with_unix_ones(text: str) -> None:
+    result = parse_everywhere(text, TOOLS, every_split=len(text) < 140, seeds=6)
+    assert (result["calls"], result["text"]) == ([], text)
