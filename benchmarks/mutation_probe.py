@@ -16,13 +16,19 @@ A mutation is *not applied* (counted apart, never as a change) where its result 
 - ``prose_before`` / ``reasoning_before`` / ``doubled`` on an output that starts inside reasoning (its profile's
   ``starts_in_reasoning``): the text before the first closer is reasoning, so the prefix would join it or open
   a block inside a block, which no model prints;
+- ``prose_before`` on an output that opens with a form the table reads only where a message begins (a row with
+  ``start="message"``: a bare JSON object or list, a pythonic list, a name line then arguments, a stripped
+  channel header, a sequence's edge token): after a sentence the same characters are a sample in prose, which
+  is what keeps the decoys at no call; the rule is the table's, so the mutation does not apply;
 - ``rename_*`` where a call's name is not spelled verbatim in the text (the reader matched a near spelling or
   derived the name from the form, e.g. a ``bash`` fence) or where a tool's name is also a word of the format's
   markup (the fence language, a label): a consistent rename then rewrites markup, not just a name;
 - ``doubled`` where the output is not exactly one call, or it ends inside its call (no closer: the second copy
   would be the first one's argument), or after an end-of-turn token (the engine stops there, nothing follows);
 - ``end_token`` where the output already ends with an end-of-turn token or runs past one (what follows a turn's
-  end is already the family's business).
+  end is already the family's business), or where it is a transcript (another role's turn in the text,
+  `shim.parsing.readers.prose.TRANSCRIPT`: a rendered prompt or a chat shown whole, where every template token
+  is the document's, so an appended one cannot be told from the document's own and stays text);
 
 Everything else that changes is counted and listed: it is either a rule to write or an exclusion to add here with
 its reason.
@@ -43,6 +49,9 @@ from shim.bench.metrics import canonical, fold_ws
 from shim.bench.mutations import Call
 from shim.bench.real import load_real
 from shim.events import ParseResult
+from shim.parsing.readers import rows_for
+from shim.parsing.readers.prose import TRANSCRIPT
+from shim.parsing.shapes import ToolIndex
 from shim.parsing.stream import StreamParser
 
 PROSE = "Sure, let me check that.\n\n"
@@ -119,8 +128,16 @@ def passes(case: Case) -> tuple[bool, str]:
 # --- the mutations: each returns None where its result is not derivable (see the module docstring) -------------
 
 
+def _opens_message_only(case: Case) -> bool:
+    # The first non-blank characters open a row the table tries only where the message begins.
+    pos = len(case.text) - len(case.text.lstrip())
+    rows = rows_for(None, ToolIndex(list(case.tools or ())))
+    starts = [r for r in rows if r.start == "message" and r.kind in ("untagged", "markup")]
+    return any(r.compiled_open().match(case.text, pos) is not None for r in starts)
+
+
 def prose_before(case: Case, reasoning: str) -> Mutant | None:
-    if case.starts_in_reasoning:
+    if case.starts_in_reasoning or _opens_message_only(case):
         return None
     want = _expected(case, reasoning)
     return Mutant(
@@ -136,7 +153,7 @@ def _ends_turn(text: str) -> bool:
 
 def end_token(token: str) -> Callable[[Case, str], Mutant | None]:
     def mutate(case: Case, reasoning: str) -> Mutant | None:
-        if _ends_turn(case.text):
+        if _ends_turn(case.text) or TRANSCRIPT.search("\n" + case.text) is not None:
             return None
         return Mutant(text=case.text + token, tools=case.tools or (), expected=_expected(case, reasoning))
 
