@@ -21,8 +21,10 @@ A mutation is *not applied* (counted apart, never as a change) where its result 
   channel header, a sequence's edge token): after a sentence the same characters are a sample in prose, which
   is what keeps the decoys at no call; the rule is the table's, so the mutation does not apply;
 - ``rename_*`` where a call's name is not spelled verbatim in the text (the reader matched a near spelling or
-  derived the name from the form, e.g. a ``bash`` fence) or where a tool's name is also a word of the format's
-  markup (the fence language, a label): a consistent rename then rewrites markup, not just a name;
+  derived the name from the form, e.g. a ``bash`` fence), where a tool's name is also a word of the format's
+  markup (the fence language, a label), or where a tool's name is inside an argument's value (``bash
+  hello.sh``; a JSON string may spell it after an escape, ``\\nwrite_file``): a consistent rename then rewrites
+  markup or data, not just a name;
 - ``doubled`` where the output is not exactly one call, or it ends inside its call (no closer: the second copy
   would be the first one's argument), or after an end-of-turn token (the engine stops there, nothing follows);
 - ``end_token`` where the output already ends with an end-of-turn token or runs past one (what follows a turn's
@@ -37,11 +39,12 @@ its reason.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from shim.bench.corpus import Case
@@ -99,6 +102,14 @@ def read(text: str, tools: Sequence[dict[str, Any]], *, in_reasoning: bool, crlf
     )
 
 
+def same(got: Read, want: Read) -> bool:
+    """Equal calls, visible text and losslessness; reasoning compared without its whitespace (two blocks' texts
+    are joined as written, with no separator)."""
+    return (got.calls, got.visible, got.lossless) == (want.calls, want.visible, want.lossless) and "".join(
+        got.reasoning.split()
+    ) == "".join(want.reasoning.split())
+
+
 def _crlf(value: Any) -> Any:
     if isinstance(value, str):
         return value.replace("\r\n", "\n")
@@ -122,7 +133,7 @@ def passes(case: Case) -> tuple[bool, str]:
     """Whether the case reads right whole today (calls, visible, lossless), and the reasoning it reads."""
     got = read(case.text, case.tools or (), in_reasoning=case.starts_in_reasoning)
     want = _expected(case, got.reasoning)
-    return got == want, got.reasoning
+    return same(got, want), got.reasoning
 
 
 # --- the mutations: each returns None where its result is not derivable (see the module docstring) -------------
@@ -179,7 +190,7 @@ def crlf(case: Case, reasoning: str) -> Mutant | None:
 
 
 def _word(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w.\-]){re.escape(name)}(?![\w\-]|\.\w)")
+    return re.compile(rf"(?<![\w\-]){re.escape(name)}(?![\w\-]|\.\w)")
 
 
 def _markup_word(name: str, text: str) -> bool:
@@ -195,12 +206,14 @@ def rename(new_name: Callable[[int], str]) -> Callable[[Case, str], Mutant | Non
         mapping = {n: new_name(i) for i, n in enumerate(names)}
         # Longest first, one pass: a name that contains another is replaced whole.
         pattern = re.compile(
-            "|".join(rf"(?<![\w.\-]){re.escape(n)}(?![\w\-]|\.\w)" for n in sorted(names, key=len, reverse=True))
+            "|".join(rf"(?<![\w\-]){re.escape(n)}(?![\w\-]|\.\w)" for n in sorted(names, key=len, reverse=True))
         )
         if not names or any(not _word(c.name).search(case.text) for c in case.calls):
             return None
         if any(_markup_word(n, case.text) for n in names):
             return None
+        if any(_word(n).search(json.dumps(c.arguments)) for c in case.calls for n in names):
+            return None  # a name inside a value: the text may spell it escaped (``\\nNAME``), not derivable
 
         def sub(value: Any) -> Any:
             if isinstance(value, str):
@@ -258,17 +271,15 @@ class Tally:
     cases: int = 0
     right: int = 0
     skipped: int = 0
-    changed: list[str] | None = None
-
-    def __post_init__(self) -> None:
-        self.changed = []
+    changed: list[str] = field(default_factory=list[str])
 
 
 def _ends_inside_call(case: Case) -> bool:
-    # Cut the text before its last character: a call that still reads whole was closed by its own closer
-    # (or needs none); one that no longer reads ended at the end of the text.
-    got = read(case.text.rstrip()[:-1], case.tools or (), in_reasoning=case.starts_in_reasoning)
-    return len(got.calls) != len(case.calls)
+    # A sentence after the output: if it does not stay visible text after the same call, the call was still open
+    # where the output ended (no closer), and a second copy would be read as part of it.
+    got = read(case.text + "\n\nDone.", case.tools or (), in_reasoning=case.starts_in_reasoning)
+    expected = _expected(case, "")
+    return got.calls != expected.calls or not got.visible.endswith("Done.")
 
 
 def probe(cases: Iterable[Case], *, only: Sequence[str] = ()) -> dict[str, Tally]:
@@ -288,10 +299,9 @@ def probe(cases: Iterable[Case], *, only: Sequence[str] = ()) -> dict[str, Tally
             tally.cases += 1
             crlf_args = name == "crlf"
             got = read(mutant.text, mutant.tools, in_reasoning=case.starts_in_reasoning, crlf=crlf_args)
-            if got == mutant.expected:
+            if same(got, mutant.expected):
                 tally.right += 1
             else:
-                assert tally.changed is not None
                 tally.changed.append(case.id)
     return tallies
 
@@ -309,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tallies = probe(cases, only=[x for x in args.only.split(",") if x])
     print(f"{'mutation':24} {'cases':>6} {'right':>6} {'changed':>8} {'n/a':>6}  families most affected")
     for name, t in tallies.items():
-        changed = t.changed or []
+        changed = t.changed
         fams = Counter(c.split(":")[1].split("/")[0] for c in changed).most_common(5)
         print(
             f"{name:24} {t.cases:6} {t.right:6} {len(changed):8} {t.skipped:6}  "
@@ -317,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.verbose:
         for name, t in tallies.items():
-            for case_id in t.changed or []:
+            for case_id in t.changed:
                 print(f"  {name}: {case_id}")
     return 0
 
