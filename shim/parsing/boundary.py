@@ -22,7 +22,7 @@ import regex
 
 from shim.events import Event, TextDelta
 
-__all__ = ["BoundaryTokens"]
+__all__ = ["BoundaryTokens", "LastTurnEnd"]
 
 _TOKEN = regex.compile(r"\]<\][A-Za-z][\w.\-]{0,31}\[>\[")
 _START = "]<]"
@@ -99,3 +99,54 @@ class BoundaryTokens:
             out.append(TextDelta(text="", raw="".join(str(token) for _, token in self.tokens)))
             self.tokens.clear()
         return out
+
+
+_END_OF_TURN = (
+    r"(?:<\|(?:im_end|eot_id|eom_id|eot|eom|end|endoftext|end_of_text|end_of_turn|END_OF_TURN_TOKEN)\|>"
+    r"|</s>|<eos>|<end_of_turn>|<[|\uff5c]end[_\u2581]of[_\u2581]sentence[|\uff5c]>)"
+)
+_LAST_TOKENS = regex.compile(rf"(?:{_END_OF_TURN}[ \t\r\n]{{0,8}}){{1,4}}", regex.IGNORECASE)
+_LAST_SPAN = 4 * (24 + 8)
+"""Longer than any run `_LAST_TOKENS` matches: how far from the stream's end the run may begin."""
+
+
+class LastTurnEnd:
+    """The end-of-turn tokens a stream ends with (``…<|im_end|>``, ``…</s>\\n``, ``<|eot_id|><|end_of_text|>``):
+    the engine's stop, printed because it did not skip special tokens. They end the message whatever is open
+    there: an unclosed reasoning block ends before them, a call the output ends inside ends before them, text
+    presented as an example ends before them; they are never a value's characters nor visible text (but in a
+    transcript, where a template's every token is the document's, `shim.parsing.stream` gives them back as text).
+
+    Only the last run counts: the same token with text after it is read as usual (in text,
+    `shim.parsing.readers.block_end.TurnEnd` decides). So the end of each chunk that may begin such a run is held
+    back until text follows it (it goes on to be read) or the stream ends (`take` then gives it).
+    """
+
+    def __init__(self) -> None:
+        self.hold = ""
+        """The end of the stream so far that is, or may begin, a run of end-of-turn tokens to the end."""
+
+    def strip(self, chunk: str) -> str:
+        """``chunk`` (after what was held) without the end that may begin a last run of end-of-turn tokens."""
+        text, self.hold = self.hold + chunk, ""
+        start = max(0, len(text) - _LAST_SPAN)
+        at = text.find("<", start)
+        while at >= 0:
+            if _LAST_TOKENS.fullmatch(text, at, partial=True) is not None:
+                self.hold = text[at:]
+                return text[:at]
+            at = text.find("<", at + 1)
+        return text
+
+    def take(self) -> str:
+        """At the end of the stream: the held run if it is whole (to be markup), else nothing (the held text,
+        a token cut off, is read as the rest of the stream: `rest`)."""
+        run = self.hold if _LAST_TOKENS.fullmatch(self.hold) is not None else ""
+        if run:
+            self.hold = ""
+        return run
+
+    def rest(self) -> str:
+        """What is held and is no whole run: the stream's own last characters."""
+        rest, self.hold = self.hold, ""
+        return rest

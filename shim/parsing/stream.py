@@ -37,7 +37,7 @@ import regex
 from shim.errors import ParserClosedError
 from shim.events import Event, ParseIssue, ReasoningDelta, TextDelta, ToolCallChunk, ToolCallEnd, ToolCallStart
 from shim.ids import IdGenerator
-from shim.parsing.boundary import BoundaryTokens
+from shim.parsing.boundary import BoundaryTokens, LastTurnEnd
 from shim.parsing.readers import DEFAULT_DIALECTS, MORE, Block, Dialect, Reader, reader_for, rows_for
 from shim.parsing.readers.block_end import TURN_END, Closed
 from shim.parsing.readers.prose import PRESENTED_ONLY, TRANSCRIPT, Quoted, continues_examples, placeholder, presents
@@ -117,6 +117,7 @@ class StreamParser:
         self.tools = tools if isinstance(tools, ToolIndex) else ToolIndex(tools or ())
         self._ids = ids or IdGenerator()
         self._boundary = BoundaryTokens()  # leaked boundary tokens: out of the text, back into the raw
+        self._last = LastTurnEnd()  # the end-of-turn tokens the stream ends with: held back, then markup
         self._ahead = 0  # characters of (stripped) text fed and not yet returned in events' raw (held back)
         layout = _layout(None if dialects is None else tuple(dialects), self.tools)
         self.markers = layout.markers
@@ -185,7 +186,9 @@ class StreamParser:
         if self._closed:
             raise ParserClosedError("this StreamParser is closed; create a new one for the next stream")
         if "]" in chunk or self._boundary.hold:
-            chunk = self._boundary.strip(chunk, ahead=self._ahead, final=False)
+            chunk = self._boundary.strip(chunk, ahead=self._ahead + len(self._last.hold), final=False)
+        if "<" in chunk or self._last.hold:
+            chunk = self._last.strip(chunk)
         if self._reader is None and not self._at_start and self._held is None:  # in text: the fast path
             carry = self._carry
             text = carry + chunk if carry else chunk
@@ -220,7 +223,12 @@ class StreamParser:
         if self._closed:
             raise ParserClosedError("this StreamParser is already closed")
         self._closed = True
-        held = self._boundary.strip("", ahead=self._ahead, final=True)
+        held = self._boundary.strip("", ahead=self._ahead + len(self._last.hold), final=True)
+        held = self._last.strip(held)
+        # The run of end-of-turn tokens the stream ends with is the engine's stop: markup, whatever is open before
+        # it; but a transcript's tokens are all the document's (`TRANSCRIPT`).
+        last = "" if self._in_transcript() else self._last.take()
+        held += self._last.rest()
         self._ahead += len(held)
         text, self._carry = self._carry + held, ""
         self._run(text, final=True)
@@ -240,7 +248,8 @@ class StreamParser:
         if self._held is not None:  # its closer never came: a wrapper of the calls may leave it out, a tag after a
             self._release_wrapper(text=self._held.after_call)  # call is no wrapper of them
         self._cut_off_opener()
-        return self._returned(self._flush_out(), final=True)
+        events = self._returned(self._flush_out(), final=True)
+        return [*events, TextDelta(text="", raw=last)] if last else events
 
     def _prose(self, text: str, carry: str, cuts: Sequence[int] = ()) -> list[Event]:
         """The fast path: what `_run` does with ``text`` (``carry`` and the chunk) when it can open nothing there:

@@ -38,7 +38,15 @@ from shim.parsing import lenient_json
 from shim.parsing.json_scan import retyped
 from shim.parsing.shapes import ToolIndex
 
-__all__ = ["cdata_content", "typed_arguments", "typed_tree", "typed_value", "unescaped_text", "unlaid"]
+__all__ = [
+    "cdata_content",
+    "layout_newline",
+    "typed_arguments",
+    "typed_tree",
+    "typed_value",
+    "unescaped_text",
+    "unlaid",
+]
 
 _LITERAL_KINDS: dict[str, type | tuple[type, ...]] = {
     "array": list,
@@ -50,27 +58,37 @@ _LITERAL_KINDS: dict[str, type | tuple[type, ...]] = {
 _PY_WORDS = {"True": True, "False": False, "None": None}
 
 
-_CLOSER_INDENT = regex.compile(r"\n([ \t]+)\Z")
+_CLOSER_INDENT = regex.compile(r"\r?\n([ \t]+)\Z")
+
+
+def layout_newline(raw: str, *, end: bool = False) -> int:
+    """The length of the line break ``raw`` starts with (``end``: ends with), ``\n`` or ``\r\n``; 0: none. A
+    value's layout newline is either: an output with Windows line endings writes its tags' lines so."""
+    if end:
+        return 2 if raw.endswith("\r\n") else 1 if raw.endswith("\n") else 0
+    return 2 if raw.startswith("\r\n") else 1 if raw.startswith("\n") else 0
 
 
 def unlaid(raw: str) -> str:
-    """A value with the layout newline each side removed (``<parameter=k>\\nvalue\\n</parameter>``).
+    """A value with the layout newline each side removed (``<parameter=k>\\nvalue\\n</parameter>``; ``\\r\\n``
+    as well, `layout_newline`).
 
     When the value starts on the line after its opener and the closer is indented on a line of its own (the call
     pretty-printed: Nemotron 3, MiniMax-M2 in a proxy's tests, prompts that show an indented example), that
     indentation is layout as well: it is taken off each line of the value, and a one-line value loses its
     surrounding blanks. A value whose closer starts its line keeps every character."""
-    if not raw.startswith("\n") and raw[:1].isspace():
+    lead = layout_newline(raw)
+    if not lead and raw[:1].isspace():
         return raw  # indentation kept right after the opener: the value's whitespace is data
-    indented = _CLOSER_INDENT.search(raw) if raw.startswith("\n") else None
+    indented = _CLOSER_INDENT.search(raw) if lead else None
     if indented is not None:
         indent = indented.group(1)
-        lines = raw[1 : indented.start()].split("\n")
+        lines = raw[lead : indented.start()].split("\n")
         if len(lines) == 1:
             return lines[0].strip()
         return "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in lines)
-    raw = raw[1:] if raw.startswith("\n") else raw
-    return raw[:-1] if raw.endswith("\n") else raw
+    raw = raw[lead:]
+    return raw[: len(raw) - layout_newline(raw, end=True)]
 
 
 def typed_value(

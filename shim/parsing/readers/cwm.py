@@ -31,6 +31,7 @@ from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader
 from shim.parsing.readers.block_end import Revert
 from shim.parsing.shapes import one_parameter
+from shim.parsing.xml_values import layout_newline
 
 __all__ = ["ROWS"]
 
@@ -137,8 +138,8 @@ class _Body:
 
 
 def _unlaid(body: str) -> str:
-    body = body[1:] if body.startswith("\n") else body[2:] if body.startswith("\r\n") else body
-    return body[:-1] if body.endswith("\n") else body
+    body = body[layout_newline(body) :]
+    return body[: len(body) - layout_newline(body, end=True)]
 
 
 def _call(ctx: Context, name: str, body: str) -> tuple[str, dict[str, Any]] | None:

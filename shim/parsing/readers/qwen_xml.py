@@ -38,7 +38,7 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.tags import PARTIAL, compile_marker
-from shim.parsing.xml_values import typed_value, unlaid
+from shim.parsing.xml_values import layout_newline, typed_value, unlaid
 
 __all__ = ["FUNCTION_OPEN", "ROWS", "SelfClosed", "XmlBody", "open_function"]
 
@@ -331,8 +331,8 @@ def _unlaid(raw: str) -> str:
     indentation of a closer indented on its own line (`shim.parsing.xml_values.unlaid`). A one-line value written
     on its tag's line loses the blanks around it.
     """
-    if not raw.startswith("\n"):
-        raw = raw[:-1] if raw.endswith("\n") else raw
+    if not layout_newline(raw):
+        raw = raw[: len(raw) - layout_newline(raw, end=True)]
         # A one-line value written beside its tag (``<parameter=path> a.txt``): the blanks around it are layout.
         return raw if "\n" in raw else raw.strip(" \t")
     return unlaid(raw)

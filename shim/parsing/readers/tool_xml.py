@@ -49,7 +49,7 @@ from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.xml_elements import elements
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import compile_marker
-from shim.parsing.xml_values import cdata_content, typed_tree, typed_value
+from shim.parsing.xml_values import cdata_content, layout_newline, typed_tree, typed_value
 
 __all__ = ["NAMESPACES", "ROWS", "ToolXml", "tool_name_pattern"]
 
@@ -344,8 +344,8 @@ class ToolXml:
         raw = "".join(self.value)
         if cdata_content(raw) is None:  # (a CDATA section is taken off where the value is typed)
             # the format puts a long value on its own lines: drop one newline on each side
-            raw = raw[1:] if raw.startswith("\n") else raw
-            raw = raw[:-1] if raw.endswith("\n") else raw
+            raw = raw[layout_newline(raw) :]
+            raw = raw[: len(raw) - layout_newline(raw, end=True)]
         self.arguments[self.key] = typed_value(self.ctx.tools, self.name, self.key, raw)
         self.raws.setdefault(self.key, []).append(raw)
         self.key = None
