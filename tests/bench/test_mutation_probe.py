@@ -3,11 +3,13 @@ not applied) and the open cases listed here, nothing else.
 
 A rule added later that breaks a mutation the parser reads today (an end token after a reply, CRLF line endings,
 renamed tools…) fails here; so does one that reads an open case, which then leaves this list. Every mutation of
-the probe runs over every twenty-fifth real case (about 200 cases, seconds).
+the probe runs over one real case in twenty-five (about 200 cases, seconds), chosen by a hash of its id, so cases
+added to the corpus later do not shift the sample.
 """
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -16,33 +18,31 @@ from tests.helpers.scripts import load_script
 
 _PROBE: Any = load_script(Path(__file__).resolve().parents[2] / "benchmarks" / "mutation_probe.py", "mutation_probe")
 
+_REPEATED = (
+    "by the table: the same call written again right after it, under a second opener of a form with no closer, is"
+    " that call once (`block_end._repeated`)"
+)
+_MESSAGE_START = "a form read only where the message begins (a name line then JSON, a bare bracket action)"
 OPEN: dict[tuple[str, str], str] = {
-    ("prose_before", "real:gemma4/c13_vllm_gemma4_bare_call_after_thought_listing"): "bare call: after a thought "
-    "channel, read only where the message begins",
-    ("prose_before", "real:llama_pythonic/b4_bench_lfm25_pythonic_call_then_prose_narrow_nbsp"): "a pythonic list "
-    "after a sentence is read as a sample",
-    ("prose_before", "real:negative/d7_gptme_at_tool_call_inside_example_fence"): "false positive: a ```example "
-    "fence that does not open the message is read as a call",
-    ("reasoning_before", "real:negative/d7_gptme_at_tool_call_inside_example_fence"): "the same",
-    ("padded", "real:negative/d7_gptme_at_tool_call_inside_example_fence"): "the same",
-    ("prose_before", "real:react/a19_nb_watsonx_lc_agents_llama3_70b_cell49_step11_call"): "ReAct after a "
-    "sentence before its Question line",
-    ("doubled", "real:functioncall_tag/d21_nb_eformat_granite20bfc_llamacpp_cell11_weather_new_york"): "by the "
-    "table: an identical call under a second opener of a form with no closer is the first one repeated",
-    ("doubled", "real:name_json_lines/b11_bfclres_glm4_9b_name_line_gcd_only"): "a name line then JSON, read "
-    "only where the message begins",
-    ("doubled", "real:llama_builtin/d21_nb_dlai_llama32_lesson3_cell48_python_tag_brave_search"): "not analysed",
-    ("doubled", "real:llama_pythonic/b4_bench_lfm25_pythonic_call_then_prose_narrow_nbsp"): "not analysed",
-    ("doubled", "real:minimax_m1/a4_vllm_minimax_m1_block_not_closed"): "not analysed",
-    ("doubled", "real:qwen3_coder/a14_blockcell21_step35flash_spawn_json_param"): "not analysed",
-    ("doubled", "real:react/a19_nb_watsonx_lc_agents_llama3_70b_cell49_step11_call"): "not analysed",
+    ("doubled", "real:damaged/b_aisdk_glm47_call_opener_missing_lt"): "not analysed",
+    ("doubled", "real:gemma4/a13_gemma4_tool_shim_card_json_braces"): _REPEATED,
+    ("doubled", "real:hermes/a4_vllm_hermes_call_until_eos_no_closer"): _REPEATED,
+    ("doubled", "real:llama3_json/d7_mlxswift_llama_python_tag_json"): _REPEATED,
+    ("doubled", "real:name_json_lines/a23_bfclres_glm4_9b_rest_1"): _MESSAGE_START,
+    ("doubled", "real:name_json_lines/a24_bfclres_glm4_9b_executable_parallel_multiple_function_0"): _MESSAGE_START,
+    ("doubled", "real:name_json_lines/a24_bfclres_glm4_9b_executable_parallel_multiple_function_2"): _MESSAGE_START,
+    ("doubled", "real:qwen3_coder/c12_aphrodite_qwen3coder_bare_function_no_wrapper"): _REPEATED,
+    ("doubled", "real:qwen3_coder/c18_beam_qwen_param_missing_gt"): "not analysed",
+    ("doubled", "real:react_bracket_action/b17_react_webshop_ep1_action1"): _MESSAGE_START,
+    ("prose_before", "real:llama_pythonic/b13_bfclres_arctic_relevance_double_quoted_call_string"): "a pythonic "
+    "list after a sentence is read as a sample",
 }
 """Changes under a mutation that no rule reads yet (and the reason where known). Not by design: to be read."""
 
 
 def test_the_probe_over_a_sample_changes_only_the_open_cases_and_applies_its_exclusions() -> None:
     # One test, so the sample is read once (seconds) whatever the workers.
-    tallies: dict[str, Any] = _PROBE.probe(load_real()[::25])
+    tallies: dict[str, Any] = _PROBE.probe([c for c in load_real() if zlib.crc32(c.id.encode()) % 25 == 0])
     changed = {(name, case_id) for name, t in tallies.items() for case_id in t.changed}
     assert changed == set(OPEN)
     for name, t in tallies.items():
