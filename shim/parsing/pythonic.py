@@ -40,6 +40,8 @@ from typing import Any, cast
 
 import regex
 
+from shim.parsing.colon_calls import FENCE_RUN, VALUE_START, colon_calls
+
 __all__ = [
     "JSON_LITERALS",
     "MARKDOWN_ESCAPE",
@@ -69,7 +71,9 @@ JSON_LITERALS: dict[str, bool | None] = {"true": True, "false": False, "null": N
 
 _STRING_RUNS = {"'": regex.compile(r"[^'\\]+"), '"': regex.compile(r'[^"\\]+')}
 _LINE_STRING_RUNS = {"'": regex.compile(r"[^'\\\n]+"), '"': regex.compile(r'[^"\\\n]+')}
-_PLAIN = regex.compile(r"[^'\"\[\]\(\)\{\}]+")
+_PLAIN = regex.compile(r"[^'\"\[\]\(\)\{\}`]+")
+_FENCE_BODY = regex.compile(r"[^`]+")
+_TICKS = regex.compile(r"`+")
 
 _CALL_LINE = regex.compile(
     rf"""[ \t]{{0,16}}\[?[ \t]{{0,8}}['"](?P<call>{_NAME}\(.*\))[ \t]{{0,8}}['"]?[ \t]{{0,8}},?[ \t]{{0,8}}\r?"""
@@ -119,6 +123,13 @@ class PythonicScanner:
         self._call_lines = call_lines
         self._line = ""
         """``call_lines``: the current line's text before this chunk."""
+        self._last = ""
+        """The last character read outside strings and fences, blanks aside."""
+        self._ticks = 0
+        """A run of backticks being counted (it may go on in the next chunk)."""
+        self._fence = 0
+        """The length of the backtick fence holding a value (``cmd: ```ls`````), 0 outside one: only a run of
+        exactly that length closes it (`shim.parsing.colon_calls`)."""
 
     @property
     def only_closer_missing(self) -> bool:
@@ -144,6 +155,16 @@ class PythonicScanner:
         n = len(text)
         runs = _LINE_STRING_RUNS if self._call_lines else _STRING_RUNS
         while pos < n and not self.done:
+            if self._ticks and text[pos] != "`":
+                self._end_ticks()
+                continue
+            if self._quote is None and (self._fence or text[pos] == "`"):
+                run = (_TICKS if text[pos] == "`" else _FENCE_BODY).match(text, pos)
+                assert run is not None
+                if text[pos] == "`":
+                    self._ticks += len(run.group())
+                pos = run.end()
+                continue
             if self._quote is not None:
                 if self._escaped:
                     self._escaped = False
@@ -164,8 +185,10 @@ class PythonicScanner:
             plain = _PLAIN.match(text, pos)
             if plain is not None:
                 pos = plain.end()
+                self._last = plain.group().rstrip()[-1:] or self._last
                 continue
             char = text[pos]
+            self._last = char
             if char in "'\"":
                 self._quote = char
             elif char in "([{":
@@ -176,6 +199,17 @@ class PythonicScanner:
                     self.done = True
             pos += 1
         return pos
+
+    def _end_ticks(self) -> None:
+        """A run of backticks ended: it closes the open fence when it is as long, opens one where a value starts
+        (three or more), and is plain text otherwise (`shim.parsing.colon_calls`)."""
+        ticks, self._ticks = self._ticks, 0
+        if self._fence:
+            self._fence = 0 if ticks == self._fence else self._fence
+        elif ticks >= FENCE_RUN and self._last in VALUE_START:
+            self._fence = ticks
+            return
+        self._last = "`"
 
 
 _STRING_OR_NAME = regex.compile(
@@ -301,6 +335,12 @@ def parse_pythonic(
     if calls is None and lenient:  # call strings one a line, their quotes damaged
         lines = _call_lines(text)
         calls = _string_calls(lines, parameters) if lines is not None else None
+    if calls is None and parameters is not None and (":" in text or "`" in text):
+        # `read_file(path: "/a")`, `bash(cmd: ```ls```)`: a harness's spelling of the same call (`colon_calls`),
+        # its values literals only: a bare word there is a type (`schedule(title: string)`, a signature), no value
+        spelled_text = colon_calls(text, parameters)
+        if spelled_text is not None:
+            calls = _parse(spelled_text, parameters, strings=False)
     return calls
 
 

@@ -23,7 +23,7 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, read_to
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody, NamedStart
-from shim.parsing.readers.named_elements import element_body
+from shim.parsing.readers.named_elements import declared_elements, declared_keys, element_body
 from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tagged_json import TaggedStart, tag
 from shim.parsing.readers.tool_xml import tool_name_pattern
@@ -215,12 +215,19 @@ def _any_tag_opener(tools: ToolIndex) -> str | None:
     if names is None:
         return None
     head = rf"<{_WS}(?P<tag>[A-Za-z_][\w:.\-]{{0,63}})[ \t]+(?:name|tool|tool_name|function)[ \t]*=[ \t]*"
-    return rf"""{head}["'](?P<name>{names})["']{_WS}>(?=[ \t\r\n]{{0,64}}<{_NS}parameter[ \t]+name[ \t]*=)"""
+    keys = declared_keys(tools)
+    element = rf"|(?P<element><{_WS}(?:{keys}){_WS}>)" if keys else ""
+    pair = rf"<{_NS}parameter[ \t]+name[ \t]*="
+    return rf"""{head}["'](?P<name>{names})["']{_WS}>(?=[ \t\r\n]{{0,64}}(?:{pair}{element}))"""
 
 
-def _any_tag(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
-    """The pairs up to ``</TAG>`` of the opener's own tag (or ``</invoke>``)."""
+def _any_tag(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
+    """The pairs up to ``</TAG>`` of the opener's own tag (or ``</invoke>``); or, where a declared parameter's
+    element follows the opener (``<minerva_tool name="Read"><path>a.py</path></minerva_tool>``), the elements up to
+    ``</TAG>`` (`declared_elements`)."""
     close = rf"</{_WS}{regex.escape(match.group('tag'))}{_WS}>"
+    if match.group("element") is not None:
+        return declared_elements(ctx, block, match.group("name"), regex.compile(close, regex.IGNORECASE))
     form = PairForm(
         key=FORM.key,
         value_end=regex.compile(rf"(?P<close></{_NS}parameter[ \t]*>)|<{_NS}parameter[ \t]|{close}", regex.I),
@@ -232,7 +239,8 @@ def _any_tag(ctx: Context, block: Block, match: regex.Match[str]) -> XmlPairs:
 
 ANY_TAG_ROWS = [
     # <call_record tool="read"><parameter name="path">a.py</parameter></call_record> (Gemini 3 in oh-my-pi):
-    # the invoke form under a tag of any name, for an offered tool, with a parameter pair right after it.
+    # the invoke form under a tag of any name, for an offered tool, with a parameter pair right after it; or one
+    # element per argument, each a parameter the tool declares (MinervaCode's <minerva_tool name="Read"><path>…).
     Dialect("named_any_tag", "<", None, kind="untagged", first="<", reader=_any_tag, open_for_tools=_any_tag_opener),
 ]
 

@@ -311,13 +311,18 @@ def _value(text: str) -> Any:
 
 
 class XmlElements:
-    def __init__(self, ctx: Context, block: Block, *, lines: bool = False) -> None:
-        """``lines``: the body is ``key: value`` lines, not elements."""
+    def __init__(
+        self, ctx: Context, block: Block, *, lines: bool = False, closer: regex.Pattern[str] | None = None
+    ) -> None:
+        """``lines``: the body is ``key: value`` lines, not elements. ``closer``: where the body ends, for a block
+        of no row's own tag (the row's closer otherwise)."""
         self.ctx = ctx
         self.block = block
         self.parse: Callable[[str], Any] = key_lines if lines else elements
-        assert block.dialect is not None
-        self.closer = block.dialect.compiled_close()
+        if closer is None:
+            assert block.dialect is not None
+            closer = block.dialect.compiled_close()
+        self.closer = closer
         self.body: list[str] = []
         self.declared: dict[str, str] = {}
         """Each ``<arg name="k" type="…">``'s JSON type, where the markup gives one."""
