@@ -75,3 +75,56 @@ def test_a_blank_where_the_equals_sign_belongs_is_the_same_call(
 )
 def test_the_blank_forms_in_prose_stay_text(text: str) -> None:
     check(Real(XALGORIX, text, [], visible=text, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # the recorded regression: the opener's `<function=` cut, the name and `>` kept
+            "terminal_execute>\n<parameter=command>curl -v https://portal.flare.network/ 2>&1 | head -40</parameter>\n"
+            "</function>",
+            [("terminal_execute", {"command": "curl -v https://portal.flare.network/ 2>&1 | head -40"})],
+            "",
+        ),
+        (  # opening a line after prose, indented, the blank parameter form, a typed value; prose after
+            "I will send it.\n  send_request>\n<parameter url>https://a.b</parameter>\n"
+            "<parameter timeout>5</parameter>\n</function>\nSent.",
+            [("send_request", {"url": "https://a.b", "timeout": 5})],
+            "I will send it. Sent.",
+        ),
+        (  # only the `<` cut: `function=NAME>` opening a line; MiniMax's parameter spelling after it
+            'Voilà.\nfunction=finish>\n<parameter name="summary">fini</parameter>\n</function>',
+            [("finish", {"summary": "fini"})],
+            "Voilà.",
+        ),
+        (  # two calls, each opener cut
+            "terminal_execute>\n<parameter=command>ls</parameter>\n</function>\n"
+            "finish>\n<parameter=summary>listed</parameter>\n</function>",
+            [("terminal_execute", {"command": "ls"}), ("finish", {"summary": "listed"})],
+            "",
+        ),
+        (  # prose and a value in another script, CRLF line breaks
+            "正在完成。\r\nfinish>\r\n<parameter=summary>评估完成</parameter>\r\n</function>",
+            [("finish", {"summary": "评估完成"})],
+            "正在完成。",
+        ),
+    ],
+)
+def test_an_opener_cut_to_the_tools_name_before_a_parameter_is_the_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(XALGORIX, text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "finish> is the prompt the shell shows.",  # no parameter after it
+        "Type finish> <parameter=summary>x</parameter> to end.",  # mid-line, in a sentence
+        "deploy>\n<parameter=target>prod</parameter>\n</function>",  # no offered tool of that name
+        "Log:\n```text\nterminal_execute>\n<parameter=command>ls</parameter>\n</function>\n```",  # quoted in a fence
+        "The model wrote\nfinish>\nand stopped.",  # the name and `>` alone
+    ],
+)
+def test_a_cut_opener_without_a_parameter_or_of_no_tool_stays_text(text: str) -> None:
+    check(Real(XALGORIX, text, [], visible=text, tools=TOOLS))
