@@ -105,7 +105,7 @@ def test_without_tools_the_prefix_stays_text() -> None:
         ),
     ],
 )
-def test_the_words_in_lower_or_mixed_case_are_a_sentences_and_stay_text(
+def test_the_words_in_lower_or_mixed_case_are_a_sentences_words_and_stay_text(
     text: str, calls: tuple[str, dict[str, Any]], visible: str
 ) -> None:
     check(Real(HOLMIUM, text, [calls], visible=visible, tools=TOOLS))
