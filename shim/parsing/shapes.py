@@ -112,7 +112,9 @@ list is the calls, as under ``tool_calls``."""
 _PARALLEL = frozenset({"multi_tool_use.parallel", "parallel"})
 """OpenAI's built-in fan-out: ``{"recipient_name": "multi_tool_use.parallel", "parameters": {"tool_uses": […]}}``
 holds the calls themselves."""
-_ENVELOPE_META = frozenset({"role", "content", "type", "id"})
+_ENVELOPE_META = frozenset({"role", "content", "type", "id", "mode"})
+"""Keys of a message around its calls: ``mode`` is LlamaSharp.ToolCallEnvelopes' (``{"mode": "tool_calls", "text":
+"", "calls": […]}``), the kind of reply the grammar let the model choose."""
 _BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "output", "response", "result"})
 """Keys a call object may carry beside its name and arguments without ceasing to be a call: the model's note on
 why (SWE-agent's ``thought``), the variable its output goes to (Hermes' ``output`` chaining), or the result it
@@ -520,7 +522,7 @@ def call_items(value: Any) -> list[Any]:
     A list item that is a call encoded as a JSON string is the call (`_encoded_call`); an envelope's text part
     (``{"type": "text", "text": …}``) is skipped.
 
-    An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``) or empty (an
+    An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``, ``mode``) or empty (an
     empty ``content``, Aster's ``"assistant_text": null``): a message that also says something is not a bare call
     list, and its text would be lost.
     """

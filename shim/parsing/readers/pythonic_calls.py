@@ -315,12 +315,16 @@ _BUILT_IN = r"(?:\.call)?"
 that drops special tokens returns the call alone): the offered tool's name then ``.call``, which `ToolIndex.resolve`
 reads as the tool's."""
 _ACTION = r"Action[ \t]{0,4}[:\uff1a]"
-_LABEL = rf"(?:Calling[ \t]{{1,4}}(?:tool|function)|Call)[ \t]{{0,4}}:|<<function>>|\*\*|__|{_ACTION}"
+_LABEL = (
+    rf"(?:Calling[ \t]{{1,4}}(?:tool|function)|(?:(?:tool|function)[ _]?)?Call|tool|function)[ \t]{{0,4}}:"
+    rf"|<<function>>|\*\*|__|{_ACTION}"
+)
 """Labels models put before a Python-style call: NexusRaven's ``Call: NAME(…)``, Gorilla OpenFunctions'
-``<<function>>NAME(…)``, the ``Calling tool: NAME(…)`` line of a chat history's call record (qMLX), Markdown's
-bold (``**NAME(…)**``, Llama 3.2 3B and Qwen2.5 1.5B in BFCL's result files, whose closing twin right after the
-call is its markup too), GUI agents' ``Action: click(start_box='(10,20)')`` (UI-TARS, whose Chinese outputs may
-write the full-width colon U+FF1A); ReAct's ``Action: NAME`` with no parenthesis is `react`'s."""
+``<<function>>NAME(…)``, the ``Calling tool: NAME(…)`` line of a chat history's call record (qMLX), ``tool:
+NAME({…})`` (beauford's prompt; ``Function:``, ``Tool call:`` alike), Markdown's bold (``**NAME(…)**``, Llama 3.2 3B
+and Qwen2.5 1.5B in BFCL's result files, whose closing twin right after the call is its markup too), GUI agents'
+``Action: click(start_box='(10,20)')`` (UI-TARS, whose Chinese outputs may write the full-width colon U+FF1A);
+ReAct's ``Action: NAME`` with no parenthesis is `react`'s."""
 _WORD_LABEL = regex.compile(rf"(?:^|\n)[ \t]{{0,8}}(?!(?:{_LABEL})$)\p{{L}}[\p{{L}}\p{{N}}_\-]{{0,31}}[ \t]{{0,4}}$")
 """One word opening the message or a line, right before a colon and a call (SwiftAgentKit's tests: ``Path:
 search_tool(…)``, ``Processing: …``, ``Query: …``): the line's label, text (the labels of `_LABEL` are markup,
@@ -359,7 +363,7 @@ ROWS = [
         lambda prefix: _opener(prefix, labelled=True),
         reader=_open_bare,
         open="call",
-        first="CcAa<*_",
+        first="CcAaTtFf<*_",
     ),
     # Path: search_tool(query="x", path="/usr"): a one-word label opening the message or a line, its colon, a call.
     # Read from the colon (a stop of the text scanner already), the word before it from the recent text: a row at

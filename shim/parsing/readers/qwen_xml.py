@@ -21,6 +21,9 @@ ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool
   ``</NAME>`` closer after a parameter ends any call of the tool ``NAME`` (inside a value it is the value's
   text: an ``html`` tool's markup holds ``</html>``).
 
+A blank where an ``=`` belongs is the same markup, for any key (MiniMax-M3 in xalgorix's tests): ``<parameter KEY>``
+(the key one identifier), ``<parameter = KEY>``, ``<function = NAME>``.
+
 A ``</parameter>`` with more text right after it on its line (no tag, no line break), or with another
 ``</parameter>`` right after it, is the value's own text: the value goes on to the next closer.
 """
@@ -43,14 +46,21 @@ from shim.parsing.xml_values import layout_newline, typed_value, unlaid
 __all__ = ["FUNCTION_OPEN", "ROWS", "SelfClosed", "XmlBody", "open_function"]
 
 # ``<function=NAME>``; Llama 3.x also writes ``<function=NAME={…}`` (an ``=`` where ``>`` belongs) before a JSON body.
-FUNCTION_OPEN = regex.compile(r"<function=(?P<name>[^>\n=]{1,128})(?:>|=(?=[ \t]*\{))", regex.IGNORECASE)
+# Blanks around the opener's `=` (`<function = NAME>`, MiniMax-M3 in xalgorix's tests) are the same opener.
+FUNCTION_OPEN = regex.compile(
+    r"<function[ \t]{0,4}=[ \t]{0,4}(?P<name>[^>\n=]{1,128})(?:>|=(?=[ \t]*\{))", regex.IGNORECASE
+)
 _WS = regex.compile(r"[ \t\r\n]+")
 _NAME = regex.compile(r"[^\W\d][\w.\-:]{0,127}")  # an identifier, in any script (`获取天气`)
 _PARAM_NAMED = r"<parameter[ \t]+name[ \t]*=[ \t]*[\"']"
 """``<parameter name="K">``: the MiniMax spelling of a parameter inside Qwen3-Coder's ``<function=NAME>`` (MiniMax
 M2.7 in Strix writes the two families' markup mixed)."""
+_PARAM_SPACED = r"<parameter[ \t]{1,4}(?P<key>[^\W\d][\w.\-]{0,63})[ \t]{0,4}>"
+"""``<parameter KEY>``: a blank where the ``=`` belongs (MiniMax-M3 in xalgorix's tests); the key one identifier."""
 _PARAM_OPEN = regex.compile(
-    rf"<parameter=(?P<key>[^>\n]{{1,128}})>|{_PARAM_NAMED}(?P<key>[^\"'>\n]{{1,128}})[\"'][ \t]*>", regex.IGNORECASE
+    rf"<parameter[ \t]{{0,4}}=[ \t]{{0,4}}(?P<key>[^>\n]{{1,128}})>"
+    rf"|{_PARAM_NAMED}(?P<key>[^\"'>\n]{{1,128}})[\"'][ \t]*>|{_PARAM_SPACED}",
+    regex.IGNORECASE,
 )
 _PARAM_CLOSE = r"<[ \t]{0,8}/[ \t]{0,8}parameter[ \t]{0,8}>"
 _PARAM_INLINE = regex.compile(
@@ -100,7 +110,7 @@ class XmlBody:
             if keys
             else None
         )
-        opens, closes = [r"<parameter=", _PARAM_NAMED], [_PARAM_CLOSE]
+        opens, closes = [r"<parameter=", _PARAM_NAMED, _PARAM_SPACED], [_PARAM_CLOSE]
         if keys and _NAME.fullmatch(self.name):
             # The schema's own names as tags (`<path>`, `<parameter>path</parameter>`), and `</NAME>` as closer.
             # A declared key's opener whose `>` was left out, the value on the next line (`<parameter=path⏎/tmp/a`,
@@ -124,7 +134,7 @@ class XmlBody:
         # A value opened by `<parameter=K>` ends only at the format's own markers and a wrapper's closing tag: a
         # tag named like a key inside it is the value's text (UI-TARS's `<parameter=point><point>17 58</point>`),
         # and so is a code fence (a README's text holds ```).
-        canonical = [_PARAM_CLOSE, r"<parameter=", _PARAM_NAMED, r"<parameter>", _FUNC_CLOSE]
+        canonical = [_PARAM_CLOSE, r"<parameter=", _PARAM_NAMED, _PARAM_SPACED, r"<parameter>", _FUNC_CLOSE]
         canonical += [p.pattern for _, p in ctx.markers.call_closers if not p.pattern.startswith("`")]
         self._canonical_end = compile_marker("|".join(f"(?:{e})" for e in canonical))
         self._canonical = False

@@ -22,6 +22,9 @@ Qwen3.6/3.8-27B, asked for ``<function=NAME><parameter=K>V</parameter></function
     <parameter=file_path>…           every key and requires none missing (`ToolIndex.taking`); with none or two
                                      fitting, an error event carrying the text
 
+    terminal_execute>                the opener cut to the tool's name and ``>`` (``function=NAME>``: its ``<``
+    <parameter=command>…             alone), where the message or a line begins (MiniMax-M3 in xalgorix's tests)
+
 Leniencies, each read only for an offered tool's name (the evidence; ``<parameter=bash>`` of no offered tool is text)
 and only where a ``<parameter=`` tag follows the opener (the body is Qwen3-Coder's; after a name tag, also where
 ``, "arguments": {`` does, the body then JSON's): the body is read as
@@ -32,9 +35,22 @@ Inside a Markdown fence such an opener is quoted damage, text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, GivenBack, Next, Reader
+from shim.parsing.readers.base import (
+    MORE,
+    NAME_START,
+    Block,
+    Context,
+    Dialect,
+    GivenBack,
+    Next,
+    Reader,
+    keep_line_break,
+    message_and_line_rows,
+)
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import JsonBody
 from shim.parsing.readers.qwen_xml import XmlBody
@@ -113,6 +129,31 @@ class _SurplusBrace:
         self.ctx.markup_as_text()
 
 
+_ANY_PARAMETER = r"(?=[ \t\r\n]{0,8}<parameter(?:[ \t]{0,4}=|[ \t]{1,4}[^\W\d]))"
+"""A parameter's opener follows: ``<parameter=K>``, ``<parameter K>``, ``<parameter name="K">``."""
+
+
+def _cut_opener(prefix: str) -> Callable[[ToolIndex], str | None]:
+    """``NAME>`` (or ``function=NAME>``) opening the message or a line: the opener's ``<function=`` (or its ``<``)
+    cut, an offered tool's name kept, a parameter's opener right after it (xalgorix's regression from a MiniMax-M3
+    run: ``terminal_execute>⏎<parameter=command>…</parameter>⏎</function>``)."""
+
+    def build(tools: ToolIndex) -> str | None:
+        names = tool_name_pattern(tools)
+        if names is None:
+            return None
+        return rf"{prefix}(?:function[ \t]{{0,4}}=[ \t]{{0,4}})?(?P<name>{names})[ \t]{{0,4}}>{_ANY_PARAMETER}"
+
+    return build
+
+
+def _open_cut(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
+    if ctx.in_fence:
+        return GivenBack(ctx)
+    keep_line_break(ctx)  # the line break before the cut opener stays text
+    return _DriftBody(ctx, block, match.group("name"), match.re)
+
+
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     if ctx.in_fence:  # damage quoted in a document (a build log showing the shape): a drifting model fences nothing
         return GivenBack(ctx)
@@ -126,6 +167,10 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
 
 
 ROWS = [
+    # `NAME>` where the message or a line begins, the opener's `<function=` cut, a parameter's opener after it.
+    *message_and_line_rows(
+        "qwen_xml_cut_opener", _cut_opener, reader=_open_cut, open="name", first=NAME_START, indent=r"[ \t]{0,8}"
+    ),
     Dialect("qwen_xml_drift", "<", None, kind="untagged", first="<{", reader=_open, open_for_tools=_opener),
     # The same right inside <tool_call> or <tool_calls> (``<tool_call>\n<name>\nBash\n</parameter>\n<parameter=…``),
     # before the call tag's own readers take ``<name>`` for an element form.

@@ -10,7 +10,9 @@ around it stay text, and several prefixed objects are several calls. Leniencies:
 ``TOOL CALL``; blanks around the colon; the object on the next line.
 
 A label opening a line in any case (``Tool call:``) is `shim.parsing.readers.labelled`'s; this row reads the
-constant where a line's words came before it. The evidence is strict: the word stands on its own
+constant where a line's words came before it, in upper case only (markers match in any case): ``Here is the tool
+call: {…}`` is a sentence presenting the call, its words text (mini-agent's weak-model tests), the object after it
+the untagged rules' to read. The evidence is strict: the word stands on its own
 (``MY_TOOL_CALL:`` is another), the object is JSON and reads as exactly one call of an offered tool (the shape
 rules every untagged call goes through, `shim.parsing.readers.untagged.calls_of`). A call of a tool that was not
 offered, an object that does not close, the word with no object after it, and the form shown in prose (an inline
@@ -32,8 +34,10 @@ _NOTHING = regex.compile(r"(?!)")
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
-    del block, match
+    del block
     if _WORD_BEFORE.search(ctx.tail()) is not None:  # `MY_TOOL_CALL: {…}`: another word, not the prefix
+        return GivenBack(ctx)
+    if any(char.islower() for char in match.group()):  # `Here is the tool call: {…}`: words of a sentence
         return GivenBack(ctx)
     return JsonCall(ctx, JsonCandidate(ctx), _NOTHING, required=False)
 

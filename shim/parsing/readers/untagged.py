@@ -359,12 +359,17 @@ def answers_directly(body: str, ctx: Context, *, empty: bool = False) -> bool:
 
 
 _ROLES = frozenset({"assistant", "model"})
+_TEXT_KEYS = ("content", "text")
 
 
 def message_of(body: str, ctx: Context) -> tuple[str, list[CallShape]]:
-    """A whole assistant message printed as the output (``{"role": "assistant", "content": "Okay.", "tool_calls":
-    […]}``, Granite 3.3 in an application's log, shown that shape by its prompt): its content and its calls, all
-    of canonical shape naming known tools; ``("", [])`` for anything else."""
+    """A whole assistant message printed as the output: its text and its calls, all of canonical shape naming known
+    tools; ``("", [])`` for anything else. The text is the ``content`` of a message with an assistant's role
+    (``{"role": "assistant", "content": "Okay.", "tool_calls": […]}``, Granite 3.3 in an application's log, shown
+    that shape by its prompt), or the ``content`` or ``text`` beside a list of calls under an envelope key
+    (``{"mode": "message", "text": "…", "calls": [{…}]}``, LlamaSharp.ToolCallEnvelopes' grammar-bound reply, whose
+    tests take its calls whatever its mode says). A message with no call is no call's envelope: its JSON stays
+    text."""
     try:
         value = lenient_json.loads(body)
     except lenient_json.LenientJSONError:
@@ -372,12 +377,16 @@ def message_of(body: str, ctx: Context) -> tuple[str, list[CallShape]]:
     if not isinstance(value, dict):
         return "", []
     data = cast("dict[str, Any]", value)
-    content, role = data.get("content"), data.get("role")
-    if not isinstance(content, str) or not content.strip() or role not in _ROLES:
+    role = data.get("role")
+    key = next((k for k in _TEXT_KEYS if isinstance(data.get(k), str) and str(data[k]).strip()), None)
+    if key is None or (role is not None and role not in _ROLES) or (key == "text" and "content" in data):
         return "", []
-    inner = {k: v for k, v in data.items() if k != "content"}
+    inner = {k: v for k, v in data.items() if k != key}
+    items = call_items(inner)
+    if role is None and len(items) == 1 and items[0] is inner:  # no role, and the rest no envelope of calls
+        return "", []
     shapes = calls_of(json.dumps(inner), ctx)
-    return (content, shapes) if shapes else ("", [])
+    return (str(data[key]), shapes) if shapes else ("", [])
 
 
 MARKUP_LABEL = regex.compile(r"(?:xml|html|function_calls?|tool_calls?|tool_code)[ \t]{0,4}\r?\n[ \t\r\n]{0,16}(?=<)")

@@ -83,3 +83,34 @@ def test_the_word_inside_a_longer_one_is_no_prefix() -> None:
 def test_without_tools_the_prefix_stays_text() -> None:
     text = 'Then TOOL_CALL: {"tool": "last", "params": {}}'
     check(Real(HOLMIUM, text, [], visible=text, tools=None))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # mini-agent's weak-model test: the words present the call, the object after them is read as untagged JSON
+            'Sure! Here is the tool call: {"name": "shell_run", "arguments": {"command": "ls"}}',
+            ("shell_run", {"command": "ls"}),
+            "Sure! Here is the tool call:",
+        ),
+        (
+            'I will make this Tool Call: {"tool": "file_write", "params": {"path": "a", "content": "b"}}',
+            ("file_write", {"path": "a", "content": "b"}),
+            "I will make this Tool Call:",
+        ),
+        (
+            'Voici l\'appel tool_call : {"name": "last", "arguments": {}}',
+            ("last", NO_ARGUMENTS),
+            "Voici l'appel tool_call :",
+        ),
+    ],
+)
+def test_the_words_in_lower_or_mixed_case_are_a_sentences_words_and_stay_text(
+    text: str, calls: tuple[str, dict[str, Any]], visible: str
+) -> None:
+    check(Real(HOLMIUM, text, [calls], visible=visible, tools=TOOLS))
+
+
+def test_a_sentences_words_before_an_object_of_no_tool_stay_text_with_it() -> None:
+    text = 'Here is the tool call: {"name": "deploy", "arguments": {}}'
+    check(Real(HOLMIUM, text, [], visible=text, tools=TOOLS))

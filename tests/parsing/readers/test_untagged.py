@@ -424,7 +424,9 @@ def test_calls_in_a_tool_calls_envelope_are_read(text: str, calls: list[tuple[st
     "text",
     [
         '{"tool_calls": []}',  # nothing called
-        '{"content": "It is sunny.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Oslo"}}]}',  # says something
+        # a message of another role than the model's saying something (the model's own: its text shown, its calls
+        # made, `tests/parsing/test_message_envelope_text.py`)
+        '{"role": "tool", "content": "It is sunny.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Oslo"}}]}',
         '{"tool_calls": [{"name": "get_weather", "arguments": {"city": "Oslo"}}], "usage": {"total_tokens": 9}}',  # a response, not a message
         '{"tool_calls": [{"name": "lookup", "arguments": {"city": "Oslo"}}]}',  # not an offered tool
     ],
