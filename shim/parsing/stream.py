@@ -57,6 +57,8 @@ _DECLINED = "declined"
 """The id of a call of no tool (`ToolIndex.declines`: ``{"tool": "none"}``): the model's choice of no call, its input
 markup once it ends."""
 
+_EXAMPLE_MARK = 40
+"""How much of a shown example's end marks where it ended (`StreamParser.example_shown`)."""
 _WS = regex.compile(r"[ \t\r\n]+")
 _TAIL = 160
 """How much of the latest visible text the rule for prose looks at before an opener."""
@@ -150,6 +152,7 @@ class StreamParser:
         self._recent: list[str] = []  # the latest visible text, for the rule for prose (`presents`)
         self._transcript = False  # a user's turn was seen in the visible text: calls after it are shown
         self._examples = False  # a block was shown as an example: the next one under a label line is one too
+        self._example_end = ("", "")  # the last block shown as an example: its row, its text's end (`example_shown`)
         self._fences = 0  # lines of the visible text that open or close a Markdown fence (`_in_line_of_fence`)
         self._unsearched = 0  # pieces of `_recent` not yet searched for a user's turn
         self._edge = "\n"  # the end of the text searched so far (a label may straddle two pieces)
@@ -416,12 +419,12 @@ class StreamParser:
                 self._in_transcript()
                 or self._in_line_of_fence(match)
                 or (presents(self._tail()) and not row.glued)
-                or (self._examples and continues_examples(self._tail()))
+                or (self._examples and (continues_examples(self._tail()) or self._example_goes_on(row)))
             )
         ):
             self._examples = True  # later blocks under a label line go on with the examples
             self._state = TagState.START  # shown in prose (quoted, or an example): its text is text
-            self._reader = Quoted(self, row)
+            self._reader = Quoted(self, row, match.group())
             return match.end()
         if row.kind in ("markup", "reasoning") and self._recent and self._in_transcript():
             self._text(self.take_raw())  # a quoted conversation's turn tokens and reasoning tags are quoted too
@@ -469,6 +472,20 @@ class StreamParser:
 
     def tail(self) -> str:
         return self._tail()
+
+    def example_shown(self, form: str) -> None:
+        self._example_end = (form, self._tail()[-_EXAMPLE_MARK:])
+
+    def _example_goes_on(self, row: Dialect) -> bool:
+        """A block of the same form as the last one shown as an example, only blanks and no blank line after it: the
+        same paragraph's next example (``For example:`` then two ``<tool_call>`` lines), shown too."""
+        form, mark = self._example_end
+        if form != row.name:
+            return False
+        tail = self._tail()
+        at = tail.rfind(mark) if mark else -1
+        since = tail[at + len(mark) :] if at >= 0 else "x"
+        return not since.strip() and since.replace("\r", "").count("\n") < 2
 
     def take_raw(self, extra: str = "") -> str:
         raw = "".join(self._raw) + extra

@@ -216,11 +216,15 @@ class Quoted:
     call). A value opening a line under them (``For example:\n{…}``) is shown to the paragraph's end, as a list of
     examples may go on."""
 
-    def __init__(self, ctx: Context, dialect: Dialect) -> None:
+    def __init__(self, ctx: Context, dialect: Dialect, opener: str = "") -> None:
         self.ctx = ctx
+        self.form = dialect.name
         self.end = dialect.compiled_close() or _PARAGRAPH_END
         tail = ctx.tail()
-        inline = not dialect.close and bool(tail[tail.rfind("\n") + 1 :].strip())  # words before it on its line
+        # words before it on its line (an opener that begins a line of its own, `\n1. {`, has none)
+        self.inline = "\n" not in opener and bool(tail[tail.rfind("\n") + 1 :].strip())
+        """On the line of the words presenting it: all those words present (a block on the next line is not)."""
+        inline = self.inline and not dialect.close
         self.value: JsonScanner | None = JsonScanner(stop_chars="", capture=False) if inline else None
         """Reads the shown value of a block of no closer; None once it is known to be none (or the block has one)."""
         self.begun = False
@@ -253,6 +257,8 @@ class Quoted:
             return found.start(), MORE
         ctx.consume(found.group())
         ctx.revert()
+        if not self.inline:  # a block under the words: the paragraph may show more
+            ctx.example_shown(self.form)
         return found.end(), None
 
     def _whole(self, pos: int) -> tuple[int, Next]:
