@@ -670,3 +670,39 @@ def test_a_name_that_differs_in_more_than_its_separators_stays_text(text: str) -
     result = parse_everywhere(text, _HYPHENED, seeds=4)
     assert result["calls"] == [] and result["errors"] == []
     assert result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        (
+            '<read>\n<parameter name="filePath">C:\\src\\a.xaml</parameter>\n<parameter name="offset">218</parameter>\n</read>',
+            {"filePath": "C:\\src\\a.xaml", "offset": 218},
+        ),
+        ("<read><param name='filePath'>a.py</param></read>", {"filePath": "a.py"}),
+        (
+            "<read>\n  <parameter name=filePath>a.py</parameter>\n  <offset>3</offset>\n</read>",
+            {"filePath": "a.py", "offset": 3},
+        ),
+    ],
+)
+def test_a_tool_tags_children_written_as_named_parameters_are_its_parameters(
+    text: str, arguments: dict[str, Any]
+) -> None:
+    tools = [_tool("read", filePath=_S, offset={"type": "integer"})]
+    result = parse_everywhere(text, tools)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("read", arguments)]
+    assert result["text"].strip() == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<read><parameter name="color">red</parameter></read>',  # a parameter the tool does not declare
+        'The <read> tag takes <parameter name="filePath"> children.',  # prose
+    ],
+)
+def test_named_parameters_the_tool_does_not_declare_or_in_prose_stay_text(text: str) -> None:
+    tools = [_tool("read", filePath=_S, offset={"type": "integer"})]
+    result = parse_everywhere(text, tools)
+    assert result["calls"] == [] and result["text"] == text

@@ -54,7 +54,19 @@ from shim.parsing.xml_values import cdata_content, layout_newline, typed_tree, t
 __all__ = ["NAMESPACES", "ROWS", "ToolXml", "tool_name_pattern"]
 
 _WS = regex.compile(r"[ \t\r\n]+")
-_CHILD = regex.compile(r"<(?P<key>[A-Za-z_][\w.-]{0,63})[ \t]{0,8}>")
+_CHILD = regex.compile(
+    r"<(?:(?P<key>[A-Za-z_][\w.-]{0,63})"
+    r"|(?P<tag>parameter|param)[ \t]{1,8}name[ \t]{0,4}=[ \t]{0,4}(?P<q>[\"']?)(?P<named>[A-Za-z_][\w.-]{0,63})(?P=q))"
+    r"[ \t]{0,8}>"
+)
+"""A child element: ``<KEY>``, or ``<parameter name="KEY">`` (the invoke form's spelling of the same child, which
+Kilo Code's and Roo Code's models write under a tool-named tag), closed by ``</KEY>`` or ``</parameter>``."""
+
+
+def _child_key(child: regex.Match[str]) -> str:
+    return child.group("key") or child.group("named")
+
+
 _TAG_NAME = regex.compile(r"[A-Za-z_][\w.-]{0,127}")
 _KEY_LINE = regex.compile(r"[ \t\r\n]*[A-Za-z_][\w .-]{0,40}:[ \t\r\n]")
 _STRAY = regex.compile(r"<[ \t]{0,8}/[ \t]{0,8}(?P<key>[A-Za-z_][\w.-]{0,63})[ \t]{0,8}>")
@@ -137,7 +149,7 @@ class ToolXml:
                     return found.end(), None
                 if (
                     key is None
-                    or any(c.group("key") in self.params for c in _CHILD.finditer(body))
+                    or any(_child_key(c) in self.params for c in _CHILD.finditer(body))
                     or _KEY_LINE.match(body)
                 ):
                     ctx.revert()  # the tool's own parameter tags in prose, or keys it does not declare: no value
@@ -221,12 +233,12 @@ class ToolXml:
             if child is None and not self.raws and not self.bare and (text[pos] == "{" or self._plain_key()):
                 self.plain = []
                 continue
-            if child is None or not self._accepts(child.group("key")):
+            if child is None or not self._accepts(_child_key(child)):
                 ctx.revert()  # not this tool's parameters: prose or markup that looks like it
                 return pos, None
             ctx.consume(child.group())
-            key = self.key = child.group("key")
-            self.value_end = _closer(key)
+            key = self.key = _child_key(child)
+            self.value_end = _closer(child.group("tag") or key)
             self.value = []
             pos = child.end()
         return pos, self
