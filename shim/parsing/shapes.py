@@ -370,16 +370,8 @@ def _object_of_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, A
     """A whole input that is a JSON object of the tool's declared parameters (``Search[{"query": "cats"}]``,
     ``>>>search`` then ``{"query": …}`` as raw text): the arguments themselves, not the one parameter's value."""
     text = value.strip()
-    if not (text.startswith("{") and text.endswith("}")):
-        return None
-    try:
-        read = lenient_json.loads(text)
-    except lenient_json.LenientJSONError:
-        return None
-    if not isinstance(read, dict):
-        return None
-    arguments = cast("dict[str, Any]", read)
-    return arguments if _declared(tools, name, arguments) else None
+    arguments = lenient_json.loads_object(text) if text.startswith("{") and text.endswith("}") else None
+    return arguments if arguments is not None and _declared(tools, name, arguments) else None
 
 
 def _declared(tools: ToolIndex, name: str, flat: dict[str, Any]) -> bool:
