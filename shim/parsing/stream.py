@@ -484,7 +484,9 @@ class StreamParser:
             return False
         tail = self._tail()
         at = tail.rfind(mark) if mark else -1
-        since = tail[at + len(mark) :] if at >= 0 else "x"
+        if at < 0:
+            return False
+        since = tail[at + len(mark) :]
         return not since.strip() and since.replace("\r", "").count("\n") < 2
 
     def take_raw(self, extra: str = "") -> str:
