@@ -1,7 +1,8 @@
 """Every model profile against every real output: each must read the calls the default parser table reads.
 
-The test suite (`tests/test_profiles.py`) checks each output with the default table and one profile in turn;
-this is the whole sweep (sixteen profiles times the corpus: minutes, too long for the suite on a busy machine).
+The test suite (`tests/test_profiles.py`) checks a fixed sample of the outputs (every family's first, one in four
+of the rest), each with the default table and one profile; this is the whole sweep (sixteen profiles times the corpus:
+minutes, too long for the suite on a busy machine).
 Run it before landing a change to the parser's tables or to the profiles:
 
     python benchmarks/profile_sweep.py      # exits 1 and lists (profile, output) pairs that read differently

@@ -8,7 +8,8 @@ not. Fences whose language says
 call (``xml``, ``html``) are not this row's; a fence with no language is not either (LangChain's blob).
 
 A language is a name of `LANGUAGES` (programming, shell, data, configuration, markup and template languages, by
-the names and aliases highlighters use). A fence named by another word (``homeassistant``, the block home-llm
+the names and aliases highlighters use, and the words that say a block is an example: ``example``, ``sample``,
+``usage``, ``syntax``). A fence named by another word (``homeassistant``, the block home-llm
 trains its model to write) names no language: it is a framework's call block, read as the ```` ```json ````
 fence is (`shim.parsing.readers.untagged.FENCE`, an offered tool's call only).
 """
@@ -47,7 +48,9 @@ LANGUAGES = _names(
     "css scss sass less stylus svg latex tex bibtex rst restructuredtext asciidoc adoc org pod typst jinja "
     "jinja2 j2 django twig liquid handlebars hbs mustache gotmpl gotemplate go-template go-html-template ejs "
     "erb haml pug jade slim svelte vue astro mdx mermaid plantuml puml dot graphviz diff patch udiff regex "
-    "log logs output stdout stderr txt nohighlight none ansi http httpie curl wget",
+    "log logs output stdout stderr txt nohighlight none ansi http httpie curl wget "
+    # words that say the block is shown, not made: a prompt's or a doc's example of a call (gptme's ```example)
+    "example examples sample samples demo template usage syntax pseudo pseudocode",
 )
 """Fence info strings that name a language; a fence so named shows code. Matched whole and ignoring case."""
 

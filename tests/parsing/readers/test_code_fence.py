@@ -213,3 +213,28 @@ def test_a_python_fence_opening_the_message_with_only_the_calls_is_the_answer(
 def test_a_python_fence_after_prose_or_holding_more_than_calls_stays_code(text: str) -> None:
     result = parse_everywhere(text, _TWO, every_split=len(text) < 100, seeds=6)
     assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize("word", ["example", "Examples", "sample", "usage", "syntax", "pseudocode", "template"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        '{"name": "get_weather", "arguments": {"city": "Lima"}}',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}}</tool_call>',
+        '@get_weather(c1): {"city": "Lima"}',  # gptme's ```example in its docs
+        "get_weather(city='Lima')",
+    ],
+)
+def test_a_call_in_a_fence_named_as_an_example_stays_text_after_prose_too(word: str, call: str) -> None:
+    for text in (f"```{word}\n{call}\n```", f"The format is simple.\n\n```{word}\n{call}\n```\nThat is all."):
+        result = parse_everywhere(text, TOOLS)
+        assert result["calls"] == [] and result["errors"] == [] and result["text"] == text
+
+
+def test_after_a_fence_named_as_an_example_closes_the_real_call_is_read() -> None:
+    text = (
+        'Like this:\n```example\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```\n'
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>'
+    )
+    result = parse_everywhere(text, TOOLS)
+    assert [(c["name"], c["arguments"]) for c in result["calls"]] == [("get_weather", {"city": "Oslo"})]
