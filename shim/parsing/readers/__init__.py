@@ -80,6 +80,7 @@ from shim.parsing.readers import (
     token_call,
     tool_call_colon,
     tool_call_for,
+    tool_colon_command,
     tool_fence,
     tool_request_bracket,
     tool_xml,
@@ -175,6 +176,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *command_argument.ROWS,  # GET https://… alone on its line (+ a JSON payload below), offered tools only
     *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)
     *kv_lines.ROWS,  # TOOL: NAME or [NAME], then KEY: value lines (Orket's legacy notation; offered tools, keys)
+    *tool_colon_command.ROWS,  # TOOL:NAME:ARG alone on its line, a second value on the lines after (offered tools)
     *untagged.BULLETED,  # - {"name": …} / 1. {…} opening a line: a call as a list's item, the bullet its markup
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     *json_tail.ROWS,  # "NAME", "input": …}: the rest of a call object the prompt opened, opening the message
