@@ -17,6 +17,7 @@ import regex
 
 from shim.parsing.readers import (
     angle_calls,
+    angle_markers,
     answer_fence,
     at_call,
     attribute_call,
@@ -115,6 +116,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *qwen_xml_drift.ROWS,  # <parameter=NAME>, <name>NAME before <parameter=K> blocks (offered tools only)
     *vcp.ROWS,  # <<<[TOOL_REQUEST]>>> tool_name:「始」NAME「末」, KEY:「始」VALUE「末」 <<<[END_TOOL_REQUEST]>>> (VCP)
     *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]
+    *angle_markers.ROWS,  # <<<TOOL_CALLS>>>[{…}]<<<END_TOOL_CALLS>>> (m365-copilot-proxy's tool emulation)
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
     *deepseek.ROWS,  # DeepSeek V3, V3.1, R1 special tokens
