@@ -1,7 +1,8 @@
 """A whole message printed as JSON: its ``text`` (or ``content``) beside a list of calls under an envelope key is the
 visible reply, the calls are its calls, and a ``mode`` key is the message's metadata (LlamaSharp.ToolCallEnvelopes'
 ``{"mode", "text", "calls"}``, benchmarks/real/message_envelope ``a30_ls_*``; `shim.parsing.readers.untagged`'s
-`message_of`). A message with no call keeps its JSON as text, as every JSON reply with no call does."""
+`message_of`; ContinueHFBridge's ``{"assistant_message", "tool_calls"}`` and a ``message`` key too). A message with
+no call keeps its JSON as text, as every JSON reply with no call does."""
 
 from __future__ import annotations
 
@@ -49,6 +50,17 @@ def _calls(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
             [("search", {"query": "rain"})],
             "Searching.",
         ),
+        (  # ContinueHFBridge's envelope: `assistant_message` beside `tool_calls`
+            '{"assistant_message": "Hello", "tool_calls": [{"name": "search", "arguments": {"query": "x"}}]}',
+            [("search", {"query": "x"})],
+            "Hello",
+        ),
+        (  # `message` beside the calls, pretty-printed, another language
+            '{\n  "message": "天気を調べます。",\n  "tool_calls": [\n    {"name": "get_weather", "arguments": '
+            '{"location": "東京"}}\n  ]\n}',
+            [("get_weather", {"location": "東京"})],
+            "天気を調べます。",
+        ),
     ],
 )
 def test_a_messages_text_beside_its_calls_is_the_visible_reply(
@@ -68,6 +80,9 @@ def test_a_messages_text_beside_its_calls_is_the_visible_reply(
         '{"text": "Done.", "calls": [{"name": "deploy", "args": {}}]}',  # no offered tool of that name
         '{"role": "user", "text": "Call it.", "calls": [{"name": "lookup", "args": {}}]}',  # not the model's message
         '{"text": "x", "content": "y", "calls": [{"name": "lookup", "args": {}}]}',  # two texts: which is the reply?
+        '{"assistant_message": "Hello", "tool_calls": []}',  # ContinueHFBridge's envelope with no call
+        '{"message": "x", "content": "y", "tool_calls": [{"name": "lookup", "arguments": {}}]}',
+        '{"assistant_message": "Sure.", "tool_calls": [{"name": "deploy", "arguments": {}}]}',
         'The envelope is `{"text": "Hi", "calls": [{"name": "lookup", "args": {}}]}` in message mode.',
     ],
 )

@@ -17,6 +17,7 @@ import regex
 
 from shim.parsing.readers import (
     angle_calls,
+    angle_markers,
     answer_fence,
     at_call,
     attribute_call,
@@ -80,6 +81,7 @@ from shim.parsing.readers import (
     token_call,
     tool_call_colon,
     tool_call_for,
+    tool_colon_command,
     tool_fence,
     tool_request_bracket,
     tool_xml,
@@ -114,6 +116,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *qwen_xml_drift.ROWS,  # <parameter=NAME>, <name>NAME before <parameter=K> blocks (offered tools only)
     *vcp.ROWS,  # <<<[TOOL_REQUEST]>>> tool_name:「始」NAME「末」, KEY:「始」VALUE「末」 <<<[END_TOOL_REQUEST]>>> (VCP)
     *lmstudio.ROWS,  # [TOOL_REQUEST]{…}[END_TOOL_REQUEST]
+    *angle_markers.ROWS,  # <<<TOOL_CALLS>>>[{…}]<<<END_TOOL_CALLS>>> (m365-copilot-proxy's tool emulation)
     *mistral.ROWS,  # [TOOL_CALLS][{…}] and [TOOL_CALLS]NAME[ARGS]{…}
     *llama.ROWS,  # <|python_tag|>{…}<|eom_id|>
     *deepseek.ROWS,  # DeepSeek V3, V3.1, R1 special tokens
@@ -175,6 +178,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *command_argument.ROWS,  # GET https://… alone on its line (+ a JSON payload below), offered tools only
     *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)
     *kv_lines.ROWS,  # TOOL: NAME or [NAME], then KEY: value lines (Orket's legacy notation; offered tools, keys)
+    *tool_colon_command.ROWS,  # TOOL:NAME:ARG alone on its line, a second value on the lines after (offered tools)
     *untagged.BULLETED,  # - {"name": …} / 1. {…} opening a line: a call as a list's item, the bullet its markup
     untagged.BARE,  # {"name": …} or [{…}] anywhere in the message, known tools only
     *json_tail.ROWS,  # "NAME", "input": …}: the rest of a call object the prompt opened, opening the message

@@ -184,8 +184,9 @@ def placeholder(name: str) -> bool:
     )
 
 
-_FENCE_TAIL = regex.compile(r"\n[ \t]{0,3}```[\w+#.\-]{1,20}[ \t]*\r?\n[ \t]*$")
-"""A fence's opening line right before the opener: layout, the sentence before it presents what the fence holds."""
+_FENCE_TAIL = regex.compile(r"\n[ \t]{0,3}(?:`{3,}|~{3,})[\w+#.\-]{1,20}[ \t]*\r?\n[ \t]*$")
+"""A fence's opening line right before the opener (backticks or tildes, three or more, as Markdown allows): layout,
+the sentence before it presents what the fence holds."""
 
 
 def presents(before: str) -> bool:

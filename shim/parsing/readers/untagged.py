@@ -359,7 +359,9 @@ def answers_directly(body: str, ctx: Context, *, empty: bool = False) -> bool:
 
 
 _ROLES = frozenset({"assistant", "model"})
-_TEXT_KEYS = ("content", "text")
+_TEXT_KEYS = ("content", "text", "message", "assistant_message")
+"""Keys of a message's text beside its calls: ``assistant_message`` is ContinueHFBridge's (``{"assistant_message": "…",
+"tool_calls": […]}``)."""
 
 
 def message_of(body: str, ctx: Context) -> tuple[str, list[CallShape]]:
@@ -379,7 +381,7 @@ def message_of(body: str, ctx: Context) -> tuple[str, list[CallShape]]:
     data = cast("dict[str, Any]", value)
     role = data.get("role")
     key = next((k for k in _TEXT_KEYS if isinstance(data.get(k), str) and str(data[k]).strip()), None)
-    if key is None or (role is not None and role not in _ROLES) or (key == "text" and "content" in data):
+    if key is None or (role is not None and role not in _ROLES) or (key != "content" and "content" in data):
         return "", []
     inner = {k: v for k, v in data.items() if k != key}
     items = call_items(inner)

@@ -406,6 +406,9 @@ def test_a_question_restated_where_the_models_turn_begins_leaves_its_call_a_call
         "Example of a badly formatted `Qwen2.5-Instruct` tool call:\n\n   ```xml\n   <tool_call>\n"
         '   ["name": "get_weather"]\n   </tool_call>\n   ```\n',
         'For example, with Llama 3.1:\n```json\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n```',
+        # A fence of tildes, as Markdown allows (EXL3-AMD's test).
+        "Example:\n~~~~xml\n<tool_call>\n<function=get_weather>\n</function>\n</tool_call>\n~~~~\nDone.",
+        'For instance:\n~~~xml\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n~~~',
     ],
 )
 def test_a_call_presented_across_a_fence_opener_is_text(text: str) -> None:
@@ -420,6 +423,7 @@ def test_a_call_presented_across_a_fence_opener_is_text(text: str) -> None:
         # The fence that closes an example is no opener: the call after it is the model's.
         'For example:\n```\nsee the docs\n```\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
         'Checking the weather in Rome now:\n```json\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n```',
+        'Checking now:\n~~~xml\n<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n~~~',
     ],
 )
 def test_a_call_after_a_closed_example_or_an_unpresented_fence_is_still_a_call(text: str) -> None:

@@ -49,6 +49,16 @@ TOOLS = [
             [("shell_run", {"command": "pwd"})],
             'Here:\n```python\n# TOOL_CALL: {"tool": "last", "params": {}}\n```\nAnd then',
         ),
+        (  # the colon left out (spettro's parser tests): on a line of its own between prose, and glued twice
+            'Here is a result.\nTOOL_CALL {"tool":"read-file","args":{"path":"go.mod"}}\nSome conclusion.',
+            [("read-file", {"path": "go.mod"})],
+            "Here is a result.\nSome conclusion.",
+        ),
+        (
+            'TOOLCALL\n{"tool": "last", "args": {}}TOOL_CALLS {"name": "shell_run", "arguments": {"command": "ls"}}',
+            [("last", NO_ARGUMENTS), ("shell_run", {"command": "ls"})],
+            "",
+        ),
     ],
 )
 def test_a_prefixed_call_object_of_an_offered_tool_is_its_call(
@@ -67,6 +77,10 @@ def test_a_prefixed_call_object_of_an_offered_tool_is_its_call(
         "The TOOL_CALL: prefix marks each call the agent makes.",  # the word in a sentence, no object
         'Then TOOL_CALL: {"tool": "last", "params": {}',  # the object left open
         "Then TOOL_CALL: {tool: last params}",  # not JSON
+        'Then TOOL_CALL {"tool": "deploy", "params": {}} runs it.',  # without the colon: no offered tool
+        'For example: TOOL_CALL {"tool": "last", "params": {}}',  # presented as an example
+        "Each TOOL_CALL {…} line is one call.",  # the form named in a sentence
+        'Write `TOOL_CALL {"tool": "last"}` to call it.',  # inline code
     ],
 )
 def test_a_prefix_in_prose_or_of_no_tool_stays_text(text: str) -> None:
