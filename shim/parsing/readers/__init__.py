@@ -61,6 +61,7 @@ from shim.parsing.readers import (
     minimax_bracket,
     mistral,
     name_first,
+    named_opener,
     olmo,
     orphan_closer,
     paren_action,
@@ -153,6 +154,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *bracket_name_json.ROWS,  # [NAME, {…}] opening the message or a line: a name-and-arguments pair (offered tools)
     *tool_request_bracket.ROWS,  # TOOL_REQUEST[NAME:{…}] anywhere in prose (Ada's request notation, offered tools)
     *tool_call_colon.ROWS,  # … TOOL_CALL: {"tool": NAME, "params": {…}} anywhere in prose (Holmium, offered tools)
+    *named_opener.ROWS,  # <<tool:NAME>>{…}<</tool>>, [TOOL:NAME] {…}, ```tool_call:NAME fences (offered tools)
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
     pythonic_list.FENCE,  # ```\n[get_weather(city='Lima')]\n```: a fenced call list, known tools only
     pythonic_list.MESSAGE_FENCE,  # ```python\n[get_weather(city='Lima')]\n``` opening the message: the answer
