@@ -84,6 +84,7 @@ from shim.parsing.readers import (
     tool_fence,
     tool_request_bracket,
     tool_xml,
+    typed_action,
     untagged,
     unused_tokens,
     vcp,
@@ -186,6 +187,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *codeact.ROWS,  # <execute_bash>\nls alone on its line, to </execute_bash> or the end (OpenHands CodeAct)
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *minimax.ANY_TAG_ROWS,  # <call_record tool="read"><parameter name="path">…: the invoke form under any tag
+    *typed_action.ROWS,  # <boltAction type="file" filePath="a.js">BODY</boltAction>: type= names the tool (bolt.new)
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call
     untagged.WRAPPED_CALL,  # <response><tools>{…}</tools></response>: …or around a tagged call
     untagged.XML_DECLARATION,  # <?xml version="1.0"?> before a call or a tag around one: its markup
