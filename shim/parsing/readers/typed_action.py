@@ -12,7 +12,9 @@ action (its tools ``shell``, ``file``), further attributes its parameters (``fil
 general form: a call-word tag whose ``type``, ``tool``, ``tool_name`` or ``name`` attribute names an offered tool;
 each other attribute the tool declares is that parameter (typed by the schema), any other is markup (``id``); the
 body, its layout line breaks aside, is the value of the one declared parameter the attributes left (or of the one
-required among them); an empty body gives nothing. A tag of no call family around the actions (``<boltArtifact …>``)
+required among them); an empty body gives nothing. Under ``type`` the body is content whatever it holds (a file's
+HTML); under a tool's name (``name``, ``tool``) a body of elements is structure, the element rows' to read
+(`shim.parsing.readers.minimax`), not a value. A tag of no call family around the actions (``<boltArtifact …>``)
 is their markup when only actions stand inside it (`shim.parsing.readers.untagged.WRAPPED_CALL`).
 
 The evidence is strict: the tag's name holds a call word (an HTML element never does: ``<button type="submit">`` is
@@ -44,6 +46,8 @@ _NAME_KEYS = ("type", "tool", "tool_name", "name")
 _ATTR = regex.compile(
     rf"""(?P<key>[A-Za-z_][\w:.\-]{{0,63}}){_WS}{{0,4}}={_WS}{{0,4}}(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')"""
 )
+_ELEMENT = regex.compile(r"[ \t\r\n]*<[A-Za-z_]")
+"""A body opening with an element."""
 _LIMIT = 1 << 20
 """A body longer than this without its closer is no action (the hold-back stays bounded)."""
 
@@ -97,21 +101,23 @@ def _arguments(tools: ToolIndex, name: str, key: str, attrs: str, body: str) -> 
     arguments: dict[str, Any] = {}
     seen: set[str] = {key.casefold()}
     for found in _ATTR.finditer(attrs):
-        key = found.group("key").casefold()
-        if key in seen:
+        attr = found.group("key").casefold()
+        if attr in seen:
             return None
-        seen.add(key)
-        if key in declared and key not in _NAME_KEYS:
+        seen.add(attr)
+        if attr in declared and attr not in _NAME_KEYS:
             value = html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq"))
-            arguments[declared[key]] = typed_value(tools, name, declared[key], value)
+            arguments[declared[attr]] = typed_value(tools, name, declared[attr], value)
     value = unlaid(body)
     if not value.strip():
         return arguments
-    left = [key for key in declared.values() if key not in arguments]
+    if key.casefold() != "type" and _ELEMENT.match(value):
+        return None  # `<x_tool name="Read"><file>…`: elements under a tool's name are structure, not a value
+    left = [k for k in declared.values() if k not in arguments]
     if len(left) != 1:
         spec = tools.specs.get(name)
         required: Any = spec.input_schema.get("required") or [] if spec is not None else []
-        left = [key for key in left if key in required]
+        left = [k for k in left if k in required]
     if len(left) != 1:
         return None
     arguments[left[0]] = typed_value(tools, name, left[0], html.unescape(value))

@@ -55,6 +55,12 @@ NO_ARGUMENTS: dict[str, Any] = {}
             [("get-weather", {"days": 3, "city": "Lima"})],
             "",
         ),
+        (  # under type=, a body of markup is the content (a file's HTML)
+            VARIANT,
+            '<boltAction type="file" filePath="index.html">\n<html><body>Hi</body></html>\n</boltAction>',
+            [("file", {"filePath": "index.html", "content": "<html><body>Hi</body></html>"})],
+            "",
+        ),
         (VARIANT, '<action name="ls" path="skills/_policy"></action>', [("ls", {"path": "skills/_policy"})], ""),
         (
             VARIANT,
@@ -80,6 +86,7 @@ def test_an_action_tag_typed_by_an_offered_tool_is_its_call(
         '<boltAction type="shell">npm install</boltArtifact>',  # another tag's closer
         '<boltAction type="get_weather">Lima and Oslo and more</boltAction>',  # two parameters, no one left for the body
         '<boltAction type="shell" type="file">x</boltAction>',  # an attribute twice
+        '<run_tool name="shell">\n<cmd>ls</cmd>\n</run_tool>',  # elements under a tool's name: structure, no value
         'Write `<boltAction type="shell">ls</boltAction>` to run a command.',  # inline code
         "```javascript\nconst a = '<boltAction type=\"shell\">ls</boltAction>';\n```",  # a code fence of a language
         'For example: <boltAction type="shell">ls</boltAction>',  # presented as an example
