@@ -547,3 +547,43 @@ def test_an_action_object_of_arguments_that_fits_no_one_schema_exactly_stays_tex
 def test_a_string_input_loses_only_quotes_that_pair_with_nothing_inside_it(raw: str, value: str) -> None:
     result = parse_everywhere(f"Action: search\nAction Input: {raw}", [SEARCH])
     assert _calls(result) == [("search", {"query": value})]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # vo1d's ToolParser tests (a Rust agent): the tool under "action", its arguments beside it, fenced
+        ('```\n{"action": "get_weather", "city": "Lima"}\n```', [("get_weather", {"city": "Lima"})], ""),
+        (
+            'Some thoughts...\n```json\n{"action": "search", "query": "src/main.rs"}\n```\nMore text.',
+            [("search", {"query": "src/main.rs"})],
+            "Some thoughts... More text.",
+        ),
+        (  # spread over lines, an integer, another language around it
+            'Je regarde :\n```json\n{\n  "action": "get_weather",\n  "city": "Zürich",\n  "days": 3\n}\n```\nVoilà.',
+            [("get_weather", {"city": "Zürich", "days": 3})],
+            "Je regarde : Voilà.",
+        ),
+    ],
+)
+def test_a_flat_action_object_in_a_fence_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert _calls(result) == calls
+    assert " ".join(result["text"].split()) == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"action": "lookup", "query": "x"}\n```',  # no offered tool of that name
+        '```python\nstep = {"action": "search", "query": "x"}\n```',  # code of a language
+        'For example:\n```json\n{"action": "search", "query": "x"}\n```',  # presented as an example
+        '```json\n{"action": "search", "query": "x"\n```',  # the object does not close
+        '```json\n{"action": "get_weather", "town": "x", "when": "now"}\n```',  # keys the tool does not declare
+    ],
+)
+def test_a_flat_action_object_of_no_tool_or_in_code_stays_text(text: str) -> None:
+    result = parse_everywhere(text, [SEARCH, WEATHER])
+    assert result["calls"] == [] and result["text"] == text

@@ -62,6 +62,7 @@ from shim.parsing.readers import (
     minimax_bracket,
     mistral,
     name_first,
+    named_opener,
     olmo,
     orphan_closer,
     paren_action,
@@ -85,6 +86,7 @@ from shim.parsing.readers import (
     tool_fence,
     tool_request_bracket,
     tool_xml,
+    typed_action,
     untagged,
     unused_tokens,
     vcp,
@@ -156,6 +158,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *bracket_name_json.ROWS,  # [NAME, {…}] opening the message or a line: a name-and-arguments pair (offered tools)
     *tool_request_bracket.ROWS,  # TOOL_REQUEST[NAME:{…}] anywhere in prose (Ada's request notation, offered tools)
     *tool_call_colon.ROWS,  # … TOOL_CALL: {"tool": NAME, "params": {…}} anywhere in prose (Holmium, offered tools)
+    *named_opener.ROWS,  # <<tool:NAME>>{…}<</tool>>, [TOOL:NAME] {…}, ```tool_call:NAME fences (offered tools)
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
     pythonic_list.FENCE,  # ```\n[get_weather(city='Lima')]\n```: a fenced call list, known tools only
     pythonic_list.MESSAGE_FENCE,  # ```python\n[get_weather(city='Lima')]\n``` opening the message: the answer
@@ -188,6 +191,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *codeact.ROWS,  # <execute_bash>\nls alone on its line, to </execute_bash> or the end (OpenHands CodeAct)
     *tool_xml.ROWS,  # <read_file><path>a.py</path></read_file> (Cline, Roo Code)
     *minimax.ANY_TAG_ROWS,  # <call_record tool="read"><parameter name="path">…: the invoke form under any tag
+    *typed_action.ROWS,  # <boltAction type="file" filePath="a.js">BODY</boltAction>: type= names the tool (bolt.new)
     untagged.WRAPPED,  # <user>{"name": …}</user>: a tag that is no call tag around a JSON call
     untagged.WRAPPED_CALL,  # <response><tools>{…}</tools></response>: …or around a tagged call
     untagged.XML_DECLARATION,  # <?xml version="1.0"?> before a call or a tag around one: its markup

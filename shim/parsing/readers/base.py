@@ -265,9 +265,9 @@ class Dialect:
         return compile_marker(self.close) if self.close else None
 
 
-INNER_UNTAGGED = frozenset({"tool_name_xml"})
+INNER_UNTAGGED = frozenset({"tool_name_xml", "typed_action"})
 """Untagged rows a wrapper tag may hold as it holds a call family's block: a tool's own tag (``<tool-use><shell>ls
-</shell></tool-use>``, gptme)."""
+</shell></tool-use>``, gptme), an action tag typed by a tool (``<boltArtifact …><boltAction type="shell">``)."""
 
 
 NAME_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"

@@ -4,7 +4,8 @@ Untagged, so it needs the evidence: the fence must open with ``{"action":``, the
 ``action`` and ``action_input`` (or one synonym of it: ``input``, ``arguments``…), and ``action`` must name an
 offered tool. The input is read as for ReAct
 (`react.input_arguments`): an object, or a string for the tool's one parameter. Listed before the generic
-```` ```json ```` row, which reads every other fenced call.
+```` ```json ```` row, which reads every other fenced call; a fenced object this row opened that is no LangChain blob
+(another agent's flat action, ``{"action": NAME, "path": "."}``) is read by the same shape rules as that row's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from shim.parsing.json_scan import Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.react import input_arguments, lenient_loads
-from shim.parsing.readers.untagged import JsonCandidate
+from shim.parsing.readers.untagged import JsonCandidate, calls_of
 
 __all__ = ["ROWS", "ActionBlob"]
 
@@ -49,6 +50,12 @@ class ActionBlob:
                 if arguments is not None:
                     self.ctx.end_call(name, arguments, streamed=False)
                     return new, AfterBody(self.ctx, self.block)
+        # Another agent's flat action object (``{"action": NAME, "path": "."}``, the arguments beside the name): the
+        # call the generic fenced row would read, had this row not taken the fence.
+        shapes = calls_of(self.json.text(), self.ctx)
+        if len(shapes) == 1:
+            self.ctx.end_call(shapes[0].name, shapes[0].arguments, streamed=False)
+            return new, AfterBody(self.ctx, self.block)
         self.ctx.revert()
         return new, None
 

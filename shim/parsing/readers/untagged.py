@@ -581,16 +581,20 @@ WRAPPED = Dialect(
 )
 """``<user>{"name": …}</user>``: a tag that is no call tag around a JSON call, a list of them, or several in a row
 (offered tools only). The tag's name may carry an ``@`` (supercoder's prompt asks for ``<@TOOL>{…}</@TOOL>``)."""
+_WRAPPER_ATTR = r"""[A-Za-z_][\w:.\-]{0,63}[ \t]{0,4}=[ \t]{0,4}(?:"[^"<>\n]{0,256}"|'[^'<>\n]{0,256}')"""
+"""An attribute of a wrapper's opener (bolt.new's ``<boltArtifact id="a1" title="Setup">``)."""
 WRAPPED_CALL = Dialect(
     "tag_around_call",
-    rf"(?!{TURN_END.pattern})<(?P<tag>@?[A-Za-z_][\w:.\-]{{0,31}})>(?=[ \t\r\n]{{0,16}}<[A-Za-z_|])",
+    rf"(?!{TURN_END.pattern})<(?P<tag>@?[A-Za-z_][\w:.\-]{{0,31}})(?:[ \t]{{1,8}}{_WRAPPER_ATTR}){{0,8}}[ \t]{{0,8}}>"
+    r"(?=[ \t\r\n]{0,16}<[A-Za-z_|])",
     None,
     kind="untagged",
     first="<",
     reader=_open_wrapped_tag,
 )
 """``<response><tools>{…}</tools></response>``: a tag that is no call tag right around a tagged call (Qwen2 in
-mlx-omni-server#4): its opener and closer are the call's markup; around anything else, text. A turn-end token
+mlx-omni-server#4), with attributes or none (``<boltArtifact id="a1">`` around bolt.new's actions): its opener and
+closer are the call's markup; around anything else, text. A turn-end token
 (``<end_of_turn>``, `TURN_END`) is no such tag: the model's turn structure, read by the ``turn_end`` row (a run of
 them, ``<end_of_turn><end_of_turn>``, is markup)."""
 XML_DECLARATION = Dialect(
