@@ -393,13 +393,19 @@ LIST_TOOL = {"name": "fetch", "inputSchema": {"type": "object", "properties": {"
             [("get_weather", {"city": "Oslo", "days": 2})],
             "",
         ),
-        # A string input going on over the lines below, to a label, a blank line or the end.
+        # A string input going on over the lines below, to a label or the end; over a blank line only where no label
+        # follows to the output's end (LangChain reads the input to the end: react/c31_nb_gitlab_a2_action).
         (
             "Action: search\nAction Input: what is\nthe weather\nObservation:",
             [("search", {"query": "what is\nthe weather"})],
             "Observation:",
         ),
-        ("Action: search\nAction Input: bar\nbaz\n\nThen more.", [("search", {"query": "bar\nbaz"})], "Then more."),
+        ("Action: search\nAction Input: bar\nbaz\n\nThen more.", [("search", {"query": "bar\nbaz\n\nThen more."})], ""),
+        (
+            "Action: search\nAction Input: bar\nbaz\n\nThought: more.",
+            [("search", {"query": "bar\nbaz"})],
+            "Thought: more.",
+        ),
         ("Action: search\nAction Input: bar\nObs", [("search", {"query": "bar"})], "Obs"),
         # Keyword pairs of declared parameters (ms-swift's Llama 3.1 ReAct output).
         (

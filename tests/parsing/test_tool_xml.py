@@ -706,3 +706,59 @@ def test_named_parameters_the_tool_does_not_declare_or_in_prose_stay_text(text: 
     tools = [_tool("read", filePath=_S, offset={"type": "integer"})]
     result = parse_everywhere(text, tools)
     assert result["calls"] == [] and result["text"] == text
+
+
+@pytest.mark.parametrize(
+    ("text", "call", "visible"),
+    [
+        # deepseek-agent's tests (corpus: tool_name_xml/b31_dsagent_uppercase_in_xml_fence): the format in capitals
+        # in a fence of its own language, the fence the call's markup
+        (
+            "```xml\n<EXECUTE_COMMAND><COMMAND>pwd</COMMAND></EXECUTE_COMMAND>\n```",
+            ("execute_command", {"command": "pwd"}),
+            "",
+        ),
+        # variants: no fence, blanks and lines, two parameters, a boolean, capitals for the tag only
+        (
+            "Listing.\n<LIST_FILES>\n  <PATH>src</PATH>\n  <RECURSIVE>true</RECURSIVE>\n</LIST_FILES>",
+            ("list_files", {"path": "src", "recursive": True}),
+            "Listing.\n",
+        ),
+        (
+            "<WRITE_TO_FILE><PATH>a.txt</PATH><content>hi</content></WRITE_TO_FILE> done",
+            ("write_to_file", {"path": "a.txt", "content": "hi"}),
+            " done",
+        ),
+        ("<READ_FILE><path>b.py</path></READ_FILE>", ("read_file", {"path": "b.py"}), ""),
+    ],
+)
+def test_a_tool_tag_in_capitals_with_its_parameter_tags_is_its_call(
+    text: str, call: tuple[str, dict[str, Any]], visible: str
+) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [call]
+    assert result["text"] == visible
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<DELETE_FILE><PATH>a</PATH></DELETE_FILE>",  # no offered tool
+        "<READ_FILE><COLOR>red</COLOR></READ_FILE>",  # a parameter the tool does not declare
+        "<read_file><PATH>a</PATH></read_file>",  # capitals for a parameter under a tag as offered
+        "<Read_File><Path>a</Path></Read_File>",  # another mixing of cases
+        "Use <EXECUTE_COMMAND> with a <COMMAND> child to run it.",  # prose
+        "For example:\n```xml\n<EXECUTE_COMMAND><COMMAND>pwd</COMMAND></EXECUTE_COMMAND>\n```",  # presented
+    ],
+)
+def test_capitals_without_that_evidence_stay_text(text: str) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert result["calls"] == [] and result["errors"] == []
+    assert result["text"] == text
+
+
+def test_two_offered_names_that_differ_only_in_case_are_not_matched_in_capitals() -> None:
+    tools = [_tool("run", cmd=_S), _tool("Run", cmd=_S)]
+    text = "<RUN><CMD>ls</CMD></RUN>"
+    result = parse_everywhere(text, tools)
+    assert result["calls"] == [] and result["text"] == text

@@ -390,15 +390,18 @@ def open_function(ctx: Context, block: Block, match: regex.Match[str]) -> XmlBod
 
 
 _IN_CALL = ("tool_call",)
+_ARGS_ELEMENT = "|".join(ARG_KEYS)
 _EXAMPLE = "<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>"
 ROWS = [
     # Qwen3-Coder: <function=NAME><parameter=K>V</parameter></function>, bare or inside <tool_call>.
     Dialect("qwen_xml", FUNCTION_OPEN.pattern, _FUNC_CLOSE, body="xml", reader=open_function),
-    # Inside <tool_call> only: `function=NAME>` with its `<` left out, `<function>NAME</function>`.
+    # Inside <tool_call> only: `function=NAME>` with its `<` left out, `<function>NAME</function>`. Not before an
+    # arguments element (gogen's tests: `<function>NAME</function><parameters>{…}</parameters>`): that is a name
+    # element and its arguments, the element body's (`xml_elements`).
     Dialect(
         "qwen_xml_damaged",
         r"(?:function=(?P<name>[^<>\n=]{1,128})>|<function>[ \t\r\n]{0,8}(?P<name>[^\W\d][\w.\-:]{0,127})"
-        r"[ \t\r\n]{0,8}</function>)",
+        rf"[ \t\r\n]{{0,8}}</function>(?![ \t\r\n]{{0,8}}<[ \t]{{0,4}}(?i:{_ARGS_ELEMENT})[ \t]{{0,4}}>))",
         None,
         start="inside",
         inside=_IN_CALL,

@@ -15,7 +15,7 @@ block goes back out as text, with no error. LangChain's JSON blob in a fence is 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import regex
 
@@ -23,6 +23,7 @@ from shim.parsing import lenient_json
 from shim.parsing.json_scan import Status
 from shim.parsing.pythonic import parse_pythonic
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break, match_at
+from shim.parsing.readers.bracket_action import takes_nothing
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.name_first import V2_HEADER, V2_ROWS
 from shim.parsing.readers.tool_xml import NAMESPACES, tool_name_pattern
@@ -134,11 +135,21 @@ def string_arguments(tools: ToolIndex, name: str, value: str) -> dict[str, Any] 
     return one_parameter(tools, name, value)
 
 
-def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] | None:
+_INPUT_PARAMETERS = ("input", "tool_input", "action_input")
+"""A parameter named for the input label itself: where a string input cannot be the tool's one parameter, it is
+this one's value (antbot's harness hands a raw ``Action Input`` over as ``{"input": …}``)."""
+
+
+def input_arguments(tools: ToolIndex, name: str, value: Any, raw: str | None = None) -> dict[str, Any] | None:
     """An action input as arguments: an object, JSON object text, keyword pairs (``k="v", k2=1``) of declared
-    parameters, or another value (a string, a list) for the one parameter."""
+    parameters, or another value (a string, a list) for the one parameter.
+
+    An object (``raw``: its text as written) of more keys than the tool declares parameters, not all of them
+    declared, for a tool that takes one string (its only parameter, or its only required one), is that string as
+    written: LangChain hands a tool of one input the input whole (gpt-4 in LangChain's OpenAPI planner:
+    ``requests_get`` takes ``{"url": …, "output_instructions": …}`` as its one ``text``)."""
     if isinstance(value, dict):
-        return value  # pyright: ignore[reportUnknownVariableType]
+        return _object_input(tools, name, cast("dict[str, Any]", value), raw)
     if value is None:
         return {}
     if isinstance(value, str):
@@ -150,13 +161,13 @@ def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] |
                 return inner  # pyright: ignore[reportUnknownVariableType]
         if text.startswith("{"):
             try:
-                return input_arguments(tools, name, lenient_json.loads(text))
+                return input_arguments(tools, name, lenient_json.loads(text), text)
             except lenient_json.LenientJSONError:
                 pass
         pairs = _keyword_pairs(tools, name, text)
         if pairs is not None:
             return pairs
-        arguments = string_arguments(tools, name, value)
+        arguments = string_arguments(tools, name, value) or _input_parameter(tools, name, value)
         if arguments is None and "{" in text:  # `** {…}`: one JSON object after a stray mark
             inner = lenient_loads(text[text.index("{") : text.rindex("}") + 1] if "}" in text else "")
             if isinstance(inner, dict):
@@ -164,6 +175,26 @@ def input_arguments(tools: ToolIndex, name: str, value: Any) -> dict[str, Any] |
         return arguments
     one = one_parameter(tools, name, "x")  # a list or a number: the value of the one parameter
     return {next(iter(one)): value} if one else None
+
+
+def _object_input(tools: ToolIndex, name: str, value: dict[str, Any], raw: str | None) -> dict[str, Any]:
+    """An object input: the arguments, unless it is no object of the tool's parameters and the tool takes one
+    string (`input_arguments`)."""
+    tool = tools.resolve(name)
+    props = tools.properties(tool)
+    if raw is None or not props or all(key in props for key in value) or len(value) <= len(props):
+        return value  # (one key for a tool of one parameter: that parameter misnamed, the arguments as written)
+    one = one_parameter(tools, tool, raw.strip())
+    key = next(iter(one)) if one else None
+    return one if one and key is not None and tools.property_type(tool, key) == "string" else value
+
+
+def _input_parameter(tools: ToolIndex, name: str, value: str) -> dict[str, Any] | None:
+    """A string input as the value of the tool's parameter named for the input label (`_INPUT_PARAMETERS`)."""
+    tool = tools.resolve(name)
+    props = tools.properties(tool) or {}
+    found = [key for key in _INPUT_PARAMETERS if key in props and tools.property_type(tool, key) in ("string", None)]
+    return {found[0]: value} if len(found) == 1 else None
 
 
 def _keyword_pairs(tools: ToolIndex, name: str, text: str) -> dict[str, Any] | None:
@@ -197,7 +228,7 @@ class ReactInput:
         """Only a JSON object is the input (`_PLAIN_NAME_LABEL`): a string after the label is text."""
         self.result_marker = result_marker
         """The labels were Qwen-Agent's: a ``✿RESULT✿`` after the object belongs to the call."""
-        self.read: tuple[Any] | None = None
+        self.read: tuple[Any, str] | None = None
         """The object, once read whole (the stream may end while a ``✿RESULT✿`` after it is awaited)."""
         self.json: JsonCandidate | None = None
         self.body: list[str] = []  # the string input, to the end of the line
@@ -244,7 +275,7 @@ class ReactInput:
                     ctx.consume(fence.group())
                     new = fence.end()
             value = lenient_loads(self.json.text())
-            self.read = (value,)
+            self.read = (value, self.json.text())
             if self.result_marker and input_arguments(ctx.tools, self.name, value) is not None:
                 result = match_at(_RESULT_MARKER, text, new, final)
                 if result is MORE:
@@ -252,7 +283,7 @@ class ReactInput:
                 if result is not None:
                     ctx.consume(result.group())
                     new = result.end()
-            return new, self._decide(value)
+            return new, self._decide(value, self.json.text())
         if self.in_fence:  # the code fence the input's line introduced, up to its closing line
             close = _FENCE_CLOSE.search(text, pos, partial=not final)
             stop = len(text) if close is None else close.start()
@@ -278,6 +309,14 @@ class ReactInput:
                 ctx.consume(text[stop : more.start("line")])
                 self.body.append(text[stop : more.start("line")])
                 return more.start("line"), self
+            if more is not None and not more.group("line").strip():  # a blank line: the input may go on to the end
+                wait, rest = _rest_of_input(text[stop:], final)
+                if wait:
+                    return stop, MORE
+                if rest is not None:
+                    ctx.consume(rest)
+                    self.body.append(rest)
+                    return len(text), self._decide(unquoted("".join(self.body)))
             fence = _FENCE_NEXT.match(text, stop, partial=not final)
             if fence is not None and fence.partial:
                 return stop, MORE
@@ -288,11 +327,11 @@ class ReactInput:
                 return fence.end(), self
         return stop, self._decide(unquoted("".join(self.body)))
 
-    def _decide(self, value: Any) -> Next:
+    def _decide(self, value: Any, raw: str | None = None) -> Next:
         if self.objects_only and not isinstance(value, dict):
             self.ctx.revert()
             return None
-        arguments = input_arguments(self.ctx.tools, self.name, value)
+        arguments = input_arguments(self.ctx.tools, self.name, value, None if self.objects_only else raw)
         if arguments is None:
             self.ctx.revert()
         else:
@@ -305,19 +344,37 @@ class ReactInput:
         elif self.json is None:
             self._decide(unquoted("".join(self.body)))
         elif self.read is not None:
-            self._decide(self.read[0])
+            self._decide(*self.read)
         elif isinstance(value := lenient_loads(self.json.text()), dict):  # closers left out at the end
             self._decide(value)
         else:
             self.ctx.revert()
 
 
+def _rest_of_input(rest: str, final: bool) -> tuple[bool, str | None]:
+    """After a string input's line, a blank line: the rest of the output is still the input where every line of it
+    is blank or no label (LangChain's MRKL parser reads the input to the output's end: gpt-3.5's GitLab agent wrote a
+    file's name, a blank line, then its contents): ``(wait, rest)``, waiting to the output's end unless a label shows
+    sooner."""
+    lines = rest.splitlines()
+    whole = lines if final else lines[:-1]  # the last line may still grow
+    if any(line.strip() and _ends_input(line) for line in whole):
+        return False, None
+    if not final:
+        return True, None
+    return False, rest if any(line.strip() for line in lines) else None
+
+
 def unquoted(text: str) -> str:
-    """A string input without the quotes around it (``"Paris"``), or without a stray one at an end that no other
-    quote pairs with (``"Paris``); keyword pairs keep their own, and so does an input whose quotes pair up inside
-    (``SELECT "UserName" … GROUP BY "UserName"``: the last quote closes an identifier, LangChain's MRKL test)."""
+    """A string input without the quotes around it (``"Paris"``; ``'Paris'``, single quotes with no other inside,
+    as the completion models of Eden AI's LangChain notebook wrote them), or without a stray double quote at an end
+    that no other pairs with (``"Paris``); keyword pairs keep their own, and so does an input whose quotes pair up
+    inside (``SELECT "UserName" … GROUP BY "UserName"``: the last quote closes an identifier, LangChain's MRKL
+    test)."""
     text = text.strip()
     if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1]
+    if len(text) >= 2 and text[0] == text[-1] == "'" and "'" not in text[1:-1]:
         return text[1:-1]
     return text if "=" in text or text.count('"') % 2 == 0 else text.strip('"')
 
@@ -329,8 +386,43 @@ def lenient_loads(text: str) -> Any:
         return None
 
 
-def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInput:
+class NoInput:
+    """``Action: NAME`` with no input label after it, the name line ending the message (antbot's ReAct tests: the
+    model stopped there): a call of a tool that takes no arguments. Anything but blanks after it: text.
+    The blanks after it stay text."""
+
+    def __init__(self, ctx: Context, name: str) -> None:
+        self.ctx = ctx
+        self.name = name
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        if text[pos:].strip(" \t\r\n"):
+            self.ctx.revert()
+            return pos, None
+        if not final:
+            return pos, MORE
+        self._decide()
+        return pos, None
+
+    def _decide(self) -> None:
+        tools = self.ctx.tools
+        spec = tools.specs.get(tools.resolve(self.name))
+        if spec is None or not takes_nothing(spec.input_schema):
+            self.ctx.revert()
+        else:
+            self.ctx.end_call(spec.name, {}, streamed=False)
+
+    def finish(self, truncated: bool) -> None:
+        if truncated:
+            self.ctx.revert()
+        else:
+            self._decide()
+
+
+def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> ReactInput | NoInput:
     opener, _ = keep_line_break(ctx, "\r\n \t")  # the line break before `Action:` stays text
+    if match.groupdict().get("alone") is not None:
+        return NoInput(ctx, match.group("name"))
     objects_only = _PLAIN_NAME_LABEL.match(match.group()) is not None or match.groupdict().get("inline") is not None
     return ReactInput(
         ctx,
@@ -353,6 +445,19 @@ def _head(prefix: str) -> Any:
     def build(tools: ToolIndex) -> str | None:
         names = _names(tools)
         return None if names is None else prefix + _HEAD % names
+
+    return build
+
+
+_ALONE = rf"{_BULLET}{_LABELS[0][0]}[ \t]{{0,8}}(?P<name>%s)(?P<alone>(?=[ \t]{{0,8}}(?:\r?\n|\Z)))"
+"""``Action: NAME`` with nothing after it on its line: `NoInput` decides (after the rows with an input label, which a
+chunk's end may still open: the table waits for them)."""
+
+
+def _alone(prefix: str) -> Any:
+    def build(tools: ToolIndex) -> str | None:
+        names = _names(tools)
+        return None if names is None else prefix + _ALONE % names
 
     return build
 
@@ -400,6 +505,26 @@ ROWS = [
     ),
     Dialect(
         "react_line", r"\n", None, kind="untagged", first="\n", reader=_open_line, open_for_tools=_head(r"\n[ \t]{0,8}")
+    ),
+    # Action: NAME alone on the message's last line: a tool that takes nothing (`NoInput`).
+    Dialect(
+        "react_alone",
+        "Action",
+        None,
+        kind="untagged",
+        start="message",
+        first="Aa-*\u2022",
+        reader=_open_line,
+        open_for_tools=_alone(""),
+    ),
+    Dialect(
+        "react_alone_line",
+        r"\n",
+        None,
+        kind="untagged",
+        first="\n",
+        reader=_open_line,
+        open_for_tools=_alone(r"\n[ \t]{0,8}"),
     ),
     # ✿FUNCTION✿NAME ✿ARGS✿{…} anywhere (right after the ✿RESULT✿ of the call before it, say): Qwen-Agent's markers
     # are tokens, not words, so they need no line of their own; NAME an offered tool.

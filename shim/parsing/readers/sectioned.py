@@ -40,6 +40,10 @@ SEPARATOR = r"<[｜|]tool[▁_]sep[｜|]>|<\|tool_call_argument_begin\|>"
 underscores) and Kimi's ``<|tool_call_argument_begin|>``; either family's calls may use either (engines and
 fine-tunes mix the spellings)."""
 
+_LAYOUT = r"[ \t]{0,64}(?:\r?\n[ \t]{0,64}){0,4}"
+"""Blanks between a call's tokens and its head: line breaks and the indentation of each line (a test's string
+that kept its source's indentation, every token on its own indented line, ouro-agents' Kimi K2 tests)."""
+
 _SLOT = r"\{[A-Za-z_][\w \t.\-]{0,30}\}"
 """A template's slot in a head (``functions.{name}:{index}``, a document showing the format): part of the head, so
 the call's name is a placeholder (`shim.parsing.readers.prose.placeholder`), never ``functions.`` with ``{name}``
@@ -107,11 +111,11 @@ class Tokens:
         # angle brackets after the type word: `function<NAME>\n```json`).
         # A type word's line break stands for the separator (`function\nNAME\n{…}`: olmlx's DeepSeek tests).
         head = (
-            rf"[ \t\r\n]{{0,8}}(?P<head>function<[^<>\s]{{1,128}}>|(?:[^<>\n{{]|{_SLOT}){{1,160}}?)"
-            rf"(?:[ \t\r\n]{{0,8}}(?:{self.separator}|(?<![.:])(?=\{{))|(?<=\bfunction)[ \t]{{0,4}}\r?\n"
-            rf"|(?P<fenced>[ \t]{{0,8}}\r?\n)(?=[ \t]{{0,16}}```))"
+            rf"{_LAYOUT}(?P<head>function<[^<>\s]{{1,128}}>|(?:[^<>\n{{]|{_SLOT}){{1,160}}?)"
+            rf"(?:{_LAYOUT}(?:{self.separator}|(?<![.:])(?=\{{))|(?<=\bfunction)[ \t]{{0,4}}\r?\n"
+            rf"|(?P<fenced>[ \t]{{0,8}}\r?\n)(?=[ \t]{{0,64}}```))"
         )
-        bare = rf"(?:[^<>\n{{]|{_SLOT}){{1,160}}?[ \t\r\n]{{0,8}}(?:{self.separator})"
+        bare = rf"(?:[^<>\n{{]|{_SLOT}){{1,160}}?{_LAYOUT}(?:{self.separator})"
         patterns = (self.call_begin, head, self.call_end, self.section_end, self.separator, bare)
         return tuple(regex.compile(p) for p in patterns)
 

@@ -46,6 +46,7 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
+from shim.parsing.readers.block_end import Closed
 from shim.parsing.readers.xml_elements import elements
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import compile_marker
@@ -87,6 +88,10 @@ class ToolXml:
         self.bare = bare
         """The opener was the name alone on its line: the call may end where its parameter tags stop."""
         self.name = ctx.tools.resolve(name)
+        folded = [n for n in ctx.tools.specs if n.casefold() == name.casefold()]
+        self.shouted = name.isupper() and folded == [self.name] and name != self.name
+        """The tag is the one offered tool's name in capitals (``EXECUTE_COMMAND``, DeepSeek-agent's prompt format
+        in capitals; openers match in any case): its parameter tags may be in capitals too (`_param`)."""
         self.close = close or _closer(name)
         """The tool's closing tag (``</NAME>``, or a family's own: ``</|DSML|NAME>``)."""
         spec = ctx.tools.specs.get(self.name)
@@ -146,7 +151,7 @@ class ToolXml:
                 arguments = self._json_arguments(body)
                 if arguments is not None:  # `<search>{"query": "x"}</search>`: the tool's arguments as JSON
                     ctx.end_call(self.name, {**self.arguments, **arguments}, streamed=False)
-                    return found.end(), None
+                    return found.end(), self._after()
                 if (
                     key is None
                     or any(_child_key(c) in self.params for c in _CHILD.finditer(body))
@@ -172,7 +177,7 @@ class ToolXml:
                     ctx.revert()
                 else:
                     ctx.end_call(self.name, arguments, streamed=False)
-                return found.end(), None
+                return found.end(), self._after()
             if self.value_end is not None:  # inside a value: up to its closing tag
                 found = self.value_end.search(text, pos, partial=not final)
                 if found is None:
@@ -200,7 +205,7 @@ class ToolXml:
             if close is not None:
                 ctx.consume(close.group())
                 ctx.end_call(self.name, self._final(), streamed=False)
-                return close.end(), None
+                return close.end(), self._after()
             if self.raws:  # a parameter's closer written twice (`…</command></command>`): markup
                 stray = _STRAY.match(text, pos, partial=not final)
                 if stray is not None and stray.partial:
@@ -237,11 +242,17 @@ class ToolXml:
                 ctx.revert()  # not this tool's parameters: prose or markup that looks like it
                 return pos, None
             ctx.consume(child.group())
-            key = self.key = _child_key(child)
-            self.value_end = _closer(child.group("tag") or key)
+            written = _child_key(child)
+            self.key = self._param(written)
+            self.value_end = _closer(child.group("tag") or written)
             self.value = []
             pos = child.end()
         return pos, self
+
+    def _after(self) -> Next:
+        """After the call's closer: in a ``` fence around the call (```` ```xml ````, the fence of its own format),
+        the fence's closer is the call's markup too."""
+        return Closed(self.ctx, fence=True) if self.block.fence else None
 
     def _after_attributes(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         """The nameless attribute tag is the whole call: the tool's closer right after it is its markup, if written
@@ -303,7 +314,15 @@ class ToolXml:
         return arguments if all(key in self.params for key in arguments) else None
 
     def _accepts(self, key: str) -> bool:
-        return key in self.params
+        return self._param(key) in self.params
+
+    def _param(self, key: str) -> str:
+        """The declared parameter a child's tag names: as written, or in capitals under a tag in capitals (the
+        one parameter so written)."""
+        if key in self.params or not self.shouted or not key.isupper():
+            return key
+        found = [p for p in self.params if p.upper() == key]
+        return found[0] if len(found) == 1 else key
 
     def _plain_end(self) -> regex.Pattern[str]:
         """Where a plain body ends: the tool's closer (group ``own``), or a call family's closer (``</tool_call>``)

@@ -215,3 +215,60 @@ def test_a_whole_call_object_in_place_of_a_head_is_a_call_of_the_section(
 )
 def test_a_section_opener_named_in_prose_stays_text(text: str) -> None:
     check(Real("variant", text, [], tools=["wait_for"], visible=text))
+
+
+def _indented(indent: str, newline: str = "\n") -> str:
+    """Each token on its own line behind ``indent`` (a test's string that kept its source's indentation)."""
+    lines = [
+        "<|tool_calls_section_begin|>",
+        "<|tool_call_begin|>",
+        "functions.search_notes:0",
+        "<|tool_call_argument_begin|>",
+        '{"query": "Ce2Fe17", "limit": 3}',
+        "<|tool_call_end|>",
+        "<|tool_calls_section_end|>",
+    ]
+    return newline + "".join(indent + line + newline for line in lines) + indent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ouro-agents' tests (corpus: kimi_k2/a31_ouro_kimi*): twelve spaces before every token, the dedent left out
+        _indented(" " * 12),
+        _indented("\t\t"),
+        _indented("    ", "\r\n"),
+        _indented(" " * 40),
+        # the call's own tokens only, indented, the head and the separator on one line
+        '\n    <|tool_call_begin|>\n    search_notes:0 <|tool_call_argument_begin|>\n    {"query": "Ce2Fe17", "limit": 3}'
+        "\n    <|tool_call_end|>\n",
+        # a blank line between the head and its separator
+        "<|tool_calls_section_begin|>\n  <|tool_call_begin|>\n  functions.search_notes:0\n\n  <|tool_call_argument_begin|>"
+        '\n  {"query": "Ce2Fe17", "limit": 3}\n  <|tool_call_end|>\n<|tool_calls_section_end|>',
+    ],
+)
+def test_tokens_on_indented_lines_are_layout(text: str) -> None:
+    check(Real("variant", text, [("search_notes", {"query": "Ce2Fe17", "limit": 3})], tools=["search_notes", "other"]))
+
+
+def test_deepseek_tokens_on_indented_lines_are_layout() -> None:
+    text = (
+        "\n        <｜tool▁calls▁begin｜>\n        <｜tool▁call▁begin｜>\n        search_notes\n"  # noqa: RUF001
+        '        <｜tool▁sep｜>\n        {"query": "x", "limit": 1}\n'  # noqa: RUF001
+        "        <｜tool▁call▁end｜>\n        <｜tool▁calls▁end｜>\n"  # noqa: RUF001
+    )
+    check(Real("variant", text, [("search_notes", {"query": "x", "limit": 1})], tools=["search_notes"]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the tokens named on indented lines of a document, no head and separator after them
+        "Kimi's layout:\n\n    <|tool_calls_section_begin|>\n    <|tool_call_begin|>\n    then the head\n",
+        "    <|tool_call_begin|>\n    is the token that opens a call; a line of prose follows.\n",
+        # far more than a few blank lines between a head-like line and a separator: not one call
+        "    <|tool_call_begin|>\n    search_notes\n\n\n\n\n\n\n    <|tool_call_argument_begin|> is the separator.",
+    ],
+)
+def test_indented_tokens_in_a_document_with_no_call_stay_text(text: str) -> None:
+    check(Real("variant", text, [], visible=text, tools=["search_notes"]))

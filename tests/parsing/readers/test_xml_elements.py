@@ -357,3 +357,83 @@ def test_names_and_values_that_do_not_pair_up_stay_the_elements_they_are() -> No
     )
     kept = {"param_name": ["city", "days"], "param_value": "Oslo"}
     check(Real("written", text, [("get_weather", kept)], tools=TOOLS))
+
+
+_FUNCTION_TAG_TOOLS = [tool("search", query="string"), *TOOLS]
+"""`<function>NAME</function>` is also the opener Qwen3-Coder's damaged form writes (`<parameter=K>` after it)."""
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # gogen's tests (corpus: function_call_name_arguments/b31_gogen_*): the pair inside <tool_call>
+        (
+            '<tool_call>\n<function>get_weather</function>\n<parameters>{"city": "Oslo", "days": 2}</parameters>\n'
+            "</tool_call>",
+            [("get_weather", {"city": "Oslo", "days": 2})],
+            "",
+        ),
+        (
+            '<tool_call><function>search</function><parameters>{"query": "a"}</parameters></tool_call>\n'
+            '<tool_call>\n  <function> get_weather </function>\n  <parameters>\n{"city": "Rome"}\n</parameters>\n'
+            "</tool_call>\nDone.",
+            [("search", {"query": "a"}), ("get_weather", {"city": "Rome"})],
+            "\n\nDone.",
+        ),
+        # variants: other name and input words, a raw string input, the closers left out
+        (
+            'Looking.\n<tool_call>\n<tool_name>get_weather</tool_name>\n<arguments>{"city": "Lima"}</arguments>\n'
+            "</tool_call>",
+            [("get_weather", {"city": "Lima"})],
+            "Looking.\n",
+        ),
+        (
+            "<tool_call><tool>search</tool><tool_input>chats noirs</tool_input></tool_call>",
+            [("search", {"query": "chats noirs"})],
+            "",
+        ),
+        # the arguments as child elements, or as a fenced JSON object
+        (
+            "<tool_call><function>get_weather</function><parameters><city>Oslo</city><days>2</days></parameters>"
+            "</tool_call>",
+            [("get_weather", {"city": "Oslo", "days": 2})],
+            "",
+        ),
+        (
+            '<tool_call>\n<function>search</function>\n<arguments>```json\n{"query": "d"}\n```</arguments>\n</tool_call>',
+            [("search", {"query": "d"})],
+            "",
+        ),
+        # the call tag's closer left out
+        ('<tool_call>\n<function>search</function>\n<args>{"query": "b"}</args>', [("search", {"query": "b"})], ""),
+        # inside a reasoning element, as gogen's source reads it: the call is a call
+        (
+            '<thinking>\n<tool_call>\n<function>search</function>\n<parameters>{"query": "c"}</parameters>\n'
+            "</tool_call>\n</thinking>",
+            [("search", {"query": "c"})],
+            "",
+        ),
+    ],
+)
+def test_a_function_name_element_then_its_arguments_element_is_its_call(
+    text: str, calls: list[tuple[str, dict[str, object]]], visible: str
+) -> None:
+    check(Real("written", text, calls, visible=visible, tools=_FUNCTION_TAG_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an example shown in a fence, or named in a sentence: text
+        'For example:\n```xml\n<tool_call>\n<function>search</function>\n<parameters>{"query": "a"}</parameters>\n</tool_call>\n```',
+        'Use `<tool_call><function>search</function><parameters>{"query": "a"}</parameters></tool_call>` to search.',
+        'The <tool_call> tag holds a <function>search</function> tag and a <parameters>{"query": "a"}</parameters> tag.',
+    ],
+)
+def test_a_function_name_element_then_its_arguments_element_shown_or_named_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=_FUNCTION_TAG_TOOLS))
+
+
+def test_a_function_name_element_then_its_arguments_element_naming_no_offered_tool_is_no_call() -> None:
+    text = '<tool_call>\n<function>lookup</function>\n<parameters>{"x": 1}</parameters>\n</tool_call>'
+    check(Real("written", text, [], tools=_FUNCTION_TAG_TOOLS, visible=text))
