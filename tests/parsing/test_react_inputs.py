@@ -151,3 +151,38 @@ def test_a_string_input_goes_on_over_a_blank_line_to_the_end_of_the_message(
     calls, shown = _read(text)
     assert calls == [("search", {"query": query})]
     assert " ".join(shown.split()) == " ".join(visible.split())
+
+
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        # PraisonAI/crewAI's prompt lists the tools as [NAME] and Llama copies the brackets (corpus:
+        # react/a32_nb_praison_book_a0_action); backticks and quotes are the same pair of markup
+        ('Action: [search]  \nAction Input: {"query": "tree of life"}  ', ("search", {"query": "tree of life"})),
+        ("Thought: look it up\nAction: `search`\nAction Input: tree of life", ("search", {"query": "tree of life"})),
+        ('Action: "get_weather"\nAction Input: {"city": "Oslo"}', ("get_weather", {"city": "Oslo"})),
+        ("Action: 'search'\nAction Input: pears", ("search", {"query": "pears"})),
+        ("Action: [docker]\n", ("docker", _NONE)),
+    ],
+)
+def test_an_action_name_in_brackets_backticks_or_quotes_is_the_tool_and_the_pair_is_markup(
+    text: str, call: tuple[str, dict[str, Any]]
+) -> None:
+    calls, shown = _read(text)
+    assert calls == [call]
+    assert "[" not in shown and "`" not in shown and '"' not in shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Action: [search\nAction Input: pears",  # the bracket never closes
+        "Action: [search]]\nAction Input: pears",
+        'Action: `search"\nAction Input: pears',  # two different marks
+        "Action: [kubectl]\nAction Input: get pods",  # no offered tool
+        "Action: [search] is what I would pick.",
+    ],
+)
+def test_a_wrapped_action_name_that_does_not_close_as_it_opened_stays_text(text: str) -> None:
+    calls, shown = _read(text)
+    assert calls == [] and shown == text
