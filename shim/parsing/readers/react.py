@@ -103,7 +103,8 @@ _WRAP_CLOSE = r"(?(square)\]|(?(quote)(?P=quote)))"
 """A name in square brackets, backticks or quotes (``Action: [Search]``: LangChain's prompt lists the tool names as
 ``[{tool_names}]`` and models copy the brackets); the pair is markup."""
 _HEAD = (
-    rf"{_BULLET}(?:{_NAME_LABEL})[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}})?{_WRAP_OPEN}(?P<name>%s){_WRAP_CLOSE}(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
+    rf"{_BULLET}(?:{_NAME_LABEL})[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}})?{_WRAP_OPEN}(?P<name>%s){_WRAP_CLOSE}"
+    rf"(?:[ \t]{{0,8}}\([^()\r\n]{{0,160}}\))?"
     rf"(?:[ \t]{{1,8}}[-\u2013\u2014][ \t][^\r\n]{{0,240}})?[ \t]{{0,8}}"
     rf"(?:(?:(?:\r?\n[ \t]{{0,8}}){{1,6}}{_CAPTION}{_BULLET}|(?<=[ \t]))(?:{_INPUT_LABEL})[ \t]{{0,8}}"
     rf"|(?P<inline>(?:\r?\n[ \t]{{0,8}})?(?=\{{)))"
@@ -453,7 +454,10 @@ def _head(prefix: str) -> Any:
     return build
 
 
-_ALONE = rf"{_BULLET}{_LABELS[0][0]}[ \t]{{0,8}}{_WRAP_OPEN}(?P<name>%s){_WRAP_CLOSE}(?P<alone>(?=[ \t]{{0,8}}(?:\r?\n|\Z)))"
+_ALONE = (
+    rf"{_BULLET}{_LABELS[0][0]}[ \t]{{0,8}}{_WRAP_OPEN}(?P<name>%s){_WRAP_CLOSE}"
+    rf"(?P<alone>(?=[ \t]{{0,8}}(?:\r?\n|\Z)))"
+)
 """``Action: NAME`` with nothing after it on its line: `NoInput` decides (after the rows with an input label, which a
 chunk's end may still open: the table waits for them)."""
 
