@@ -119,12 +119,15 @@ class PythonicScanner:
     that string when the line holds one whole call (`_call_line`): the item's closing quote was damaged, and a
     string of a list written one item a line never runs on to the next."""
 
-    def __init__(self, *, call_lines: bool = False) -> None:
+    def __init__(self, *, call_lines: bool = False, apostrophes: bool = False) -> None:
         self.depth = 0
         self.done = False
         self._quote: str | None = None
         self._escaped = False
         self._call_lines = call_lines
+        self._apostrophes = apostrophes
+        """A quote glued to a word no string prefix spells is an apostrophe (``Conway's``), not a string's quote: for
+        a call whose values may be words (`colon_words`); elsewhere it may close a damaged item (``'f(x='Oslo')'``)."""
         self._line = ""
         """``call_lines``: the current line's text before this chunk."""
         self._last = ""
@@ -199,7 +202,7 @@ class PythonicScanner:
             char = text[pos]
             self._last = char
             word, self._word = self._word, ""
-            if char == "'" and word and word.lower() not in _STRING_PREFIXES:
+            if char == "'" and self._apostrophes and word and word.lower() not in _STRING_PREFIXES:
                 pass  # `Conway's`: an apostrophe glued to a word no string prefix spells opens no string
             elif char in "'\"":
                 self._quote = char

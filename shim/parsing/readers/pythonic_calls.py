@@ -100,7 +100,7 @@ class PythonicCalls:
         """The fence stands on a line of its own, the call on the next: that block is the action only where the
         output's end cuts it open (the stop sequence BrowserGym's harness sets, ``)`` or the fence, cut the rest); a
         whole fenced call is a snippet shown (a document's "will catch" example), text."""
-        self.scanner = PythonicScanner()
+        self.scanner = PythonicScanner(apostrophes=labelled)
         self.scanner.feed(opener, 0)  # the opener (`name(` or `[name(`) was consumed by the core
         self.body = [opener]
         self.calls: list[tuple[str, dict[str, Any]]] | None = None
@@ -120,7 +120,7 @@ class PythonicCalls:
         label = (found.group("label") or "").strip()
         self.emphasis = label if label in _EMPHASIS_END else ""
         self.ctx.consume(found.group())
-        self.scanner = PythonicScanner()
+        self.scanner = PythonicScanner(apostrophes=self.labelled)
         opener = f"{name}("
         self.scanner.feed(opener, 0)
         self.body = [opener]
