@@ -14,15 +14,20 @@ such a call in Python's own spelling, so `shim.parsing.pythonic` reads it with t
   the fence is the value's quotes, not a Markdown code block with a language.
 
 `shim.parsing.pythonic.PythonicScanner` finds the call's end with the same fences.
+
+Where the call itself is the evidence of a value's spelling (a label says it is a call: ``Tool call: NAME (key:
+value, …)``, autonomy's text fallback), `colon_words` reads one call's values written without quotes: each runs from
+its ``key:`` to the next ``, KEY:`` of a parameter the tool declares, or to the call's closing parenthesis.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 
 import regex
 
-__all__ = ["FENCE_RUN", "VALUE_START", "colon_calls", "fenced_value"]
+__all__ = ["FENCE_RUN", "VALUE_START", "colon_calls", "colon_words", "fenced_value"]
 
 FENCE_RUN = 3
 """The fewest backticks that fence a value."""
@@ -96,3 +101,45 @@ def colon_calls(text: str, parameters: Callable[[str], Sequence[str]]) -> str | 
         last = char if not char.isspace() else last
         pos += 1
     return "".join(out) if changed else None
+
+
+_ONE_CALL = regex.compile(
+    r"[ \t\r\n]*\[?[ \t\r\n]*(?P<name>[A-Za-z_][\w.\-]{0,127})[ \t]{0,4}\((?P<body>.*)\)[ \t\r\n]*\]?[ \t\r\n]*",
+    regex.DOTALL,
+)
+_LITERAL_WORDS = frozenset({"true", "false", "null", "True", "False", "None"})
+_TYPE_WORDS = frozenset({"string", "str", "integer", "int", "number", "float", "boolean", "bool", "array", "object"})
+
+
+def colon_words(text: str, parameters: Callable[[str], Sequence[str]]) -> tuple[str, set[str]] | None:
+    """``text``, one call (maybe alone in a list) whose ``key: value`` keywords name parameters the tool declares,
+    in Python's spelling, each value that is no literal quoted as the text it spells (trimmed); with the keys so
+    quoted. A value runs to the next ``, KEY:`` of a declared ``KEY`` or to the call's closing parenthesis. None: not
+    one call, or its parentheses hold anything before the first declared key."""
+    call = _ONE_CALL.fullmatch(text)
+    if call is None:
+        return None
+    name, body = call.group("name"), call.group("body")
+    if not body.strip():
+        return f"[{name}()]", set()
+    keys = [regex.escape(key) for key in parameters(name) if key]
+    if not keys:
+        return None
+    found = list(regex.finditer(rf"(?:^[ \t\r\n]*|,[ \t]*)(?P<key>{'|'.join(keys)})[ \t]{{0,4}}:(?![:=])", body))
+    if not found or found[0].start() != 0:
+        return None
+    quoted: set[str] = set()
+    pieces: list[str] = []
+    for at, key in enumerate(found):
+        end = found[at + 1].start() if at + 1 < len(found) else len(body)
+        value = body[key.end() : end].strip()
+        if not value or value in _TYPE_WORDS:  # `path: string`: a signature's type, no value
+            return None
+        if value not in _LITERAL_WORDS:
+            try:
+                ast.literal_eval(value)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                quoted.add(key.group("key"))
+                value = repr(value)
+        pieces.append(f"{key.group('key')}={value}")
+    return f"[{name}({', '.join(pieces)})]", quoted

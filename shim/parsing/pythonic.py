@@ -40,7 +40,7 @@ from typing import Any, cast
 
 import regex
 
-from shim.parsing.colon_calls import FENCE_RUN, VALUE_START, colon_calls
+from shim.parsing.colon_calls import FENCE_RUN, VALUE_START, colon_calls, colon_words
 
 __all__ = [
     "JSON_LITERALS",
@@ -72,6 +72,10 @@ JSON_LITERALS: dict[str, bool | None] = {"true": True, "false": False, "null": N
 _STRING_RUNS = {"'": regex.compile(r"[^'\\]+"), '"': regex.compile(r'[^"\\]+')}
 _LINE_STRING_RUNS = {"'": regex.compile(r"[^'\\\n]+"), '"': regex.compile(r'[^"\\\n]+')}
 _PLAIN = regex.compile(r"[^'\"\[\]\(\)\{\}`]+")
+_GLUED_WORD = regex.compile(r"\w+\Z")
+_STRING_PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
+"""Python's string prefixes (``b'…'``, ``rf'…'``): a quote right after one opens a string; after any other word it is
+an apostrophe (``Conway's``), which no Python outside a string writes."""
 _FENCE_BODY = regex.compile(r"[^`]+")
 _TICKS = regex.compile(r"`+")
 
@@ -115,16 +119,21 @@ class PythonicScanner:
     that string when the line holds one whole call (`_call_line`): the item's closing quote was damaged, and a
     string of a list written one item a line never runs on to the next."""
 
-    def __init__(self, *, call_lines: bool = False) -> None:
+    def __init__(self, *, call_lines: bool = False, apostrophes: bool = False) -> None:
         self.depth = 0
         self.done = False
         self._quote: str | None = None
         self._escaped = False
         self._call_lines = call_lines
+        self._apostrophes = apostrophes
+        """A quote glued to a word no string prefix spells is an apostrophe (``Conway's``), not a string's quote: for
+        a call whose values may be words (`colon_words`); elsewhere it may close a damaged item (``'f(x='Oslo')'``)."""
         self._line = ""
         """``call_lines``: the current line's text before this chunk."""
         self._last = ""
         """The last character read outside strings and fences, blanks aside."""
+        self._word = ""
+        """The word the text read last ends with, glued to what comes next (``Conway`` before ``'s``)."""
         self._ticks = 0
         """A run of backticks being counted (it may go on in the next chunk)."""
         self._fence = 0
@@ -186,10 +195,16 @@ class PythonicScanner:
             if plain is not None:
                 pos = plain.end()
                 self._last = plain.group().rstrip()[-1:] or self._last
+                glued = _GLUED_WORD.search(plain.group())
+                # a run that is one word goes on the word the last chunk ended with (`Conw` + `ay`)
+                self._word = "" if glued is None else glued.group() if glued.start() else self._word + glued.group()
                 continue
             char = text[pos]
             self._last = char
-            if char in "'\"":
+            word, self._word = self._word, ""
+            if char == "'" and self._apostrophes and word and word.lower() not in _STRING_PREFIXES:
+                pass  # `Conway's`: an apostrophe glued to a word no string prefix spells opens no string
+            elif char in "'\"":
                 self._quote = char
             elif char in "([{":
                 self.depth += 1
@@ -300,6 +315,7 @@ def parse_pythonic(
     *,
     lenient: bool = False,
     words: bool = False,
+    unquoted: bool = False,
 ) -> list[tuple[str, dict[str, Any]]] | None:
     """The calls in ``[name(k=v, …), …]``, or None when it is not exactly that (tool names may hold ``-``).
 
@@ -316,7 +332,9 @@ def parse_pythonic(
     string as written, wherever the call stands, where the key is written too (``read(file_path)`` names a
     parameter, it gives no value). ``words``: the call opens the message (its answer, not code on a line of prose):
     there a bare run of word-like tokens Python cannot read (``new_time=13:00``, ``email=jo@example.com``) is the
-    text it spells too, where every key so written is ``spelled``.
+    text it spells too, where every key so written is ``spelled``. ``unquoted``: a label says the call is one
+    (``Tool call: NAME (key: value, …)``): ``key: value`` keywords whose values are written without quotes read as
+    `shim.parsing.colon_calls.colon_words` reads them, where every key so written is ``spelled``.
     """
     calls = _parse(text, parameters, spelled, strings=lenient)
     if calls is None and lenient and "=" in text:
@@ -341,6 +359,17 @@ def parse_pythonic(
         spelled_text = colon_calls(text, parameters)
         if spelled_text is not None:
             calls = _parse(spelled_text, parameters, strings=False)
+    if calls is None and unquoted and parameters is not None and spelled is not None and ":" in text:
+        # `Tool call: NAME (key: value, …)` (autonomy's text fallback): under a label saying it is a call, values
+        # written without quotes are the text they spell (`colon_words`), for keys the schema declares strings
+        found = colon_words(text, parameters)
+        read = _parse(found[0], parameters, strings=False) if found is not None else None
+        if (
+            found is not None
+            and read is not None
+            and all(spelled(name, key) for name, arguments in read for key in found[1] & arguments.keys())
+        ):
+            calls = read
     return calls
 
 

@@ -16,7 +16,13 @@ Leniencies: ASCII ``|`` for the full-width bars; the ``string`` attribute left o
 whose end tag is missing; an invoke holding its arguments as one JSON object (``<｜DSML｜invoke name="f">{…}``);
 a closer's slash written after the first bar (``<｜/DSML｜invoke>``) or left out with that bar doubled
 (``<｜｜DSML｜invoke>``); the bars doubled on both sides of the namespace on every tag (``<｜｜DSML｜｜invoke name=…>``,
-``</｜｜DSML｜｜invoke>``).
+``</｜｜DSML｜｜invoke>``). DeepSeek's web chat damages the markup further (deepblack-bridge's captured payloads): bars
+of either width, one to three each side, blanks among them, a Chinese character glitching into a bar's place
+(``<｜该DSML｜｜ parameter …>``: `_NS`); inside an invoke, tags without the namespace (a parameter closed by a plain
+``</parameter>``, the XML form's ``<parameter name="content">`` beside DSML ones: a value without the ``string``
+attribute loses its layout line breaks, as the XML families read it) and a closer that lost its element's name
+(``…value #</｜｜DSML｜｜>``, `_NAMELESS_CLOSE`); parameters right inside the wrapper with their invoke left out, a
+call of the one offered tool taking them (`ToolIndex.taking`), else an error naming no tool.
 The ``string`` attribute decides a value's type, as the template writes it:
 ``string="true"`` keeps the text exactly, ``string="false"`` reads it as JSON (text if it is not). Without the
 attribute the tool's schema decides: a parameter whose type is not string is typed as every XML value is
@@ -40,29 +46,45 @@ from shim.parsing.readers.tool_xml import ToolXml, tool_name_pattern
 from shim.parsing.readers.xml_args import PairForm, XmlPairs
 from shim.parsing.shapes import ToolIndex, call_arguments
 from shim.parsing.tags import compile_marker
-from shim.parsing.xml_values import cdata_content, typed_value
+from shim.parsing.xml_values import cdata_content, typed_value, unlaid
 
 __all__ = ["ROWS"]
 
 _BAR = r"(?:｜|\|)"
 _WORD = r"[ \t]{0,2}[A-Z][A-Z0-9]{1,7}[ \t]{0,2}"
 _NS1 = rf"{_BAR}{_WORD}{_BAR}[ \t]{{0,2}}"
-_NS = rf"(?:{_NS1}|{_BAR}{{2}}{_WORD}{_BAR}{{2}}[ \t]{{0,2}})"
-"""The namespace between its bars; V4.1 puts a blank after them (`<｜DSML｜ invoke name=…>`). The bars may be doubled
-on both sides, `<｜｜DSML｜｜invoke name=…>` (Zed #60601), on every tag alike."""
+_LEFT = r"(?:(?:｜|\||\p{Han})[ \t]{0,2}){1,3}"
+_RIGHT = r"(?:(?:｜|\|)[ \t]{0,2}){1,3}"
+_NS = rf"{_LEFT}{_WORD}{_RIGHT}"
+"""The namespace between its bars, however DeepSeek's web chat damages them: full-width or ASCII bars, one to three
+each side, mixed and with blanks among them (`<｜｜DSML｜｜ invoke name=…>`, Zed #60601; `<|DSML| invoke …>`;
+V4.1 puts a blank after them, `<｜DSML｜ invoke name=…>`), and a Chinese character glitching into the markup where a
+bar stands before the namespace (`<｜该DSML｜｜ calls>`, `<该DSML｜ invoke …>`: deepblack-bridge's captured payloads).
+The bars after the namespace are the evidence, with the `invoke name=` / `parameter name=` shape."""
 _NAME = r'"(?P<{group}>[^"\n>]{{1,128}})"'
 _STRING = r'(?:[ \t]+string[ \t]*=[ \t]*"(?P<string>true|false)")?'
 # A closer's slash: `</|DSML|invoke>`, or written after the first bar (or bars), `<|/DSML|invoke>` (grok2api's sieve
 # test), or left out with only the first bar doubled, `<||DSML|invoke>` (glm2api): a tag with no `name=` that only a
 # closer can be. (Both bars doubled, `<||DSML||invoke>`, is the doubled namespace, an opener.)
 _CLOSE = rf"<(?:/{_NS}|{_BAR}{{1,2}}/{_WORD}{_BAR}{{1,2}}|{_BAR}{_NS1})"
+_ELEMENT_CLOSE = rf"(?:<(?:/{_NS}|{_BAR}{{1,2}}/{_WORD}{_BAR}{{1,2}}|{_NS})|</)"
+"""Inside an invoke, an element's closer: any spelling of the namespace with or without the slash (only a closer has
+no `name=`), or no namespace at all (`<｜DSML｜parameter name="k">v</parameter>`: the web chat's hybrid markup)."""
+_NAMELESS_CLOSE = rf"(?:[ \t]+\#)?</{_NS}>"
+"""A closer that lost its element's name (`…value #</｜｜DSML｜｜>`): it closes the open parameter. The web chat's
+glitch writes a `#` before it, apart from the value by a blank (both incidents deepblack-bridge captured): the
+closer's debris, not the value's."""
 
 FORM = PairForm(
-    key=regex.compile(rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_NAME.format(group='key')}{_STRING}[ \t]*>", regex.I),
-    value_end=regex.compile(
-        rf"(?P<close>{_CLOSE}parameter[ \t]*>)|<{_NS}parameter[ \t]|{_CLOSE}invoke[ \t]*>", regex.I
+    key=regex.compile(
+        rf"<(?:{_NS})?parameter[ \t]+name[ \t]*=[ \t]*{_NAME.format(group='key')}{_STRING}[ \t]*>", regex.I
     ),
-    call_end=regex.compile(rf"{_CLOSE}invoke[ \t]*>", regex.IGNORECASE),
+    value_end=regex.compile(
+        rf"(?P<close>{_ELEMENT_CLOSE}parameter[ \t]*>|{_NAMELESS_CLOSE})|<(?:{_NS})?parameter[ \t]"
+        rf"|{_ELEMENT_CLOSE}invoke[ \t]*>",
+        regex.I,
+    ),
+    call_end=regex.compile(rf"{_ELEMENT_CLOSE}invoke[ \t]*>", regex.IGNORECASE),
     expected='<｜DSML｜parameter name="KEY" string="true">VALUE</｜DSML｜parameter> or </｜DSML｜invoke>',
 )
 EXAMPLE = (
@@ -77,6 +99,10 @@ class DsmlInvoke(XmlPairs):
     def _end_pair(self) -> None:
         assert self.key is not None
         raw = "".join(self.value)
+        if "string" not in self.attributes:
+            # no `string` attribute, which the template always writes: the XML families' element (the web chat's
+            # hybrid `<parameter name="content">⏎…⏎</parameter>`), whose line breaks by its tags are layout
+            raw = unlaid(raw)
         inner = cdata_content(raw)  # `<![CDATA[…]]>`: XML's literal text, the value is what is inside
         text = raw if inner is None else inner
         value: Any = text
@@ -105,6 +131,16 @@ def _invoke(ctx: Context, block: Block, match: regex.Match[str]) -> NamedStart:
     return NamedStart(ctx, block, name, lambda: DsmlInvoke(ctx, block, name, FORM), raw=True)
 
 
+def _nameless(ctx: Context, block: Block, match: regex.Match[str]) -> DsmlInvoke:
+    """A parameter right inside the wrapper, its invoke left out (`<｜该DSML｜｜ calls>⏎<｜该DSML｜｜ parameter
+    name="command">…`, deepblack-bridge's captured payloads): a call naming no tool, which the core gives to the one
+    offered tool whose schema takes its arguments (`ToolIndex.taking`), or reports as a call naming none."""
+    reader = DsmlInvoke(ctx, block, "", FORM)
+    reader.key = match.group("key")
+    reader.attributes = {k: v for k, v in match.groupdict().items() if k != "key" and v is not None}
+    return reader
+
+
 def _tool_xml(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml:
     name = match.group("name")
     return ToolXml(ctx, block, name, close=compile_marker(rf"</{_NS}{regex.escape(name)}[ \t]{{0,8}}>"))
@@ -119,7 +155,9 @@ def _wrapper(ctx: Context, block: Block, match: regex.Match[str]) -> TaggedStart
     return TaggedStart(ctx, block)  # the invokes are declared inside it
 
 
-_WRAPPER_OPEN, _WRAPPER_CLOSE = tag(rf"{_NS}(?:function_calls|tool_calls|calls)")
+_WRAPPER = r"(?:function_calls|tool_calls|calls)"
+_WRAPPER_OPEN, _WRAPPER_CLOSE = tag(rf"(?!{_BAR}{_NS1}{_WRAPPER})(?:{_NS}){_WRAPPER}")
+"""A wrapper whose first bar alone is doubled (`<||DSML|function_calls>`) is a closer that lost its slash (`_CLOSE`)."""
 
 ROWS = [
     # V4.1 names the wrapper `calls` (`<｜DSML｜ calls>`, with a blank after the bars: Xinference's parser tests).
@@ -136,6 +174,15 @@ ROWS = [
         rf"{_CLOSE}invoke[ \t]*>",
         inside=("dsml_calls",),
         reader=_invoke,
+        example=EXAMPLE,
+    ),
+    Dialect(
+        "dsml_nameless_invoke",
+        rf"<{_NS}parameter[ \t]+name[ \t]*=[ \t]*{_NAME.format(group='key')}{_STRING}[ \t]*>",
+        None,
+        start="inside",
+        inside=("dsml_calls",),
+        reader=_nameless,
         example=EXAMPLE,
     ),
     # Tool-name XML (`shim.parsing.readers.tool_xml`) with the namespace on the tool's tags: a model asked for

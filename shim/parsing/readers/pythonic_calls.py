@@ -85,8 +85,11 @@ class PythonicCalls:
         emphasis: str = "",
         fenced: bool = False,
         ending: bool = False,
+        labelled: bool = False,
     ) -> None:
         self.ctx = ctx
+        self.labelled = labelled
+        """Written under a label that says it is a call (``Tool call:``): its values may be words without quotes."""
         self.bare = bare
         self.line = line
         self.emphasis = emphasis
@@ -97,7 +100,7 @@ class PythonicCalls:
         """The fence stands on a line of its own, the call on the next: that block is the action only where the
         output's end cuts it open (the stop sequence BrowserGym's harness sets, ``)`` or the fence, cut the rest); a
         whole fenced call is a snippet shown (a document's "will catch" example), text."""
-        self.scanner = PythonicScanner()
+        self.scanner = PythonicScanner(apostrophes=labelled)
         self.scanner.feed(opener, 0)  # the opener (`name(` or `[name(`) was consumed by the core
         self.body = [opener]
         self.calls: list[tuple[str, dict[str, Any]]] | None = None
@@ -117,7 +120,7 @@ class PythonicCalls:
         label = (found.group("label") or "").strip()
         self.emphasis = label if label in _EMPHASIS_END else ""
         self.ctx.consume(found.group())
-        self.scanner = PythonicScanner()
+        self.scanner = PythonicScanner(apostrophes=self.labelled)
         opener = f"{name}("
         self.scanner.feed(opener, 0)
         self.body = [opener]
@@ -134,7 +137,11 @@ class PythonicCalls:
             # A list opening the message is its call block: bare values read as text there (`pythonic.py`).
             lenient = self.opening and not self.bare
             calls = parse_pythonic(
-                f"[{body}]" if self.bare else body, *schema_of(self.ctx.tools), lenient=lenient, words=self.opening
+                f"[{body}]" if self.bare else body,
+                *schema_of(self.ctx.tools),
+                lenient=lenient,
+                words=self.opening,
+                unquoted=self.labelled,
             )
             if not calls or not all(self.ctx.tools.is_known(name) and (args or not self.line) for name, args in calls):
                 self.ctx.revert()
@@ -256,7 +263,8 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
     call = opener[lead + label :]  # after a label (`Call: `, `<<function>>`): the call itself
     emphasis = opener[lead : lead + label].strip()
     emphasis = emphasis if emphasis in _EMPHASIS_END else ""
-    return PythonicCalls(ctx, block, call, bare=True, line=lead > 0 and not label, emphasis=emphasis)
+    labelled = match.groupdict().get("said") is not None
+    return PythonicCalls(ctx, block, call, bare=True, line=lead > 0 and not label, emphasis=emphasis, labelled=labelled)
 
 
 def _open_after_word(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls | Revert:
@@ -304,8 +312,11 @@ def _opener(prefix: str, *, labelled: bool = False) -> Any:
         names = tool_name_pattern(tools)
         if names is not None and tools.tails:  # `doDeleteByQuery(…)` for `Tests.doDeleteByQuery`: the class left out
             names += "|" + "|".join(regex.escape(m) for m in sorted(tools.tails, key=len, reverse=True))
-        label = rf"(?P<label>{_LABEL})[ \t]{{0,4}}" if labelled else ""
-        return None if names is None else rf"{prefix}{label}(?P<name>(?:{names}){_BUILT_IN})\("
+        label = rf"(?P<label>(?P<said>{_CALL_LABEL})|{_LABEL})[ \t]{{0,4}}" if labelled else ""
+        # `Tool call: NAME (…)`: after a label saying it is a call, a blank may part the name and its `(` (ReAct's
+        # `Action: add (add two numbers)` is a name and its description)
+        gap = r"(?(said)[ \t]{0,4})" if labelled else ""
+        return None if names is None else rf"{prefix}{label}(?P<name>(?:{names}){_BUILT_IN}){gap}\("
 
     return build
 
@@ -315,6 +326,8 @@ _BUILT_IN = r"(?:\.call)?"
 that drops special tokens returns the call alone): the offered tool's name then ``.call``, which `ToolIndex.resolve`
 reads as the tool's."""
 _ACTION = r"Action[ \t]{0,4}[:\uff1a]"
+_CALL_LABEL = r"(?:Calling[ \t]{1,4}(?:tool|function)|(?:(?:tool|function)[ _]?)?Call)[ \t]{0,4}:"
+"""A label saying the call is one (``Tool call:``, ``Call:``, ``Calling tool:``): its values may be words."""
 _LABEL = (
     rf"(?:Calling[ \t]{{1,4}}(?:tool|function)|(?:(?:tool|function)[ _]?)?Call|tool|function)[ \t]{{0,4}}:"
     rf"|<<function>>|\*\*|__|{_ACTION}"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from shim.parsing.colon_calls import colon_calls, fenced_value
+from shim.parsing.colon_calls import colon_calls, colon_words, fenced_value
 from tests.parsing.readers.cases import Real, check, tool
 
 _JL = "todoforai/ToolCallFormat.jl:test/runtests.jl@022083166e2af12150977963b2b288e24dde4d82"
@@ -113,3 +113,74 @@ def test_colon_calls_spells_only_what_it_must() -> None:
     assert fenced_value("\nx\n") == "x"
     assert fenced_value("x\r\n\t") == "x"
     assert fenced_value("\n\nx\n\n") == "\nx\n"
+
+
+_AUTONOMY = "vadiminshakov/autonomy:core/ai/openai_parser_test.go@2a0d6116952db2952a79467244a859b08ac47e07"
+_LINE_TOOLS = [
+    tool("read_file", path="string"),
+    tool("write_file", path="string", content="string"),
+    tool("attempt_completion", result="string"),
+    tool("get_project_structure"),
+    tool("config", count="integer", enabled="boolean"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ("Tool call: read_file (path: main.go)", [("read_file", {"path": "main.go"})], ""),
+        (  # between prose, several per reply; a value with blanks and a comma that no declared key follows
+            "Erst lesen.\nTool call: read_file (path: src/a b.go)\nDann schreiben.\n"
+            "Tool call: write_file (path: out.txt, content: Hallo, Welt)\nFertig.",
+            [("read_file", {"path": "src/a b.go"}), ("write_file", {"path": "out.txt", "content": "Hallo, Welt"})],
+            "Erst lesen. Dann schreiben. Fertig.",
+        ),
+        (  # an apostrophe in a word, Cyrillic, parentheses inside the value
+            "Tool call: attempt_completion (result: Я сделал Conway's Life (на Go))",
+            [("attempt_completion", {"result": "Я сделал Conway's Life (на Go)"})],
+            "",
+        ),
+        ("Tool call: get_project_structure ()", [("get_project_structure", dict[str, Any]())], ""),  # no parameters
+        (  # quoted and typed values as literals; other labels; no blank before the parenthesis
+            'Function call: config(count: 3, enabled: true)\nCall: read_file (path: "/etc/hosts")',
+            [("config", {"count": 3, "enabled": True}), ("read_file", {"path": "/etc/hosts"})],
+            "",
+        ),
+    ],
+)
+def test_a_labelled_colon_keyword_line_with_unquoted_values_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(_AUTONOMY, text, calls, visible=visible, tools=_LINE_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "read_file (path: main.go)",  # no label: a bare word there may be code
+        "Action: read_file (path: main.go)",  # ReAct's action label: a name and its description
+        "Tool call: read_file (path: string)",  # a signature: a type, no value
+        "Tool call: read_file (file: main.go)",  # a key the tool does not declare
+        "Tool call: delete_all (path: /)",  # a tool not offered
+        "Tool call: config (count: three)",  # a word for an integer
+        "Tool call: read_file (path: main.go) is what I would write.",  # prose after it on its line
+        "I would write `Tool call: read_file (path: main.go)` for that.",  # inline code
+        "The format is: Tool call: read_file (path: main.go), then wait.",  # inside a sentence
+    ],
+)
+def test_a_labelled_colon_keyword_form_that_is_no_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=_LINE_TOOLS))
+
+
+def test_colon_words_quotes_only_values_that_are_no_literal() -> None:
+    def names(_: str) -> list[str]:
+        return ["a", "b"]
+
+    assert colon_words("f (a: x y, b: 2)", names) == ("[f(a='x y', b=2)]", {"a"})
+    assert colon_words("[f(a: 1, 2, b: true)]", names) == ("[f(a=1, 2, b=true)]", set())
+    assert colon_words("f (a: it's, done)", names) == ('[f(a="it\'s, done")]', {"a"})
+    assert colon_words("f ()", names) == ("[f()]", set())
+    assert colon_words("f (c: 1)", names) is None  # not a declared key
+    assert colon_words("f (x, a: 1)", names) is None  # something before the first key
+    assert colon_words("f (a: string)", names) is None  # a signature
+    assert colon_words("f (a: )", names) is None  # no value
