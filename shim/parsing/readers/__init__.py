@@ -76,6 +76,7 @@ from shim.parsing.readers import (
     reasoning,
     request_key,
     response_header,
+    run_label,
     shell_prompt,
     special_tokens,
     tagged_json,
@@ -177,6 +178,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *pythonic_list.ROWS,  # [get_weather(city='Lima')] anywhere in the message, known tools only
     *angle_calls.ROWS,  # <get_weather(city='Lima'), …>: pythonic calls between a bare < and > (BitAgent in BFCL)
     *shell_prompt.ROWS,  # $ ls -la opening a line, with the one offered tool that runs shell commands
+    *run_label.ROWS,  # Run: curl -s https://… opening a line: the $ prompt as a word, the one shell runner's
     *command_line.ROWS,  # web_fetch url="https://…" alone on its line, declared keys only
     *command_argument.ROWS,  # GET https://… alone on its line (+ a JSON payload below), offered tools only
     *request_key.ROWS,  # TOOL: NAME\n{"request": NAME, …} (langroid's tool messages, offered tools only)

@@ -37,15 +37,18 @@ __all__ = ["ANY_TAG_ROWS", "FORM", "ROWS"]
 _NS = r"(?:[A-Za-z_]{1,16}:)?"
 _QUOTED = r"""["'](?P<{group}>(?:[^"'\n>]|<[|\uff5c][^"'<>|\uff5c\n]{{1,40}}[|\uff5c]>){{1,128}})["']"""
 """A quoted name; a special token printed into it (``read<|message|>``) is kept for the tool index to strip."""
+_PAIR = r"(?:param(?:eter)?|arg(?:ument)?)"
+"""A pair's tag: ``<parameter name="K">`` (MiniMax), or the same pair spelled ``<param>``, ``<argument>``, ``<arg>``
+(brain-agent's ``<tool name="bash"><param name="command">ls</param></tool>``)."""
 _ATTRS = r"""(?:[ \t]+[\w:-]{1,32}[ \t]*=[ \t]*["'][^"'\n<>]{0,64}["']){0,4}"""
 """Further attributes after the name (DeepSeek V3.2 writes ``string="true"``): the schema types the value."""
 
 FORM = PairForm(
     key=regex.compile(
-        rf"<(?P<ns>[A-Za-z_]{{1,16}}:)?parameter[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='key')}{_ATTRS}[ \t]*>",
+        rf"<(?P<ns>[A-Za-z_]{{1,16}}:)?{_PAIR}[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='key')}{_ATTRS}[ \t]*>",
         regex.I,
     ),
-    value_end=regex.compile(rf"(?P<close></{_NS}parameter[ \t]*>)|<{_NS}parameter[ \t]|</{_NS}invoke[ \t]*>", regex.I),
+    value_end=regex.compile(rf"(?P<close></{_NS}{_PAIR}[ \t]*>)|<{_NS}{_PAIR}[ \t]|</{_NS}invoke[ \t]*>", regex.I),
     call_end=regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE),
     expected='<parameter name="KEY">VALUE</parameter> or </invoke>',
     trim=True,
@@ -53,7 +56,7 @@ FORM = PairForm(
 EXAMPLE = '<invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke>'
 
 
-_PARAMETER = regex.compile(rf"<{_NS}parameter[ \t]", regex.IGNORECASE)
+_PARAMETER = regex.compile(rf"<{_NS}{_PAIR}[ \t]", regex.IGNORECASE)
 _INVOKE_END = regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE)
 
 
@@ -217,7 +220,7 @@ def _any_tag_opener(tools: ToolIndex) -> str | None:
     head = rf"<{_WS}(?P<tag>[A-Za-z_][\w:.\-]{{0,63}})[ \t]+(?:name|tool|tool_name|function)[ \t]*=[ \t]*"
     keys = declared_keys(tools)
     element = rf"|(?P<element><{_WS}(?:{keys}){_WS}>)" if keys else ""
-    pair = rf"<{_NS}parameter[ \t]+name[ \t]*="
+    pair = rf"<{_NS}{_PAIR}[ \t]+name[ \t]*="
     return rf"""{head}["'](?P<name>{names})["']{_WS}>(?=[ \t\r\n]{{0,64}}(?:{pair}{element}))"""
 
 
@@ -230,7 +233,7 @@ def _any_tag(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
         return declared_elements(ctx, block, match.group("name"), regex.compile(close, regex.IGNORECASE))
     form = PairForm(
         key=FORM.key,
-        value_end=regex.compile(rf"(?P<close></{_NS}parameter[ \t]*>)|<{_NS}parameter[ \t]|{close}", regex.I),
+        value_end=regex.compile(rf"(?P<close></{_NS}{_PAIR}[ \t]*>)|<{_NS}{_PAIR}[ \t]|{close}", regex.I),
         call_end=regex.compile(close, regex.IGNORECASE),
         expected=f'<parameter name="KEY">VALUE</parameter> or </{match.group("tag")}>',
     )

@@ -13,7 +13,10 @@ set holds exactly one *shell runner*:
   server prefix ``server__``) names a shell (``shell``, ``bash``, ``sh``, ``zsh``, ``terminal``, ``console``,
   ``cmd``, ``powershell``), and the name is that word alone, sits under a server prefix (``developer__shell``)
   or carries a verb of running (``run_shell``, ``execute_bash``, ``shell_exec``); or the name is a verb of
-  running and ``command`` (``run_command``, ``execute_command``) and its parameter is the command.
+  running and ``command`` (``run_command``, ``execute_command``) and its parameter is the command;
+- or whose one parameter is itself named ``command`` or ``cmd`` and whose name says nothing else: words of running
+  or of a tool only (zhihuiti's one tool ``tool`` taking ``{"command": "curl …"}``, ``execute``, ``run_tool``);
+  ``command_palette`` takes a command it does not run in a shell.
 
 The ``$`` opens a call only where the message or a line begins, then blanks and a command's first character (a
 letter, ``.``, ``/``, ``~`` or ``_``: ``$ 5`` is a price); the rest of the line is the parameter's value, and the
@@ -40,6 +43,10 @@ _SHELL_WORDS = frozenset({"shell", "bash", "sh", "zsh", "terminal", "console", "
 """Words of a tool's name that name a shell."""
 _RUN_WORDS = frozenset({"run", "exec", "execute", "session"})
 _COMMAND_WORDS = frozenset({"command", "commands", "cmd"})
+_COMMAND_KEYS = frozenset({"command", "cmd"})
+"""The names of a parameter that is a command line, under a name that says nothing else (`_GENERIC_WORDS`)."""
+_GENERIC_WORDS = _RUN_WORDS | {"tool", "tools", "action", "function", "do"}
+"""Words of a tool's name that say only that it runs or is a tool."""
 _WORD = regex.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
@@ -62,6 +69,8 @@ def _runs_shell(tools: ToolIndex, name: str) -> bool:
     words = _words(name.rsplit("__", 1)[-1])
     if _SHELL_WORDS.intersection(words):
         return len(words) == 1 or prefixed or bool(_RUN_WORDS.intersection(words))
+    if key.casefold() in _COMMAND_KEYS and words and _GENERIC_WORDS.issuperset(words):
+        return True
     return bool(_COMMAND_WORDS.intersection(words) and _RUN_WORDS.intersection(words) and key in _COMMAND_WORDS)
 
 
