@@ -23,8 +23,14 @@ _REPEATED = (
     " that call once (`block_end._repeated`)"
 )
 _MESSAGE_START = "a form read only where the message begins (a name line then JSON, a bare bracket action)"
+_MINICPM_TWICE = (
+    "not analysed: MiniCPM's closed `<function name=…><param …>…</function>` written twice, identical, reads the"
+    " second as text (with other values it is a second call)"
+)
 OPEN: dict[tuple[str, str], str] = {
     ("doubled", "real:damaged/b_aisdk_glm47_call_opener_missing_lt"): "not analysed",
+    ("doubled", "real:function_name_attr_xml/a35_mcpm_quantity_out_of_range"): _MINICPM_TWICE,
+    ("doubled", "real:function_name_attr_xml/a35_mcpm_unexpected_param"): _MINICPM_TWICE,
     ("doubled", "real:gemma4/a13_gemma4_tool_shim_card_json_braces"): _REPEATED,
     ("doubled", "real:hermes/a4_vllm_hermes_call_until_eos_no_closer"): _REPEATED,
     ("doubled", "real:llama3_json/d7_mlxswift_llama_python_tag_json"): _REPEATED,
