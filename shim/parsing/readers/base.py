@@ -39,6 +39,7 @@ __all__ = [
     "Reader",
     "ReaderFactory",
     "TagState",
+    "WholeToCloser",
     "WholeToEnd",
     "first_chars",
     "match_at",
@@ -389,6 +390,43 @@ class WholeToEnd:
             self.ctx.revert()
         else:
             self._decide()
+
+
+class WholeToCloser:
+    """A body consumed as it streams up to its closer and decided whole there by `decide` (``found``: the closer);
+    past ``limit`` characters, or at the output's end with no closer, the opener and body are text again."""
+
+    def __init__(self, ctx: Context, closer: regex.Pattern[str], limit: int) -> None:
+        self.ctx = ctx
+        self.closer = closer
+        self.limit = limit
+        self.body: list[str] = []
+        self.size = 0
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        found = self.closer.search(text, pos, partial=not final)
+        stop = len(text) if found is None else found.start()
+        self.size += stop - pos
+        if self.size > self.limit:
+            self.ctx.revert()
+            return pos, None
+        self.ctx.consume(text[pos:stop])
+        self.body.append(text[pos:stop])
+        if found is None:
+            if final:
+                self.ctx.revert()
+                return stop, None
+            return stop, self
+        if found.partial:
+            return stop, MORE
+        return self.decide(found)
+
+    def decide(self, found: regex.Match[str]) -> tuple[int, Next]:
+        raise NotImplementedError
+
+    def finish(self, truncated: bool) -> None:
+        del truncated
+        self.ctx.revert()
 
 
 LINE_END = regex.compile(r"[ \t]*(?:\r?\n|$)")

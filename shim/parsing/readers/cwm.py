@@ -28,7 +28,7 @@ from typing import Any
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, WholeToCloser
 from shim.parsing.readers.block_end import Revert
 from shim.parsing.shapes import one_parameter
 from shim.parsing.xml_values import layout_newline
@@ -51,13 +51,13 @@ _AGAIN = regex.compile(rf"[ \t\r\n]{{0,64}}{_OPEN}")
 _BLANKS = regex.compile(r"[ \t\r\n]{0,256}\Z")
 
 
-class _Body:
+class _Body(WholeToCloser):
     """Everything up to ``</tool>``, decided whole; after prose, the calls wait for the message's end."""
 
     def __init__(
         self, ctx: Context, name: str, *, short: bool = False, pending: list[tuple[str, dict[str, Any]]] | None = None
     ) -> None:
-        self.ctx = ctx
+        super().__init__(ctx, _CLOSE, _LIMIT)
         self.name = name
         self.short = short
         """``<tool: NAME INPUT </tool>``: the input on the opener's line, blanks around it are layout."""
@@ -67,30 +67,13 @@ class _Body:
         """The calls of blocks after prose, held until the message ends (None: the block opens the message)."""
         self.between = False
         """The block's closer was read: blanks, another block or the message's end follow."""
-        self.body: list[str] = []
-        self.size = 0
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         if self.between:
             return self._after(text, pos, final)
-        found = _CLOSE.search(text, pos, partial=not final)
-        stop = len(text) if found is None else found.start()
-        self.size += stop - pos
-        if self.size > _LIMIT:
-            self.ctx.revert()
-            return pos, None
-        self.ctx.consume(text[pos:stop])
-        self.body.append(text[pos:stop])
-        if found is None:
-            if final:
-                self.ctx.revert()
-                return stop, None
-            return stop, self
-        if found.partial:
-            return stop, MORE
-        return self._decide(text, found)
+        return super().feed(text, pos, final)
 
-    def _decide(self, text: str, found: regex.Match[str]) -> tuple[int, Next]:
+    def decide(self, found: regex.Match[str]) -> tuple[int, Next]:
         ctx = self.ctx
         body = "".join(self.body)
         call = _call(ctx, self.name, body.strip(" \t") if self.short else _unlaid(body))

@@ -38,7 +38,7 @@ import json
 import regex
 
 from shim.parsing.json_scan import Status
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, GivenBack, Next, Reader, match_at
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, GivenBack, Next, Reader, WholeToCloser, match_at
 from shim.parsing.readers.call_fence import LABEL
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import JsonCandidate, calls_of
@@ -164,46 +164,23 @@ class _Arguments:
 _OBJECT = regex.compile(r"\{.*\}", regex.DOTALL)
 
 
-class _Enclosed:
+class _Enclosed(WholeToCloser):
     """Words around the object up to the block's closer (``<<tool:NAME>> some text {…} trailing <</tool>>``): the
     block is decided whole, its one object the arguments; no closer (the output's end), text again."""
 
     def __init__(self, ctx: Context, name: str, closer: regex.Pattern[str]) -> None:
-        self.ctx = ctx
+        super().__init__(ctx, closer, _LIMIT)
         self.name = name
-        self.closer = closer
-        self.body: list[str] = []
-        self.size = 0
 
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        found = self.closer.search(text, pos, partial=not final)
-        stop = len(text) if found is None else found.start()
-        self.size += stop - pos
-        if self.size > _LIMIT:
-            self.ctx.revert()
-            return pos, None
-        self.ctx.consume(text[pos:stop])
-        self.body.append(text[pos:stop])
-        if found is None:
-            if final:
-                self.ctx.revert()
-                return stop, None
-            return stop, self
-        if found.partial:
-            return stop, MORE
-        body = "".join(self.body)
-        inner = _OBJECT.search(body)
+    def decide(self, found: regex.Match[str]) -> tuple[int, Next]:
+        inner = _OBJECT.search("".join(self.body))
         shapes = calls_of(_as_call(self.name, inner.group()), self.ctx) if inner else []
         if len(shapes) != 1:
             self.ctx.revert()
-            return stop, None
+            return found.start(), None
         self.ctx.consume(found.group())
         self.ctx.end_call(shapes[0].name, shapes[0].arguments, streamed=False)
         return found.end(), None
-
-    def finish(self, truncated: bool) -> None:
-        del truncated
-        self.ctx.revert()
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:

@@ -31,7 +31,7 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.base import Block, Context, Dialect, Next, Reader, WholeToCloser
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_value, unlaid
@@ -52,46 +52,24 @@ _LIMIT = 1 << 20
 """A body longer than this without its closer is no action (the hold-back stays bounded)."""
 
 
-class _Body:
+class _Body(WholeToCloser):
     """The body up to the tag's own closer, decided whole with the opener's attributes."""
 
     def __init__(self, ctx: Context, name: str, key: str, attrs: str, close: regex.Pattern[str]) -> None:
-        self.ctx = ctx
+        super().__init__(ctx, close, _LIMIT)
         self.name = name
         self.key = key
         """The attribute that named the tool (``type``)."""
         self.attrs = attrs
-        self.close = close
-        self.body: list[str] = []
-        self.size = 0
 
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        found = self.close.search(text, pos, partial=not final)
-        stop = len(text) if found is None else found.start()
-        self.size += stop - pos
-        if self.size > _LIMIT:
-            self.ctx.revert()
-            return pos, None
-        self.ctx.consume(text[pos:stop])
-        self.body.append(text[pos:stop])
-        if found is None:
-            if final:
-                self.ctx.revert()
-                return stop, None
-            return stop, self
-        if found.partial:
-            return stop, MORE
+    def decide(self, found: regex.Match[str]) -> tuple[int, Next]:
         arguments = _arguments(self.ctx.tools, self.name, self.key, self.attrs, "".join(self.body))
         if arguments is None:
             self.ctx.revert()
-            return stop, None
+            return found.start(), None
         self.ctx.consume(found.group())
         self.ctx.end_call(self.name, arguments, streamed=False)
         return found.end(), None
-
-    def finish(self, truncated: bool) -> None:
-        del truncated
-        self.ctx.revert()
 
 
 def _arguments(tools: ToolIndex, name: str, key: str, attrs: str, body: str) -> dict[str, Any] | None:
