@@ -43,6 +43,7 @@ __all__ = [
     "WholeToEnd",
     "first_chars",
     "match_at",
+    "next_line",
 ]
 
 
@@ -431,6 +432,26 @@ class WholeToCloser:
 
 LINE_END = regex.compile(r"[ \t]*(?:\r?\n|$)")
 """Blanks to the end of the line (or of the output): what follows a form that must stand alone on its line."""
+
+
+def next_line(text: str, pos: int, final: bool) -> tuple[int, str, bool] | _More | None:
+    """The line after the line break at ``pos``, seen whole (its own line break, or the output's end), as
+    ``(stop, line, last)``: where a reader consuming it stops (before its ``\r\n``, which goes with the next line or
+    stays text after a call), its text without the ``\r``, and whether the output ends with it; `MORE` until it is
+    whole; None at the output's end."""
+    if pos >= len(text):
+        return None if final else MORE
+    if text[pos] == "\r" and pos + 1 >= len(text) and not final:
+        return MORE  # the `\n` of a `\r\n` may come next
+    start = pos + (2 if text.startswith("\r\n", pos) else 1)
+    end = text.find("\n", start)
+    if end < 0 and not final:
+        return MORE
+    stop = len(text) if end < 0 else end
+    line = text[start:stop].rstrip("\r")
+    if end >= 0 and stop > start and text[stop - 1] == "\r":
+        stop -= 1
+    return stop, line, end < 0
 
 
 def match_at(pattern: regex.Pattern[str], text: str, pos: int, final: bool) -> regex.Match[str] | _More | None:

@@ -26,7 +26,7 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Next, keep_line_break, message_and_line_rows
+from shim.parsing.readers.base import MORE, Block, Context, Next, keep_line_break, message_and_line_rows, next_line
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_value
@@ -68,23 +68,17 @@ class KvLines:
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         while True:
             # `pos` is at the line break before the next line (the header's, then each line's): read with that line.
-            if pos >= len(text):
-                return (pos, MORE) if not final else self._end(pos)
-            if text[pos] == "\r" and pos + 1 >= len(text) and not final:
-                return pos, MORE  # the `\n` of a `\r\n` may come next
-            start = pos + (2 if text.startswith("\r\n", pos) else 1)
-            end = text.find("\n", start)
-            if end < 0 and not final:
+            got = next_line(text, pos, final)
+            if got is MORE:
                 return pos, MORE
-            stop = len(text) if end < 0 else end
-            line = text[start:stop].rstrip("\r")
+            if got is None:
+                return self._end(pos)
+            stop, line, last = got
             if not self._take(line):
                 return self._end(pos)
-            if end >= 0 and stop > start and text[stop - 1] == "\r":
-                stop -= 1  # the line's `\r\n` is read with the next line, or stays text after the call
             self.ctx.consume(text[pos:stop])
             pos = stop
-            if end < 0:
+            if last:
                 return self._end(pos)
 
     def _take(self, line: str) -> bool:

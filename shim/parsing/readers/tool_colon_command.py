@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Next, keep_line_break, message_and_line_rows
+from shim.parsing.readers.base import MORE, Block, Context, Next, keep_line_break, message_and_line_rows, next_line
 from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex, positional_arguments
@@ -62,24 +62,18 @@ class ToolColonCommand:
         assert self.lines is not None
         while True:
             # `pos` is at the line break before the next line: it is read with that line.
-            if pos >= len(text):
-                return (pos, MORE) if not final else self._end(pos)
-            if text[pos] == "\r" and pos + 1 >= len(text) and not final:
-                return pos, MORE  # the `\n` of a `\r\n` may come next
-            start = pos + (2 if text.startswith("\r\n", pos) else 1)
-            end = text.find("\n", start)
-            if end < 0 and not final:
+            got = next_line(text, pos, final)
+            if got is MORE:
                 return pos, MORE
-            stop = len(text) if end < 0 else end
-            line = text[start:stop].rstrip("\r")
+            if got is None:
+                return self._end(pos)
+            stop, line, last = got
             if self._is_command(line):
                 return self._end(pos)
-            if end >= 0 and stop > start and text[stop - 1] == "\r":
-                stop -= 1  # the line's `\r\n` is read with the next line, or stays text after the call
             self.ctx.consume(text[pos:stop])
             self.lines.append(line)
             pos = stop
-            if end < 0:
+            if last:
                 return self._end(pos)
 
     def _command(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
