@@ -77,7 +77,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     def as_call(arguments: str) -> str:  # the bracketed name and its object as the call object the shape rules read
         return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
 
-    return JsonCall(ctx, JsonCandidate(ctx), _closer(match.group("name")), required=False, as_call=as_call)
+    return JsonCall(ctx, JsonCandidate(ctx), [(_closer(match.group("name")), False)], as_call=as_call)
 
 
 def _opener(tools: ToolIndex) -> str | None:

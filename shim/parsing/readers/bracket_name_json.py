@@ -43,7 +43,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonCall:
     del block
     keep_line_break(ctx)  # the line break before the pair stays text
     name = match.group("name")
-    return JsonCall(ctx, JsonCandidate(ctx), _CLOSE, required=True, as_call=lambda arguments: _as_call(name, arguments))
+    return JsonCall(ctx, JsonCandidate(ctx), [(_CLOSE, True)], as_call=lambda arguments: _as_call(name, arguments))
 
 
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:

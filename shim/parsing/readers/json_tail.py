@@ -31,7 +31,7 @@ _FENCE_CLOSE = regex.compile(r"[ \t]{0,8}\r?\n[ \t]{0,3}```[ \t]{0,8}(?=\r?\n|\Z
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonCall:
     """The members after the name, up to the object's ``}``; then the fence's closing line, if it follows."""
     del block
-    return JsonCall(ctx, JsonCandidate(ctx, _HEAD + match.group()), _FENCE_CLOSE, required=False)
+    return JsonCall(ctx, JsonCandidate(ctx, _HEAD + match.group()), [(_FENCE_CLOSE, False)])
 
 
 def _opener(tools: ToolIndex) -> str | None:

@@ -37,11 +37,10 @@ import json
 
 import regex
 
-from shim.parsing.json_scan import Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, GivenBack, Next, Reader, WholeToCloser, match_at
 from shim.parsing.readers.call_fence import LABEL
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCandidate, calls_of
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate, calls_of
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
@@ -73,52 +72,6 @@ def _as_call(name: str, arguments: str) -> str:
     return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
 
 
-class _Object:
-    """The arguments object held whole, then what may end the block after it (``ends``: each a pattern and whether it
-    must follow), read as one call of the named tool; anything else is text again, unchanged."""
-
-    def __init__(self, ctx: Context, name: str, ends: list[tuple[regex.Pattern[str], bool]]) -> None:
-        self.ctx = ctx
-        self.name = name
-        self.ends = ends
-        self.json = JsonCandidate(ctx)
-        self.complete = False
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        if not self.complete:
-            new, status = self.json.scan(text, pos, final)
-            if status is Status.MORE:
-                return new, MORE
-            if status is not Status.DONE:
-                return new, None  # not JSON: already text again (`JsonCandidate` reverts)
-            self.complete = True
-            pos = new
-        while self.ends:
-            pattern, required = self.ends[0]
-            found = pattern.match(text, pos, partial=not final)
-            if found is not None and (found.partial or (required and found.end() >= len(text) and not final)):
-                return pos, MORE
-            if found is None and required:
-                self.ctx.revert()
-                return pos, None
-            self.ends.pop(0)
-            if found is not None:
-                self.ctx.consume(found.group())
-                pos = found.end()
-        shapes = calls_of(_as_call(self.name, self.json.text()), self.ctx)
-        if len(shapes) != 1:
-            self.ctx.revert()
-            return pos, None
-        self.ctx.end_call(shapes[0].name, shapes[0].arguments, streamed=False)
-        return pos, None
-
-    def finish(self, truncated: bool) -> None:
-        if self.complete and not truncated:
-            self.feed("", 0, True)
-        else:
-            self.ctx.revert()
-
-
 class _Arguments:
     """After the opener: blanks, then the object (bare or fenced), or, in a block its closer ends, words around it."""
 
@@ -142,19 +95,24 @@ class _Arguments:
         if text[start] == "{":
             self.ctx.consume(blanks.group())
             if self.bracket is None:  # the fence's own closer must follow
-                return start, _Object(self.ctx, self.name, [(_FENCE_END, True)])
-            return start, _Object(self.ctx, self.name, closing)
+                return start, self._object([(_FENCE_END, True)])
+            return start, self._object(closing)
         if self.bracket is not None and text.startswith("`", start):
             fence = match_at(_INNER_FENCE, text, start, final)
             if fence is MORE:
                 return pos, MORE
             if fence is not None:
                 self.ctx.consume(text[pos : fence.end()])
-                return fence.end(), _Object(self.ctx, self.name, [(_FENCE_END, True), *closing])
+                return fence.end(), self._object([(_FENCE_END, True), *closing])
         if self.closer is None:
             self.ctx.revert()
             return pos, None
         return pos, _Enclosed(self.ctx, self.name, self.closer)
+
+    def _object(self, ends: list[tuple[regex.Pattern[str], bool]]) -> JsonCall:
+        """The arguments object held whole, then the block's ends, read as one call of the named tool."""
+        name = self.name
+        return JsonCall(self.ctx, JsonCandidate(self.ctx), ends, as_call=lambda arguments: _as_call(name, arguments))
 
     def finish(self, truncated: bool) -> None:
         del truncated

@@ -40,7 +40,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
         return GivenBack(ctx)
     if any(char.islower() for char in match.group()):  # `Here is the tool call: {…}`: words of a sentence
         return GivenBack(ctx)
-    return JsonCall(ctx, JsonCandidate(ctx), _NOTHING, required=False)
+    return JsonCall(ctx, JsonCandidate(ctx), [(_NOTHING, False)])
 
 
 ROWS = [

@@ -42,7 +42,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     def as_call(arguments: str) -> str:  # the request written as the call object the shape rules read
         return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
 
-    return JsonCall(ctx, JsonCandidate(ctx), _CLOSE, required=True, as_call=as_call)
+    return JsonCall(ctx, JsonCandidate(ctx), [(_CLOSE, True)], as_call=as_call)
 
 
 def _opener(tools: ToolIndex) -> str | None:

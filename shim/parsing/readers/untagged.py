@@ -104,26 +104,25 @@ class JsonCandidate:
 
 
 class JsonCall:
-    """A JSON object held whole, then the markup after it (`after`), read as one call of an offered tool.
+    """A JSON object held whole, then the markup after it (`ends`), read as one call of an offered tool.
 
     Readers whose opener has already named the call's place (``[NAME, {…}]``, a prefilled head) share this: the
     object must complete, `as_call` turns its text into the call object the shape rules read, exactly one call of
-    an offered tool must come out, and `after` (a closer that must follow when `required`, else markup taken when
-    it does) is consumed with it. Anything else is text again, unchanged."""
+    an offered tool must come out, and each of `ends` in turn (a pattern and whether it must follow: a closer, else
+    markup taken when it does; a fence's closer then a block's) is consumed with it. Anything else is text again,
+    unchanged."""
 
     def __init__(
         self,
         ctx: Context,
         json: JsonCandidate,
-        after: regex.Pattern[str],
+        ends: list[tuple[regex.Pattern[str], bool]],
         *,
-        required: bool,
         as_call: Callable[[str], str] = str,
     ) -> None:
         self.ctx = ctx
         self.json = json
-        self.after = after
-        self.required = required
+        self.ends = ends
         self.as_call = as_call
         self.complete = False
 
@@ -136,16 +135,22 @@ class JsonCall:
                 return new, None  # not JSON: already text again (`JsonCandidate` reverts)
             self.complete = True
             pos = new
-        after = match_at(self.after, text, pos, final)
-        if after is MORE:
-            return pos, MORE
-        shapes = [] if after is None and self.required else calls_of(self.as_call(self.json.text()), self.ctx)
+        while self.ends:
+            pattern, required = self.ends[0]
+            after = match_at(pattern, text, pos, final)
+            if after is MORE:
+                return pos, MORE
+            if after is None and required:
+                self.ctx.revert()
+                return pos, None
+            self.ends.pop(0)
+            if after is not None:
+                self.ctx.consume(after.group())
+                pos = after.end()
+        shapes = calls_of(self.as_call(self.json.text()), self.ctx)
         if len(shapes) != 1:
             self.ctx.revert()
             return pos, None
-        if after is not None:
-            self.ctx.consume(after.group())
-            pos = after.end()
         self.ctx.end_call(shapes[0].name, shapes[0].arguments, streamed=False)
         return pos, None
 
