@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import regex
-
-from shim.parsing.readers.base import Block, Context, Dialect, keep_line_break, message_and_line_rows
-from shim.parsing.readers.shell_prompt import DollarCommand, shell_runner
+from shim.parsing.readers.base import Dialect, message_and_line_rows
+from shim.parsing.readers.shell_prompt import open_command_line, shell_runner
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
@@ -35,14 +33,6 @@ _LABEL = (
 character."""
 
 
-def _open(ctx: Context, block: Block, match: regex.Match[str]) -> DollarCommand:
-    del block, match
-    keep_line_break(ctx)  # the line break before the call stays text
-    tool = shell_runner(ctx.tools)
-    assert tool is not None  # the row exists only with one
-    return DollarCommand(ctx, tool)
-
-
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
     def build(tools: ToolIndex) -> str | None:
         return prefix + _LABEL if shell_runner(tools) else None
@@ -51,6 +41,6 @@ def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
 
 
 ROWS: list[Dialect] = message_and_line_rows(
-    "run_label", _opener, reader=_open, open="Run", first="RrEeCc", after="_after", indent=""
+    "run_label", _opener, reader=open_command_line, open="Run", first="RrEeCc", after="_after", indent=""
 )
 """``Run: command`` opening the message or a line, with a shell runner offered."""

@@ -37,7 +37,7 @@ import regex
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, keep_line_break
 from shim.parsing.shapes import ToolIndex, one_parameter
 
-__all__ = ["ROWS", "DollarCommand", "shell_runner"]
+__all__ = ["ROWS", "DollarCommand", "open_command_line", "shell_runner"]
 
 _SHELL_WORDS = frozenset({"shell", "bash", "sh", "zsh", "terminal", "console", "cmd", "powershell", "pwsh"})
 """Words of a tool's name that name a shell."""
@@ -115,7 +115,8 @@ class DollarCommand:
             self._decide()
 
 
-def _open_dollar(ctx: Context, block: Block, match: regex.Match[str]) -> DollarCommand:
+def open_command_line(ctx: Context, block: Block, match: regex.Match[str]) -> DollarCommand:
+    """The rest of the line after its opener (``$ ``, ``Run: ``) as the one offered shell runner's command."""
     del block, match
     keep_line_break(ctx)  # the line break before the call stays text
     tool = shell_runner(ctx.tools)
@@ -138,7 +139,7 @@ ROWS = [
         kind="untagged",
         start="message",
         first="$",
-        reader=_open_dollar,
+        reader=open_command_line,
         open_for_tools=_dollar_opener(""),
     ),
     Dialect(
@@ -147,7 +148,7 @@ ROWS = [
         None,
         kind="untagged",
         first="\n",
-        reader=_open_dollar,
+        reader=open_command_line,
         open_for_tools=_dollar_opener(r"\n"),
     ),
 ]
