@@ -26,13 +26,19 @@ import regex
 
 from shim.parsing.json_scan import ARG_KEYS
 from shim.parsing.readers.base import MORE, Block, Context, Next
-from shim.parsing.readers.xml_elements import XmlElements, elements
+from shim.parsing.readers.xml_elements import XmlElements, elements, schema_of
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["NamedElements", "declared_elements", "declared_keys", "element_body"]
 
-_ELEMENT = regex.compile(r"<[ \t]{0,4}(?P<tag>[A-Za-z_][\w.\-]{0,63})[ \t]{0,4}>")
-"""A child element with no attributes (``<parameters>``, ``<city>``); ``<parameter name="K">`` is the pairs form."""
+_ELEMENT = regex.compile(
+    r"<[ \t]{0,4}(?:(?P<tag>[A-Za-z_][\w.\-]{0,63})"
+    rf"|(?P<tag>{'|'.join(ARG_KEYS)})(?:[ \t]{{1,4}}[\w\-]{{1,32}}[ \t]{{0,4}}=[ \t]{{0,4}}(?:\"[^\"<>\n]{{0,64}}\"|'[^'<>\n]{{0,64}}')){{1,4}})"
+    r"[ \t]{0,4}>",
+    regex.IGNORECASE,
+)
+"""A child element with no attributes (``<parameters>``, ``<city>``), or an arguments element with some
+(``<args data-n="1">``: its attributes are markup); ``<parameter name="K">`` is the pairs form."""
 
 
 class NamedElements(XmlElements):
@@ -44,7 +50,7 @@ class NamedElements(XmlElements):
         self.parse = self._named
 
     def _named(self, body: str) -> Any:
-        value = elements(body, None, self.declared)
+        value = elements(body, schema_of(self.ctx.tools, self.name), self.declared)
         if not isinstance(value, dict):
             return {"name": self.name, "arguments": {}} if not str(value).strip() else value
         found = cast("dict[str, Any]", value)
@@ -79,7 +85,7 @@ class _DeclaredElements(NamedElements):
     is a parameter the named tool declares (no wrapper element)."""
 
     def _end(self, closer: str = "") -> bool:
-        value = elements("".join(self.body), None, {})
+        value = elements("".join(self.body), schema_of(self.ctx.tools, self.name), {})
         declared = self.ctx.tools.properties(self.ctx.tools.resolve(self.name)) or {}
         if not isinstance(value, dict) or not value or not set(cast("dict[str, Any]", value)) <= set(declared):
             return False

@@ -26,10 +26,10 @@ from shim.parsing.json_scan import ARG_KEYS, NAME_KEYS
 from shim.parsing.readers.base import MORE, Block, Context, Next
 from shim.parsing.readers.block_end import Closed
 from shim.parsing.readers.json_body import CUT_OFF
-from shim.parsing.shapes import ShapeError, to_call
+from shim.parsing.shapes import ShapeError, ToolIndex, to_call
 from shim.parsing.xml_values import typed_tree, typed_value, unlaid
 
-__all__ = ["ELEMENT_START", "NAME_IN_TAG", "XmlElements", "paired", "unprefixed"]
+__all__ = ["ELEMENT_START", "NAME_IN_TAG", "XmlElements", "paired", "schema_of", "unprefixed"]
 
 _PREFIX = r"[A-Za-z]{1,16}_"
 ELEMENT_START = regex.compile(
@@ -143,6 +143,10 @@ def elements(text: str, schema: Any = None, declared: dict[str, str] | None = No
             cdata_ends.pop(0)
         if cdata_ends and cdata_ends[0][0] <= found.start():
             continue  # inside a CDATA section: its text
+        if len(stack) > 1 and stack[-1].schema.get("type") == "string":
+            if found.group("slash") and tag == stack[-1].tag:  # a string's value runs to its own closer
+                _close(stack, text, found.start())
+            continue  # markup inside a string value (`<content><div>…</div></content>`) is its text
         if found.group("slash"):
             at = next((i for i in range(len(stack) - 1, 0, -1) if stack[i].tag == tag), None)
             while at is not None and len(stack) > at:
@@ -156,7 +160,7 @@ def elements(text: str, schema: Any = None, declared: dict[str, str] | None = No
                 m.group("key").lower(): m.group("dq") if m.group("dq") is not None else m.group("sq")
                 for m in _ATTR.finditer(found.group("attrs"))
             }
-            key = attrs.get("name", "").strip()
+            key = attrs.get("name", "").strip() or (tag if _keyed_by_tag(tag, attrs) else "")
             if not key:
                 continue
             kind = _DECLARED.get(attrs.get("type", "").strip().lower())
@@ -168,6 +172,25 @@ def elements(text: str, schema: Any = None, declared: dict[str, str] | None = No
     while len(stack) > 1:
         _close(stack, text, len(text))
     return _node_value(root, text, len(text)) if root.children else unlaid(text)
+
+
+def _keyed_by_tag(tag: str, attrs: dict[str, str]) -> bool:
+    """An element with attributes but no ``name`` that still gives its value under its tag: an arguments element,
+    whatever it carries (``<args data-n="1">``), or one whose only attribute is its ``type`` (``<replicas
+    type="int">1</replicas>``, the keyed spelling's type without its name). Any other (``<div class="x">``) is
+    markup of a value."""
+    return tag.lower() in ARG_KEYS or set(attrs) == {"type"}
+
+
+def schema_of(tools: ToolIndex, name: str) -> dict[str, Any]:
+    """The schema `elements` reads a call of tool ``name`` with: its parameters, also under an arguments element
+    it does not declare (``<args><path>…</path></args>``), so a string parameter's markup stays its text."""
+    properties = tools.properties(tools.resolve(name)) or {}
+    if not properties:
+        return {}
+    arguments = {"type": "object", "properties": properties}
+    wrappers = {key: arguments for key in ARG_KEYS if key not in properties}
+    return {"type": "object", "properties": {**wrappers, **properties}}
 
 
 def _child_schema(schema: dict[str, Any], tag: str) -> Any:
@@ -354,11 +377,15 @@ class XmlElements:
         if named is not None:  # `<name=NAME</name>` as `<name>NAME</name>` (`NAME_IN_TAG`)
             key = named.group("key")
             body = f"{body[: named.start()]}<{key}>{named.group('name')}</{key}>{body[named.end() :]}"
-        value: Any = (
-            paired(unprefixed(elements(body, None, self.declared), self._prefix(closer)))
-            if self.parse is elements
-            else self.parse(body)
-        )
+        if self.parse is elements:
+            prefix = self._prefix(closer)
+            value: Any = paired(unprefixed(elements(body, None, self.declared), prefix))
+            schema = self._schema(value)
+            if schema:  # read again knowing the tool: a string parameter's markup is its text
+                self.declared = {}
+                value = paired(unprefixed(elements(body, schema, self.declared), prefix))
+        else:
+            value = self.parse(body)
         if _foreign_prefix(value):
             return False  # `<tool_call><my_name>…`: a name element of another prefix than the tag's is no call
         invokes: Any = None
@@ -379,6 +406,13 @@ class XmlElements:
         own = self.block.dialect.name.lower() if self.block.dialect is not None else ""
         name = tag.group("tag").lower() if tag is not None else ""
         return name[: -len(own)] if own and name.endswith(own) and name != own else ""
+
+    def _schema(self, value: Any) -> dict[str, Any]:
+        try:
+            name = to_call(value, self.ctx.tools).name
+        except ShapeError:
+            return {}
+        return schema_of(self.ctx.tools, name) if self.ctx.tools.is_known(name) else {}
 
     def _offered(self, value: Any) -> bool:
         try:

@@ -69,3 +69,65 @@ def test_a_named_tag_with_element_arguments_is_a_call(text: str, calls: list, vi
 )
 def test_a_named_tag_of_no_offered_tool_or_in_prose_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=TOOLS))
+
+
+WRITE = {
+    "name": "write_file",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "content": {"type": "string"}, "mode": {"type": "integer"}},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        # A string parameter holding markup keeps it as its text (HTML, XML, a tag with attributes, a lone opener).
+        (
+            '<tool_call name="write_file"><args><path>a.html</path><content><div class="x">hi</div>\n'
+            '<script type="text/javascript">go()</script></content></args></tool_call>',
+            [
+                (
+                    "write_file",
+                    {
+                        "path": "a.html",
+                        "content": '<div class="x">hi</div>\n<script type="text/javascript">go()</script>',
+                    },
+                )
+            ],
+            "",
+        ),
+        (
+            '<tool name="write_file">\n<path>b.xml</path>\n<content><root><item>1</item><br></root></content>\n</tool>',
+            [("write_file", {"path": "b.xml", "content": "<root><item>1</item><br></root>"})],
+            "",
+        ),
+        # An arguments element carrying attributes: they are its markup.
+        (
+            "Stand by: <tool_call name=\"write_file\">\n  <args data-n='1'><path>c.txt</path><mode>644</mode></args>\n</tool_call>",
+            [("write_file", {"path": "c.txt", "mode": 644})],
+            "Stand by:",
+        ),
+        (
+            '<tool name="write_file"><parameters kind="object"><path>d</path></parameters></tool>',
+            [("write_file", {"path": "d"})],
+            "",
+        ),
+        # An element whose only attribute is its type: keyed by its tag, typed by the attribute.
+        (
+            '<tool name="write_file"><args><path>e</path><mode type="int">7</mode></args></tool>',
+            [("write_file", {"path": "e", "mode": 7})],
+            "",
+        ),
+    ],
+)
+def test_element_arguments_keep_a_string_parameters_markup_and_read_attributes_that_are_markup(
+    text: str, calls: list, visible: str
+) -> None:
+    check(Real("written: element arguments with markup and attributes", text, calls, visible=visible, tools=[WRITE]))
+
+
+def test_an_element_with_attributes_other_than_its_type_is_no_argument() -> None:
+    text = '<tool name="write_file"><args><path>f</path><mode class="x">7</mode></args></tool>'
+    check(Real("written", text, [("write_file", {"path": "f"})], visible="", tools=[WRITE]))

@@ -437,3 +437,23 @@ def test_a_function_name_element_then_its_arguments_element_shown_or_named_stays
 def test_a_function_name_element_then_its_arguments_element_naming_no_offered_tool_is_no_call() -> None:
     text = '<tool_call>\n<function>lookup</function>\n<parameters>{"x": 1}</parameters>\n</tool_call>'
     check(Real("written", text, [], tools=_FUNCTION_TAG_TOOLS, visible=text))
+
+
+def test_a_string_parameters_markup_is_its_text_once_the_name_element_names_the_tool() -> None:
+    write = {
+        "name": "write_file",
+        "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}},
+    }
+    text = (
+        "<tool_call>\n<name>write_file</name>\n<arguments><path>a.html</path>"
+        "<content><div>hi</div><p>x</p></content></arguments>\n</tool_call>"
+    )
+    check(
+        Real(
+            "written",
+            text,
+            [("write_file", {"path": "a.html", "content": "<div>hi</div><p>x</p>"})],
+            visible="",
+            tools=[write],
+        )
+    )
