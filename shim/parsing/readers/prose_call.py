@@ -1,5 +1,6 @@
 """An offered tool's call written inside prose: its name, then its arguments as one object, ``NAME({…})`` in
-parentheses or Gemma 4's stripped ``NAME{…}`` glued to the name.
+parentheses or Gemma 4's stripped ``NAME{…}`` glued to the name (a blank between them makes the name a word of
+the sentence: ``The docs write Tool: get_weather {…} for it.`` stays text).
 
     Hello create_file({"path": "test.txt", "content": "hi"}) World
     Sure thing. set_reaction{reaction: 'amusement', strength: 0.7} Here's a joke for you.
@@ -76,7 +77,7 @@ def _opener(prefix: str) -> Any:
         names, ahead = tool_name_pattern(tools), _args_ahead(tools)
         if names is None or ahead is None:
             return None
-        return rf"{prefix}(?P<name>{names})(?:(?P<paren>[ \t]{{0,2}}\([ \t\r\n]{{0,8}})|[ \t]{{0,2}}){ahead}"
+        return rf"{prefix}(?P<name>{names})(?P<paren>[ \t]{{0,2}}\([ \t\r\n]{{0,8}})?{ahead}"
 
     return build
 

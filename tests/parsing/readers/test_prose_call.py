@@ -66,7 +66,7 @@ Calls = list[tuple[str, dict[str, Any]]]
             "First. Second.",
         ),
         (  # a quoted key, after a question
-            'Ready? set_reaction {"reaction": "calm"}\nYes.',
+            'Ready? set_reaction{"reaction": "calm"}\nYes.',
             [("set_reaction", {"reaction": "calm"})],
             "Ready? Yes.",
         ),
@@ -123,6 +123,7 @@ def test_a_label_or_wrapper_around_a_call_in_prose_is_markup(text: str, calls: C
         'For example: read_file({"path": "a"})',  # an example presented
         'Example:\n```\nset_reaction{reaction: "joy"}\n```',  # a fenced example
         "The set_reaction{} handler is empty.",  # no arguments: no evidence
+        'The docs write Tool: set_reaction {"reaction": "calm"} for it.',  # a blank before the brace: a word of prose
         "Then set_reaction {the user's mood} is tracked.",  # braces of prose
         'function_call({"name": "delete_all", "arguments": {}})',  # a wrapper around no offered tool's call
         'name: "unknown_tool", arguments: {"x": 1}',
