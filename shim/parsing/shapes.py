@@ -124,6 +124,10 @@ _SCHEMA_NOTES = frozenset({"additionalProperties", "$schema"})
 """JSON Schema keywords a model copies from the tool's declaration beside its call's name and arguments (rnj-1 on LM
 Studio: ``{"name": …, "arguments": {…}, "additionalProperties": false}``): the schema's words, never the call's; a
 call keeps its arguments under their own key, so these are notes, not arguments."""
+_CALL_KINDS = frozenset({"call_tool", "tool_call", "tool", "call", "function_call", "use_tool", "tool_use"})
+"""The kind of action an agent's envelope names beside the tool's own name key (datadog-triage-agent's
+``{"action": "call_tool", "tool": NAME, "arguments": {…}}``, Granite Code agents' ``{"action": "tool", "tool": NAME,
+…}``): ``action`` says the reply is a call, and is no argument once the arguments have their own key."""
 _OUTER_WRAPPERS = ("command", "action")
 """Wrapper keys counted only when the object names no tool itself: SWE-agent's ``{"thought": …, "command":
 {"name": …, "arguments": …}}`` (a flat call may have a ``command`` argument holding anything)."""
@@ -210,11 +214,17 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
         kind = type(cast(object, raw_args)).__name__
         raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {kind}")
-    extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS - _SCHEMA_NOTES
+    extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS - _SCHEMA_NOTES - _call_kind(rest)
     arguments = cast("dict[str, Any]", raw_args)
     if tools is not None and unwrap:
         arguments = call_arguments(tools, name, arguments)
     return CallShape(name, arguments, canonical=not extra)
+
+
+def _call_kind(rest: dict[str, Any]) -> set[str]:
+    """``action`` beside a call's name and arguments when its value is a call word (`_CALL_KINDS`): the envelope's."""
+    kind = rest.get("action")
+    return {"action"} if isinstance(kind, str) and kind.strip().lower() in _CALL_KINDS else set()
 
 
 _SCHEMA_WORDS = frozenset(

@@ -56,6 +56,8 @@ class MarkerRow(Protocol):
     def inside(self) -> tuple[str, ...]: ...
     @property
     def first(self) -> str | None: ...
+    @property
+    def words(self) -> tuple[str, ...]: ...
     def compiled_open(self) -> Opener: ...
     def compiled_close(self) -> regex.Pattern[str] | None: ...
 
@@ -367,10 +369,13 @@ class Markers(Generic[R]):
         self._opener_lower, self._fence_lower = self.opener_chars.lower(), self.fence_chars.lower()
         words = [(d, _WORD.match(d.open) if d.first is None else None) for d in fences]
         self.fence_stops = sorted(
-            {m.group() for _, m in words if m} | {c for d, m in words if not m for c in first_chars(d)}
+            {w for d in fences for w in d.words}
+            | {m.group() for _, m in words if m}
+            | {c for d, m in words if not m and not d.words for c in first_chars(d)}
         )
-        """Where the text scanner stops for untagged openers: a literal leading word (``commentary``) where the
-        pattern has one, so prose is not stopped at every ``c``; else the first characters."""
+        """Where the text scanner stops for untagged openers: the row's own words (offered names, `Dialect.words`), or
+        a literal leading word (``commentary``) where the pattern has one, so prose is not stopped at every ``c``;
+        else the first characters."""
         self._by_char: dict[tuple[bool, bool, bool, str], list[_Candidate[R]]] = {}
         self._by_head: dict[tuple[bool, bool, bool, str], list[tuple[int, _Candidate[R]]]] = {}
         self._overtaken: dict[tuple[bool, bool, bool, str], list[list[int]]] = {}

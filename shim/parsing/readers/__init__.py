@@ -68,6 +68,7 @@ from shim.parsing.readers import (
     paren_action,
     phi4,
     prose,
+    prose_call,
     pythonic_calls,
     pythonic_list,
     qwen_xml,
@@ -158,6 +159,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *bracket_name_args.ROWS,  # [NAME]{…}</NAME>, [NAME]FUNC() anywhere: xLAM's bracketed name (offered tools)
     *bracket_name_json.ROWS,  # [NAME, {…}] opening the message or a line: a name-and-arguments pair (offered tools)
     *tool_request_bracket.ROWS,  # TOOL_REQUEST[NAME:{…}] anywhere in prose (Ada's request notation, offered tools)
+    *prose_call.ROWS,  # Hello create_file({…}) World, set_reaction{k: 'v'} in prose (offered tools, declared keys)
     *tool_call_colon.ROWS,  # … TOOL_CALL: {"tool": NAME, "params": {…}} anywhere in prose (Holmium, offered tools)
     *named_opener.ROWS,  # <<tool:NAME>>{…}<</tool>>, [TOOL:NAME] {…}, ```tool_call:NAME fences (offered tools)
     *at_call.FENCE_ROWS,  # ```\n@NAME(ID): {…}\n```: gptme's call shown in a fence is text
@@ -248,7 +250,9 @@ def _resolved(rows: list[Dialect], tools: ToolIndex) -> Iterator[Dialect]:
         if row.open_for_tools is None:
             yield row
         elif tools and (pattern := row.open_for_tools(tools)):
-            yield replace(row, open=pattern, open_for_tools=None, built_for_tools=True)
+            words = row.words_for_tools(tools) if row.words_for_tools is not None else row.words
+            first = "".join(sorted({w[0] for w in words})) if words else row.first
+            yield replace(row, open=pattern, open_for_tools=None, built_for_tools=True, words=words, first=first)
 
 
 def register_dialect(dialect: Dialect) -> None:

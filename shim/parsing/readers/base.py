@@ -238,6 +238,12 @@ class Dialect:
     wrong for an alternation whose branches begin differently: give them here)."""
     open_for_tools: Callable[[ToolIndex], str | None] | None = None
     """Builds the opener from the offered tools (``<read_file>`` for a tool ``read_file``); None: no row."""
+    words_for_tools: Callable[[ToolIndex], tuple[str, ...]] | None = None
+    """Builds the words where the text scanner stops for this row from the offered tools, for an opener that begins
+    with an offered tool's name anywhere in prose (`words`); None: the pattern's leading word, or ``first``."""
+    words: tuple[str, ...] = ()
+    """The words `words_for_tools` built (`shim.parsing.readers.rows_for`): the scanner stops at each, not at every
+    character a name may begin with."""
     example: str | None = None
     """How one call is written in this family, for the message a model gets when its call cannot be used."""
     glued: bool = False

@@ -28,11 +28,13 @@ from shim.parsing.readers.base import (
     Context,
     Dialect,
     Next,
+    Reader,
     keep_line_break,
     message_and_line_rows,
 )
 from shim.parsing.readers.block_end import TURN_END, Closed, Revert
 from shim.parsing.readers.prose import presents
+from shim.parsing.readers.prose_call import in_prose
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 
@@ -267,19 +269,22 @@ def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicC
     return PythonicCalls(ctx, block, call, bare=True, line=lead > 0 and not label, emphasis=emphasis, labelled=labelled)
 
 
-def _open_after_word(ctx: Context, block: Block, match: regex.Match[str]) -> PythonicCalls | Revert:
+def _open_after_word(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     """``Path: search_tool(…)``: a colon after one word that opens the message or a line (`_WORD_LABEL`, the text
     just before it), then an offered tool's call. The label and its colon stay text, the call is read as a bare call
-    opening a line (with arguments, alone on its line); anything else before the colon, or a label presenting an
-    example (``Example:``, `presents`), keeps it all text."""
+    opening a line (with arguments, alone on its line); a label presenting an example (``Example:``, `presents`)
+    keeps it all text; after a sentence's colon (``First create a file: create_file({…})``) the call is read as one
+    in prose (`shim.parsing.readers.prose_call.in_prose`: a JSON object of declared keys, or text)."""
     tail = ctx.tail()
     label = _WORD_LABEL.search(tail)
     opener = ctx.take_raw()
     lead = match.start("name") - match.start()
     ctx.text(opener[:lead])
     ctx.consume(opener[lead:])
-    if label is None or (label.start() == 0 and len(tail) >= _TAIL_SPAN) or presents(tail + ":"):
+    if presents(tail + ":"):
         return Revert(ctx)
+    if label is None or (label.start() == 0 and len(tail) >= _TAIL_SPAN):  # a sentence's colon: a call in prose?
+        return in_prose(ctx, match.group("name"), paren=True)
     return PythonicCalls(ctx, block, opener[lead:], bare=True, line=True)
 
 

@@ -119,11 +119,15 @@ class JsonCall:
         ends: list[tuple[regex.Pattern[str], bool]],
         *,
         as_call: Callable[[str], str] = str,
+        follows: regex.Pattern[str] | None = None,
     ) -> None:
         self.ctx = ctx
         self.json = json
         self.ends = ends
         self.as_call = as_call
+        self.follows = follows
+        """What must come right after the call (and its ends), looked at and left as text (`prose_call`: a blank or a
+        sentence's punctuation, not code going on); None: anything."""
         self.complete = False
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
@@ -147,6 +151,13 @@ class JsonCall:
             if after is not None:
                 self.ctx.consume(after.group())
                 pos = after.end()
+        if self.follows is not None:
+            seen = match_at(self.follows, text, pos, final)
+            if seen is MORE:
+                return pos, MORE
+            if seen is None:
+                self.ctx.revert()
+                return pos, None
         shapes = calls_of(self.as_call(self.json.text()), self.ctx)
         if len(shapes) != 1:
             self.ctx.revert()

@@ -300,7 +300,6 @@ def test_calls_whose_control_tokens_were_dropped_run_together_and_are_each_read(
 @pytest.mark.parametrize(
     "text",
     [
-        'Done: search{"q": "x"}',  # a space after the colon: a name in a sentence
         'Done.search{"q": "x"}',  # a full stop: not read (it would hold back every full stop at a chunk's end)
         'See the docs:Search{"q": "x"}',  # not the offered name's case
         'Use tools.lookup{"q": "x"}',  # not an offered name
