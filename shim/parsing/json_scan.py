@@ -35,6 +35,7 @@ __all__ = [
     "QUOTE_ENDS",
     "SCALAR_KINDS",
     "STRAY_ESCAPE",
+    "TYPOGRAPHIC",
     "WRAPPER_KEYS",
     "JsonScanner",
     "Status",
@@ -172,13 +173,26 @@ _VALUE, _KEY, _COLON, _AFTER, _JOIN = range(5)  # _JOIN: after `"abc" +`, the ne
 
 _WS = re.compile(r"[ \t\r\n]+")
 _RUNS = {'"': re.compile(r'[^"\\\x00-\x1f]+'), "'": re.compile(r"[^'\"\\\x00-\x1f]+")}
+TYPOGRAPHIC = {"\u201c": "\u201c", "\u201d": "\u201c", "\u2018": "\u2018"}
+"""A typographic quote that opens a string (`JsonScanner.typographic`), and the quote its string is kept under: ``“``
+or ``”`` opens one that the next ``“`` or ``”`` ends (a word processor or a chat UI turns either way), U+2018 one that
+the next U+2019 not followed by a letter or digit ends (an apostrophe inside a word stays in). The grammar's
+TYPO_STRING."""
+_TYPO_RUNS = {
+    "\u201c": re.compile(r'[^\u201c\u201d"\\\x00-\x1f]+'),
+    "\u2018": re.compile(r'[^\u2019"\\\x00-\x1f]+'),
+}
+_WORD_CHAR = re.compile(r"\w")
 _TOKEN = re.compile(r"[A-Za-z0-9_$+\-.]+")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 """A number as the grammar's NUMBER reads one (a token it does not match whole is a word: ``1_000``, ``1.5.3``)."""
-BARE_WORD = re.compile(r"(?:[^\s,:{}\[\]\"'()<#/`]|/(?![/*]))(?:[^\n,{}\[\]\"'()<`]*[^\s,{}\[\]\"'()<`])?")
+BARE_WORD = re.compile(
+    r"(?:[^\s,:{}\[\]\"'()<#/`\u201c\u201d\u2018]|/(?![/*]))(?:[^\n,{}\[\]\"'()<`]*[^\s,{}\[\]\"'()<`])?"
+)
 """An unquoted string value (``Seoul``, ``/home``, ``Viale Francesco Redi``): the grammar's BARE_WORD. It runs to
 the next ``,`` ``}`` ``]`` or line end, blanks at its end left out; a quote, a bracket, a parenthesis (a call
-expression: ``get_current_date ()``), ``<`` (a tag) or a backtick ends it, and what follows is then an error."""
+expression: ``get_current_date ()``), ``<`` (a tag) or a backtick ends it, and what follows is then an error. It never
+opens with a typographic quote (`TYPOGRAPHIC`: an unclosed typographic string is no word)."""
 _ARITHMETIC_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?![A-Za-z0-9_$+\-.])"
 _ARITHMETIC_OPERAND = rf"(?:[-+]?\([ \t]*)*{_ARITHMETIC_NUMBER}(?:[ \t]*\))*"
 _ARITHMETIC_STEP = rf"[ \t]+[-+*/][ \t]+{_ARITHMETIC_OPERAND}"
@@ -191,6 +205,8 @@ _ARITHMETIC_MORE = regex.compile(_ARITHMETIC_STEP)
 """One more operator and operand after a whole sum: seen in part at a chunk's end, the sum may go on."""
 _ARITHMETIC_START = frozenset("0123456789.+-(")
 _KEY_RUNS = {'"': re.compile(r'[^"\'>(=: \\\x00-\x1f]+'), "'": re.compile(r"[^'\">(=\\\x00-\x1f]+")}
+_RUNS.update(_TYPO_RUNS)
+_KEY_RUNS.update(_TYPO_RUNS)
 """A key's body runs to a quote of either kind or a separator a damaged key may end in (`_damaged_key_end`)."""
 _WORD_KEY = re.compile(r"[A-Za-z_$][\w$\-]{0,63}")
 _MIXED_COLON = re.compile(r"[ \t]*:")
@@ -282,6 +298,7 @@ class JsonScanner:
         kinds: Callable[[str | None], Mapping[str, str]] | None = None,
         bare_words: bool = False,
         bare_names: bool = False,
+        typographic: bool | None = None,
     ) -> None:
         self.stop_chars = stop_chars
         """Characters outside strings that end the scan with `Status.STOP` (tag openers)."""
@@ -289,6 +306,10 @@ class JsonScanner:
         """Read an unquoted word as a string value (`BARE_WORD`; ``lenient_json.loads(bare_words=True)``): only in a
         tagged call block, never in prose."""
         self.bare_names = bare_names
+        self.typographic = bare_words if typographic is None else typographic
+        """Read a string or key in typographic quotes (``{“city”: “Paris”}``, `TYPOGRAPHIC`) as one: where a tag or
+        a call's header vouches for the call (by default where bare words are read), never in prose. A typographic
+        quote inside a string in straight quotes stays a character of it."""
         """Read an unquoted word as a string where it is the call's name (``{"name": get_weather, …}``) and nowhere
         else: an untagged candidate, which counts only if that word names an offered tool."""
         self.capture = capture and not args_only
@@ -641,8 +662,9 @@ class JsonScanner:
                 # quotes lost their escapes, read as the object, as the grammar's _EMBED_OPEN reads it.
                 self._embedded.append(len(self._stack) + 1)
                 return pos + 1  # its `{` opens the value next
-        if char in "\"'":
-            if expect == _AFTER and self._line_after and self._stack[-1:] == ["{"]:
+        typographic = self.typographic and char in TYPOGRAPHIC
+        if char in "\"'" or typographic:
+            if not typographic and expect == _AFTER and self._line_after and self._stack[-1:] == ["{"]:
                 # A key after a whole value and a gap, the comma left out (at a line's end, as models write objects
                 # one member a line, or on the same line: gptme's `{"a": "b" "c": "d"}`): the comma is read there,
                 # as `lenient_json.loads` reads it.
@@ -658,7 +680,7 @@ class JsonScanner:
                 self._fail(pos, "unexpected string")
                 return pos
             self._parts = []
-            self._quote = char
+            self._quote = TYPOGRAPHIC[char] if typographic else char
             self._plain = expect == _VALUE and self._stack[-1:] == ["{"] and self._name_key
             self._emit('"')
             if self._string_role is None and self._scalar_key() is not None:
@@ -757,6 +779,13 @@ class JsonScanner:
                 pos = match.end()
                 continue
             char = text[pos]
+            if quote in _TYPO_RUNS and char in "\u201c\u201d\u2019":
+                end = self._typographic_end(text, pos, final)
+                if end is not None:
+                    return end
+                self._string_piece(char)  # an apostrophe (U+2019 before a letter) inside U+2018…U+2019
+                pos += 1
+                continue
             if char == quote and not key and self._stack and not self._plain:
                 ends = QUOTE_ENDS[self._stack[-1] == "[", final].match(text, pos + 1, partial=not final)
                 if ends is not None and ends.partial:
@@ -772,7 +801,7 @@ class JsonScanner:
                     self._name_key = "".join(self._parts) in NAME_KEYS
                 self._end_string()
                 return pos + 1
-            if key and char in "\"'>(=":
+            if key and char in "\"'>(=" and quote in "\"'":
                 end = self._damaged_key_end(text, pos, final)
                 if end is not None:
                     return end
@@ -796,6 +825,20 @@ class JsonScanner:
             self._string_piece(normalize_string_unit(unit))
             pos += len(unit)
         return pos
+
+    def _typographic_end(self, text: str, pos: int, final: bool) -> int | None:
+        """At a typographic quote that may close a string opened by one (`TYPOGRAPHIC`): past it where it does, ``pos``
+        where the chunk ends before that is known (the caller hands the rest back), None where it is the string's own
+        (an apostrophe: U+2019 before a letter or digit)."""
+        if self._quote == "\u2018":
+            if pos + 1 >= len(text) and not final:
+                return pos
+            if _WORD_CHAR.match(text, pos + 1) is not None:
+                return None
+        self._end_string()
+        if self._joinable:
+            self._close_string()  # no `+` joins a typographic string (the grammar's TYPO_STRING stands alone)
+        return pos + 1
 
     def _open_key_end(self, text: str, pos: int, final: bool) -> int | None:
         """At a ``:`` or a blank inside a word key: the key's closing quote (and colon) was left out (`_OPEN_KEY`), so

@@ -61,12 +61,18 @@ def _decode_string(token: str) -> str:
 
 
 class _ToPython(Transformer[Token, Any]):
-    def __init__(self, *, bare_words: bool) -> None:
+    def __init__(self, *, bare_words: bool, typographic: bool) -> None:
         super().__init__()
         self.bare_words = bare_words
+        self.typographic = typographic
 
     def string(self, tokens: list[Token]) -> str:
         return "".join(_decode_string(str(token)) for token in tokens)  # `"abc" + "def"`: one string
+
+    def typo_string(self, tokens: list[Token]) -> str:
+        if not self.typographic:
+            raise LenientJSONError(f"{str(tokens[0])[:1]!r} is no JSON quote (strings need straight quotes)")
+        return _decode_string(str(tokens[0]))
 
     @v_args(inline=True)
     def bare_word(self, token: Token) -> str:
@@ -155,13 +161,15 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
-def loads(text: str, *, strict: bool = False, bare_words: bool = False) -> Any:
+def loads(text: str, *, strict: bool = False, bare_words: bool = False, typographic: bool | None = None) -> Any:
     """Parse JSON as models write it.
 
     Args:
         strict: accept strict JSON only (still never raising anything but `LenientJSONError`).
         bare_words: read an unquoted word as a string (``{"city": Seoul}``): only for the body of a tagged call
             block, where the tag vouches for the call; in prose an unquoted value means it was never JSON.
+        typographic: read a string or key in typographic quotes (``{“city”: “Paris”}``) as one; by default where bare
+            words are read (the grammar's TYPO_STRING).
 
     Raises:
         LenientJSONError: not JSON even leniently (or nested deeper than `MAX_DEPTH`); the message names the
@@ -174,14 +182,15 @@ def loads(text: str, *, strict: bool = False, bare_words: bool = False) -> Any:
     except ValueError:
         if strict:
             raise LenientJSONError("not strict JSON") from None
+    typographic = bare_words if typographic is None else typographic
     try:
-        return _lenient(text, bare_words=bare_words)
+        return _lenient(text, bare_words=bare_words, typographic=typographic)
     except LenientJSONError:
         repaired = matched_closers(text)
         if repaired == text:
             raise
         try:
-            return _lenient(repaired, bare_words=bare_words)
+            return _lenient(repaired, bare_words=bare_words, typographic=typographic)
         except LenientJSONError:
             pass
         raise
@@ -239,7 +248,7 @@ def _missing_comma(text: str, at: int, *, bare_words: bool = False) -> str | Non
     return text[:value_end] + "," + text[value_end:]
 
 
-def _lenient(text: str, commas: int = _MAX_COMMAS, *, bare_words: bool = False) -> Any:
+def _lenient(text: str, commas: int = _MAX_COMMAS, *, bare_words: bool = False, typographic: bool = False) -> Any:
     parser = _parser()
     try:
         interactive: Any = parser.parse_interactive(text)  # pyright: ignore[reportUnknownMemberType]  # untyped in lark
@@ -255,7 +264,7 @@ def _lenient(text: str, commas: int = _MAX_COMMAS, *, bare_words: bool = False) 
                 raise LenientJSONError(_incomplete_message(text, accepts))
             interactive.feed_token(Token(closers[0], _CLOSERS[closers[0]]))
         tree: Any = interactive.feed_eof()
-        return _ToPython(bare_words=bare_words).transform(tree)
+        return _ToPython(bare_words=bare_words, typographic=typographic).transform(tree)
     except LenientJSONError:
         raise
     except UnexpectedCharacters as exc:
@@ -270,7 +279,7 @@ def _lenient(text: str, commas: int = _MAX_COMMAS, *, bare_words: bool = False) 
             and isinstance(start, int)
             and (repaired := _missing_comma(text, start, bare_words=bare_words)) is not None
         ):
-            return _lenient(repaired, commas - 1, bare_words=bare_words)
+            return _lenient(repaired, commas - 1, bare_words=bare_words, typographic=typographic)
         what = "the end of the text" if getattr(token, "type", None) == "$END" else repr(str(token))
         raise LenientJSONError(_position_message(text, exc, f"unexpected {what}")) from None
     except UnexpectedEOF:

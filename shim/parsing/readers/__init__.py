@@ -151,8 +151,10 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *tool_fence.ROWS,  # ```tool\nTOOL_NAME: NAME\nBEGIN_ARG: K\nV\nEND_ARG\n``` (Continue), before code fences
     *call_fence.ROWS,  # ```tool_call\nNAME(k="v")\n```: a fence labelled a call holding Python calls, offered tools
     *dspy_fields.ROWS,  # [[ ## next_tool_name ## ]] NAME [[ ## next_tool_args ## ]] {…} (DSPy ReAct), offered tools
+    # [Calling tool="NAME" k="v"], [Calling tool: NAME with arguments: {…}]: a call line copied from the chat history
+    # (offered tools); before labelled's [Calling tool: NAME({…})], which would take the second's opener
+    *bracket_attrs.ROWS,
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
-    *bracket_attrs.ROWS,  # [Calling tool="NAME" k="v"]: a call line copied from the chat history (offered tools)
     *tool_call_for.ROWS,  # [tool_call: NAME for KEY 'VALUE']: Gemini CLI's prompt notation (offered tools, keys)
     *bracket_tool_call_kv.ROWS,  # [Tool Call] name=NAME id=ID args={…}: a client's log line (offered tools)
     *bracket_wrapper.ROWS,  # [tool_call]\n<invoke name=…>…: a wrapper's word in brackets before a tagged call, markup

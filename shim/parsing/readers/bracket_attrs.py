@@ -14,14 +14,16 @@ call of a tool that was not offered are text.
 The same bracket written in the past tense, with the arguments as one JSON object (``[Called function "terminal"
 with args: {"command": "whoami"}]``: the line agent frameworks write a past call into the history as, which the
 model copies as its call, ClawRouter #189) is read alike: ``Called``/``Calling``/``Call``, ``tool``/``function``,
-the name quoted or bare, ``args``/``arguments``/``input``/``parameters`` before the colon; the object read leniently,
-the bracket's ``]`` the first one outside the object.
+the name quoted or bare, after a colon or not (``[Calling tool: terminal with arguments: {…}]``, Hermes Agent's
+history line, MiniMax-M2.7 in hermes-studio #942), ``args``/``arguments``/``input``/``parameters`` before the colon;
+the object read leniently, its strings and keys in typographic quotes too (``{“command”: “ls”}``, as a chat UI shows
+them: the bracket vouches for the call), the bracket's ``]`` the first one outside the object.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import regex
 
@@ -169,10 +171,12 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> AttrBracket:
 
 
 _CALLED = (
-    r"\[[ \t]{0,4}(?:called|calling|call)[ \t]{1,4}(?:tool|function)[ \t]{1,4}"
+    r"\[[ \t]{0,4}(?:called|calling|call)[ \t]{1,4}(?:tool|function)(?:[ \t]{0,4}:[ \t]{0,4}|[ \t]{1,4})"
     r"(?P<name>\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|[A-Za-z_][\w.\-]{0,127})"
     r"[ \t]{1,4}with[ \t]{1,4}(?:args|arguments|input|parameters|params)[ \t]{0,4}:[ \t]{0,4}(?=\{)"
 )
+_TYPOGRAPHIC_CLOSE = "\u201d"
+"""What `JsonBracket` keeps as the open quote inside a string in typographic double quotes."""
 _CLOSE_AFTER = regex.compile(r"[ \t]{0,4}\]")
 
 
@@ -188,10 +192,15 @@ class JsonBracket(Bracketed):
     def _scan(self, text: str, pos: int) -> int | None:
         for index in range(pos, len(text)):
             char = text[index]
+            if self.quote == _TYPOGRAPHIC_CLOSE and char in "\u201c\u201d":
+                self.quote = ""  # `“…”` (or `”…”`): either typographic double quote ends it, as the grammar reads it
+                continue
             if self._in_string(char):
                 continue
             if char == '"':
                 self.quote = char
+            elif char in "\u201c\u201d":
+                self.quote = _TYPOGRAPHIC_CLOSE
             elif char in "{[":
                 self.depth += 1
             elif char in "}]":
@@ -203,7 +212,11 @@ class JsonBracket(Bracketed):
     def _decide(self) -> None:
         ctx = self.ctx
         body = "".join(self.body).strip()
-        arguments = lenient_json.loads_object(body)
+        try:
+            value: Any = lenient_json.loads(body, typographic=True)
+        except lenient_json.LenientJSONError:
+            value = None
+        arguments = cast("dict[str, Any]", value) if isinstance(value, dict) else None
         if arguments is None or not ctx.tools.is_known(self.name):
             ctx.revert()
             return

@@ -111,3 +111,51 @@ def test_a_called_function_bracket_with_json_args_is_a_call(
 )
 def test_a_called_function_bracket_without_a_call_of_an_offered_tool_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=CALLED_TOOLS))
+
+
+HERMES = "EKKOLearnAI/hermes-studio#942 (MiniMax-M2.7 in Hermes Agent)"
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # Hermes Agent's history line, a colon after `tool`, the object in typographic quotes as the UI shows it
+            "[Calling tool: terminal with arguments: {\u201ccommand\u201d: \u201cfree -h || echo \u2018no gpu\u2019\u201d}]",
+            [("terminal", {"command": "free -h || echo \u2018no gpu\u2019"})],
+            "",
+        ),
+        (  # variant: straight quotes, `function`, prose around it
+            'On it.\n[Calling function: write with arguments: {"path": "a.txt", "lines": ["x"]}]\nDone.',
+            [("write", {"path": "a.txt", "lines": ["x"]})],
+            "On it. Done.",
+        ),
+        (  # variant: typographic quotes around a `]`, a straight quote inside, single typographic quotes, a list
+            '[call tool:  write with args: {\u201cpath\u201d: \u201ca]"b\u201d, \u2018lines\u2019: [\u2018it\u2019s\u2019]}]',
+            [("write", {"path": 'a]"b', "lines": ["it\u2019s"]})],
+            "",
+        ),
+        (  # variant: closing quotes on both sides (a UI that turns every quote one way), non-ASCII
+            "[Calling tool: terminal with arguments: {\u201dcommand\u201d: \u201decho \u65e5\u672c\u201d}]",
+            [("terminal", {"command": "echo \u65e5\u672c"})],
+            "",
+        ),
+    ],
+)
+def test_a_calling_tool_header_with_typographic_json_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(HERMES, text, calls, visible=visible, tools=CALLED_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Calling tool: shell with arguments: {\u201ccommand\u201d: \u201cls\u201d}]",  # no offered tool of that name
+        "[Calling tool: terminal with arguments: {\u201ccommand\u201d: \u201cls}]",  # a string never closed
+        "[Calling tool: terminal with arguments: {\u201ccommand\u201d: \u201cls\u201d}",  # cut off
+        "He typed {\u201ccommand\u201d: \u201cls\u201d} for terminal.",  # typographic JSON in prose: no header
+        "```\n[Calling tool: terminal with arguments: {\u201ccommand\u201d: \u201cls\u201d}]\n```",  # a fenced example
+    ],
+)
+def test_a_calling_tool_header_without_a_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=CALLED_TOOLS))
