@@ -47,6 +47,7 @@ from shim.parsing.readers import (
     granite,
     harmony,
     hyperclovax,
+    inkling,
     json_tail,
     kimi,
     kv_lines,
@@ -211,6 +212,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *bracket_command.ROWS,  # Sure [look left] let me see: an offered tool of one string and its words in brackets
     *minimax_bracket.ROWS,  # [TOOL_CALL]{tool => "NAME", args => {--k "v"}}[/TOOL_CALL] (MiniMax M2.x, offered tools)
     *name_first.ROWS,  # Functionary v3.2: >>>NAME\n{…}, or NAME\n{…} opening the message (offered tools only)
+    *inkling.ROWS,  # <|message_model|><|content_text|>TEXT<|end_message|>: Inkling's frames of text, markup
     *token_call.ROWS,  # <|…|>NAME<|…|>{…} and functions.NAME:0 {…}: a name between special tokens (offered tools)
     *reasoning.ORPHAN_CLOSERS,  # plan</think>{…}: a reasoning closer with no block open is markup
     *reasoning.ANSWER,  # </think>\n<answer>…</answer>: the reply's wrapper, markup where the message begins and ends

@@ -9,6 +9,10 @@ with no error.
 A call tag's opener that lost its ``<`` where the message begins, or has backticks in its place (LM-Studio's notes on
 Gemma: ````` ``tool_call>read_file(path="…")</tool_call> `````): the opener of the family whose tag it names, read
 by that family's reader with the same evidence (a body that is no call is text again).
+
+A call tag's closer opening the message, no block open, right before a call or a tag (``</tool_call> {"name": …}``;
+``</\n\n<tool_calls>[…]``, a closer cut to its ``</`` on a line before a call tag): the previous turn's markup left
+over, markup too; the message begins after it. Before a word it is a tag named in prose, text.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import regex
 
 from shim.parsing.json_scan import Status
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.block_end import Closed, Revert
+from shim.parsing.readers.block_end import Closed, Revert, open_markup
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import JsonCandidate, calls_of
 from shim.parsing.shapes import ToolIndex
@@ -105,5 +109,16 @@ ROWS = [
         start="message",
         first="`tfTF",
         reader=_open_lost_bracket,
+    ),
+    # ``</tool_call> {"name": …}`` opening the message: a closer with no opener, before a call or a tag, is markup.
+    Dialect(
+        "stray_closer_first",
+        rf"</[ \t]{{0,4}}(?:{_CALL_TAGS})[ \t]{{0,4}}>(?=[ \t\r\n]{{0,16}}[{{\[<])"
+        rf"|</(?=[ \t]{{0,4}}\r?\n[ \t\r\n]{{0,16}}<(?:{_CALL_TAGS}|\|))",
+        None,
+        kind="markup",
+        start="message",
+        first="<",
+        reader=open_markup,
     ),
 ]

@@ -7,7 +7,8 @@ Holmium's prompt (its ``ToolParser``) asks the model to write each call so, in t
 the call before: the word ``TOOL_CALL`` (an identifier-style constant, upper case), a colon, the call as a JSON
 object (``{"tool": NAME, "params": {…}}`` or any call object the shape rules read). The prefix is markup; the words
 around it stay text, and several prefixed objects are several calls. Leniencies: ``TOOL_CALLS``, ``TOOLCALL`` or
-``TOOL CALL``; blanks around the colon; the object on the next line; the colon left out after the one word
+``TOOL CALL``, or ``TOOL`` alone with its colon (``TOOL: {"name": …}``, Pricer_Vision's prompt); blanks around
+the colon; the object on the next line; the colon left out after the one word
 (``TOOL_CALL {…}``: spettro's parser tests, a call the model leaked into its prose).
 
 A label opening a line in any case (``Tool call:``) is `shim.parsing.readers.labelled`'s; this row reads the
@@ -46,7 +47,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
 ROWS = [
     Dialect(
         "tool_call_colon",
-        r"TOOL(?:[ _]?CALLS?[ \t]{0,4}:|_?CALLS?)[ \t]{0,8}(?:\r?\n[ \t]{0,8})?(?=\{)",
+        r"TOOL(?:(?:[ _]?CALLS?)?[ \t]{0,4}:|_?CALLS?)[ \t]{0,8}(?:\r?\n[ \t]{0,8})?(?=\{)",
         None,
         kind="untagged",
         reader=_open,

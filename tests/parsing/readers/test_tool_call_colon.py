@@ -128,3 +128,44 @@ def test_the_words_in_lower_or_mixed_case_are_a_sentences_words_and_stay_text(
 def test_a_sentences_words_before_an_object_of_no_tool_stay_text_with_it() -> None:
     text = 'Here is the tool call: {"name": "deploy", "arguments": {}}'
     check(Real(HOLMIUM, text, [], visible=text, tools=TOOLS))
+
+
+PRICER_VISION = "rkolpakov-sudo/Pricer_Vision:tests/test_tool_parser.py@31b6f2a93c5df42f283f26966a16463c35701a98"
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # Pricer_Vision: the word alone as the label, the object on its line
+            'TOOL: {"name": "file_write", "arguments": {"path": "x.ru", "content": "c"}}',
+            [("file_write", {"path": "x.ru", "content": "c"})],
+            "",
+        ),
+        (  # variant: after a sentence, the object on the next line, text after it
+            'Saving it.\nTOOL:\n{"tool": "file_write", "params": {"path": "a", "content": "b"}}\nSaved.',
+            [("file_write", {"path": "a", "content": "b"})],
+            "Saving it.\n\nSaved.",
+        ),
+        (  # variant: a blank before the colon, no arguments
+            'TOOL : {"name": "last", "arguments": {}}',
+            [("last", NO_ARGUMENTS)],
+            "",
+        ),
+    ],
+)
+def test_the_word_tool_alone_is_the_prefix_too(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(PRICER_VISION, text, calls, visible=visible, tools=TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'TOOL: {"name": "deploy", "arguments": {}}',  # a tool that was not offered
+        "TOOL: file_write is the tool that saves a file.",  # the label before words
+        'Use `TOOL: {"name": "last", "arguments": {}}` to end.',  # a quoted example in a code span
+    ],
+)
+def test_the_word_tool_before_no_call_stays_text(text: str) -> None:
+    check(Real(PRICER_VISION, text, [], visible=text, tools=TOOLS))
