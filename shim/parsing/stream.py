@@ -66,6 +66,8 @@ _RECENT = 64
 """How many pieces of visible text are kept before they are searched for a user's turn and cut to their tail."""
 _FENCE_LINE = regex.compile(r"(?:^|\n)[ \t]{0,3}(?:```|~~~)")
 """A line that opens or closes a Markdown fence, in the visible text."""
+_FENCE_CLOSER = regex.compile(r"(?P<lead>[ \t]{0,8}\r?\n)?[ \t]{0,3}(?:```|~~~)[ \t]{0,8}(?=\r?\n)")
+"""A fence alone on its line (a closer has no info string), its line break in the opener that matched there."""
 _FENCE = regex.compile(r"[ \t\r\n]*(?:```|~~~)(?![ \t]{0,2}[\w.\-]{0,40}?(?:tool|call|function))", regex.IGNORECASE)
 """An opener that is a Markdown fence with no call word (``tool_code``, ``function_call``) after it: a fence of code or
 JSON, which holds a call only when one is written in it."""
@@ -409,6 +411,10 @@ class StreamParser:
         return len(text)
 
     def _open(self, row: Dialect, match: regex.Match[str]) -> int:
+        closer = self._closes_fence(match)
+        if closer:  # the closer of a fence the visible text opened: text, and what follows it is read as usual
+            self._text(match.group()[:closer])
+            return match.start() + closer
         self._raw.append(match.group())
         self._shown_block = False
         self._opener = ""
@@ -782,6 +788,21 @@ class StreamParser:
             return False
         self._in_transcript()  # brings the count of fence lines up to date
         return self._fences % 2 == 1
+
+    def _closes_fence(self, opener: regex.Match[str]) -> int:
+        """How much of ``opener`` is the closer of a Markdown fence the visible text opened (a fence no row
+        claimed: ```` ```text ````, ```` ```src/main.py ````, a bare fence of prose), or 0. A fence's closer is a
+        line of its own, the fence alone, so a row that opens with a fence (gptme's fenced example, a fenced call
+        list) does not take it as its own opener; the count of fence lines is the one `_in_line_of_fence` keeps."""
+        found = _FENCE_CLOSER.match(opener.group())
+        if found is None or not self._recent:
+            return 0
+        if not found.group("lead"):
+            tail = self._tail()
+            if tail[tail.rfind("\n") + 1 :].strip(" \t") or "\n" not in tail:
+                return 0  # not at a line's start, or too little of the text is known to tell
+        self._in_transcript()  # brings the count of fence lines up to date
+        return found.end() if self._fences % 2 == 1 else 0
 
     def _tail(self) -> str:
         return "".join(piece[-_TAIL:] for piece in self._recent)[-_TAIL:]

@@ -23,22 +23,14 @@ _REPEATED = (
     " that call once (`block_end._repeated`)"
 )
 _MESSAGE_START = "a form read only where the message begins (a name line then JSON, a bare bracket action)"
-_MINICPM_TWICE = (
-    "not analysed: MiniCPM's closed `<function name=…><param …>…</function>` written twice, identical, reads the"
-    " second as text (with other values it is a second call)"
-)
 OPEN: dict[tuple[str, str], str] = {
     ("doubled", "real:damaged/b_aisdk_glm47_call_opener_missing_lt"): "not analysed",
-    ("doubled", "real:function_name_attr_xml/a35_mcpm_quantity_out_of_range"): _MINICPM_TWICE,
-    ("doubled", "real:function_name_attr_xml/a35_mcpm_unexpected_param"): _MINICPM_TWICE,
     ("doubled", "real:gemma4/a13_gemma4_tool_shim_card_json_braces"): _REPEATED,
     ("doubled", "real:hermes/a4_vllm_hermes_call_until_eos_no_closer"): _REPEATED,
     ("doubled", "real:llama3_json/d7_mlxswift_llama_python_tag_json"): _REPEATED,
     ("doubled", "real:name_json_lines/a23_bfclres_glm4_9b_rest_1"): _MESSAGE_START,
     ("doubled", "real:name_json_lines/a24_bfclres_glm4_9b_executable_parallel_multiple_function_0"): _MESSAGE_START,
     ("doubled", "real:name_json_lines/a24_bfclres_glm4_9b_executable_parallel_multiple_function_2"): _MESSAGE_START,
-    ("doubled", "real:qwen3_coder/c12_aphrodite_qwen3coder_bare_function_no_wrapper"): _REPEATED,
-    ("doubled", "real:qwen3_coder/c18_beam_qwen_param_missing_gt"): "not analysed",
     ("doubled", "real:react_bracket_action/b17_react_webshop_ep1_action1"): _MESSAGE_START,
     ("prose_before", "real:llama_pythonic/b13_bfclres_arctic_relevance_double_quoted_call_string"): "a pythonic "
     "list after a sentence is read as a sample",

@@ -239,6 +239,13 @@ def _repeated(previous: str, text: str, pos: int, final: bool) -> int | Next:
         i, j = i + 1, j + 1
 
 
+def _closed_in(block: Block, raw: str) -> bool:
+    """``raw``, a call's input as its events carried it, ends with its block's closer: the reader read it."""
+    close = block.dialect.compiled_close() if block.dialect is not None else None
+    end = len(raw.rstrip())
+    return close is not None and any(found.end() == end for found in close.finditer(raw, max(0, end - 64)))
+
+
 def _closes_after(block: Block, text: str, pos: int, final: bool) -> int | Next:
     """``pos`` when the block's closer (or, for a wrapper, the end of the output) follows it, whitespace aside;
     `MORE`: it may still; None: it does not. Otherwise an opener after a call starts the next call, even one that
@@ -384,7 +391,10 @@ class AfterBody:
             if found is not None:
                 if found.kind == "open":
                     nested = found.dialect is block.dialect
-                    again = _repeated(ctx.last_call_raw, text, pos, final) if nested else None
+                    # A call that read its own closer (`<function …>…</function>`) is whole: the same call written
+                    # again after it is another call (a model may mean it twice), not the repeat of an open one.
+                    repeat = nested and not _closed_in(block, ctx.last_call_raw)
+                    again = _repeated(ctx.last_call_raw, text, pos, final) if repeat else None
                     if isinstance(again, int):  # two openers, one closer: the repeat must end the open block
                         again = _closes_after(block, text, again, final)
                     if again is MORE:

@@ -19,6 +19,7 @@ from shim.parsing.readers.block_end import AfterBody, Skip, open_inner
 from shim.parsing.readers.damaged import damaged_start
 from shim.parsing.readers.hy_v3 import END_OF_CALL, SEP
 from shim.parsing.readers.json_body import JsonBody
+from shim.parsing.readers.name_lines import name_lines
 from shim.parsing.readers.prose import presents
 from shim.parsing.readers.pycall import CALL_OPEN, inner_row, open_call
 from shim.parsing.readers.qwen_xml import FUNCTION_OPEN, open_function
@@ -144,7 +145,11 @@ class TaggedStart:
             block.array = False
             return pos + 1, AfterBody(ctx, block)
         if block.name is None and (char.isalpha() or char == "_"):
-            named = self.named_body(text, pos, final) or _name_first(ctx, block, text, pos, final)
+            named = (
+                self.named_body(text, pos, final)
+                or _name_first(ctx, block, text, pos, final)
+                or name_lines(ctx, block, text, pos, final)
+            )
             if named is not None:
                 return named
         if (block.array or block.name is not None) and (char != "`" or self.prefix_seen):  # a fence may open it
