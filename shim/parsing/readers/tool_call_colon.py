@@ -25,6 +25,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Reader
+from shim.parsing.readers.pycall import PyStart
 from shim.parsing.readers.untagged import JsonCall, JsonCandidate
 
 __all__ = ["ROWS"]
@@ -35,23 +36,39 @@ _NOTHING = regex.compile(r"(?!)")
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
-    del block
     if _WORD_BEFORE.search(ctx.tail()) is not None:  # `MY_TOOL_CALL: {…}`: another word, not the prefix
         return GivenBack(ctx)
     if any(char.islower() for char in match.group()):  # `Here is the tool call: {…}`: words of a sentence
         return GivenBack(ctx)
+    if match.group("py") is not None:  # `TOOL_CALL: roll(sides=6)`: a Python-style call of an offered tool
+        return PyStart(ctx, block, known_only=True)
     return JsonCall(ctx, JsonCandidate(ctx), [(_NOTHING, False)])
 
 
+_PREFIX = r"TOOL(?:[ _]?CALLS?[ \t]{0,4}:|_?CALLS?)"
+_PY = r"(?P<py>[A-Za-z_][\w.\-]{0,127}\()"
+"""``NAME(`` after the prefix: a Python-style call (hollingsbot's ``TOOL_CALL: roll(sides=6)``)."""
+
 ROWS = [
     Dialect(
+        "tool_call_colon_opening",
+        rf"(?-i:{_PREFIX})[ \t]{{0,8}}(?={_PY})",
+        None,
+        kind="untagged",
+        start="message",
+        reader=_open,
+        example="TOOL_CALL: NAME(KEY=VALUE)",
+    ),
+    Dialect(
         "tool_call_colon",
-        r"TOOL(?:[ _]?CALLS?[ \t]{0,4}:|_?CALLS?)[ \t]{0,8}(?:\r?\n[ \t]{0,8})?(?=\{)",
+        rf"{_PREFIX}[ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}})?(?=\{{|{_PY})",
         None,
         kind="untagged",
         reader=_open,
         example='TOOL_CALL: {"tool": "NAME", "params": {"KEY": "VALUE"}}',
-    )
+    ),
 ]
-"""``TOOL_CALL: {…}`` anywhere in the message. The row gives no ``first``: the text scanner stops at its leading
+"""``TOOL_CALL: NAME(…)`` opening the message (a row of its own: there the labelled-call rows would take the
+line, and give it all back when prose follows the call on it), and ``TOOL_CALL: {…}`` or ``NAME(…)`` anywhere in
+the message. The rows give no ``first``: the text scanner stops at its leading
 word (``TOOL``, already a stop of `shim.parsing.readers.tool_request_bracket`), not at every ``T``."""
