@@ -312,6 +312,7 @@ def parse_pythonic(
     text: str,
     parameters: Callable[[str], Sequence[str]] | None = None,
     spelled: Callable[[str, str], bool] | None = None,
+    declared: Callable[[str, str], bool] | None = None,
     *,
     lenient: bool = False,
     words: bool = False,
@@ -335,17 +336,22 @@ def parse_pythonic(
     text it spells too, where every key so written is ``spelled``. ``unquoted``: a label says the call is one
     (``Tool call: NAME (key: value, …)``): ``key: value`` keywords whose values are written without quotes read as
     `shim.parsing.colon_calls.colon_words` reads them, where every key so written is ``spelled``.
+
+    ``declared(tool, key)``: whether the parameter is declared a string; there a number written bare
+    (``roll(sides=6)``) is the text it is written as (``"6"``), as a harness that keeps every value as written
+    reads it (hollingsbot's ``TOOL_CALL:`` lines, mlx-swift's LFM2 tests). ``True``, ``None`` and JSON's literals
+    stay the constants they are (BFCL's Java and JavaScript prompts declare their booleans as strings).
     """
-    calls = _parse(text, parameters, spelled, strings=lenient)
+    calls = _parse(text, parameters, spelled, declared, strings=lenient)
     if calls is None and lenient and "=" in text:
         bare = _quote_bare(text)
-        calls = _parse(bare, parameters, spelled, strings=False) if bare != text else None
+        calls = _parse(bare, parameters, spelled, declared, strings=False) if bare != text else None
     if calls is None and words and not lenient and spelled is not None and "=" in text:
         # Words no Python name spells (`new_time=13:00`), for keys the schema declares strings, in a call opening
         # the message (KMLLMChat's harness prompt): the text they spell.
         keys: set[str] = set()
         bare = _quote_bare(text, keys)
-        found = _parse(bare, parameters, spelled, strings=False) if bare != text else None
+        found = _parse(bare, parameters, spelled, declared, strings=False) if bare != text else None
         if found is not None and all(
             spelled(name, key) for name, arguments in found for key in keys & arguments.keys()
         ):
@@ -377,20 +383,25 @@ def _parse(
     text: str,
     parameters: Callable[[str], Sequence[str]] | None,
     spelled: Callable[[str, str], bool] | None = None,
+    declared: Callable[[str, str], bool] | None = None,
     *,
     strings: bool,
 ) -> list[tuple[str, dict[str, Any]]] | None:
     text, names = _spell_names(text)
     text = backslashes_kept(_escape_breaks(text))
-    tree = _parsed(text.strip())
+    source = text.strip()
+    tree = _parsed(source)
     if tree is None:  # damaged brackets (BFCL's prompt mode): read again once repaired, if that reads
         repaired = _rebalanced(text.strip())
+        source = repaired or ""
         tree = _parsed(repaired) if repaired is not None else None
         if tree is None:
             moved = _late_keywords(repaired if repaired is not None else text.strip())
+            source = moved or ""
             tree = _parsed(moved) if moved is not None else None
         if tree is None:
             keyed = brace_entries(text.strip())
+            source = keyed or ""
             tree = _parsed(keyed) if keyed is not None else None
     if tree is None:
         return None
@@ -437,6 +448,8 @@ def _parse(
                 value = _json_value(ast.literal_eval(as_data(keyword.value)))
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 return None
+            if declared is not None and _number_written(keyword.value) and declared(name, keyword.arg):
+                value = ast.get_source_segment(source, keyword.value) or value  # `sides=6` for a string: "6"
             arguments[keyword.arg] = value
         calls.append((name, arguments))
     return calls
@@ -540,6 +553,13 @@ def _late_keywords(text: str) -> str | None:
     if moved is None:
         return None
     return "[" + body[:moved] + body[moved + 1 :].rstrip() + ")]"
+
+
+def _number_written(node: ast.expr) -> bool:
+    """A number literal, maybe signed (``6``, ``-2.5``): no arithmetic, no constant."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
 
 
 def _is_identifier(node: ast.expr) -> bool:

@@ -14,10 +14,15 @@ call of a tool that was not offered are text.
 The same bracket written in the past tense, with the arguments as one JSON object (``[Called function "terminal"
 with args: {"command": "whoami"}]``: the line agent frameworks write a past call into the history as, which the
 model copies as its call, ClawRouter #189) is read alike: ``Called``/``Calling``/``Call``, ``tool``/``function``,
-the name quoted or bare, after a colon or not (``[Calling tool: terminal with arguments: {…}]``, Hermes Agent's
-history line, MiniMax-M2.7 in hermes-studio #942), ``args``/``arguments``/``input``/``parameters`` before the colon;
-the object read leniently, its strings and keys in typographic quotes too (``{“command”: “ls”}``, as a chat UI shows
-them: the bracket vouches for the call), the bracket's ``]`` the first one outside the object.
+the name quoted or bare, ``tool``/``function`` before it or not (``[Called bash with args: {…}]``, the line Kiro's
+clients parse, in a sentence or several glued), after a colon or not (``[Calling tool: terminal with arguments: {…}]``,
+Hermes Agent's history line, MiniMax-M2.7 in hermes-studio #942), ``args``/``arguments``/``input``/``parameters``
+before the colon; the object read leniently, its strings and keys in typographic quotes too (``{“command”: “ls”}``,
+as a chat UI shows them: the bracket vouches for the call), the bracket's ``]`` the first one outside the object. In
+place of that word and the object, one parameter the offered tool declares and its value as raw text to the
+bracket's ``]`` on the same line (``[Calling terminal with command: ls -la "D:/x/"]``, DeepSeek's web chat,
+token-free-gateway's tests): brackets nested in the value and a ``]`` inside double quotes are the value's; a key the
+tool does not declare, an empty value or a line break before the ``]`` leave it text.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from typing import Any, cast
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.readers.base import Block, Context, Dialect, Next
+from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Next, Reader
 
 __all__ = ["ROWS", "Bracketed", "unquote"]
 
@@ -108,6 +113,9 @@ class Bracketed:
                 self.ctx.revert()  # no `]`: a bracket opened in prose, or cut off
                 return len(text), None
             return len(text), self
+        if text[end] != "]":  # `_scan` stopped at what ends the bracket as text (a line break): no call
+            self.ctx.revert()
+            return end, None
         self.ctx.consume("]")
         self._decide()
         return end + 1, None
@@ -128,7 +136,8 @@ class Bracketed:
         return True
 
     def _scan(self, text: str, pos: int) -> int | None:
-        """Where the closing ``]`` is in ``text`` from ``pos``; None: not in ``text``."""
+        """Where the closing ``]`` is in ``text`` from ``pos`` (or a character that makes the bracket text); None:
+        not in ``text``."""
         raise NotImplementedError
 
     def _decide(self) -> None:
@@ -170,11 +179,15 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> AttrBracket:
     return AttrBracket(ctx)
 
 
+_ARGS = r"(?:args|arguments|input|parameters|params)"
 _CALLED = (
-    r"\[[ \t]{0,4}(?:called|calling|call)[ \t]{1,4}(?:tool|function)(?:[ \t]{0,4}:[ \t]{0,4}|[ \t]{1,4})"
+    r"\[[ \t]{0,4}(?:called|calling|call)[ \t]{1,4}(?:(?:tool|function)(?:[ \t]{0,4}:[ \t]{0,4}|[ \t]{1,4}))?"
     r"(?P<name>\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|[A-Za-z_][\w.\-]{0,127})"
-    r"[ \t]{1,4}with[ \t]{1,4}(?:args|arguments|input|parameters|params)[ \t]{0,4}:[ \t]{0,4}(?=\{)"
+    rf"[ \t]{{1,4}}with[ \t]{{1,4}}(?:{_ARGS}[ \t]{{0,4}}:[ \t]{{0,4}}(?=\{{)"
+    rf"|(?!{_ARGS}[ \t]{{0,4}}:)(?P<key>[A-Za-z_][\w\-]{{0,63}})[ \t]{{0,4}}:[ \t]{{0,4}})"
 )
+"""``with args: {…}``, the arguments as one object; or ``with KEY: VALUE``, one parameter and its raw value (the word
+for the arguments is never a key: the object after it may be still to come)."""
 _TYPOGRAPHIC_CLOSE = "\u201d"
 """What `JsonBracket` keeps as the open quote inside a string in typographic double quotes."""
 _CLOSE_AFTER = regex.compile(r"[ \t]{0,4}\]")
@@ -223,10 +236,56 @@ class JsonBracket(Bracketed):
         ctx.end_call(ctx.tools.resolve(self.name), arguments, streamed=False)
 
 
-def _open_called(ctx: Context, block: Block, match: regex.Match[str]) -> JsonBracket:
+class RawBracket(Bracketed):
+    """The text after ``with KEY:`` up to the bracket's ``]`` on the same line (brackets nested in it and double
+    quotes are its own), the one argument of a declared parameter, then decided whole; a line break before the
+    ``]`` makes it all text."""
+
+    def __init__(self, ctx: Context, name: str, key: str) -> None:
+        super().__init__(ctx)
+        self.name = name
+        self.key = key
+        self.depth = 0
+
+    def _scan(self, text: str, pos: int) -> int | None:
+        """Where the closing ``]`` or a line break is, from ``pos``; None: neither in ``text`` (brackets and quotes
+        tracked across chunks)."""
+        for index in range(pos, len(text)):
+            char = text[index]
+            if char in "\r\n":
+                return index
+            if self._in_string(char):
+                continue
+            if char == '"':
+                self.quote = char
+            elif char == "[":
+                self.depth += 1
+            elif char == "]":
+                if self.depth == 0:
+                    return index
+                self.depth -= 1
+        return None
+
+    def _decide(self) -> None:
+        ctx = self.ctx
+        value = "".join(self.body).strip()
+        if not value:
+            ctx.revert()
+            return
+        ctx.end_call(ctx.tools.resolve(self.name), {self.key: value}, streamed=False)
+
+
+def _open_called(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     del block
     name = match.group("name")
-    return JsonBracket(ctx, name[1:-1] if name[:1] in "\"'`" else name)
+    name = name[1:-1] if name[:1] in "\"'`" else name
+    key = match.group("key")
+    if key is None:
+        return JsonBracket(ctx, name)
+    props = ctx.tools.properties(ctx.tools.resolve(name)) if ctx.tools.is_known(name) else None
+    if props is None or key not in props:  # `[Calling NAME with KEY: …]`: a parameter the offered tool declares
+        return GivenBack(ctx)
+    return RawBracket(ctx, name, key)
 
 
 ROWS = [

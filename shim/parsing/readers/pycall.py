@@ -51,7 +51,8 @@ def parse_arguments(text: str, parameters: Mapping[str, Any] | None = None) -> d
     schema to be safe (Gemma 3 writes them): positional arguments bound to the parameters in the schema's
     order (``search_files('*.py')``), one JS object literal as the whole arguments
     (``get_weather({city: "London"})``), and an unquoted bare word for a string parameter
-    (``get_weather(city: Antwerp)``). ``key: value`` is read as ``key=value`` in any case.
+    (``get_weather(city: Antwerp)``), and a number written for a parameter declared a string as the text it is
+    written as (``count=5``: ``"5"``). ``key: value`` is read as ``key=value`` in any case.
 
     Raises:
         ValueError: a positional argument with no parameter to bind it to, or a value that is no literal
@@ -78,10 +79,21 @@ def parse_arguments(text: str, parameters: Mapping[str, Any] | None = None) -> d
             positional.append(_literal(source.strip(), bare=True))
             continue
         key = found.group("key")
-        arguments[key] = _literal(found.group("value").strip(), bare=parameters is not None)
+        value = found.group("value").strip()
+        arguments[key] = _literal(value, bare=parameters is not None)
+        if parameters is not None and _NUMBER.fullmatch(value) and _declared_string(parameters.get(key)):
+            arguments[key] = value  # `sides=6` for a string parameter: the text as written (`parse_pythonic`)
     if parameters is not None:
         arguments = _bind(positional, arguments, parameters)
     return arguments
+
+
+_NUMBER = regex.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _declared_string(schema: Any) -> bool:
+    kind = cast("dict[str, Any]", schema).get("type") if isinstance(schema, dict) else None
+    return kind == "string" or kind == ["string"]
 
 
 class _Bare(str):
@@ -204,7 +216,8 @@ class PyCall:
 
     def _end(self, new: int) -> tuple[int, Next]:
         try:
-            arguments = parse_arguments("".join(self.body)[:-1], self.ctx.tools.properties(self.name))
+            tools = self.ctx.tools
+            arguments = parse_arguments("".join(self.body)[:-1], tools.properties(tools.resolve(self.name)))
         except ValueError as exc:
             self.ctx.fail_call(f"the arguments of {self.name!r} could not be read: {exc}")
         else:

@@ -55,10 +55,21 @@ def spelled_as_string(tools: ToolIndex, name: str, key: str) -> bool:
     return kinds == "string" or kinds == ["string"]
 
 
-def schema_of(tools: ToolIndex) -> tuple[Callable[[str], list[str]], Callable[[str, str], bool]]:
+def declared_string(tools: ToolIndex, name: str, key: str) -> bool:
+    """Whether an offered tool's parameter ``key`` is declared a string (``"type": "string"``), untyped not."""
+    props = tools.properties(tools.resolve(name))
+    found: Any = props.get(key) if props is not None else None
+    kinds: Any = cast(dict[str, Any], found).get("type") if isinstance(found, dict) else None
+    return kinds == "string" or kinds == ["string"]
+
+
+def schema_of(
+    tools: ToolIndex,
+) -> tuple[Callable[[str], list[str]], Callable[[str, str], bool], Callable[[str, str], bool]]:
     """What `parse_pythonic` asks of the offered tools' schemas: a tool's parameter names in order (positional
-    arguments bind to them), and whether an identifier is the spelling of a parameter's string value."""
-    return tools.parameter_names, partial(spelled_as_string, tools)
+    arguments bind to them), whether an identifier is the spelling of a parameter's string value, and whether a
+    parameter is declared a string (a number written there is its text)."""
+    return tools.parameter_names, partial(spelled_as_string, tools), partial(declared_string, tools)
 
 
 _BLANKS = regex.compile(r"[ \t]*(?:;[ \t]*)?")

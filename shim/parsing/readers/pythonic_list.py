@@ -78,9 +78,13 @@ class PythonicList:
         body = "".join(self.body)
         # Positional arguments bind to the schema's parameters in a list (as `PythonicCalls` binds them); calls bare
         # in a Python fence are keyword calls only: `click('81')` there is code.
-        parameters, spelled = schema_of(self.ctx.tools)
+        parameters, spelled, declared = schema_of(self.ctx.tools)
         calls = parse_pythonic(
-            f"[{body}]" if self.bare else body, None if self.bare else parameters, spelled, lenient=self.lenient
+            f"[{body}]" if self.bare else body,
+            None if self.bare else parameters,
+            spelled,
+            declared,
+            lenient=self.lenient,
         )
         return new, AfterBody(self.ctx, self.block) if self._end_calls(calls) else None
 

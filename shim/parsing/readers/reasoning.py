@@ -9,6 +9,9 @@ model closed one it never opened), is the model's markup: it goes out invisible 
 
 from __future__ import annotations
 
+import json
+from typing import cast
+
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, match_at
@@ -109,7 +112,7 @@ class ReasoningBody:
         # The name whole, or under the `functions.` namespace the call tokens of Kimi K2 and gpt-oss write it in.
         if names is None or not regex.search(rf"(?:(?<![\w.-])|(?<=(?<![\w.-])functions\.))(?:{names})(?![\w-])", held):
             return False
-        return any(closer.search(held) for _, closer in self.ctx.markers.call_closers)
+        return any(closer.search(held) for _, closer in self.ctx.markers.call_closers) or _ends_with_object(held)
 
     def _after(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
         """After a block holding closed calls: a call opener, or `AFTER_LIMIT` characters without one, makes
@@ -138,6 +141,28 @@ class ReasoningBody:
         if self.held is not None:
             held, self.held = "".join(self.held), None
             self.ctx.reread(held)
+
+
+_OBJECTS_TRIED = 8
+
+
+def _ends_with_object(held: str) -> bool:
+    """``held`` (from a call opener to the reasoning's closer) ends with a whole JSON object or list of objects,
+    blanks aside: the call of a family whose block has no closer of its own (Mistral's ``[TOOL_CALLS]NAME[ARGS]{…}``,
+    ``[TOOL_CALLS][{…}]``) ended there, as a closer would say. The value may begin at any of the first few brackets."""
+    body = held.rstrip()
+    if body[-1:] not in ("}", "]"):
+        return False
+    starts = [i for i, char in enumerate(body) if char in "{["][:_OBJECTS_TRIED]
+    for start in starts:
+        try:
+            value = json.loads(body[start:])
+        except ValueError:
+            continue
+        items: list[object] = cast("list[object]", value) if isinstance(value, list) else [value]
+        if items and all(isinstance(item, dict) for item in items):
+            return True
+    return False
 
 
 _BEFORE = 96

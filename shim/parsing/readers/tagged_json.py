@@ -115,6 +115,10 @@ class TaggedStart:
         if pos >= len(text):
             return pos, self
         char = text[pos]
+        if char == "<" and not block.array and block.name is None and not self.prefix_seen:
+            empty = _empty_block(ctx, block, text, pos, final)
+            if empty is not None:
+                return empty
         if char == "{" and not block.array and block.name is None:
             found = _ENVELOPE.match(text, pos, partial=not final)
             if found is not None and found.partial:
@@ -240,6 +244,33 @@ class TaggedStart:
             self.ctx.fail_call("the stream ended before the call's arguments")
         else:
             self.ctx.revert()
+
+
+_AFTER_EMPTY = regex.compile(r"[ \t]{0,8}(?:\r?\n|<|\Z)")
+
+
+def _empty_block(ctx: Context, block: Block, text: str, pos: int, final: bool) -> tuple[int, Next] | None:
+    """``<tool_call>\n</tool_call>`` on a line of its own (or glued to the next block): an empty call block, the
+    model's markup around no call (Qwen3.6 writes one before or after its call, inferq's tests; GLM's), invisible. In a
+    sentence (``within <tool_call></tool_call> XML tags``) it names the tags: text. None: no such block here."""
+    closer = block.dialect.compiled_close() if block.dialect is not None else None
+    if closer is None:
+        return None
+    found = closer.match(text, pos, partial=not final)
+    if found is None:
+        return None
+    if found.partial:
+        return pos, MORE
+    after = _AFTER_EMPTY.match(text, found.end(), partial=not final)
+    if after is not None and (after.partial or (after.end() >= len(text) and not final)):
+        return pos, MORE
+    tail = ctx.tail()
+    line = tail[tail.rfind("\n") + 1 :]
+    if after is None or line.strip() or (ctx.shown and "\n" not in tail) or presents(tail):
+        return None  # in a sentence, or after words presenting an example (``Wrap it:``): the tags named
+    ctx.consume(found.group())
+    ctx.markup("")
+    return found.end(), None
 
 
 _PROSE_THEN_FUNCTION = regex.compile(

@@ -26,6 +26,7 @@ from __future__ import annotations
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Reader
+from shim.parsing.readers.pycall import PyStart
 from shim.parsing.readers.untagged import JsonCall, JsonCandidate
 
 __all__ = ["ROWS"]
@@ -36,23 +37,42 @@ _NOTHING = regex.compile(r"(?!)")
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
-    del block
     if _WORD_BEFORE.search(ctx.tail()) is not None:  # `MY_TOOL_CALL: {…}`: another word, not the prefix
         return GivenBack(ctx)
     if any(char.islower() for char in match.group()):  # `Here is the tool call: {…}`: words of a sentence
         return GivenBack(ctx)
+    if match.group("py") is not None:  # `TOOL_CALL: roll(sides=6)`: a Python-style call of an offered tool
+        return PyStart(ctx, block, known_only=True)
     return JsonCall(ctx, JsonCandidate(ctx), [(_NOTHING, False)])
 
 
+_PREFIX = r"TOOL(?:[ _]?CALLS?[ \t]{0,4}:|_?CALLS?)"
+_GAP = r"[ \t]{0,8}(?:\r?\n[ \t]{0,8})?"
+"""Blanks after the prefix, the object on the same line or the next."""
+_PY = r"(?P<py>[A-Za-z_][\w.\-]{0,127}\()"
+"""``NAME(`` after the prefix: a Python-style call (hollingsbot's ``TOOL_CALL: roll(sides=6)``)."""
+
 ROWS = [
     Dialect(
+        "tool_call_colon_opening",
+        rf"(?-i:{_PREFIX})[ \t]{{0,8}}(?={_PY})",
+        None,
+        kind="untagged",
+        start="message",
+        reader=_open,
+        example="TOOL_CALL: NAME(KEY=VALUE)",
+    ),
+    Dialect(
         "tool_call_colon",
-        r"TOOL(?:(?:[ _]?CALLS?)?[ \t]{0,4}:|_?CALLS?)[ \t]{0,8}(?:\r?\n[ \t]{0,8})?(?=\{)",
+        # the prefix before a JSON call or a Python-style one; `TOOL:` alone before a JSON call only
+        rf"(?:{_PREFIX}{_GAP}(?=\{{|{_PY})|TOOL[ \t]{{0,4}}:{_GAP}(?=\{{))",
         None,
         kind="untagged",
         reader=_open,
         example='TOOL_CALL: {"tool": "NAME", "params": {"KEY": "VALUE"}}',
-    )
+    ),
 ]
-"""``TOOL_CALL: {…}`` anywhere in the message. The row gives no ``first``: the text scanner stops at its leading
+"""``TOOL_CALL: NAME(…)`` opening the message (a row of its own: there the labelled-call rows would take the
+line, and give it all back when prose follows the call on it), and ``TOOL_CALL: {…}`` or ``NAME(…)`` anywhere in
+the message. The rows give no ``first``: the text scanner stops at its leading
 word (``TOOL``, already a stop of `shim.parsing.readers.tool_request_bracket`), not at every ``T``."""

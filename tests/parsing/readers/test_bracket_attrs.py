@@ -12,6 +12,7 @@ from tests.parsing.readers.cases import Real, check, tool
 _EXEC = tool("exec", command="string", timeout="integer")
 _SEARCH = tool("web_search", query="string", days="integer")
 _TOOLS = [_EXEC, _SEARCH]
+NO_ARGUMENTS: dict[str, Any] = {}
 
 
 @pytest.mark.parametrize(
@@ -34,7 +35,7 @@ _TOOLS = [_EXEC, _SEARCH]
         ("[Calling tool=\"exec\" command='it\\'s'\n]", [("exec", {"command": "it's"})], ""),
         ('[Calling tool="exec" command="dir C:\\Users"]', [("exec", {"command": "dir C:\\Users"})], ""),
         ('[Calling tool="web_search" query="你好 🚀"]', [("web_search", {"query": "你好 🚀"})], ""),
-        ('[Calling tool="exec"]', [("exec", {})], ""),
+        ('[Calling tool="exec"]', [("exec", NO_ARGUMENTS)], ""),
         (
             'Let me check. [Calling tool="web_search" query="w"] I will get the results.',
             [("web_search", {"query": "w"})],
@@ -111,6 +112,83 @@ def test_a_called_function_bracket_with_json_args_is_a_call(
 )
 def test_a_called_function_bracket_without_a_call_of_an_offered_tool_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=CALLED_TOOLS))
+
+
+KIRO = "tickernelz/opencode-kiro-auth:src/__tests__/tool-call-parser.test.ts@39159575 (parseBracketToolCalls)"
+KIRO_TOOLS = [
+    tool("bash", command="string"),
+    tool("read", path="string"),
+    tool("grep", pattern="string", limit="integer"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # the tool's name bare, with no `function`/`tool` word, inside a sentence
+            'Here is the result [Called bash with args: {"command":"ls"}] done.',
+            [("bash", {"command": "ls"})],
+            "Here is the result done.",
+        ),
+        (  # two glued, then two parted by a blank; another language around them
+            '[Called bash with args: {"command":"ls"}][Calling read with arguments: {"path": "/tmp/ü.txt"}]',
+            [("bash", {"command": "ls"}), ("read", {"path": "/tmp/ü.txt"})],
+            "",
+        ),
+        (
+            'Je cherche. [call grep with input: {"pattern": "a]b", "limit": 2}] [Called read with args: {"path": "x"}]',
+            [("grep", {"pattern": "a]b", "limit": 2}), ("read", {"path": "x"})],
+            "Je cherche.",
+        ),
+    ],
+)
+def test_a_called_bracket_naming_the_tool_alone_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(KIRO, text, calls, visible=visible, tools=KIRO_TOOLS))
+
+
+TFG = "Karpiklalloly/token-free-gateway:test/tool-parser.test.ts@24c7c761 (DeepSeek's bracket Calling)"
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (
+            'Хорошо, посмотрю сама.\n\n[Calling terminal with command: ls -la "D:/sdktest/tasks/"]',
+            [("terminal", {"command": 'ls -la "D:/sdktest/tasks/"'})],
+            "Хорошо, посмотрю сама.",
+        ),
+        (  # brackets and a quoted `]` inside the value, prose after it; an integer typed by the schema
+            'Let me look. [calling grep with limit: 3] then [Called terminal with command: echo [a] "x]y"] ok',
+            [("grep", {"limit": 3}), ("terminal", {"command": 'echo [a] "x]y"'})],
+            "Let me look. then ok",
+        ),
+        ("[Calling tool read with path:   /etc/hosts  ]", [("read", {"path": "/etc/hosts"})], ""),
+    ],
+)
+def test_a_calling_bracket_with_one_declared_key_and_its_raw_value_is_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(TFG, text, calls, visible=visible, tools=[*CALLED_TOOLS, *KIRO_TOOLS]))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Calling terminal with care: ls]",  # not a parameter the tool declares
+        "[Calling deploy with command: ls]",  # no offered tool of that name
+        "[Calling terminal with command: ls\nand more]",  # the line ends before the bracket does
+        "[Calling terminal with command: ]",  # no value
+        "I was [calling terminal with command: ls",  # cut off
+        "For example: [Calling terminal with command: ls]",  # presented as an example
+        "Write `[Calling terminal with command: ls]` to run it.",  # inline code
+        '[Called function with args: {"command": "ls"}]',  # no tool named
+        "[Called bash with args: not json] done.",
+    ],
+)
+def test_a_calling_bracket_without_a_declared_key_of_an_offered_tool_stays_text(text: str) -> None:
+    check(Real(TFG, text, [], visible=text, tools=[*CALLED_TOOLS, *KIRO_TOOLS]))
 
 
 HERMES = "EKKOLearnAI/hermes-studio#942 (MiniMax-M2.7 in Hermes Agent)"

@@ -506,3 +506,51 @@ def test_other_models_reasoning_marks_hold_reasoning_before_a_call(text: str, re
 def test_those_marks_named_in_inline_code_stay_text() -> None:
     text = "Kimi-VL writes `\u25c1think\u25b7` and `<|begin_of_thought|>` marks the same way."
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+AGENTIC = "dl-hall/AgenticAIExplainer:tests/test_tool_call_parsing.py@fc09b1ba (a Mistral-format reasoning model)"
+MISTRAL_CALL = '[TOOL_CALLS]get_time[ARGS]{"tz": "JST"}'
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        Real(
+            AGENTIC,
+            f"[THINK]I will use the tool.\n{MISTRAL_CALL}[/THINK]",
+            [("get_time", {"tz": "JST"})],
+            reasoning="I will use the tool.",
+        ),
+        Real(  # another reasoning tag; nested braces in the object; an answer after the block
+            AGENTIC,
+            '<thinking>Je regarde. [TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "opts": {"u": "c"}}\n</thinking>\nOK.',
+            [("get_weather", {"city": "Paris", "opts": {"u": "c"}})],
+            visible="OK.",
+            reasoning="Je regarde.",
+        ),
+        Real(  # Mistral's list form
+            AGENTIC,
+            '<think>plan [TOOL_CALLS][{"name": "get_time", "arguments": {"tz": "UTC"}}]</think>',
+            [("get_time", {"tz": "UTC"})],
+            reasoning="plan",
+        ),
+    ],
+    ids=lambda c: c.text[:30],
+)
+def test_a_call_of_a_family_without_closer_ending_the_think_block_is_the_call(case: Real) -> None:
+    check(Real(case.source, case.text, case.calls, case.visible, ["get_weather", "get_time"], reasoning=case.reasoning))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"[THINK]draft {MISTRAL_CALL}[/THINK]{MISTRAL_CALL}",  # the real call after it: a draft
+        f"[THINK]Maybe I could call {MISTRAL_CALL}[/THINK]",  # weighed, not made
+        '[THINK]I will use [TOOL_CALLS]get_time[ARGS]{"tz": "JST" and then think more.[/THINK]',  # not one object
+        '[THINK]Use [TOOL_CALLS]deploy[ARGS]{"env": 1}[/THINK]',  # no offered tool
+    ],
+)
+def test_a_call_without_closer_in_a_think_block_that_is_a_draft_stays_reasoning(text: str) -> None:
+    tools = ["get_weather", "get_time"]
+    result = check(Real("written", text, [("get_time", {"tz": "JST"})] if text.endswith("}") else [], tools=tools))
+    assert "[TOOL_CALLS]" in result["reasoning"] or "deploy" in result["reasoning"]

@@ -130,6 +130,67 @@ def test_a_sentences_words_before_an_object_of_no_tool_stay_text_with_it() -> No
     check(Real(HOLMIUM, text, [], visible=text, tools=TOOLS))
 
 
+HOLLINGSBOT = "Hollings/hollingsbot3:tests/test_tools_parser.py@c566dd5f (parse_tool_calls)"
+PY_TOOLS = [
+    tool("roll", sides="string"),
+    tool("say", content="string"),
+    tool("web_search", query="string", limit="integer"),
+    tool("read-file", path="string"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        ("TOOL_CALL: roll(sides=6)", [("roll", {"sides": "6"})], ""),  # a number for a string: its text
+        ("TOOL_CALL: Roll(sides=20)", [("roll", {"sides": "20"})], ""),  # the name capitalised
+        (  # two calls on a line, joined by a word; an integer where one is declared
+            'TOOL_CALL: roll(sides=6) then TOOL_CALL: web_search(query="dice", limit=3)',
+            [("roll", {"sides": "6"}), ("web_search", {"query": "dice", "limit": 3})],
+            "then",
+        ),
+        (  # mid-sentence, another language, parentheses inside quotes, prose after the call
+            'Je vais dire TOOL_CALL: say(content="bonjour (salut)") puis attendre.',
+            [("say", {"content": "bonjour (salut)"})],
+            "Je vais dire puis attendre.",
+        ),
+        (  # glued twice, the colon left out, a name with `_` for `-`
+            'TOOL_CALL say(content="a")TOOLCALL: read_file(path="b.txt")\nDone.',
+            [("say", {"content": "a"}), ("read-file", {"path": "b.txt"})],
+            "Done.",
+        ),
+    ],
+)
+def test_a_prefixed_python_style_call_of_an_offered_tool_is_its_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(HOLLINGSBOT, text, calls, visible=visible, tools=PY_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Then TOOL_CALL: deploy(env=1) runs it.",  # no offered tool of that name
+        "TOOL_CALL: deploy(env=1) then more",
+        "Write `TOOL_CALL: roll(sides=6)` to roll.",  # inline code
+        "For example: TOOL_CALL: roll(sides=6)",  # presented as an example
+        "Look:\n```python\nTOOL_CALL: roll(sides=6)\n```\nok",  # in a code fence
+        "MY_TOOL_CALL: roll(sides=6) is another word.",  # the prefix inside a longer word
+        "The TOOL_CALL: prefix then roll (a die) is all.",  # a blank between the name and its parenthesis
+    ],
+)
+def test_a_prefixed_python_style_call_in_prose_or_of_no_tool_stays_text(text: str) -> None:
+    check(Real(HOLLINGSBOT, text, [], visible=text, tools=PY_TOOLS))
+
+
+def test_the_lower_case_words_opening_the_message_are_the_labels_and_read_alone_on_their_line() -> None:
+    # `tool_call: roll(…)` opening the message is `labelled`'s label line; in lower case it is no constant: with
+    # prose after the call on its line it stays text, as a sentence's words would
+    check(Real(HOLLINGSBOT, "tool_call: roll(sides=6)", [("roll", {"sides": "6"})], tools=PY_TOOLS))
+    text = "tool_call: roll(sides=6) then it rolls"
+    check(Real(HOLLINGSBOT, text, [], visible=text, tools=PY_TOOLS))
+
+
 PRICER_VISION = "rkolpakov-sudo/Pricer_Vision:tests/test_tool_parser.py@31b6f2a93c5df42f283f26966a16463c35701a98"
 
 
