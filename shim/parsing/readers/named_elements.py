@@ -31,10 +31,9 @@ from shim.parsing.shapes import ToolIndex
 
 __all__ = ["NamedElements", "declared_elements", "declared_keys", "element_body"]
 
+_ARG_ATTRS = r"""(?:[ \t]{1,4}[\w\-]{1,32}[ \t]{0,4}=[ \t]{0,4}(?:"[^"<>\n]{0,64}"|'[^'<>\n]{0,64}')){1,4}"""
 _ELEMENT = regex.compile(
-    r"<[ \t]{0,4}(?:(?P<tag>[A-Za-z_][\w.\-]{0,63})"
-    rf"|(?P<tag>{'|'.join(ARG_KEYS)})(?:[ \t]{{1,4}}[\w\-]{{1,32}}[ \t]{{0,4}}=[ \t]{{0,4}}(?:\"[^\"<>\n]{{0,64}}\"|'[^'<>\n]{{0,64}}')){{1,4}})"
-    r"[ \t]{0,4}>",
+    rf"<[ \t]{{0,4}}(?:(?P<tag>[A-Za-z_][\w.\-]{{0,63}})|(?P<tag>{'|'.join(ARG_KEYS)}){_ARG_ATTRS})[ \t]{{0,4}}>",
     regex.IGNORECASE,
 )
 """A child element with no attributes (``<parameters>``, ``<city>``), or an arguments element with some
