@@ -154,6 +154,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     if not isinstance(obj, dict):
         raise ShapeError(f"a call must be a JSON object, not {type(obj).__name__}")
     data = _unsigiled(cast("dict[str, Any]", obj))
+    data = _harness_keyed(data, tools)
     if data.get("method") == "tools/call" and isinstance(data.get("params"), dict):
         return to_call(data["params"], tools, unwrap=unwrap, _depth=_depth + 1)
     if _declaration(data, tools):
@@ -306,6 +307,35 @@ def _unsigiled(data: dict[str, Any]) -> dict[str, Any]:
         shape_key = bare in (*_NAME_KEYS, *_ARG_KEYS, *_WRAPPERS)
         out[bare if shape_key and bare not in data else key] = value
     return out
+
+
+_HARNESS_NAME_KEY = regex.compile(
+    rf"(?P<prefix>[A-Za-z]{{1,16}}_)(?:{'|'.join(('tool_name', 'function_name', 'name'))})"
+)
+"""A name key carrying a harness's own prefix (LevelCode's ``cb_tool_name``; Codebuff's agents)."""
+
+
+def _harness_keyed(data: dict[str, Any], tools: ToolIndex | None) -> dict[str, Any]:
+    """A flat call named under a name key with a harness's prefix (LevelCode's ``{"cb_tool_name": "read_files",
+    "paths": […], "cb_easp": true}``, inside its ``<levelcode_tool_call>``), read as ``{"name": …, …arguments}``;
+    the other keys with the same prefix are the harness's own flags (``cb_easp``), never arguments, unless the tool
+    declares them. Only where no key names the tool unprefixed and the value is an offered tool's name: a
+    ``user_name`` argument holding any string is common, the offered name is the evidence."""
+    if tools is None or any(k in _NAME_KEYS for k in data):
+        return data
+    found = [
+        (match.group("prefix"), key)
+        for key, value in data.items()
+        if (match := _HARNESS_NAME_KEY.fullmatch(key)) is not None
+        and isinstance(value, str)
+        and tools.is_known(value.strip())
+    ]
+    if len(found) != 1:
+        return data
+    ((prefix, name_key),) = found
+    declared = tools.properties(tools.resolve(str(data[name_key]).strip())) or {}
+    rest = {k: v for k, v in data.items() if k != name_key and (not k.startswith(prefix) or k in declared)}
+    return {"name": data[name_key], **rest}
 
 
 def _keyed_by_name(data: dict[str, Any], tools: ToolIndex | None) -> CallShape | None:
