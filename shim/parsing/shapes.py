@@ -115,11 +115,11 @@ holds the calls themselves."""
 _ENVELOPE_META = frozenset({"role", "content", "type", "id", "mode"})
 """Keys of a message around its calls: ``mode`` is LlamaSharp.ToolCallEnvelopes' (``{"mode": "tool_calls", "text":
 "", "calls": […]}``), the kind of reply the grammar let the model choose."""
-_BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "output", "response", "result"})
+_BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "reason", "output", "response", "result"})
 """Keys a call object may carry beside its name and arguments without ceasing to be a call: the model's note on
-why (SWE-agent's ``thought``), the variable its output goes to (Hermes' ``output`` chaining), or the result it
-imagined (``response``). Never arguments when the arguments have their own key; a flat call keeps them where the
-tool's schema declares them or is unknown."""
+why (SWE-agent's ``thought``, VaniScope's ``reason``), the variable its output goes to (Hermes' ``output``
+chaining), or the result it imagined (``response``). Never arguments when the arguments have their own key; a flat
+call keeps them where the tool's schema declares them or is unknown."""
 _SCHEMA_NOTES = frozenset({"additionalProperties", "$schema"})
 """JSON Schema keywords a model copies from the tool's declaration beside its call's name and arguments (rnj-1 on LM
 Studio: ``{"name": …, "arguments": {…}, "additionalProperties": false}``): the schema's words, never the call's; a
@@ -166,6 +166,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
                 rest = {k: v for k, v in data.items() if k != key}
                 return to_call({**rest, **cast("dict[str, Any]", inner)}, tools, unwrap=unwrap, _depth=_depth + 1)
     name_key = next((k for k in _NAME_KEYS if isinstance(data.get(k), str) and data[k].strip()), None)
+    name_key = name_key or _tool_id_key(data, tools)
     requested = _requested(data, name_key, tools)
     if requested is not None:
         return requested
@@ -307,6 +308,22 @@ def _unsigiled(data: dict[str, Any]) -> dict[str, Any]:
         shape_key = bare in (*_NAME_KEYS, *_ARG_KEYS, *_WRAPPERS)
         out[bare if shape_key and bare not in data else key] = value
     return out
+
+
+_TOOL_ID_KEYS = ("tool_id", "toolId", "function_id")
+"""Keys a harness names its tools by when its tools have ids (VaniScope's ``{"call_id": …, "tool_id":
+"browser_extract", "arguments": {…}}``): a name key only where the value is an offered tool's name, for the key
+more often holds an opaque id."""
+
+
+def _tool_id_key(data: dict[str, Any], tools: ToolIndex | None) -> str | None:
+    """The tool id key (`_TOOL_ID_KEYS`) naming the call, where no name key does and its value is an offered tool's
+    name."""
+    if tools is None:
+        return None
+    return next(
+        (k for k in _TOOL_ID_KEYS if isinstance(data.get(k), str) and tools.is_known(str(data[k]).strip())), None
+    )
 
 
 _HARNESS_NAME_KEY = regex.compile(
