@@ -203,7 +203,9 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
             if one is None:
                 raise ShapeError(f"the arguments of {name!r} are a string that is not a JSON object ({exc})") from None
             raw_args = one
-    if raw_args is None:
+    if raw_args is None or (isinstance(raw_args, list) and not raw_args):
+        # `"arguments": []`: no arguments as a serializer writes an empty map that is also a list (PHP's
+        # json_encode of `[]`, Xerxes' Mistral tests), as None is.
         raw_args = {}
     if isinstance(raw_args, list) and len(raw_args) == 1 and isinstance(raw_args[0], dict):  # pyright: ignore[reportUnknownArgumentType]
         # `"parameters": [{"city": "Tokyo"}]` (Llama 3.2 3B on Ollama): the one object the list holds is the
