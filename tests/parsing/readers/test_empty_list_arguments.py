@@ -4,6 +4,8 @@ still no arguments object."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.parsing.readers.cases import Real, check, tool
@@ -24,7 +26,7 @@ TOOLS = [tool("read_file", path="string"), tool("skip")]
         ('{"tool_calls": [{"function": {"name": "skip", "arguments": []}}]}', [("skip", {})]),
     ],
 )
-def test_an_empty_list_of_arguments_is_no_arguments(text: str, calls: list) -> None:
+def test_an_empty_list_of_arguments_is_no_arguments(text: str, calls: list[tuple[str, dict[str, Any]]]) -> None:
     check(Real("written: empty arguments serialized as a list", text, calls, tools=TOOLS))
 
 

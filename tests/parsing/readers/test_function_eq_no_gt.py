@@ -4,6 +4,8 @@ test reports), and the arguments object in a list of one (``[{…}]``, its ``]``
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.parsing.readers.cases import Real, check, tool
@@ -47,7 +49,9 @@ TOOLS = [tool("web_search", query="string"), tool("get_weather", city="string", 
         ),
     ],
 )
-def test_a_function_opener_without_its_gt_before_json_is_a_call(text: str, visible: str, calls: list) -> None:
+def test_a_function_opener_without_its_gt_before_json_is_a_call(
+    text: str, visible: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
     check(Real("written: Llama 3.3 on Groq", text, calls, visible=visible, tools=TOOLS))
 
 

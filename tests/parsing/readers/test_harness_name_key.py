@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from shim.parsing.shapes import ToolIndex, to_call
@@ -50,7 +52,9 @@ TOOLS = [
         ),
     ],
 )
-def test_a_prefixed_name_key_naming_an_offered_tool_names_a_flat_call(text: str, visible: str, calls: list) -> None:
+def test_a_prefixed_name_key_naming_an_offered_tool_names_a_flat_call(
+    text: str, visible: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
     check(Real("written: LevelCode-style prefixed name keys", text, calls, visible=visible, tools=TOOLS))
 
 

@@ -4,6 +4,8 @@ names an offered tool that requires no argument (`shim.parsing.readers.sectioned
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.parsing.readers.cases import Real, check, tool
@@ -53,7 +55,7 @@ TOOLS = [
     ],
 )
 def test_a_head_right_before_the_end_token_calls_a_tool_that_needs_no_argument(
-    text: str, visible: str, calls: list
+    text: str, visible: str, calls: list[tuple[str, dict[str, Any]]]
 ) -> None:
     check(Real("written: otterbot-style Kimi K2.5 calls with no arguments", text, calls, visible=visible, tools=TOOLS))
 

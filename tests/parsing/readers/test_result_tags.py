@@ -4,6 +4,8 @@ call-word tags beside it still do."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.parsing.readers.cases import Real, check, tool
@@ -42,5 +44,7 @@ def test_a_tag_naming_a_result_stays_text(text: str) -> None:
         ),
     ],
 )
-def test_a_call_word_tag_with_no_result_word_is_still_a_call(text: str, calls: list) -> None:
+def test_a_call_word_tag_with_no_result_word_is_still_a_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
     check(Real("written", text, calls, tools=TOOLS))

@@ -3,6 +3,8 @@ id is an offered tool's name, alone, in a list or in a ``tool_calls`` envelope (
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.parsing.readers.cases import Real, check, tool
@@ -42,7 +44,9 @@ TOOLS = [tool("read_files", paths="array"), tool("write_file", path="string", co
         ),
     ],
 )
-def test_a_tool_id_naming_an_offered_tool_names_the_call(text: str, visible: str, calls: list) -> None:
+def test_a_tool_id_naming_an_offered_tool_names_the_call(
+    text: str, visible: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
     check(Real("written: VaniScope-style tool ids", text, calls, visible=visible, tools=TOOLS))
 
 
