@@ -115,11 +115,11 @@ holds the calls themselves."""
 _ENVELOPE_META = frozenset({"role", "content", "type", "id", "mode"})
 """Keys of a message around its calls: ``mode`` is LlamaSharp.ToolCallEnvelopes' (``{"mode": "tool_calls", "text":
 "", "calls": […]}``), the kind of reply the grammar let the model choose."""
-_BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "output", "response", "result"})
+_BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "reason", "output", "response", "result"})
 """Keys a call object may carry beside its name and arguments without ceasing to be a call: the model's note on
-why (SWE-agent's ``thought``), the variable its output goes to (Hermes' ``output`` chaining), or the result it
-imagined (``response``). Never arguments when the arguments have their own key; a flat call keeps them where the
-tool's schema declares them or is unknown."""
+why (SWE-agent's ``thought``, VaniScope's ``reason``), the variable its output goes to (Hermes' ``output``
+chaining), or the result it imagined (``response``). Never arguments when the arguments have their own key; a flat
+call keeps them where the tool's schema declares them or is unknown."""
 _SCHEMA_NOTES = frozenset({"additionalProperties", "$schema"})
 """JSON Schema keywords a model copies from the tool's declaration beside its call's name and arguments (rnj-1 on LM
 Studio: ``{"name": …, "arguments": {…}, "additionalProperties": false}``): the schema's words, never the call's; a
@@ -158,6 +158,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     if not isinstance(obj, dict):
         raise ShapeError(f"a call must be a JSON object, not {type(obj).__name__}")
     data = _unsigiled(cast("dict[str, Any]", obj))
+    data = _harness_keyed(data, tools)
     if data.get("method") == "tools/call" and isinstance(data.get("params"), dict):
         return to_call(data["params"], tools, unwrap=unwrap, _depth=_depth + 1)
     if _declaration(data, tools):
@@ -169,6 +170,7 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
                 rest = {k: v for k, v in data.items() if k != key}
                 return to_call({**rest, **cast("dict[str, Any]", inner)}, tools, unwrap=unwrap, _depth=_depth + 1)
     name_key = next((k for k in _NAME_KEYS if isinstance(data.get(k), str) and data[k].strip()), None)
+    name_key = name_key or _tool_id_key(data, tools)
     requested = _requested(data, name_key, tools)
     if requested is not None:
         return requested
@@ -205,7 +207,9 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
             if one is None:
                 raise ShapeError(f"the arguments of {name!r} are a string that is not a JSON object ({exc})") from None
             raw_args = one
-    if raw_args is None:
+    if raw_args is None or (isinstance(raw_args, list) and not raw_args):
+        # `"arguments": []`: no arguments as a serializer writes an empty map that is also a list (PHP's
+        # json_encode of `[]`, Xerxes' Mistral tests), as None is.
         raw_args = {}
     if isinstance(raw_args, list) and len(raw_args) == 1 and isinstance(raw_args[0], dict):  # pyright: ignore[reportUnknownArgumentType]
         # `"parameters": [{"city": "Tokyo"}]` (Llama 3.2 3B on Ollama): the one object the list holds is the
@@ -316,6 +320,51 @@ def _unsigiled(data: dict[str, Any]) -> dict[str, Any]:
         shape_key = bare in (*_NAME_KEYS, *_ARG_KEYS, *_WRAPPERS)
         out[bare if shape_key and bare not in data else key] = value
     return out
+
+
+_TOOL_ID_KEYS = ("tool_id", "toolId", "function_id")
+"""Keys a harness names its tools by when its tools have ids (VaniScope's ``{"call_id": …, "tool_id":
+"browser_extract", "arguments": {…}}``): a name key only where the value is an offered tool's name, for the key
+more often holds an opaque id."""
+
+
+def _tool_id_key(data: dict[str, Any], tools: ToolIndex | None) -> str | None:
+    """The tool id key (`_TOOL_ID_KEYS`) naming the call, where no name key does and its value is an offered tool's
+    name."""
+    if tools is None:
+        return None
+    return next(
+        (k for k in _TOOL_ID_KEYS if isinstance(data.get(k), str) and tools.is_known(str(data[k]).strip())), None
+    )
+
+
+_HARNESS_NAME_KEY = regex.compile(
+    rf"(?P<prefix>[A-Za-z]{{1,16}}_)(?:{'|'.join(('tool_name', 'function_name', 'name'))})"
+)
+"""A name key carrying a harness's own prefix (LevelCode's ``cb_tool_name``; Codebuff's agents)."""
+
+
+def _harness_keyed(data: dict[str, Any], tools: ToolIndex | None) -> dict[str, Any]:
+    """A flat call named under a name key with a harness's prefix (LevelCode's ``{"cb_tool_name": "read_files",
+    "paths": […], "cb_easp": true}``, inside its ``<levelcode_tool_call>``), read as ``{"name": …, …arguments}``;
+    the other keys with the same prefix are the harness's own flags (``cb_easp``), never arguments, unless the tool
+    declares them. Only where no key names the tool unprefixed and the value is an offered tool's name: a
+    ``user_name`` argument holding any string is common, the offered name is the evidence."""
+    if tools is None or any(k in _NAME_KEYS for k in data):
+        return data
+    found = [
+        (match.group("prefix"), key)
+        for key, value in data.items()
+        if (match := _HARNESS_NAME_KEY.fullmatch(key)) is not None
+        and isinstance(value, str)
+        and tools.is_known(value.strip())
+    ]
+    if len(found) != 1:
+        return data
+    ((prefix, name_key),) = found
+    declared = tools.properties(tools.resolve(str(data[name_key]).strip())) or {}
+    rest = {k: v for k, v in data.items() if k != name_key and (not k.startswith(prefix) or k in declared)}
+    return {"name": data[name_key], **rest}
 
 
 def _keyed_by_name(data: dict[str, Any], tools: ToolIndex | None) -> CallShape | None:

@@ -32,6 +32,7 @@ __all__ = [
     "INNER_UNTAGGED",
     "LINE_END",
     "MORE",
+    "RESULT_TAG",
     "Block",
     "Context",
     "Dialect",
@@ -276,6 +277,12 @@ class Dialect:
 INNER_UNTAGGED = frozenset({"tool_name_xml", "typed_action"})
 """Untagged rows a wrapper tag may hold as it holds a call family's block: a tool's own tag (``<tool-use><shell>ls
 </shell></tool-use>``, gptme), an action tag typed by a tool (``<boltArtifact …><boltAction type="shell">``)."""
+
+
+RESULT_TAG = r"(?![\w:.\-]{0,40}?(?i:result|output|response))"
+"""Put where a tag's name begins in an opener of any name: a tag whose name says it holds what a call gave back
+(``<tool_result name="bash">``, ``<function_response>``, ``<tool_output>``, ``<toolResult>``) opens no call, whatever
+its attributes name: a result echoed or shown (amplifier's Copilot provider tests), never a request."""
 
 
 NAME_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"

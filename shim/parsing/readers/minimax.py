@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import regex
 
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, read_to
+from shim.parsing.readers.base import MORE, RESULT_TAG, Block, Context, Dialect, Next, Reader, read_to
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody, NamedStart
 from shim.parsing.readers.named_elements import declared_elements, declared_keys, element_body
@@ -217,7 +217,7 @@ def _any_tag_opener(tools: ToolIndex) -> str | None:
     names = tool_name_pattern(tools)
     if names is None:
         return None
-    head = rf"<{_WS}(?P<tag>[A-Za-z_][\w:.\-]{{0,63}})[ \t]+(?:name|tool|tool_name|function)[ \t]*=[ \t]*"
+    head = rf"<{_WS}{RESULT_TAG}(?P<tag>[A-Za-z_][\w:.\-]{{0,63}})[ \t]+(?:name|tool|tool_name|function)[ \t]*=[ \t]*"
     keys = declared_keys(tools)
     element = rf"|(?P<element><{_WS}(?:{keys}){_WS}>)" if keys else ""
     pair = rf"<{_NS}{_PAIR}[ \t]+name[ \t]*="

@@ -4,7 +4,8 @@ Bare or inside ``<tool_call>``. Values are raw text, typed by the tool's input s
 (``"42"`` becomes 42 for an integer parameter, stays ``"42"`` for a string one); without a schema it stays
 text (`shim.parsing.xml_values`, the one rule of every XML family). Arguments stream one parameter at a
 time, as JSON text that concatenates to the final object. A ``{`` right after the opener is Llama's form:
-the body is the arguments object.
+the body is the arguments object (also in a list of one, ``[{…}]``, its ``]`` maybe left out; and after
+``<function=NAME `` with the opener's ``>`` left out, Llama 3.3 on Groq).
 
 Damaged forms that the tool's schema confirms (written by models prompted for this format, quoted by
 ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool declares:
@@ -47,8 +48,12 @@ __all__ = ["FUNCTION_OPEN", "ROWS", "SelfClosed", "XmlBody", "open_function"]
 
 # ``<function=NAME>``; Llama 3.x also writes ``<function=NAME={…}`` (an ``=`` where ``>`` belongs) before a JSON body.
 # Blanks around the opener's `=` (`<function = NAME>`, MiniMax-M3 in xalgorix's tests) are the same opener.
+# Llama 3.3 on Groq leaves the `>` out altogether: `<function=NAME {…}</function>`, the name one identifier and a blank
+# before the JSON (or a list holding it, `[{…}`).
 FUNCTION_OPEN = regex.compile(
-    r"<function[ \t]{0,4}=[ \t]{0,4}(?P<name>[^>\n=]{1,128})(?:>|=(?=[ \t]*\{))", regex.IGNORECASE
+    r"<function[ \t]{0,4}=[ \t]{0,4}(?:(?P<name>[^\W\d][\w.\-]{0,127})[ \t]{1,4}(?=\[?[ \t]{0,4}\{)"
+    r"|(?P<name>[^>\n=]{1,128})(?:>|=(?=[ \t]*\{)))",
+    regex.IGNORECASE,
 )
 _WS = regex.compile(r"[ \t\r\n]+")
 _NAME = regex.compile(r"[^\W\d][\w.\-:]{0,127}")  # an identifier, in any script (`获取天气`)
@@ -85,9 +90,11 @@ markup, closed once more; a parameter is never closed twice."""
 class XmlBody:
     """One XML-style call; the opener gave its name (the call starts at once)."""
 
-    def __init__(self, ctx: Context, block: Block, name: str) -> None:
+    def __init__(self, ctx: Context, block: Block, name: str, *, unclosed: bool = False) -> None:
+        """``unclosed``: the opener's ``>`` was left out (``<function=NAME {…}``); bare, only an offered tool's."""
         self.ctx = ctx
         self.block = block
+        self._unclosed = unclosed
         # Bare (no <tool_call> around it), the opener alone is weak evidence: code and docs quote
         # `<function=NAME>`. The call starts once a body follows; inside a wrapper, at once.
         self._bare = block.dialect is not None and block.dialect.name == "qwen_xml"
@@ -158,7 +165,11 @@ class XmlBody:
                 begins = _body_begins(text, pos, final, (self._param_open, self._func_close))
                 if begins is None:
                     return pos, MORE
-                if not begins or not _NAME.fullmatch(self._raw_name.strip()):
+                if (
+                    not begins
+                    or not _NAME.fullmatch(self._raw_name.strip())
+                    or (self._unclosed and not ctx.tools.is_known(self._raw_name.strip()))
+                ):
                     ctx.revert()  # a mention of the syntax, not a call: text, with no error
                     return pos, None
                 self._bare = False
@@ -166,6 +177,13 @@ class XmlBody:
             if text[pos] == "{":  # Llama 3.1's `<function=NAME>{…}</function>`: the body is the arguments
                 self.block.name = self.name
                 return pos, JsonBody(ctx, self.block)
+            listed = _LISTED.match(text, pos, partial=not final)
+            if listed is not None and listed.partial:
+                return pos, MORE
+            if listed is not None:  # `[{…}]`: a list of the one arguments object (its `]` `AfterBody`'s to eat)
+                ctx.consume(listed.group())
+                self.block.name = self.name
+                return listed.end(), JsonBody(ctx, self.block)
         new, outcome = self._read(text, pos, final)
         if new > pos:
             ctx.consume(text[pos:new])
@@ -348,6 +366,11 @@ def _unlaid(raw: str) -> str:
     return unlaid(raw)
 
 
+_LISTED = regex.compile(r"\[[ \t\r\n]{0,8}(?=\{)")
+"""The arguments object in a list of one (Llama 3.3 on Groq: ``<function=web_search [{"query": …}]``, its ``]``
+sometimes left out), as the shapes read ``"parameters": [{…}]``."""
+
+
 def _body_begins(
     text: str, pos: int, final: bool, patterns: tuple[regex.Pattern[str], ...] = (_PARAM_OPEN, _FUNC_CLOSE_RE)
 ) -> bool | None:
@@ -355,6 +378,9 @@ def _body_begins(
     yet."""
     if text[pos] == "{":
         return True
+    listed = _LISTED.match(text, pos, partial=not final)
+    if listed is not None:
+        return None if listed.partial else True
     for pattern in patterns:
         found = pattern.match(text, pos, partial=not final)
         if found is not None:
@@ -386,7 +412,7 @@ def open_function(ctx: Context, block: Block, match: regex.Match[str]) -> XmlBod
     name = match.group("name")
     if name.endswith("/") and match.group().endswith(">"):  # `<function=NAME />`: self-closed, no body
         return SelfClosed(ctx, block, name[:-1].strip())
-    return XmlBody(ctx, block, name)
+    return XmlBody(ctx, block, name, unclosed=not match.group().endswith((">", "=")))
 
 
 _IN_CALL = ("tool_call",)

@@ -12,7 +12,9 @@ In place of ``HEAD SEPARATOR {ARGUMENTS}`` a call may hold any tagged form whose
 (Step 3 writes ``<steptml:invoke name="NAME">…</steptml:invoke>`` between these tokens): that form's reader
 reads it, and the section reads on after it. So may a whole JSON call object that names its tool, bare or in a
 ```` ```json ```` fence, with or without ``CALL_BEGIN`` (gyro-claw's tests: the section opener, a fenced
-``{"tool": …, "args": …}``, a call's end token). A separator token between two calls is layout.
+``{"tool": …, "args": …}``, a call's end token). A separator token between two calls is layout. A head
+right before ``CALL_END``, with no separator and no arguments, is a call with none where it names an offered tool
+that requires none (otterbot's Kimi K2.5 tests).
 """
 
 from __future__ import annotations
@@ -113,7 +115,8 @@ class Tokens:
         head = (
             rf"{_LAYOUT}(?P<head>function<[^<>\s]{{1,128}}>|(?:[^<>\n{{]|{_SLOT}){{1,160}}?)"
             rf"(?:{_LAYOUT}(?:{self.separator}|(?<![.:])(?=\{{))|(?<=\bfunction)[ \t]{{0,4}}\r?\n"
-            rf"|(?P<fenced>[ \t]{{0,8}}\r?\n)(?=[ \t]{{0,64}}```))"
+            rf"|(?P<fenced>[ \t]{{0,8}}\r?\n)(?=[ \t]{{0,64}}```)"
+            rf"|(?P<bare>{_LAYOUT})(?={self.call_end}))"
         )
         bare = rf"(?:[^<>\n{{]|{_SLOT}){{1,160}}?{_LAYOUT}(?:{self.separator})"
         patterns = (self.call_begin, head, self.call_end, self.section_end, self.separator, bare)
@@ -292,6 +295,16 @@ class Section:
         name = self.tokens.name_of(head.group("head").strip())
         return name is not None and self.ctx.tools.is_known(_underscored_head(self.ctx, name))
 
+    def _bare_call(self, head: regex.Match[str]) -> bool:
+        """A head with no separator and no arguments before the call's end token (otterbot's Kimi K2.5 tests:
+        ``<|tool_call_begin|>functions.get_time\n<|tool_call_end|>``): a call with no arguments, where the head
+        names an offered tool none of whose parameters is required."""
+        name = self.tokens.name_of(head.group("head").strip())
+        if name is None:
+            return False
+        name = _underscored_head(self.ctx, name)
+        return self.ctx.tools.is_known(name) and one_parameter(self.ctx.tools, name, "") == {}
+
     def _cut_token(self, text: str, pos: int) -> bool:
         """Whether the rest of the output is a closing token cut short (``<|tool_calls_section_end|``, the last
         characters lost when generation stopped or an engine trimmed a stop string): the section's markup."""
@@ -368,6 +381,8 @@ class Section:
                 return pos, MORE
             if found is not None and found.groupdict().get("fenced") is not None and not self._offered(found):
                 found = None  # a name and a fence with nothing between: only an offered tool's name is a call's head
+            if found is not None and found.groupdict().get("bare") is not None and not self._bare_call(found):
+                found = None  # a name and the call's end token: only a call of an offered tool that needs no argument
             if found is None and not self.named:  # no call in it yet: the tokens were named in prose
                 ctx.revert()
                 return pos, None

@@ -31,7 +31,7 @@ from typing import Any
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect, Next, Reader, WholeToCloser
+from shim.parsing.readers.base import RESULT_TAG, Block, Context, Dialect, Next, Reader, WholeToCloser
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.xml_values import typed_value, unlaid
@@ -39,8 +39,9 @@ from shim.parsing.xml_values import typed_value, unlaid
 __all__ = ["ROWS"]
 
 _WS = r"[ \t\r\n]"
-_TAG = r"(?=[\w:.\-]{0,40}?(?:action|tool|call|function|invoke|command))[A-Za-z_][\w:.\-]{0,63}"
-"""A tag whose name holds a call word (``boltAction``, ``tool_call``, ``mcp:invoke``)."""
+_TAG = rf"(?=[\w:.\-]{{0,40}}?(?:action|tool|call|function|invoke|command)){RESULT_TAG}[A-Za-z_][\w:.\-]{{0,63}}"
+"""A tag whose name holds a call word (``boltAction``, ``tool_call``, ``mcp:invoke``) and no result word
+(``tool_result``: `RESULT_TAG`)."""
 _PAIR = r"""[A-Za-z_][\w:.\-]{0,63}[ \t\r\n]{0,4}=[ \t\r\n]{0,4}(?:"[^"<>]{0,4000}"|'[^'<>]{0,4000}')"""
 _NAME_KEYS = ("type", "tool", "tool_name", "name")
 _ATTR = regex.compile(
