@@ -49,7 +49,10 @@ _TOOLS = [
             '{"tool":"lookup","arguments":{"q":"veneers"},"confidence":0.92,"reason":"match"}',
             [("lookup", {"q": "veneers"})],
         ),
-        ('{"name": "get_weather", "parameters": {"city": "Lima"}, "reason": "asked"}', [("get_weather", {"city": "Lima"})]),
+        (
+            '{"name": "get_weather", "parameters": {"city": "Lima"}, "reason": "asked"}',
+            [("get_weather", {"city": "Lima"})],
+        ),
         # agent_tools' calls: the values under the declaration's own `input_schema` key, after a sentinel or fenced
         (
             'Tool Call: {"tool": "file", "input_schema": {"operation": "write", "path": "a.txt"}}',
