@@ -25,65 +25,65 @@ _TOOLS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "calls"),
-    [
-        # minimal-agent-runtime's decision: its kind, a reasoning summary, the list of calls, no answer
-        (
-            '{"type": "tool_call", "reasoning_summary": "需要进行计算。", "tool_calls": [{"id": "call_1", "name": "calc", '
-            '"arguments": {"expression": "12 * (3 + 2)"}}]}',
-            [("calc", {"expression": "12 * (3 + 2)"})],
-        ),
-        (
-            '{"thought": "the weather first", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Oslo"}}], '
-            '"answer": null}',
-            [("get_weather", {"city": "Oslo"})],
-        ),
-        (
-            '```json\n{"reason": "two lookups", "confidence": 0.8, "calls": [{"name": "calc", "arguments": '
-            '{"expression": "2"}}, {"name": "lookup", "arguments": {"q": "x"}}]}\n```',
-            [("calc", {"expression": "2"}), ("lookup", {"q": "x"})],
-        ),
-        # wechat-AIagent's call with the model's confidence and reason beside its arguments
-        (
-            '{"tool":"lookup","arguments":{"q":"veneers"},"confidence":0.92,"reason":"match"}',
-            [("lookup", {"q": "veneers"})],
-        ),
-        (
-            '{"name": "get_weather", "parameters": {"city": "Lima"}, "reason": "asked"}',
-            [("get_weather", {"city": "Lima"})],
-        ),
-        # agent_tools' calls: the values under the declaration's own `input_schema` key, after a sentinel or fenced
-        (
-            'Tool Call: {"tool": "file", "input_schema": {"operation": "write", "path": "a.txt"}}',
-            [("file", {"operation": "write", "path": "a.txt"})],
-        ),
-        (
-            'TOOL_CALL: ```json\n{"tool":"file","input_schema":{"operation":"read","path":"数据.txt"}}\n```',
-            [("file", {"operation": "read", "path": "数据.txt"})],
-        ),
-        (
-            '```\n{"tool": "file", "input_schema": {"operation": "write", "path": "d.txt", "content": "ok"}}\n```',
-            [("file", {"operation": "write", "path": "d.txt", "content": "ok"})],
-        ),
-        # ubuntu-ai-agent's {tool, action, args}: the tool declares `action` and `args`, the call is as written
-        (
-            '```tool\n{"tool":"service","action":"status","args":{"name":"docker"}}\n```',
-            [("service", {"action": "status", "args": {"name": "docker"}})],
-        ),
-        ('{"tool": "service", "action": "restart", "args": {}}', [("service", {"action": "restart", "args": {}})]),
-        (
-            '```json\n{"name": "git", "action": "commit", "params": {"message": "fix"}}\n```',
-            [("git", {"action": "commit", "params": {"message": "fix"}})],
-        ),
-        # duma's flat object with prefixed name and arguments keys
-        ('{"tool_call_name":"refund","tool_call_arguments":{"amount":5}}', [("refund", {"amount": 5})]),
-        (
-            '```json\n{"tool_call_name": "get_weather", "tool_call_arguments": {"city": "Roma"}}\n```',
-            [("get_weather", {"city": "Roma"})],
-        ),
-    ],
-)
+_CALLS: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
+    # minimal-agent-runtime's decision: its kind, a reasoning summary, the list of calls, no answer
+    (
+        '{"type": "tool_call", "reasoning_summary": "需要进行计算。", "tool_calls": [{"id": "call_1", "name": "calc", '
+        '"arguments": {"expression": "12 * (3 + 2)"}}]}',
+        [("calc", {"expression": "12 * (3 + 2)"})],
+    ),
+    (
+        '{"thought": "the weather first", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Oslo"}}], '
+        '"answer": null}',
+        [("get_weather", {"city": "Oslo"})],
+    ),
+    (
+        '```json\n{"reason": "two lookups", "confidence": 0.8, "calls": [{"name": "calc", "arguments": '
+        '{"expression": "2"}}, {"name": "lookup", "arguments": {"q": "x"}}]}\n```',
+        [("calc", {"expression": "2"}), ("lookup", {"q": "x"})],
+    ),
+    # wechat-AIagent's call with the model's confidence and reason beside its arguments
+    (
+        '{"tool":"lookup","arguments":{"q":"veneers"},"confidence":0.92,"reason":"match"}',
+        [("lookup", {"q": "veneers"})],
+    ),
+    (
+        '{"name": "get_weather", "parameters": {"city": "Lima"}, "reason": "asked"}',
+        [("get_weather", {"city": "Lima"})],
+    ),
+    # agent_tools' calls: the values under the declaration's own `input_schema` key, after a sentinel or fenced
+    (
+        'Tool Call: {"tool": "file", "input_schema": {"operation": "write", "path": "a.txt"}}',
+        [("file", {"operation": "write", "path": "a.txt"})],
+    ),
+    (
+        'TOOL_CALL: ```json\n{"tool":"file","input_schema":{"operation":"read","path":"数据.txt"}}\n```',
+        [("file", {"operation": "read", "path": "数据.txt"})],
+    ),
+    (
+        '```\n{"tool": "file", "input_schema": {"operation": "write", "path": "d.txt", "content": "ok"}}\n```',
+        [("file", {"operation": "write", "path": "d.txt", "content": "ok"})],
+    ),
+    # ubuntu-ai-agent's {tool, action, args}: the tool declares `action` and `args`, the call is as written
+    (
+        '```tool\n{"tool":"service","action":"status","args":{"name":"docker"}}\n```',
+        [("service", {"action": "status", "args": {"name": "docker"}})],
+    ),
+    ('{"tool": "service", "action": "restart", "args": {}}', [("service", {"action": "restart", "args": {}})]),
+    (
+        '```json\n{"name": "git", "action": "commit", "params": {"message": "fix"}}\n```',
+        [("git", {"action": "commit", "params": {"message": "fix"}})],
+    ),
+    # duma's flat object with prefixed name and arguments keys
+    ('{"tool_call_name":"refund","tool_call_arguments":{"amount":5}}', [("refund", {"amount": 5})]),
+    (
+        '```json\n{"tool_call_name": "get_weather", "tool_call_arguments": {"city": "Roma"}}\n```',
+        [("get_weather", {"city": "Roma"})],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "calls"), _CALLS)
 def test_a_decision_s_call_is_read_past_its_notes(text: str, calls: list[tuple[str, dict[str, Any]]]) -> None:
     result = parse_everywhere(text, _TOOLS, every_split=len(text) < 160, seeds=6)
     assert [(c["name"], c["arguments"]) for c in result["calls"]] == calls
