@@ -71,6 +71,7 @@ _NAME_KEYS = (
     "skill",
     "api_name",
     "func_name",
+    "tool_call_name",
     "action",
 )
 """``action`` last: a flat call may have an argument of that name. ``skill``: android-ai-agent's prompt asks for
@@ -96,13 +97,18 @@ _ARG_KEYS = (
     "func_args",
     "api_args",
     "tool_params",
+    "tool_call_arguments",
 )
 _WRAPPERS = (*WRAPPER_KEYS, "function_call")
 _MAX_DEPTH = 4
 """How many wrapper levels a call may sit under (``{"tool_call": {"function": {…}}}`` is two)."""
-_ARG_WRAPPERS = frozenset({"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input", "properties"})
+_ARG_WRAPPERS = frozenset(
+    {"arguments", "parameters", "args", "input", "params", "kwargs", "tool_input", "properties", "input_schema"}
+)
 """Keys a model nests its arguments under once more than asked; ``properties``: the JSON Schema's level, copied from
-the tool's declaration (LFM2 in mlx-swift-lm's tests: ``get_weather(properties={"location": "Tokyo"})``)."""
+the tool's declaration (LFM2 in mlx-swift-lm's tests: ``get_weather(properties={"location": "Tokyo"})``);
+``input_schema``: the declaration's own key (Anthropic's), under which agent_tools' prompt has calls give their values
+(``{"tool": "file", "input_schema": {"operation": "write", …}}``): unwrapped only where every inner key is declared."""
 _ENVELOPE_KEYS = ("tool_calls", "function_calls", "tool_uses", "calls", "functions", "tools", "actions")
 """``tools``: localite's "Qwen tools[]" format (``{"tools": [{"list_files": {"path": "."}}]}``), where the list calls
 tools; a list declaring them (`_declarations`) is no envelope. ``actions``: an agent's list of the actions it takes."""
@@ -115,9 +121,16 @@ holds the calls themselves."""
 _ENVELOPE_META = frozenset({"role", "content", "type", "id", "mode"})
 """Keys of a message around its calls: ``mode`` is LlamaSharp.ToolCallEnvelopes' (``{"mode": "tool_calls", "text":
 "", "calls": […]}``), the kind of reply the grammar let the model choose."""
-_BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "reason", "output", "response", "result"})
+_DECISION_NOTES = frozenset({"reasoning_summary", "reason", "confidence"})
+"""A decision's notes on its call, beside the call or its list of calls: why (minimal-agent-runtime's
+``reasoning_summary``, wechat-AIagent's ``reason``) and how sure the model is (``confidence``): never arguments when
+the arguments have their own key, never the reply's text."""
+_ENVELOPE_NOTES = frozenset({"thought", "thoughts", "reasoning", *_DECISION_NOTES})
+"""The model's notes beside a list of calls (``{"type": "tool_call", "reasoning_summary": …, "tool_calls": […]}``):
+what `_BESIDE_ARGUMENTS`' notes are beside one call (not its ``output`` or ``response``, which may be the reply)."""
+_BESIDE_ARGUMENTS = frozenset({"thought", "thoughts", "reasoning", "output", "response", "result"})
 """Keys a call object may carry beside its name and arguments without ceasing to be a call: the model's note on
-why (SWE-agent's ``thought``, VaniScope's ``reason``), the variable its output goes to (Hermes' ``output``
+why (SWE-agent's ``thought``), the variable its output goes to (Hermes' ``output``
 chaining), or the result it imagined (``response``). Never arguments when the arguments have their own key; a flat
 call keeps them where the tool's schema declares them or is unknown."""
 _SCHEMA_NOTES = frozenset({"additionalProperties", "$schema"})
@@ -197,6 +210,10 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
             tools is not None and tools.is_known(name) and (name_key in _CALL_NAME_KEYS or _declared(tools, name, rest))
         )
         return CallShape(name, rest, canonical=not rest or name_key in _FLAT_NAME_KEYS or called)
+    if tools is not None and set(rest) - {args_key} and tools.is_known(name) and _declared(tools, name, rest):
+        # {"tool": "dbus_native", "action": "service_status", "args": {…}} (ubuntu-ai-agent's prompt): the offered
+        # tool declares every key beside the name, the arguments key's word among them: flat arguments, as written.
+        return CallShape(name, rest, canonical=True)
     raw_args: Any = data[args_key]
     if isinstance(raw_args, str):
         try:
@@ -218,7 +235,9 @@ def to_call(obj: Any, tools: ToolIndex | None = None, *, unwrap: bool = True, _d
     if not isinstance(raw_args, dict):  # pyright: ignore[reportUnknownArgumentType]
         kind = type(cast(object, raw_args)).__name__
         raise ShapeError(f"the arguments of {name!r} must be a JSON object, not {kind}")
-    extra = set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS - _SCHEMA_NOTES - _call_kind(rest)
+    extra = (
+        set(rest) - {args_key} - _ROUTING_KEYS - _BESIDE_ARGUMENTS - _DECISION_NOTES - _SCHEMA_NOTES - _call_kind(rest)
+    )
     arguments = cast("dict[str, Any]", raw_args)
     if tools is not None and unwrap:
         arguments = call_arguments(tools, name, arguments)
@@ -573,9 +592,9 @@ def call_items(value: Any) -> list[Any]:
     A list item that is a call encoded as a JSON string is the call (`_encoded_call`); an envelope's text part
     (``{"type": "text", "text": …}``) is skipped.
 
-    An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``, ``mode``) or empty (an
-    empty ``content``, Aster's ``"assistant_text": null``): a message that also says something is not a bare call
-    list, and its text would be lost.
+    An envelope counts only when its other keys are message metadata (``role``, ``type``, ``id``, ``mode``), the
+    model's note on why (`_ENVELOPE_NOTES`) or empty (an empty ``content``, Aster's ``"assistant_text": null``): a
+    message that also says something is not a bare call list, and its text would be lost.
     """
     if isinstance(value, list):
         return [item for entry in cast("list[Any]", value) for item in _parallel(_encoded_call(entry))]
@@ -585,7 +604,7 @@ def call_items(value: Any) -> list[Any]:
         if key is None:
             key = next((k for k in _SINGULAR_ENVELOPE_KEYS if isinstance(data.get(k), list)), None)
         others = {k for k, v in data.items() if k != key and v not in (None, "", [], {})}
-        if key is not None and others <= _ENVELOPE_META and data.get("content") in (None, ""):
+        if key is not None and others <= _ENVELOPE_META | _ENVELOPE_NOTES and data.get("content") in (None, ""):
             inner: Any = data[key]
             if key == "tools" and _declarations(inner):
                 return [value]  # the tools declared (a schema echoed), not calls

@@ -34,6 +34,9 @@ OPEN: dict[tuple[str, str], str] = {
     ("doubled", "real:react_bracket_action/b17_react_webshop_ep1_action1"): _MESSAGE_START,
     ("prose_before", "real:llama_pythonic/b13_bfclres_arctic_relevance_double_quoted_call_string"): "a pythonic "
     "list after a sentence is read as a sample",
+    ("prose_before", "real:think_answer_no_call/a38_kg_thought_then_answer"): "by the table (`reasoning.ANSWER`): an "
+    "`<answer>` reply wrapper is markup where the message begins, after its reasoning, and text after a sentence; the "
+    "probe's message-start exclusion does not look past a leading reasoning block",
 }
 """Changes under a mutation that no rule reads yet (and the reason where known). Not by design: to be read."""
 

@@ -93,6 +93,7 @@ from shim.parsing.readers import (
     untagged,
     unused_tokens,
     vcp,
+    word_name_json,
     yaml_fence,
 )
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader, ReaderFactory
@@ -161,6 +162,7 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *bracket_wrapper.ROWS,  # [tool_call]\n<invoke name=…>…: a wrapper's word in brackets before a tagged call, markup
     *bracket_name_args.ROWS,  # [NAME]{…}</NAME>, [NAME]FUNC() anywhere: xLAM's bracketed name (offered tools)
     *bracket_name_json.ROWS,  # [NAME, {…}] opening the message or a line: a name-and-arguments pair (offered tools)
+    *word_name_json.ROWS,  # tool_call\nNAME\n{…} opening the message or a line: duma's legacy lines (offered tools)
     *tool_request_bracket.ROWS,  # TOOL_REQUEST[NAME:{…}] anywhere in prose (Ada's request notation, offered tools)
     *prose_call.ROWS,  # Hello create_file({…}) World, set_reaction{k: 'v'} in prose (offered tools, declared keys)
     *tool_call_colon.ROWS,  # … TOOL_CALL: {"tool": NAME, "params": {…}} anywhere in prose (Holmium, offered tools)
