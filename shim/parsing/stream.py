@@ -130,7 +130,16 @@ class StreamParser:
         self._message_chars = layout.message_chars
         self._fence_chars = layout.fence_chars
         self._text_stop = layout.text_stop
-        self._plain_chars, self._plain_words, self._plain_shortest, self._plain_heads, self._plain_ends = layout.gate
+        (
+            self._plain_chars,
+            self._plain_words,
+            self._plain_shortest,
+            self._plain_heads,
+            self._plain_ends,
+            self._plain_bounded,
+            self._plain_bounded_tail,
+            self._plain_bounded_ends,
+        ) = layout.gate
         self._plain_span = layout.plain_span
         self._plain_firsts = layout.plain_firsts
         self._reader: Reader | None = None  # None: in text
@@ -204,7 +213,11 @@ class StreamParser:
             elif self._plain_chars(text) is None and (
                 len(text) < self._plain_shortest or self._plain_words(text) is None
             ):
-                if text[-1:] not in self._plain_ends or not text.lower().endswith(self._plain_heads):
+                last = text[-1:]
+                if not (
+                    (last in self._plain_ends and text.lower().endswith(self._plain_heads))
+                    or (last in self._plain_bounded_ends and self._plain_bounded_tail(text) is not None)
+                ):
                     return self._prose(text, carry)
                 plain = self._plain_end(text)  # it ends with the start of an opener's word: a marker's, maybe
                 if plain is not None:
@@ -303,8 +316,9 @@ class StreamParser:
         cuts: list[int] = []
         for size in range(min(self._plain_span, len(text)), 0, -1):
             at = len(text) - size
-            if lower[at:] not in self._plain_heads:
-                continue
+            head = lower[at:]
+            if head not in self._plain_heads and (head not in self._plain_bounded or (at and _word_char(text[at - 1]))):
+                continue  # no start of a word, or one that opens only where a word begins, inside a longer word
             if text[at] in self._plain_firsts:
                 found = self.markers.match(text, at, False, fences=text[at] in self._fence_chars)
                 if found is PARTIAL:
@@ -854,6 +868,13 @@ class _Gate(NamedTuple):
     """Every proper start of a word, lower-cased: a text that ends with one may end inside the word."""
     ends: frozenset[str]
     """The characters those starts end with, in either case: most text ends with none and skips that test."""
+    bounded_heads: tuple[str, ...]
+    """Starts of the words that open only where a word begins (not in ``heads``): inside a longer word they
+    neither hold nor stop."""
+    bounded_tail: Callable[[str], object]
+    """Search for one of ``bounded_heads`` ending the text where a word begins."""
+    bounded_ends: frozenset[str]
+    """The last characters of ``bounded_heads`` (``ends`` holds those of ``heads``)."""
 
 
 class _Layout(NamedTuple):
@@ -899,11 +920,13 @@ def _layout(dialects: tuple[Dialect, ...] | None, tools: ToolIndex) -> _Layout:
     fence_stops = tuple(markers.fence_stops) if tools else ()
     # Where text must be looked at: every opener's first character, and untagged openers' leading words.
     stops = [f"[{regex.escape(markers.opener_chars)}]"] if markers.opener_chars else []
-    stops += [regex.escape(s) for s in fence_stops]
+    bounded = markers.bounded_stops if tools else frozenset[str]()
+    stops += [_BOUNDED + regex.escape(s) if s in bounded else regex.escape(s) for s in fence_stops]
     fence_chars = markers.fence_chars if tools else ""
     # The fast path's test of the same (`_plain_gate`), and where a word's start at a chunk's end may open.
-    gate = _plain_gate(markers.opener_chars, fence_stops)
-    firsts = {c for head in gate.heads for c in (head[0], head[0].upper())}
+    gate = _plain_gate(markers.opener_chars, fence_stops, tuple(sorted(bounded)))
+    heads = (*gate.heads, *gate.bounded_heads)
+    firsts = {c for head in heads for c in (head[0], head[0].upper())}
     found = _Layout(
         markers=markers,
         message_rows=message_rows,
@@ -912,7 +935,7 @@ def _layout(dialects: tuple[Dialect, ...] | None, tools: ToolIndex) -> _Layout:
         fence_chars=fence_chars,
         text_stop=compile_marker("|".join(stops) or r"(?!)"),
         gate=gate,
-        plain_span=max(map(len, gate.heads), default=0),
+        plain_span=max(map(len, heads), default=0),
         plain_firsts=frozenset(c for c in firsts if markers.may_open(c, fences=c in fence_chars)),
         # The prompt may open reasoning: the block then ends at the closer of any reasoning row (the template's
         # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
@@ -933,17 +956,37 @@ def _ranks(rows: Sequence[Dialect]) -> dict[str, int] | None:
     return None if placed == sorted(placed) else ranks
 
 
+_BOUNDED = r"(?<![A-Za-z0-9])"
+_word_char = re.compile(r"[A-Za-z0-9]").match
+
+
+def _never(text: str) -> None:
+    del text
+
+
+"""Before a stop that opens only where a word begins (`Markers.bounded_stops`)."""
+
+
 @lru_cache(maxsize=256)
-def _plain_gate(opener_chars: str, fence_stops: tuple[str, ...]) -> _Gate:
+def _plain_gate(opener_chars: str, fence_stops: tuple[str, ...], bounded: tuple[str, ...] = ()) -> _Gate:
     chars = opener_chars + "".join(s for s in fence_stops if len(s) == 1)
     words = [s for s in fence_stops if len(s) > 1]
     heads = {w[:k].lower() for w in words for k in range(1, len(w))}
+    free = {w[:k].lower() for w in words if w not in bounded for k in range(1, len(w))}
     return _Gate(
         chars=re.compile(f"[{re.escape(chars)}]" if chars else r"(?!)", re.IGNORECASE).search,
         words=re.compile("|".join(map(re.escape, words)) or r"(?!)", re.IGNORECASE).search,
         shortest=min(map(len, words), default=0),
-        heads=tuple(sorted(heads)),
-        ends=frozenset(c for h in heads for c in (h[-1], h[-1].upper())),
+        heads=tuple(sorted(free)),
+        ends=frozenset(c for h in free for c in (h[-1], h[-1].upper())),
+        bounded_heads=tuple(sorted(heads - free)),
+        bounded_tail=re.compile(
+            rf"(?<![A-Za-z0-9])(?:{'|'.join(map(re.escape, sorted(heads - free, key=len, reverse=True)))})\Z",
+            re.IGNORECASE,
+        ).search
+        if heads - free
+        else _never,
+        bounded_ends=frozenset(c for h in heads - free for c in (h[-1], h[-1].upper())),
     )
 
 

@@ -376,6 +376,10 @@ class Markers(Generic[R]):
         """Where the text scanner stops for untagged openers: the row's own words (offered names, `Dialect.words`), or
         a literal leading word (``commentary``) where the pattern has one, so prose is not stopped at every ``c``;
         else the first characters."""
+        literal = {m.group().lower() for _, m in words if m}
+        self.bounded_stops = frozenset(w for d in fences for w in d.words if w.lower() not in literal)
+        """The stops that open only where a word begins (offered names: a call's name stands as a word), so the
+        scanner passes them inside a longer word (``target``, ``rewrite``)."""
         self._by_char: dict[tuple[bool, bool, bool, str], list[_Candidate[R]]] = {}
         self._by_head: dict[tuple[bool, bool, bool, str], list[tuple[int, _Candidate[R]]]] = {}
         self._overtaken: dict[tuple[bool, bool, bool, str], list[list[int]]] = {}

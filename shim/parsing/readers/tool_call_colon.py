@@ -46,7 +46,8 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     return JsonCall(ctx, JsonCandidate(ctx), [(_NOTHING, False)])
 
 
-_PREFIX = r"TOOL(?:[ _]?CALLS?[ \t]{0,4}:|_?CALLS?)"
+_AFTER_TOOL = r"(?:[ _]?CALLS?[ \t]{0,4}:|_?CALLS?)"
+_PREFIX = rf"TOOL{_AFTER_TOOL}"
 _GAP = r"[ \t]{0,8}(?:\r?\n[ \t]{0,8})?"
 """Blanks after the prefix, the object on the same line or the next."""
 _PY = r"(?P<py>[A-Za-z_][\w.\-]{0,127}\()"
@@ -65,7 +66,8 @@ ROWS = [
     Dialect(
         "tool_call_colon",
         # the prefix before a JSON call or a Python-style one; `TOOL:` alone before a JSON call only
-        rf"(?:{_PREFIX}{_GAP}(?=\{{|{_PY})|TOOL[ \t]{{0,4}}:{_GAP}(?=\{{))",
+        # (the literal word first: the text scanner stops at `TOOL`, not at every `t`)
+        rf"TOOL(?:{_AFTER_TOOL}{_GAP}(?=\{{|{_PY})|[ \t]{{0,4}}:{_GAP}(?=\{{))",
         None,
         kind="untagged",
         reader=_open,
