@@ -10,40 +10,9 @@ from typing import Any
 
 import pytest
 
-from shim.parsing.json_scan import JsonScanner, Status
-from shim.parsing.lenient_json import LenientJSONError, loads
-
-
-def scan(chunks: list[str], *, typographic: bool) -> tuple[Status, str]:
-    """Feed ``chunks`` as a reader does (what the scanner hands back comes again with the next chunk), the value being
-    the arguments object; the final status and the streamed argument text."""
-    scanner = JsonScanner(args_only=True, stop_chars="", bare_words=typographic)
-    held, status = "", Status.MORE
-    out: list[str] = []
-    for index, chunk in enumerate(chunks):
-        held += chunk
-        pos, status = scanner.feed(held, 0, final=index == len(chunks) - 1)
-        held = held[pos:]
-        out.append(scanner.take_arguments())
-        if status in (Status.DONE, Status.ERROR):
-            break
-    if status is Status.MORE and scanner.completable():
-        scanner.complete()
-        out.append(scanner.take_arguments())
-        status = Status.DONE
-    return status, "".join(out)
-
-
-def splits(text: str) -> list[list[str]]:
-    return [[text], list(text), *([text[:cut], text[cut:]] for cut in range(1, len(text)))]
-
-
-def grammar(text: str, *, typographic: bool) -> Any:
-    try:
-        return loads(text, bare_words=typographic)
-    except LenientJSONError:
-        return LenientJSONError
-
+from shim.parsing.json_scan import Status
+from shim.parsing.lenient_json import LenientJSONError
+from tests.parsing.json_cases import grammar, scan, splits
 
 READ = [
     ("{\u201ccommand\u201d: \u201cls -la\u201d}", {"command": "ls -la"}),
@@ -82,12 +51,12 @@ ERRORS = [
 
 @pytest.mark.parametrize(("text", "value"), READ)
 def test_typographic_strings_stream_as_the_grammar_reads_them_at_every_split(text: str, value: Any) -> None:
-    expected = grammar(text, typographic=True)
+    expected = grammar(text, bare_words=True)
     assert expected is not LenientJSONError
     if value is not None:
         assert expected == value
     for chunks in splits(text):
-        status, streamed = scan(chunks, typographic=True)
+        status, streamed = scan(chunks, bare_words=True)
         assert status is Status.DONE, chunks
         if value is not None:
             assert json.loads(streamed) == expected, chunks
@@ -95,8 +64,8 @@ def test_typographic_strings_stream_as_the_grammar_reads_them_at_every_split(tex
 
 @pytest.mark.parametrize("text", [text for text, _ in READ if '"' not in text])  # only typographic strings
 def test_typographic_strings_are_no_json_where_they_are_not_asked_for(text: str) -> None:
-    assert grammar(text, typographic=False) is LenientJSONError
-    assert scan([text], typographic=False)[0] is not Status.DONE
+    assert grammar(text, bare_words=False) is LenientJSONError
+    assert scan([text], bare_words=False)[0] is not Status.DONE
 
 
 @pytest.mark.parametrize(("text", "value"), KEPT)
@@ -104,15 +73,15 @@ def test_typographic_strings_are_no_json_where_they_are_not_asked_for(text: str)
 def test_a_typographic_quote_inside_a_straight_quoted_string_is_its_character(
     text: str, value: Any, typographic: bool
 ) -> None:
-    assert grammar(text, typographic=typographic) == value
+    assert grammar(text, bare_words=typographic) == value
     for chunks in splits(text):
-        status, streamed = scan(chunks, typographic=typographic)
+        status, streamed = scan(chunks, bare_words=typographic)
         assert status is Status.DONE, chunks
         assert json.loads(streamed) == value, chunks
 
 
 @pytest.mark.parametrize("text", ERRORS)
 def test_a_damaged_typographic_string_is_an_error_in_both(text: str) -> None:
-    assert grammar(text, typographic=True) is LenientJSONError
+    assert grammar(text, bare_words=True) is LenientJSONError
     for chunks in splits(text):
-        assert scan(chunks, typographic=True)[0] is not Status.DONE, chunks
+        assert scan(chunks, bare_words=True)[0] is not Status.DONE, chunks
