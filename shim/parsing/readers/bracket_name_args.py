@@ -21,14 +21,13 @@ after words presenting an example: the core's prose rules).
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Next, Reader
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCall, JsonCandidate
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate, call_of
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
@@ -74,10 +73,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     if match.group("noise") is not None:
         return _NoArguments(ctx, name) if _requires_none(ctx.tools, name) else GivenBack(ctx)
 
-    def as_call(arguments: str) -> str:  # the bracketed name and its object as the call object the shape rules read
-        return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
-
-    return JsonCall(ctx, JsonCandidate(ctx), [(_closer(match.group("name")), False)], as_call=as_call)
+    return JsonCall(ctx, JsonCandidate(ctx), [(_closer(match.group("name")), False)], as_call=call_of(name))
 
 
 def _opener(tools: ToolIndex) -> str | None:

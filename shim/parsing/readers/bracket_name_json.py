@@ -17,14 +17,13 @@ again, unchanged.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import regex
 
 from shim.parsing.readers.base import Block, Context, keep_line_break, message_and_line_rows
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCall, JsonCandidate
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate, call_of
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
@@ -33,17 +32,12 @@ _CLOSE = regex.compile(r"[ \t\r\n]{0,8}(?:\}[ \t]{0,4}){0,2}\][ \t]*(?=\r?\n|\Z)
 """The pair's ``]`` (after at most two stray ``}``), the last thing on its line."""
 
 
-def _as_call(name: str, arguments: str) -> str:
-    """The pair written as the call object the shape rules read."""
-    return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
-
-
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonCall:
     """The arguments object, held until the pair's ``]`` and the line's end decide it."""
     del block
     keep_line_break(ctx)  # the line break before the pair stays text
     name = match.group("name")
-    return JsonCall(ctx, JsonCandidate(ctx), [(_CLOSE, True)], as_call=lambda arguments: _as_call(name, arguments))
+    return JsonCall(ctx, JsonCandidate(ctx), [(_CLOSE, True)], as_call=call_of(name))
 
 
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:

@@ -33,14 +33,12 @@ unchanged. Markers that other rows read first keep their readers: ``<tool: bash>
 
 from __future__ import annotations
 
-import json
-
 import regex
 
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, GivenBack, Next, Reader, WholeToCloser, match_at
 from shim.parsing.readers.call_fence import LABEL
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCall, JsonCandidate, calls_of
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate, call_of, calls_of
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
@@ -65,11 +63,6 @@ _WORD_BEFORE = regex.compile(r"\w\Z")
 
 def _closer(bracket: str) -> regex.Pattern[str]:
     return regex.compile(_CLOSERS[bracket] % LABEL, regex.IGNORECASE)
-
-
-def _as_call(name: str, arguments: str) -> str:
-    """The block written as the call object the shape rules read."""
-    return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
 
 
 class _Arguments:
@@ -112,7 +105,7 @@ class _Arguments:
     def _object(self, ends: list[tuple[regex.Pattern[str], bool]]) -> JsonCall:
         """The arguments object held whole, then the block's ends, read as one call of the named tool."""
         name = self.name
-        return JsonCall(self.ctx, JsonCandidate(self.ctx), ends, as_call=lambda arguments: _as_call(name, arguments))
+        return JsonCall(self.ctx, JsonCandidate(self.ctx), ends, as_call=call_of(name))
 
     def finish(self, truncated: bool) -> None:
         del truncated
@@ -132,7 +125,7 @@ class _Enclosed(WholeToCloser):
 
     def decide(self, found: regex.Match[str]) -> tuple[int, Next]:
         inner = _OBJECT.search("".join(self.body))
-        shapes = calls_of(_as_call(self.name, inner.group()), self.ctx) if inner else []
+        shapes = calls_of(call_of(self.name)(inner.group()), self.ctx) if inner else []
         if len(shapes) != 1:
             self.ctx.revert()
             return found.start(), None

@@ -40,7 +40,7 @@ from shim.parsing import lenient_json
 from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Reader, message_and_line_rows
 from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCall, JsonCandidate
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate, call_of
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS", "in_prose"]
@@ -159,10 +159,7 @@ def _open_pair(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
         return GivenBack(ctx)
     name = ctx.tools.resolve(match.group("name"))
 
-    def as_call(arguments: str) -> str:
-        return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
-
-    return JsonCall(ctx, JsonCandidate(ctx), [(_LINE_END, True)], as_call=as_call)
+    return JsonCall(ctx, JsonCandidate(ctx), [(_LINE_END, True)], as_call=call_of(name))
 
 
 _LINE_END = regex.compile(r"[ \t]{0,8}(?:\r?\n|$)")

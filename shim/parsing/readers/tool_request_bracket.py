@@ -17,13 +17,11 @@ prose (an inline code span, a code fence, after words presenting an example: the
 
 from __future__ import annotations
 
-import json
-
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Reader
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCall, JsonCandidate
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate, call_of
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
@@ -39,10 +37,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
         return GivenBack(ctx)
     name = ctx.tools.resolve(match.group("name"))
 
-    def as_call(arguments: str) -> str:  # the request written as the call object the shape rules read
-        return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
-
-    return JsonCall(ctx, JsonCandidate(ctx), [(_CLOSE, True)], as_call=as_call)
+    return JsonCall(ctx, JsonCandidate(ctx), [(_CLOSE, True)], as_call=call_of(name))
 
 
 def _opener(tools: ToolIndex) -> str | None:

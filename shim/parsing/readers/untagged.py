@@ -47,6 +47,7 @@ __all__ = [
     "JsonCall",
     "JsonCandidate",
     "UntaggedJson",
+    "call_of",
     "calls_of",
     "tagged_inside",
 ]
@@ -101,6 +102,16 @@ class JsonCandidate:
 
     def text(self) -> str:
         return "".join(self.body)
+
+
+def call_of(name: str) -> Callable[[str], str]:
+    """A `JsonCall`'s ``as_call`` for a form that names the tool outside its arguments object (``[NAME, {…}]``,
+    ``<<tool:NAME>>{…}``): the object's text written as the call object the shape rules read."""
+
+    def as_call(arguments: str) -> str:
+        return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
+
+    return as_call
 
 
 class JsonCall:

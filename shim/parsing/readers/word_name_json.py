@@ -18,14 +18,13 @@ example: the core's prose rules) is text again, unchanged.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import regex
 
 from shim.parsing.readers.base import Block, Context, keep_line_break, message_and_line_rows
 from shim.parsing.readers.tool_xml import tool_name_pattern
-from shim.parsing.readers.untagged import JsonCall, JsonCandidate
+from shim.parsing.readers.untagged import JsonCall, JsonCandidate, call_of
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
@@ -35,17 +34,12 @@ _LINE_END = regex.compile(r"[ \t]*(?=\r?\n|\Z)")
 _WORD = r"(?i:tool_call|function_call)"
 
 
-def _as_call(name: str, arguments: str) -> str:
-    """The three lines written as the call object the shape rules read."""
-    return f'{{"name": {json.dumps(name)}, "arguments": {arguments}}}'
-
-
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> JsonCall:
     """The arguments object, held until it closes and its line ends."""
     del block
     keep_line_break(ctx)  # the line break before the word stays text
     name = match.group("name")
-    return JsonCall(ctx, JsonCandidate(ctx), [(_LINE_END, True)], as_call=lambda arguments: _as_call(name, arguments))
+    return JsonCall(ctx, JsonCandidate(ctx), [(_LINE_END, True)], as_call=call_of(name))
 
 
 def _opener(prefix: str) -> Callable[[ToolIndex], str | None]:
