@@ -957,14 +957,9 @@ def _ranks(rows: Sequence[Dialect]) -> dict[str, int] | None:
 
 
 _BOUNDED = r"(?<![A-Za-z0-9])"
-_word_char = re.compile(r"[A-Za-z0-9]").match
-
-
-def _never(text: str) -> None:
-    del text
-
-
 """Before a stop that opens only where a word begins (`Markers.bounded_stops`)."""
+_word_char = re.compile(r"[A-Za-z0-9]").match
+"""A character such a stop does not open after (`_BOUNDED`'s, for `StreamParser._plain_end`)."""
 
 
 @lru_cache(maxsize=256)
@@ -973,20 +968,17 @@ def _plain_gate(opener_chars: str, fence_stops: tuple[str, ...], bounded: tuple[
     words = [s for s in fence_stops if len(s) > 1]
     heads = {w[:k].lower() for w in words for k in range(1, len(w))}
     free = {w[:k].lower() for w in words if w not in bounded for k in range(1, len(w))}
+    only_bounded = heads - free
+    tail = "|".join(map(re.escape, sorted(only_bounded, key=len, reverse=True)))
     return _Gate(
         chars=re.compile(f"[{re.escape(chars)}]" if chars else r"(?!)", re.IGNORECASE).search,
         words=re.compile("|".join(map(re.escape, words)) or r"(?!)", re.IGNORECASE).search,
         shortest=min(map(len, words), default=0),
         heads=tuple(sorted(free)),
         ends=frozenset(c for h in free for c in (h[-1], h[-1].upper())),
-        bounded_heads=tuple(sorted(heads - free)),
-        bounded_tail=re.compile(
-            rf"(?<![A-Za-z0-9])(?:{'|'.join(map(re.escape, sorted(heads - free, key=len, reverse=True)))})\Z",
-            re.IGNORECASE,
-        ).search
-        if heads - free
-        else _never,
-        bounded_ends=frozenset(c for h in heads - free for c in (h[-1], h[-1].upper())),
+        bounded_heads=tuple(sorted(only_bounded)),
+        bounded_tail=re.compile(rf"{_BOUNDED}(?:{tail})\Z" if tail else r"(?!)", re.IGNORECASE).search,
+        bounded_ends=frozenset(c for h in only_bounded for c in (h[-1], h[-1].upper())),
     )
 
 

@@ -37,7 +37,15 @@ from typing import Any, cast
 import regex
 
 from shim.parsing import lenient_json
-from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Reader, message_and_line_rows
+from shim.parsing.readers.base import (
+    Block,
+    Context,
+    Dialect,
+    GivenBack,
+    Reader,
+    keep_line_break,
+    message_and_line_rows,
+)
 from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.readers.untagged import JsonCall, JsonCandidate, call_of
@@ -151,10 +159,7 @@ def _pair(prefix: str) -> Any:
 
 def _open_pair(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     del block
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n \t"))
-    ctx.text(opener[:lead])  # the line break and indent before the pair stay text
-    ctx.consume(opener[lead:])
+    keep_line_break(ctx, "\r\n \t")  # the line break and indent before it stay text
     if presents(ctx.tail()):
         return GivenBack(ctx)
     name = ctx.tools.resolve(match.group("name"))
@@ -175,10 +180,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
 
 
 def _open_line(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
-    opener = ctx.take_raw()
-    lead = len(opener) - len(opener.lstrip("\r\n \t"))
-    ctx.text(opener[:lead])  # the line break and indent before the label stay text
-    ctx.consume(opener[lead:])
+    keep_line_break(ctx, "\r\n \t")  # the line break and indent before it stay text
     if presents(ctx.tail()):
         return GivenBack(ctx)
     return in_prose(ctx, match.group("name"), paren=match.group("paren") is not None)
