@@ -130,17 +130,9 @@ class StreamParser:
         self._message_chars = layout.message_chars
         self._fence_chars = layout.fence_chars
         self._text_stop = layout.text_stop
-        (
-            self._plain_chars,
-            self._plain_words,
-            self._plain_shortest,
-            self._plain_heads,
-            self._plain_ends,
-            self._plain_bounded,
-            self._plain_bounded_tail,
-            self._plain_bounded_ends,
-        ) = layout.gate
-        self._plain_span = layout.plain_span
+        gate = layout.gate
+        self._plain_chars, self._plain_words, self._plain_shortest = gate.chars, gate.words, gate.shortest
+        self._plain_heads, self._plain_ends, self._plain_tails = gate.heads, gate.ends, gate.tails
         self._plain_firsts = layout.plain_firsts
         self._reader: Reader | None = None  # None: in text
         self._state = TagState.NONE
@@ -210,18 +202,14 @@ class StreamParser:
                 stop = self._text_stop.search(text, partial=True)
                 if stop is None or stop.start() >= len(text):
                     return self._prose(text, carry)
-            elif self._plain_chars(text) is None and (
-                len(text) < self._plain_shortest or self._plain_words(text) is None
-            ):
-                last = text[-1:]
-                if not (
-                    (last in self._plain_ends and text.lower().endswith(self._plain_heads))
-                    or (last in self._plain_bounded_ends and self._plain_bounded_tail(text) is not None)
-                ):
-                    return self._prose(text, carry)
-                plain = self._plain_end(text)  # it ends with the start of an opener's word: a marker's, maybe
-                if plain is not None:
-                    return self._prose_held(text, carry, *plain)
+            elif self._plain_chars(text) is None:
+                lower = text.lower()  # the words and their starts are searched lower-cased: faster than ignoring case
+                if len(text) < self._plain_shortest or self._plain_words(lower) is None:
+                    if text[-1:] not in self._plain_ends or not lower.endswith(self._plain_heads):
+                        return self._prose(text, carry)
+                    plain = self._plain_end(text, lower)  # it ends with the start of an opener's word: a marker's?
+                    if plain is not None:
+                        return self._prose_held(text, carry, *plain)
         self._ahead += len(chunk)
         text = self._carry + chunk
         self._carry = ""
@@ -307,18 +295,18 @@ class StreamParser:
         self._carry = text[end:]
         return events
 
-    def _plain_end(self, text: str) -> tuple[int, list[int]] | None:
+    def _plain_end(self, text: str, lower: str) -> tuple[int, list[int]] | None:
         """Where the text scanner would hold ``text`` back (its length: nowhere) and where it stops on the way,
-        when ``text`` ends with starts of an opener's word and holds nothing else to stop at; None if a marker
-        matches there (the slow path reads it). As `_in_text` does: each start, longest first (``_text_stop``
-        finds it), is a marker's (held) or is text (a cut)."""
-        lower = text.lower()
+        when ``text`` (``lower`` lower-cased) ends with starts of an opener's word and holds nothing else to stop at;
+        None if a marker matches there (the slow path reads it). As `_in_text` does: each start, longest first
+        (``_text_stop`` finds it), is a marker's (held) or is text (a cut)."""
         cuts: list[int] = []
-        for size in range(min(self._plain_span, len(text)), 0, -1):
-            at = len(text) - size
-            head = lower[at:]
-            if head not in self._plain_heads and (head not in self._plain_bounded or (at and _word_char(text[at - 1]))):
-                continue  # no start of a word, or one that opens only where a word begins, inside a longer word
+        for head, bounded in self._plain_tails[lower[-1]]:
+            if not lower.endswith(head):
+                continue
+            at = len(text) - len(head)
+            if bounded and at and _word_char(text[at - 1]):
+                continue  # a start of a word that opens only where a word begins, inside a longer word
             if text[at] in self._plain_firsts:
                 found = self.markers.match(text, at, False, fences=text[at] in self._fence_chars)
                 if found is PARTIAL:
@@ -861,20 +849,17 @@ class _Gate(NamedTuple):
     chars: Callable[[str], object]
     """Search for a character an opener begins with."""
     words: Callable[[str], object]
-    """Search for an untagged opener's leading word (``Action``, ``commentary``), in any case."""
+    """Search lower-cased text for an untagged opener's leading word (``action``, ``commentary``); one that opens
+    only where a word begins (`Markers.bounded_stops`) only there, as ``_text_stop`` does."""
     shortest: int
     """The shortest word's length: a shorter text holds none."""
     heads: tuple[str, ...]
     """Every proper start of a word, lower-cased: a text that ends with one may end inside the word."""
     ends: frozenset[str]
     """The characters those starts end with, in either case: most text ends with none and skips that test."""
-    bounded_heads: tuple[str, ...]
-    """Starts of the words that open only where a word begins (not in ``heads``): inside a longer word they
-    neither hold nor stop."""
-    bounded_tail: Callable[[str], object]
-    """Search for one of ``bounded_heads`` ending the text where a word begins."""
-    bounded_ends: frozenset[str]
-    """The last characters of ``bounded_heads`` (``ends`` holds those of ``heads``)."""
+    tails: dict[str, tuple[tuple[str, bool], ...]]
+    """The starts by their last character (lower-cased), longest first, each with whether its word opens only where
+    a word begins (`Markers.bounded_stops`): inside a longer word such a start neither holds nor stops."""
 
 
 class _Layout(NamedTuple):
@@ -887,7 +872,6 @@ class _Layout(NamedTuple):
     fence_chars: str
     text_stop: regex.Pattern[str]
     gate: _Gate
-    plain_span: int
     plain_firsts: frozenset[str]
     reasoning_closers: str
 
@@ -925,8 +909,7 @@ def _layout(dialects: tuple[Dialect, ...] | None, tools: ToolIndex) -> _Layout:
     fence_chars = markers.fence_chars if tools else ""
     # The fast path's test of the same (`_plain_gate`), and where a word's start at a chunk's end may open.
     gate = _plain_gate(markers.opener_chars, fence_stops, tuple(sorted(bounded)))
-    heads = (*gate.heads, *gate.bounded_heads)
-    firsts = {c for head in heads for c in (head[0], head[0].upper())}
+    firsts = {c for head in gate.heads for c in (head[0], head[0].upper())}
     found = _Layout(
         markers=markers,
         message_rows=message_rows,
@@ -935,7 +918,6 @@ def _layout(dialects: tuple[Dialect, ...] | None, tools: ToolIndex) -> _Layout:
         fence_chars=fence_chars,
         text_stop=compile_marker("|".join(stops) or r"(?!)"),
         gate=gate,
-        plain_span=max(map(len, heads), default=0),
         plain_firsts=frozenset(c for c in firsts if markers.may_open(c, fences=c in fence_chars)),
         # The prompt may open reasoning: the block then ends at the closer of any reasoning row (the template's
         # family may write `</think>` or its own token, `<|close|>think<|sep|>`).
@@ -958,6 +940,8 @@ def _ranks(rows: Sequence[Dialect]) -> dict[str, int] | None:
 
 _BOUNDED = r"(?<![A-Za-z0-9])"
 """Before a stop that opens only where a word begins (`Markers.bounded_stops`)."""
+_BOUNDED_LOWER = r"(?<![a-z0-9])"
+"""`_BOUNDED` in lower-cased text (`_plain_gate`'s words)."""
 _word_char = re.compile(r"[A-Za-z0-9]").match
 """A character such a stop does not open after (`_BOUNDED`'s, for `StreamParser._plain_end`)."""
 
@@ -965,20 +949,23 @@ _word_char = re.compile(r"[A-Za-z0-9]").match
 @lru_cache(maxsize=256)
 def _plain_gate(opener_chars: str, fence_stops: tuple[str, ...], bounded: tuple[str, ...] = ()) -> _Gate:
     chars = opener_chars + "".join(s for s in fence_stops if len(s) == 1)
-    words = [s for s in fence_stops if len(s) > 1]
-    heads = {w[:k].lower() for w in words for k in range(1, len(w))}
-    free = {w[:k].lower() for w in words if w not in bounded for k in range(1, len(w))}
-    only_bounded = heads - free
-    tail = "|".join(map(re.escape, sorted(only_bounded, key=len, reverse=True)))
+    words: dict[str, bool] = {}  # each word, lower-cased: whether it opens only where a word begins
+    for stop in fence_stops:
+        if len(stop) > 1:  # the same word that opens anywhere too (``TOOL``, ``tool``) opens anywhere
+            words[stop.lower()] = words.get(stop.lower(), True) and stop in bounded
+    free = {w[:k] for w, only in words.items() if not only for k in range(1, len(w))}
+    heads = free | {w[:k] for w, only in words.items() if only for k in range(1, len(w))}
+    tails: dict[str, list[tuple[str, bool]]] = {}
+    for head in sorted(heads, key=len, reverse=True):
+        tails.setdefault(head[-1], []).append((head, head not in free))
+    pattern = "|".join(f"{_BOUNDED_LOWER}{re.escape(w)}" if only else re.escape(w) for w, only in words.items())
     return _Gate(
         chars=re.compile(f"[{re.escape(chars)}]" if chars else r"(?!)", re.IGNORECASE).search,
-        words=re.compile("|".join(map(re.escape, words)) or r"(?!)", re.IGNORECASE).search,
+        words=re.compile(pattern or r"(?!)").search,
         shortest=min(map(len, words), default=0),
-        heads=tuple(sorted(free)),
-        ends=frozenset(c for h in free for c in (h[-1], h[-1].upper())),
-        bounded_heads=tuple(sorted(only_bounded)),
-        bounded_tail=re.compile(rf"{_BOUNDED}(?:{tail})\Z" if tail else r"(?!)", re.IGNORECASE).search,
-        bounded_ends=frozenset(c for h in only_bounded for c in (h[-1], h[-1].upper())),
+        heads=tuple(sorted(heads)),
+        ends=frozenset(c for h in heads for c in (h[-1], h[-1].upper())),
+        tails={c: tuple(found) for c, found in tails.items()},
     )
 
 

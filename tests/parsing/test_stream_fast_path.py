@@ -108,3 +108,16 @@ def test_where_no_opener_may_begin_no_marker_matches(fences: bool) -> None:
         if not markers.may_open(char, fences=fences):
             text = char + "Action commentary <tool_call> [TOOL_CALLS] ```json\n{" * 2
             assert markers.match(text, 0, False, fences=fences) is None, char
+
+
+def test_an_offered_names_word_inside_longer_words_reads_the_same_however_split() -> None:
+    # `get` and `read` (the offered names' leading words) open only where a word begins: inside `target`,
+    # `forget` or `thread` they neither stop the scanner nor hold a chunk's end back; at a word's start they may
+    # open a call in prose, which is read at every split.
+    text = 'We target the thread, forget regrets, already spread. Then read_file({"path": "a.py"}) and get it.\n'
+    whole = folded(parse_chunks([text], TOOLS))
+    assert [c["name"] for c in whole["calls"]] == ["read_file"]
+    for chunks in chunkings(text, seeds=6):
+        events = parse_chunks(chunks, TOOLS)
+        check_event_invariants(text, events)
+        assert folded(events) == whole
