@@ -591,13 +591,31 @@ _LAST_ROLE = regex.compile(r"<\|(?:user|system|observation)\|>[ \t\r\n]*")
 <|user|>`` after its call): the model wrote on where its generation should have stopped; markup with it."""
 
 
+_MIRRORED = regex.compile(r"<(?P<name>[A-Za-z_][\w.:-]{0,31})\|>|<\|/(?P<name>[A-Za-z_][\w.:-]{0,31})\|>")
+"""A closer spelled as its opener mirrored: Gemma 4's ``<NAME|>`` for ``<|NAME>``, ``<|/NAME|>`` for ``<|NAME|>``."""
+
+
+def _opened_in_text(tail: str, token: str) -> bool:
+    """Whether ``token`` closes a pair whose opener went out as visible text just before it, with no closer since
+    (``<|tool_response>response:search_web{…}<tool_response|>``: a tool's answer quoted whole, local-lizard's tests):
+    the pair is the text's own, its closer as much as its opener."""
+    found = _MIRRORED.fullmatch(token)
+    if found is None:
+        return False
+    name = found.group("name")
+    opener = f"<|{name}>" if token.endswith("|>") and not token.startswith("<|") else f"<|{name}|>"
+    at = tail.lower().rfind(opener.lower())
+    return at >= 0 and token.lower() not in tail[at:].lower()
+
+
 class TurnEnd:
     """A turn-end token (`TURN_END`) read in text: the model's own turn structure, markup, when the message ends
     there, another special token or a block's opener follows right against it (``…may have.<|eot_id|>``,
     ``….<|end|><|start|>assistant …``, ``<end_of_turn><tool_call>``), or more turn ends follow (a run,
     ``<end_of_turn><end_of_turn>``, blanks between them); any other text after it makes it a token named in prose,
-    which stays text. Once the token went out as markup, the model wrote on past its stop: the same token written
-    again is markup wherever it stands (``<end_of_turn>\n<end_of_turn>restrial\n<end_of_turn>``, `Context.turn_over`).
+    which stays text; so does the closer of a pair whose opener the text shows (`_opened_in_text`). Once the token
+    went out as markup, the model wrote on past its stop: the same token written again is markup wherever it stands
+    (``<end_of_turn>\n<end_of_turn>restrial\n<end_of_turn>``, `Context.turn_over`).
     """
 
     def __init__(self, ctx: Context, token: str) -> None:
@@ -615,6 +633,9 @@ class TurnEnd:
             return role.end(), None
         if self.ctx.turn_over(self.token):
             self.ctx.markup("")
+            return pos, None
+        if _opened_in_text(self.ctx.tail(), self.token):
+            self.ctx.revert()  # the closer of a pair the text shows (`<|tool_response>…<tool_response|>`): text too
             return pos, None
         end = pos
         while end < len(text) and text[end] in " \t\r\n":
@@ -649,7 +670,10 @@ class TurnEnd:
         return pos, None
 
     def finish(self, truncated: bool) -> None:
-        self.ctx.markup("")
+        if _opened_in_text(self.ctx.tail(), self.token):
+            self.ctx.revert()
+        else:
+            self.ctx.markup("")
 
 
 def open_turn_end(ctx: Context, block: Block, match: regex.Match[str]) -> TurnEnd:

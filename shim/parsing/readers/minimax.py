@@ -43,12 +43,19 @@ _PAIR = r"(?:param(?:eter)?|arg(?:ument)?)"
 _ATTRS = r"""(?:[ \t]+[\w:-]{1,32}[ \t]*=[ \t]*["'][^"'\n<>]{0,64}["']){0,4}"""
 """Further attributes after the name (DeepSeek V3.2 writes ``string="true"``): the schema types the value."""
 
+_PAIR_EQ = rf"<{_PAIR}[ \t]{{0,4}}=[ \t]{{0,4}}"
+"""Qwen3-Coder's spelling of a pair, ``<parameter=K>``, inside an invoke (llm-gateway's tests: the two families'
+markup mixed, as MiniMax M2.7 writes ``<parameter name="K">`` inside Qwen's ``<function=NAME>``)."""
+
 FORM = PairForm(
     key=regex.compile(
-        rf"<(?P<ns>[A-Za-z_]{{1,16}}:)?{_PAIR}[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='key')}{_ATTRS}[ \t]*>",
+        rf"<(?P<ns>[A-Za-z_]{{1,16}}:)?{_PAIR}[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='key')}{_ATTRS}[ \t]*>"
+        rf"|{_PAIR_EQ}(?P<key>[^\W\d][\w.\-]{{0,63}})[ \t]{{0,4}}>",
         regex.I,
     ),
-    value_end=regex.compile(rf"(?P<close></{_NS}{_PAIR}[ \t]*>)|<{_NS}{_PAIR}[ \t]|</{_NS}invoke[ \t]*>", regex.I),
+    value_end=regex.compile(
+        rf"(?P<close></{_NS}{_PAIR}[ \t]*>)|<{_NS}{_PAIR}[ \t]|{_PAIR_EQ}|</{_NS}invoke[ \t]*>", regex.I
+    ),
     call_end=regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE),
     expected='<parameter name="KEY">VALUE</parameter> or </invoke>',
     trim=True,
@@ -56,7 +63,7 @@ FORM = PairForm(
 EXAMPLE = '<invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke>'
 
 
-_PARAMETER = regex.compile(rf"<{_NS}{_PAIR}[ \t]", regex.IGNORECASE)
+_PARAMETER = regex.compile(rf"<{_NS}{_PAIR}[ \t]|{_PAIR_EQ}", regex.IGNORECASE)
 _INVOKE_END = regex.compile(rf"</{_NS}invoke[ \t]*>", regex.IGNORECASE)
 
 
@@ -248,6 +255,9 @@ ANY_TAG_ROWS = [
 ]
 
 
+_BARE_NAME = r"[^\W\d][\w.\-]{0,127}"
+"""The name unquoted (``<invoke name=get_weather>``, llm-gateway's tests): one identifier up to the tag's ``>``."""
+
 ROWS = [
     Dialect("minimax_tool_call", *tag("minimax:tool_call"), reader=_wrapper, example=EXAMPLE),
     Dialect("function_calls", *tag(f"{_NS}function_calls"), reader=_wrapper, example=EXAMPLE),
@@ -255,7 +265,7 @@ ROWS = [
         "invoke",
         # gptme's `args="PATH"` gives the first parameter by position; further attributes after the name
         # (`type="function"`, olmlx's tests) as after a parameter's
-        rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*{_QUOTED.format(group='name')}"
+        rf"<{_NS}invoke[ \t]+name[ \t]*=[ \t]*(?:{_QUOTED.format(group='name')}|(?P<name>{_BARE_NAME}))"
         r"""(?:[ \t]+args[ \t]*=[ \t]*"(?P<args>[^"\n<>]{1,512})")?"""
         rf"{_ATTRS}[ \t]*>",
         rf"</{_NS}invoke[ \t]*>",

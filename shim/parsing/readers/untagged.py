@@ -227,6 +227,11 @@ class UntaggedJson:
         if pos >= len(text) and not final:
             return pos, MORE
         if pos < len(text) and text[pos] == "`":
+            if self.block.fence:  # inside a fence, its closer glued to the value (```json{…}```: a one-line log)
+                if not final and len(text) - pos < 3 and "```".startswith(text[pos:]):
+                    return pos, MORE
+                if text.startswith("```", pos):
+                    return pos, self._classify("")
             self.ctx.revert()
             return pos, None
         if pos < len(text) and text[pos] in "\"'" and text[pos + 1 :].strip() == "":
