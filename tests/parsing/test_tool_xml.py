@@ -378,6 +378,29 @@ def test_a_yaml_block_scalar_is_read_as_yaml_reads_it(text: str, content: str) -
     assert _calls(result) == [("write_to_file", {"path": "a.py", "content": content})]
 
 
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        (  # CORD's plan: an array parameter as an indented YAML list, quoted items too
+            "<ask_followup_question>\nquestion: Which?\nfollow_up:\n  - Option A\n  - 'B: the other'\n"
+            "</ask_followup_question>",
+            {"question": "Which?", "follow_up": ["Option A", "B: the other"]},
+        ),
+        (  # the list at the key's own indent, before another key
+            "<ask_followup_question>\nfollow_up:\n- a\n- b\nquestion: Which?\n</ask_followup_question>",
+            {"follow_up": ["a", "b"], "question": "Which?"},
+        ),
+        (  # a declared string keeps the lines as written
+            "<ask_followup_question>\nquestion:\n  - a\n  - b\n</ask_followup_question>",
+            {"question": "\n  - a\n  - b"},
+        ),
+    ],
+)
+def test_a_yaml_list_under_an_array_parameter_is_its_items(text: str, arguments: dict[str, Any]) -> None:
+    result = parse_everywhere(text, TOOLS)
+    assert _calls(result) == [("ask_followup_question", arguments)]
+
+
 def test_a_pipe_that_opens_no_block_is_the_value_itself() -> None:
     result = parse_everywhere("<write_to_file>\npath: a.py\ncontent: a | b\n</write_to_file>", TOOLS)
     assert _calls(result) == [("write_to_file", {"path": "a.py", "content": "a | b"})]

@@ -23,6 +23,7 @@ import regex
 from shim.parsing.readers.base import MORE, RESULT_TAG, Block, Context, Dialect, Next, Reader, read_to
 from shim.parsing.readers.block_end import AfterBody
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody, NamedStart
+from shim.parsing.readers.name_lines import key_lines
 from shim.parsing.readers.named_elements import declared_elements, declared_keys, element_body
 from shim.parsing.readers.prose import presents
 from shim.parsing.readers.tagged_json import TaggedStart, tag
@@ -184,6 +185,9 @@ class _NamedTagStart:
                 self.block.next_body = self._next_arguments  # each object of a list: a call of the named tool
                 return at, start
         elif text[at] not in "{<" and ctx.tools.is_known(self.name):
+            lines = key_lines(ctx, self.block, self.name, text, at, final)
+            if lines is not None:  # `<tool name="NAME">` then `key: value` lines (zikos)
+                return lines
             lead = _PROSE_THEN_OBJECT.match(text, at, partial=not final)
             if lead is not None and lead.partial:
                 return at, MORE

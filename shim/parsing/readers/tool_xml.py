@@ -27,7 +27,9 @@ The body may instead be YAML-like lines, as models prompted for tool-name XML so
 Small, quoted by ai-sdk-tool-call-middleware): ``<write_file>\npath: a.py\ncontent: line one\nline two
 </write_file>``. The body must begin with ``KEY:`` for a parameter the schema declares; each line beginning
 with another declared parameter's ``KEY:`` starts the next value, so a value runs over every other line
-unchanged (``Note: …`` inside it is not a key). A one-line value in matching quotes is the text inside them.
+unchanged (``Note: …`` inside it is not a key). A one-line value in matching quotes is the text inside them; a
+``KEY: |`` block scalar and a ``KEY:`` over an indented YAML list or mapping (an array or object parameter: CORD's
+plan steps) are read as YAML reads them (`shim.parsing.readers.line_values`).
 
 The opener's brackets may be lost too (Devstral Medium, quoted by the same tests): a line holding only an
 offered tool's name, at the message's or a line's start, followed by that tool's declared parameter tags, is
@@ -47,6 +49,7 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import Closed
+from shim.parsing.readers.line_values import BLOCK_SCALAR, block_scalar, nested_block
 from shim.parsing.readers.xml_elements import elements
 from shim.parsing.shapes import ToolIndex
 from shim.parsing.tags import compile_marker
@@ -291,9 +294,12 @@ class ToolXml:
         return arguments
 
     def _line_value(self, key: str, lines: list[str]) -> Any:
-        block = _BLOCK_SCALAR.fullmatch(lines[0].strip()) if lines else None
+        block = BLOCK_SCALAR.fullmatch(lines[0].strip()) if lines else None
         if block is not None:
-            return typed_value(self.ctx.tools, self.name, key, _block_scalar(block.group(), lines[1:]))
+            return typed_value(self.ctx.tools, self.name, key, block_scalar(block.group(), lines[1:]))
+        nested = nested_block(self.ctx.tools, self.name, key, lines[1:]) if lines and not lines[0].strip() else None
+        if nested is not None:  # `steps:` over an indented YAML list (CORD), for an array parameter
+            return nested
         raw = "".join(lines)
         raw = raw[:-1] if raw.endswith("\n") else raw
         raw = raw[:-1] if raw.endswith("\r") else raw
@@ -392,25 +398,6 @@ class ToolXml:
             self.ctx.end_call(self.name, self._final(), streamed=False)
             return
         self.ctx.revert()
-
-
-_BLOCK_SCALAR = regex.compile(r"[|>][+-]?")
-
-
-def _block_scalar(header: str, lines: list[str]) -> str:
-    """A YAML block scalar (``content: |`` then indented lines): the lines less their common indentation;
-    ``>`` folds single line breaks into spaces; the final line breaks kept as the chomping sign says (none:
-    one, ``-``: none, ``+``: all)."""
-    indent = min((len(x) - len(x.lstrip(" ")) for x in lines if x.strip()), default=0)
-    body = [x[indent:] if x.startswith(" " * indent) else x.lstrip(" \t") for x in lines]
-    text = "".join(body).replace("\r\n", "\n")
-    if header.startswith(">"):
-        text = regex.sub(r"(?<=\S)\n(?=\S)", " ", text)
-    if header.endswith("-"):
-        return text.rstrip("\n")
-    if header.endswith("+"):
-        return text
-    return text.rstrip("\n") + "\n" if text.strip() else ""
 
 
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> ToolXml | _Attributed:

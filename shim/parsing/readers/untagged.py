@@ -32,6 +32,7 @@ from shim.parsing.readers.base import (
 )
 from shim.parsing.readers.block_end import TURN_END, AfterBody, Closed
 from shim.parsing.readers.code_fence import CODE_WORD, NOT_CODE
+from shim.parsing.readers.name_lines import header_lines
 from shim.parsing.shapes import CallShape, ShapeError, call_items, one_parameter, to_call
 from shim.parsing.tags import PARTIAL, compile_marker
 
@@ -432,12 +433,16 @@ class FenceStart:
     """After a ```json fence (or ```xml, or none): a JSON value makes it a candidate, and so does a tagged call
     (``<function_call>…</function_call>`` fenced by the model: the fence is its markup). A fence named by an
     offered tool of one parameter (goose's ```` ```execute ```` for ``code_execution__execute``) holding no JSON
-    is a call of that tool, its body the parameter's value (`ToolFence`)."""
+    is a call of that tool, its body the parameter's value (`ToolFence`). A fence named by a word that is no
+    language (```` ```freegent ````) may hold ``tool: NAME`` and that tool's ``key: value`` lines
+    (`shim.parsing.readers.name_lines.header_lines`)."""
 
-    def __init__(self, ctx: Context, block: Block, tool: str | None = None) -> None:
+    def __init__(self, ctx: Context, block: Block, tool: str | None = None, *, named: bool = False) -> None:
         self.ctx = ctx
         self.block = block
         self.tool = tool
+        self.named = named
+        """The fence's opener names it by a word (no bare fence: a YAML example may sit in one)."""
         block.fence = True
 
     def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
@@ -454,6 +459,10 @@ class FenceStart:
             return pos, self
         if text[pos] in "{[":
             return pos, UntaggedJson(self.ctx, self.block)
+        if self.named and text[pos].isalpha():
+            lines = header_lines(self.ctx, self.block, text, pos, final)
+            if lines is not None:  # ```freegent⏎tool: NAME⏎KEY: value…: the fence is the call's markup
+                return lines
         label = FENCE_LABEL.match(text, pos, partial=not final)
         if label is not None and label.partial:
             return pos, MORE
@@ -564,7 +573,8 @@ def _fence_tool(ctx: Context, opener: str) -> str | None:
 
 
 def _open_fence(ctx: Context, block: Block, match: regex.Match[str]) -> FenceStart:
-    return FenceStart(ctx, block, _fence_tool(ctx, match.group()))
+    named = _FENCE_WORD.match(match.group()) is not None
+    return FenceStart(ctx, block, _fence_tool(ctx, match.group()), named=named)
 
 
 def _open_bare(ctx: Context, block: Block, match: regex.Match[str]) -> UntaggedJson:

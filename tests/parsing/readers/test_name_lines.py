@@ -119,3 +119,113 @@ def test_a_heredoc_never_closed_leaves_the_block_text() -> None:
 def test_without_tools_the_block_stays_text() -> None:
     text = "<tool_use>\nRead\nfile_path: a.py\n</tool_use>"
     check(Real(NOTION, text, [], visible=text, tools=None))
+
+
+ZIKOS = "cyprienruffino/zikos:tests/unit/test_tool_call_parser.py@a77f9dd9 (variants)"
+FREEGENT = "abdulalfurkan8-eng/freegent:src/agent/parser.test.ts@82bb50b3 (variants)"
+KV_TOOLS = [*TOOLS, tool("plan", goal="string", steps="array", limits="object"), tool("metronome", bpm="number")]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # zikos' form: values typed by the declared schema; text before the tag stays
+            'Here is my response\n<tool name="create_issue">\ntitle: Fix login\npriority: 3\ndraft: false\n</tool>',
+            [("create_issue", {"title": "Fix login", "priority": 3, "draft": False})],
+            "Here is my response",
+        ),
+        (  # a declared string keeps `true` and `42` as text; a value holding colons
+            '<tool_call name="create_issue">\ntitle: true\nbody: 42 at 12:30: agenda\n</tool_call>',
+            [("create_issue", {"title": "true", "body": "42 at 12:30: agenda"})],
+            "",
+        ),
+        (  # a `|` block value, the last before the closer: its final line break is the body's layout
+            '<tool name="Edit">\nfile_path: a.py\nnew_string: |\n  def f():\n      return 1\n</tool>',
+            [("Edit", {"file_path": "a.py", "new_string": "def f():\n    return 1"})],
+            "",
+        ),
+        (  # a `|` block value before another key keeps YAML's final line break; `|-` drops it; CRLF line ends
+            '<tool_use name="Edit">\r\nold_string: |\r\n  a: 1\r\nnew_string: |-\r\n  b\r\n</tool_use>',
+            [("Edit", {"old_string": "a: 1\n", "new_string": "b"})],
+            "",
+        ),
+        (  # an array parameter as a YAML list (indented, then at the key's own indent), an object as a mapping
+            '<tool name="plan">\ngoal: Ship it\nsteps:\n  - write: the code\n  - "test it"\nlimits:\n  days: 3\n</tool>'
+            '\n<tool name="plan">\nsteps:\n- one\n- two\n</tool>',
+            [
+                ("plan", {"goal": "Ship it", "steps": [{"write": "the code"}, "test it"], "limits": {"days": "3"}}),
+                ("plan", {"steps": ["one", "two"]}),
+            ],
+            "",
+        ),
+        (  # a thinking block first, two calls with text between, a float
+            '<thinking>Set the tempo.</thinking>\n<tool name="metronome">\nbpm: 92.5\n</tool>\nThen:\n'
+            '<tool name="Read">\nfile_path: b.py\n</tool>',
+            [("metronome", {"bpm": 92.5}), ("Read", {"file_path": "b.py"})],
+            "Then:",
+        ),
+    ],
+)
+def test_key_lines_in_a_tag_naming_the_tool_are_its_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(ZIKOS, text, calls, visible=visible, tools=KV_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool name="Delete">\nfile_path: a.py\n</tool>',  # no offered tool of that name
+        '<tool name="Read">\ncolour: red\n</tool>',  # a key the tool does not declare
+        '<tool name="Read">\nRead the file first.\n</tool>',  # a sentence, not a key line
+        'For example:\n<tool name="Read">\nfile_path: a.py\n</tool>',  # presented as the format
+        "file_path: a.py\ntitle: Fix login",  # key lines in a plain answer
+    ],
+)
+def test_key_lines_without_a_tag_naming_an_offered_tool_stay_text(text: str) -> None:
+    check(Real(ZIKOS, text, [], visible=text, tools=KV_TOOLS))
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "visible"),
+    [
+        (  # freegent's fence: a heredoc named for its parameter, closed `TAG>>>`
+            '```freegent\ntool: Edit\nfile_path: a.ts\n<<<NEW_STRING\nconst x = "a";\n\nNEW_STRING>>>\n```',
+            [("Edit", {"file_path": "a.ts", "new_string": 'const x = "a";\n'})],
+            "",
+        ),
+        (  # a block scalar ending at the fence; text after the fence
+            "```freegent\ntool: create_issue\ntitle: Bug\nbody: |\n  line one\n  line two\npriority: 2\n```\nFiled.",
+            [("create_issue", {"title": "Bug", "body": "line one\nline two\n", "priority": 2})],
+            "Filed.",
+        ),
+        (  # another word naming the fence, `name:` as the header, CRLF line ends
+            "Reading:\r\n```agent\r\nname: Read\r\nfile_path: src/a.py\r\n```",
+            [("Read", {"file_path": "src/a.py"})],
+            "Reading:",
+        ),
+        (  # a fence's line inside a heredoc is the value's
+            "```tool_call\ntool: Edit\nfile_path: README.md\nnew_string: <<<MD\n```sh\nls\n```\nMD\n```",
+            [("Edit", {"file_path": "README.md", "new_string": "```sh\nls\n```"})],
+            "",
+        ),
+    ],
+)
+def test_a_tool_header_and_key_lines_in_a_named_fence_are_its_call(
+    text: str, calls: list[tuple[str, dict[str, Any]]], visible: str
+) -> None:
+    check(Real(FREEGENT, text, calls, visible=visible, tools=KV_TOOLS))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```yaml\nservice: Read\nfile_path: a.py\n```",  # a YAML example: a language's fence
+        "```\ntool: Read\nfile_path: a.py\n```\nThat is the format.",  # a bare fence
+        "```freegent\ntool: Delete\nfile_path: a.py\n```",  # no offered tool of that name
+        "```freegent\ntool: Read\ncolour: red\n```",  # a key the tool does not declare
+        "For example:\n```freegent\ntool: Read\nfile_path: a.py\n```",  # presented as the format
+    ],
+)
+def test_a_tool_header_in_a_fence_without_that_evidence_stays_text(text: str) -> None:
+    check(Real(FREEGENT, text, [], visible=text, tools=KV_TOOLS))
