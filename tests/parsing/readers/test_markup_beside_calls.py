@@ -1,0 +1,47 @@
+"""Markup written next to a call that the call's reader already read: the family's own tokens, a harness's
+label, a closer's stray slash. They are the call's markup, not text; the same words in prose stay text. Every
+case at every split point."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parsing.readers.cases import Real, check
+
+YUNSHU = "written: yunshu's slash-tag form"
+
+SLASH_CLOSER = [
+    Real(  # the closer written with a stray slash after a self-closing opener
+        YUNSHU,
+        '<tool_call/>{"name": "get_weather", "arguments": {"city": "Taipei"}}</tool_call/>',
+        [("get_weather", {"city": "Taipei"})],
+    ),
+    Real(  # variant: after an ordinary opener, spaces inside, text after
+        "written: an ordinary opener, a spaced slash closer",
+        'Checking.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.py"}}\n</tool_call / >\nDone.',
+        [("read_file", {"path": "a.py"})],
+        visible="Checking. Done.",
+    ),
+    Real(  # variant: two blocks back to back, another call tag's word
+        "written: two function_call blocks",
+        '<function_call>{"name": "f1", "arguments": {}}</function_call/>'
+        '<function_call>{"name": "f2", "arguments": {"x": 1}}</function_call/>',
+        [("f1", {}), ("f2", {"x": 1})],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", SLASH_CLOSER, ids=lambda c: c.text[:40])
+def test_a_call_tags_closer_with_a_stray_slash_closes_the_block(case: Real) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Close the block with </tool_call/> when done.",  # named in prose, no block open
+        "A self-closing <tool_call/> and its </tool_call/> are not HTML.",
+    ],
+)
+def test_a_slash_closer_in_prose_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
