@@ -45,3 +45,51 @@ def test_a_call_tags_closer_with_a_stray_slash_closes_the_block(case: Real) -> N
 )
 def test_a_slash_closer_in_prose_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["get_weather"]))
+
+
+AMP = "microsoft/amplifier-module-provider-claude: the [tool]: rendering of a tool_use block"
+
+HARNESS_LABEL = [
+    Real(  # the Anthropic block printed after the harness's label
+        AMP,
+        '[tool]: {"type": "tool_use", "name": "edit_file", "id": "ef01", "input": {"path": "a.py"}}',
+        [("edit_file", {"path": "a.py"})],
+    ),
+    Real(  # variant: after prose, a Hermes-style object, another label word, text after
+        "written: a [function] label after a sentence",
+        'Let me look.\n[Function]: {"name": "read_file", "arguments": {"path": "b.md"}}\nThen I answer.',
+        [("read_file", {"path": "b.md"})],
+        visible="Let me look. Then I answer.",
+    ),
+    Real(  # variant: blanks inside the brackets, no colon, a list of two calls
+        "written: [ tool_use ] before a call list",
+        '[ tool_use ] [{"name": "search", "arguments": {"q": "rust"}}, {"name": "search", "arguments": {"q": "go"}}]',
+        [("search", {"q": "rust"}), ("search", {"q": "go"})],
+    ),
+    Real(  # a result line under the same label is no call: text, the call after it is read
+        AMP,
+        '[tool]: {"id": "rf04", "output": {"ok": true}}\nNow the edit.\n'
+        '[tool]: {"type": "tool_use", "name": "edit_file", "id": "ef05", "input": {"path": "c.py"}}',
+        [("edit_file", {"path": "c.py"})],
+        visible='[tool]: {"id": "rf04", "output": {"ok": true}} Now the edit.',
+    ),
+]
+
+
+@pytest.mark.parametrize("case", HARNESS_LABEL, ids=lambda c: c.text[:40])
+def test_a_harness_label_before_a_call_on_its_line_is_markup(case: Real) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The [tool]: prefix marks a tool line in the transcript.",  # named in prose
+        '[tool]: {"name": "delete_all", "arguments": {}}',  # a tool that was not offered
+        '[tool]: {"id": "x1", "output": "file contents"}',  # a result, no call
+        'Write it as `[tool]: {"name": "edit_file", "arguments": {"path": "a.py"}}` on its line.',  # inline code
+        'For example:\n\n> [tool]: {"name": "edit_file", "arguments": {"path": "a.py"}}\n\nThat is the format.',
+    ],
+)
+def test_a_harness_label_before_no_call_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["edit_file"]))
