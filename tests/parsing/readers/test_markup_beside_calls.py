@@ -93,3 +93,62 @@ def test_a_harness_label_before_a_call_on_its_line_is_markup(case: Real) -> None
 )
 def test_a_harness_label_before_no_call_stays_text(text: str) -> None:
     check(Real("written", text, [], visible=text, tools=["edit_file"]))
+
+
+FAMILY_TOKENS = [
+    Real(  # Phi-4 / MiniCPM's role separator right before a call tag
+        "written: <|im_sep|> before <tool_call>",
+        'Let me calculate.<|im_sep|><tool_call><function name="calculate"><param name="expression">17*23</param>'
+        "</function></tool_call>",
+        [("calculate", {"expression": "17*23"})],
+        visible="Let me calculate.",
+    ),
+    Real(  # variant: on its own line before a Hermes JSON call
+        "written: <|im_sep|> on its line",
+        'Sure.\n<|im_sep|>\n<tool_call>\n{"name": "search", "arguments": {"q": "tea"}}\n</tool_call>',
+        [("search", {"q": "tea"})],
+        visible="Sure.",
+    ),
+    Real(  # the role's field name as a label line
+        "written: ASSISTANT_TOOL_CALLS: line",
+        'I will inspect it.\nASSISTANT_TOOL_CALLS: [{"id": "call_1", "function": {"name": "ReadFile", '
+        '"arguments": "{\\"path\\": \\"README.md\\"}"}}]\nThen I report.',
+        [("ReadFile", {"path": "README.md"})],
+        visible="I will inspect it. Then I report.",
+    ),
+    Real(  # variant: a blank for the underscore, the list on the next line
+        "written: Assistant tool calls: then the list",
+        'Assistant tool calls:\n[{"name": "get_weather", "arguments": {"city": "Oslo"}}]',
+        [("get_weather", {"city": "Oslo"})],
+    ),
+    Real(  # Qwen-Agent's flower marker before a JSON call object, a lone flower after
+        "written: yunshu's flower markers",
+        '✿FUNCTION✿ {"name": "calc", "arguments": {"x": 1}} ✿',
+        [("calc", {"x": 1})],
+    ),
+    Real(  # variant: a colon, the object on the next line, text after, no lone flower
+        "written: ✿FUNCTION✿: then the object",
+        'Computing.\n✿FUNCTION✿:\n{"name": "get_weather", "arguments": {"city": "Lima"}}\nDone.',
+        [("get_weather", {"city": "Lima"})],
+        visible="Computing. Done.",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", FAMILY_TOKENS, ids=lambda c: c.text[:40])
+def test_a_familys_own_token_next_to_a_call_is_markup(case: Real) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Phi-4 separates the role from the content with <|im_sep|> in its template.",  # named in prose
+        "The ASSISTANT_TOOL_CALLS field holds the calls.",  # the field named
+        '✿FUNCTION✿ {"name": "delete_all", "arguments": {}} ✿',  # a tool that was not offered
+        "The ✿FUNCTION✿ marker opens a call in Qwen-Agent.",
+        "<|im_sep|> <b>bold</b> is HTML after the separator.",  # before a tag that is no call tag
+    ],
+)
+def test_a_familys_token_with_no_call_beside_it_stays_text(text: str) -> None:
+    check(Real("written", text, [], visible=text, tools=["get_weather"]))
