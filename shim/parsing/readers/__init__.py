@@ -46,6 +46,7 @@ from shim.parsing.readers import (
     glm,
     granite,
     harmony,
+    harness_label,
     hyperclovax,
     inkling,
     json_tail,
@@ -72,6 +73,7 @@ from shim.parsing.readers import (
     prose_call,
     pythonic_calls,
     pythonic_list,
+    qwen_agent_json,
     qwen_xml,
     qwen_xml_drift,
     react,
@@ -159,6 +161,8 @@ DEFAULT_DIALECTS: list[Dialect] = [
     *labelled.ROWS,  # **Tool Call:** / [[ ## tool_calls ## ]] right before a call block: the label is markup
     *tool_call_for.ROWS,  # [tool_call: NAME for KEY 'VALUE']: Gemini CLI's prompt notation (offered tools, keys)
     *bracket_tool_call_kv.ROWS,  # [Tool Call] name=NAME id=ID args={…}: a client's log line (offered tools)
+    *qwen_agent_json.ROWS,  # ✿FUNCTION✿ {…} ✿: Qwen-Agent's marker before a JSON call object (offered tools)
+    *harness_label.ROWS,  # [tool]: {…}: a harness's label before a call on its line, markup (offered tools)
     *bracket_wrapper.ROWS,  # [tool_call]\n<invoke name=…>…: a wrapper's word in brackets before a tagged call, markup
     *bracket_name_args.ROWS,  # [NAME]{…}</NAME>, [NAME]FUNC() anywhere: xLAM's bracketed name (offered tools)
     *bracket_name_json.ROWS,  # [NAME, {…}] opening the message or a line: a name-and-arguments pair (offered tools)

@@ -9,7 +9,8 @@ the label markup; otherwise the label and the block go back out as text, unchang
 
 Leniencies: the label in bold (``**…**``, ``__…__``), as a heading (``#``), or bare at a line's start (there
 with the block after its colon on the same line too: ``tool_calls: [{…}]``);
-``call`` or ``calls``; ``tool``, ``function`` or ``action``, joined by a blank, ``_`` or nothing (``TOOLCALL``);
+``call`` or ``calls``; ``tool``, ``function`` or ``action``, joined by a blank, ``_`` or nothing (``TOOLCALL``), maybe
+after ``assistant`` (``ASSISTANT_TOOL_CALLS:``);
 or ``Calling tools`` / ``Calling function`` (smolagents' history line);
 a colon inside or after the emphasis, or none (the label alone on its line, as DSPy's header is). A label and a
 Python-style call in one bracket (``[Calling tool: add({"a": 5})]``, vllm-mlx's Qwen bracket format) is read the
@@ -31,8 +32,9 @@ from shim.parsing.shapes import ToolIndex
 
 __all__ = ["ROWS"]
 
-_WORD = r"(?:(?:tool|function|action)[ _]?calls?|calling[ _](?:tools?|functions?))"
-"""The label's words: a noun (``Tool call``, ``TOOLCALL``) or a participle (``Calling tools:``, the line smolagents
+_WORD = r"(?:(?:assistant[ _])?(?:tool|function|action)[ _]?calls?|calling[ _](?:tools?|functions?))"
+"""The label's words: a noun (``Tool call``, ``TOOLCALL``), maybe with the role it is the field of before it
+(``ASSISTANT_TOOL_CALLS:``, xerxes's transcript line), or a participle (``Calling tools:``, the line smolagents
 renders before a call list in its history, which a model copies with the list)."""
 _DSPY = rf"\[\[[ \t]{{0,4}}##[ \t]{{0,4}}{_WORD}[ \t]{{0,4}}##[ \t]{{0,4}}\]\]"
 _MARKDOWN = rf"(?:\#{{1,6}}[ \t]{{1,4}})?(?P<em>\*\*|__)?{_WORD}[ \t]{{0,4}}:?(?P=em)?[ \t]{{0,4}}:?"

@@ -93,7 +93,11 @@ TURN_END_ROWS = [
         r"<\|im_start\|>[ \t]{0,2}assistant[ \t]{0,4}\r?\n|<\|start_header_id\|>assistant<\|end_header_id\|>"
         r"|<start_of_turn>model[ \t]{0,4}\r?\n|<\|assistant\|>"
         # A turn's opener with its role left out, right before a JSON call (mcp-client-for-ollama's tests).
-        r'|(?:<\|im_start\|>|<start_of_turn>)(?=[ \t]{0,4}(?:\r?\n[ \t]{0,4})?\[?[ \t]{0,4}\{[ \t\r\n]{0,8}")',
+        r'|(?:<\|im_start\|>|<start_of_turn>)(?=[ \t]{0,4}(?:\r?\n[ \t]{0,4})?\[?[ \t]{0,4}\{[ \t\r\n]{0,8}")'
+        # The separator of a role from its content (Phi-4's and MiniCPM's `<|im_start|>assistant<|im_sep|>`) written
+        # right before a call tag or a JSON call: the turn's structure next to the call.
+        r"|<\|im_sep\|>(?=[ \t]{0,4}(?:\r?\n[ \t]{0,4})?"
+        r'(?:<[ \t]{0,2}(?:tool|function)|\[?[ \t]{0,4}\{[ \t\r\n]{0,8}"))',
         None,
         kind="markup",
         first="<",

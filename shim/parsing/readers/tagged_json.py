@@ -51,8 +51,9 @@ def tag(name: str, *, prefix: str = ":") -> tuple[str, str]:
     # ...or after it: Hunyuan V3's open-source build writes `<tool_call:opensource>`, `<think:opensource>`.
     suffix = SUFFIX if prefix else ""
     # A stray quote before the opener's `>` (`<function_calls">`: Claude Sonnet 4.6 writing its legacy call form as
-    # text, in rig's recordings) leaves it the opener.
-    return f"<{_WS}{ns}{name}{suffix}{_WS}(?:[\"']{_WS})?>", f"<{_WS}/{_WS}{ns}{name}{suffix}{_WS}>"
+    # text, in rig's recordings) leaves it the opener; a stray slash before the closer's (`</tool_call/>`, the
+    # closer of a block opened self-closing, in yunshu's tests) leaves it the closer.
+    return f"<{_WS}{ns}{name}{suffix}{_WS}(?:[\"']{_WS})?>", f"<{_WS}/{_WS}{ns}{name}{suffix}{_WS}(?:/{_WS})?>"
 
 
 SUFFIX = r"(?::[A-Za-z0-9]{1,16})?"
