@@ -10,7 +10,8 @@
 A block scalar (``KEY: |``, ``|-``, ``|+``, ``>``) is the indented lines under its key less their common
 indentation (`block_scalar`); a key with nothing after it and lines indented under it (or a YAML list at the key's
 own indent) holds a nested block, read as YAML where the tool declares the parameter an array or an object
-(`nested_block`): a list of the items, a mapping; typed by the schema at each place. The readers are
+(`nested_block`): a list of the items, a mapping; each scalar typed as YAML types it, text where the schema declares
+a string at its place. The readers are
 `shim.parsing.readers.name_lines` (a call tag's or fence's ``key: value`` lines) and
 `shim.parsing.readers.tool_xml` (tool-name XML whose body is such lines).
 """
@@ -22,9 +23,8 @@ from typing import Any, cast
 
 import regex
 
-from shim.parsing.readers.yaml_fence import load_yaml
+from shim.parsing.readers.yaml_fence import load_yaml, yaml_typed
 from shim.parsing.shapes import ToolIndex
-from shim.parsing.xml_values import typed_tree
 
 __all__ = ["BLOCK_SCALAR", "block_scalar", "nested_block"]
 
@@ -61,13 +61,20 @@ def nested_block(tools: ToolIndex, tool: str, key: str, lines: list[str]) -> Any
         return None
     if not isinstance(data, list if kind == "array" else dict):
         return None
-    return typed_tree(tools, tool, key, _text(data))
+    properties = tools.properties(tools.resolve(tool)) or {}
+    return _typed(properties.get(key), data, 0)
 
 
-def _text(value: Any) -> Any:
-    """The loaded tree with its plain scalars as `str` (the schema types them)."""
-    if isinstance(value, dict):
-        return {str(k): _text(v) for k, v in cast("dict[Any, Any]", value).items()}
-    if isinstance(value, list):
-        return [_text(v) for v in cast("list[Any]", value)]
-    return str(value) if isinstance(value, str) else value
+def _typed(schema: Any, value: Any, depth: int) -> Any:
+    """The loaded tree typed as its YAML says (`yaml_typed`: ``1`` a number, ``"1"`` text), except where the schema
+    declares a string at that place: the plain scalar's text as written."""
+    node: dict[str, Any] = cast("dict[str, Any]", schema) if isinstance(schema, dict) else {}
+    if isinstance(value, list) and depth <= 32:
+        return [_typed(node.get("items"), v, depth + 1) for v in cast("list[Any]", value)]
+    if isinstance(value, dict) and depth <= 32:
+        props: Any = node.get("properties")
+        sub = cast("dict[str, Any]", props) if isinstance(props, dict) else {}
+        return {str(k): _typed(sub.get(str(k)), v, depth + 1) for k, v in cast("dict[Any, Any]", value).items()}
+    if isinstance(value, str) and node.get("type") == "string":
+        return str(value)
+    return yaml_typed(value)

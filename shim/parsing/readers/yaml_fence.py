@@ -25,7 +25,7 @@ from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.shapes import ShapeError, to_call
 
-__all__ = ["ROWS", "YamlFence", "load_yaml"]
+__all__ = ["ROWS", "YamlFence", "load_yaml", "yaml_typed"]
 
 _CLOSE = regex.compile(r"\r?\n[ \t]{0,3}```")
 _EMPTY = regex.compile(r"```")
@@ -62,7 +62,9 @@ _Loader.yaml_implicit_resolvers = {}  # no implicit typing: every plain scalar r
 _Loader.add_constructor("tag:yaml.org,2002:str", _string)
 
 
-def _typed(value: Any) -> Any:
+def yaml_typed(value: Any) -> Any:
+    """A loaded tree with each plain scalar typed as YAML types it (a number, a boolean, null; else text); quoted
+    scalars stay text."""
     if isinstance(value, _Plain):
         if not value:
             return None  # `key:` with nothing after it
@@ -71,9 +73,9 @@ def _typed(value: Any) -> Any:
             return None if text in ("null", "~") else lenient_json.loads(text)
         return str(value)
     if isinstance(value, dict):
-        return {k: _typed(v) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
+        return {k: yaml_typed(v) for k, v in value.items()}  # pyright: ignore[reportUnknownVariableType]
     if isinstance(value, list):
-        return [_typed(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
+        return [yaml_typed(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
     return value
 
 
@@ -132,7 +134,7 @@ class YamlFence:
             ctx.revert()
             return
         arguments = {
-            k: str(v) if isinstance(v, _Plain) and ctx.tools.property_type(name, k) == "string" else _typed(v)
+            k: str(v) if isinstance(v, _Plain) and ctx.tools.property_type(name, k) == "string" else yaml_typed(v)
             for k, v in shape.arguments.items()
         }
         ctx.end_call(name, arguments, streamed=False)

@@ -149,11 +149,12 @@ KV_TOOLS = [*TOOLS, tool("plan", goal="string", steps="array", limits="object"),
             [("Edit", {"old_string": "a: 1\n", "new_string": "b"})],
             "",
         ),
-        (  # an array parameter as a YAML list (indented, then at the key's own indent), an object as a mapping
+        (  # an array parameter as a YAML list (indented, then at the key's own indent), an object as a mapping;
+            # scalars typed as YAML types them (`days: 3` a number, `"test it"` text)
             '<tool name="plan">\ngoal: Ship it\nsteps:\n  - write: the code\n  - "test it"\nlimits:\n  days: 3\n</tool>'
             '\n<tool name="plan">\nsteps:\n- one\n- two\n</tool>',
             [
-                ("plan", {"goal": "Ship it", "steps": [{"write": "the code"}, "test it"], "limits": {"days": "3"}}),
+                ("plan", {"goal": "Ship it", "steps": [{"write": "the code"}, "test it"], "limits": {"days": 3}}),
                 ("plan", {"steps": ["one", "two"]}),
             ],
             "",
@@ -229,3 +230,37 @@ def test_a_tool_header_and_key_lines_in_a_named_fence_are_its_call(
 )
 def test_a_tool_header_in_a_fence_without_that_evidence_stays_text(text: str) -> None:
     check(Real(FREEGENT, text, [], visible=text, tools=KV_TOOLS))
+
+
+TASKS = {
+    "name": "todo",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "operations": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"action": {"type": "string"}, "note": {"type": "string"}}},
+            },
+            "view_all": {"type": "boolean"},
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "operations"),
+    [
+        (  # a mapping per item: `task_id: 1` a number, `true` a boolean where the schema is silent
+            "<todo>\noperations:\n  - action: add\n    task_id: 1\n  - action: done\n    urgent: true\n</todo>",
+            [{"action": "add", "task_id": 1}, {"action": "done", "urgent": True}],
+        ),
+        (  # the schema declares `note` a string at that place: `42` and `yes` stay the text written
+            '<tool name="todo">\noperations:\n- action: 7\n  note: 42\n- note: "x"\n</tool>',
+            [{"action": "7", "note": "42"}, {"note": "x"}],
+        ),
+    ],
+)
+def test_a_yaml_list_of_mappings_is_typed_by_yaml_where_the_schema_is_silent(
+    text: str, operations: list[dict[str, Any]]
+) -> None:
+    check(Real(ZIKOS, text, [("todo", {"operations": operations})], visible="", tools=[TASKS]))
