@@ -99,7 +99,7 @@ ROWS = [
     # <qwen:tool_call xmlns:qwen="…"><qwen:tool_name>NAME</qwen:tool_name>…: before the rows that would read the
     # prefixed tag as another family's (`<tool: bash>`, a tag of no family around a call)
     Dialect(
-        "namespaced_call",
+        "xmlns_call",
         _OPEN,
         None,
         first="<",
