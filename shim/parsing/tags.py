@@ -320,6 +320,14 @@ def _union_of(rows: Sequence[tuple[MarkerRow, MarkerKind]]) -> str:
     return "|".join(f"(?:{row.close if kind == 'close' else _anonymous(row.open)})" for row, kind in rows)
 
 
+def _sees_end(pattern: Opener, text: str, found: regex.Match[str]) -> bool:
+    """Whether ``found`` may hold only because the text ends where it does: an opener that looks at the text's end
+    (``<tool_use server="x">(?=\\s*\\Z)``: a call cut off at its opener) with only blanks after it. Where the text is
+    unfinished that end is a chunk's, not the output's: the match waits for the text after it, so that another row
+    reads the same opener (``<tool type="read_file">BODY</tool>``) whatever the chunking."""
+    return "\\Z" in pattern.pattern and not text[found.end() :].strip()
+
+
 _WORD = regex.compile(r"[A-Za-z]{3,}|[A-Za-z]{2}=")
 """An untagged opener's leading literal word, where the text scanner stops (``commentary``, ``to=``: two letters only
 with the ``=`` that makes them no word of prose)."""
@@ -414,7 +422,7 @@ class Markers(Generic[R]):
             if found is None:
                 continue
             # It may still match, and would then win over every later candidate: wait for it, whatever the chunking.
-            if found.partial:
+            if found.partial or (not final and _sees_end(pattern, text, found)):
                 return PARTIAL
             if self._ranks is not None:
                 return self._narrowest(text, pos, final, (opens, closes, fences, text[pos]), i, found)

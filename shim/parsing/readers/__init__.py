@@ -65,6 +65,7 @@ from shim.parsing.readers import (
     mistral,
     name_first,
     named_opener,
+    namespaced,
     olmo,
     orphan_closer,
     paren_action,
@@ -117,6 +118,7 @@ __all__ = [
 
 DEFAULT_DIALECTS: list[Dialect] = [
     *attribute_call.ROWS,  # <tool_use server="S" name="NAME" args='{…}' />: a call tag's attributes are the call
+    *namespaced.ROWS,  # <qwen:tool_call xmlns:qwen="URI"><qwen:tool_name>…: a call tag's declared XML namespace
     *langchain_xml.ROWS,  # <tool>NAME</tool><tool_input>…</tool_input> (LangChain), before <tool>{…}</tool>
     *tagged_json.ROWS,  # <function_call> (shim's own), <tool_call> (Hermes, Qwen), <functioncall>, <tool>
     *glm.FUNCTION_TAG_ROWS,  # <tool_call><function>NAME</function><arg_key>…: GLM's pairs, before Qwen's damaged opener
