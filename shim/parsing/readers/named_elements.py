@@ -26,7 +26,7 @@ import regex
 
 from shim.parsing.json_scan import ARG_KEYS
 from shim.parsing.readers.base import MORE, Block, Context, Next
-from shim.parsing.readers.xml_elements import XmlElements, elements, schema_of
+from shim.parsing.readers.xml_elements import XmlElements, arguments_schema, elements
 from shim.parsing.shapes import ToolIndex
 
 __all__ = ["NamedElements", "declared_elements", "declared_keys", "element_body"]
@@ -49,7 +49,7 @@ class NamedElements(XmlElements):
         self.parse = self._named
 
     def _named(self, body: str) -> Any:
-        value = elements(body, schema_of(self.ctx.tools, self.name), self.declared)
+        value = elements(body, arguments_schema(self.ctx.tools, self.name), self.declared)
         if not isinstance(value, dict):
             return {"name": self.name, "arguments": {}} if not str(value).strip() else value
         found = cast("dict[str, Any]", value)
@@ -84,7 +84,7 @@ class _DeclaredElements(NamedElements):
     is a parameter the named tool declares (no wrapper element)."""
 
     def _end(self, closer: str = "") -> bool:
-        value = elements("".join(self.body), schema_of(self.ctx.tools, self.name), {})
+        value = elements("".join(self.body), arguments_schema(self.ctx.tools, self.name), {})
         declared = self.ctx.tools.properties(self.ctx.tools.resolve(self.name)) or {}
         if not isinstance(value, dict) or not value or not set(cast("dict[str, Any]", value)) <= set(declared):
             return False

@@ -29,7 +29,7 @@ from shim.parsing.readers.json_body import CUT_OFF
 from shim.parsing.shapes import ShapeError, ToolIndex, to_call
 from shim.parsing.xml_values import typed_tree, typed_value, unlaid
 
-__all__ = ["ELEMENT_START", "NAME_IN_TAG", "XmlElements", "paired", "schema_of", "unprefixed"]
+__all__ = ["ELEMENT_START", "NAME_IN_TAG", "XmlElements", "arguments_schema", "paired", "unprefixed"]
 
 _PREFIX = r"[A-Za-z]{1,16}_"
 ELEMENT_START = regex.compile(
@@ -182,7 +182,7 @@ def _keyed_by_tag(tag: str, attrs: dict[str, str]) -> bool:
     return tag.lower() in ARG_KEYS or set(attrs) == {"type"}
 
 
-def schema_of(tools: ToolIndex, name: str) -> dict[str, Any]:
+def arguments_schema(tools: ToolIndex, name: str) -> dict[str, Any]:
     """The schema `elements` reads a call of tool ``name`` with: its parameters, also under an arguments element
     it does not declare (``<args><path>…</path></args>``), so a string parameter's markup stays its text."""
     properties = tools.properties(tools.resolve(name)) or {}
@@ -412,7 +412,7 @@ class XmlElements:
             name = to_call(value, self.ctx.tools).name
         except ShapeError:
             return {}
-        return schema_of(self.ctx.tools, name) if self.ctx.tools.is_known(name) else {}
+        return arguments_schema(self.ctx.tools, name) if self.ctx.tools.is_known(name) else {}
 
     def _offered(self, value: Any) -> bool:
         try:
