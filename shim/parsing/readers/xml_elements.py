@@ -32,15 +32,16 @@ from shim.parsing.xml_values import typed_tree, typed_value, unlaid
 __all__ = ["ELEMENT_START", "NAME_IN_TAG", "XmlElements", "arguments_schema", "paired", "unprefixed"]
 
 _PREFIX = r"[A-Za-z]{1,16}_"
+_EITHER = "|".join(sorted(k.replace("_", "[-_]") for k in {*NAME_KEYS, *ARG_KEYS, "invoke"}))
 ELEMENT_START = regex.compile(
-    rf"<[ \t]{{0,4}}(?:{'|'.join(sorted({*NAME_KEYS, *ARG_KEYS, 'invoke'}))}|{_PREFIX}(?:{'|'.join(NAME_KEYS)}))"
-    rf"[ \t]{{0,4}}>",
+    rf"<[ \t]{{0,4}}(?:{_EITHER}|{_PREFIX}(?:{'|'.join(NAME_KEYS)}))[ \t]{{0,4}}>",
     regex.IGNORECASE,
 )
 """Where such a body begins: an element named like a shape key, or a bare ``<invoke>`` holding them (the XML
 format of Anthropic's earlier tool-use prompts: ``<invoke><tool_name>…</tool_name><parameters>…``), or the name
 element carrying a family's prefix (glm2api's ``<ml_tool_name>``: see `unprefixed`; a prefix other than the
-tag's makes no call)."""
+tag's makes no call). A shape key's ``_`` may be written ``-`` (``<tool-name>``, BEACON's
+tests: the hyphen of a ``<tool-use>`` tag carried into its elements; see `_underscored`)."""
 _PREFIXED_NAME = regex.compile(rf"(?P<prefix>{_PREFIX})(?:{'|'.join(NAME_KEYS)})", regex.IGNORECASE)
 _SHAPE_KEYS = frozenset(k.lower() for k in (*NAME_KEYS, *ARG_KEYS))
 _W = r"[ \t]{0,4}"
@@ -128,14 +129,16 @@ def elements(text: str, schema: Any = None, declared: dict[str, str] | None = No
     a closer may have spaces or a line break inside (``</\n  step>``), an element left open is closed by its
     parent's closer (or the text's end); with the value's JSON ``schema``, an element whose object already
     holds a single-valued element of that name ends before a second one (``<step><step>a</step><status>…</status>
-    <step>…``: the first item's closer left out). A tag whose closer never follows is text (``<br>``).
+    <step>…``: the first item's closer left out), a closer may write a ``-`` where its opener has ``_`` or the
+    other way (``<tool_name>read_file</tool-name>``, BEACON's tests). A tag whose closer never follows is text
+    (``<br>``).
     """
     cdata = _CDATA.fullmatch(text.strip())
     if cdata is not None:
         return cdata.group("text")
     root = _Node("", 0, schema)
     stack = [root]
-    closers = {m.group("tag") for m in _TAG.finditer(text) if m.group("slash")}
+    closers = {_same(m.group("tag")) for m in _TAG.finditer(text) if m.group("slash")}
     cdata_ends = [(m.start(), m.end()) for m in _CDATA.finditer(text)]
     for found in _TAG.finditer(text):
         tag = found.group("tag")
@@ -144,15 +147,15 @@ def elements(text: str, schema: Any = None, declared: dict[str, str] | None = No
         if cdata_ends and cdata_ends[0][0] <= found.start():
             continue  # inside a CDATA section: its text
         if len(stack) > 1 and stack[-1].schema.get("type") == "string":
-            if found.group("slash") and tag == stack[-1].tag:  # a string's value runs to its own closer
+            if found.group("slash") and _same(tag) == _same(stack[-1].tag):  # a string's value runs to its closer
                 _close(stack, text, found.start())
             continue  # markup inside a string value (`<content><div>…</div></content>`) is its text
         if found.group("slash"):
-            at = next((i for i in range(len(stack) - 1, 0, -1) if stack[i].tag == tag), None)
+            at = next((i for i in range(len(stack) - 1, 0, -1) if _same(stack[i].tag) == _same(tag)), None)
             while at is not None and len(stack) > at:
                 _close(stack, text, found.start())
             continue
-        if tag not in closers or len(stack) > _MAX_DEPTH:
+        if _same(tag) not in closers or len(stack) > _MAX_DEPTH:
             continue
         key = tag
         if found.group("attrs"):
@@ -172,6 +175,29 @@ def elements(text: str, schema: Any = None, declared: dict[str, str] | None = No
     while len(stack) > 1:
         _close(stack, text, len(text))
     return _node_value(root, text, len(text)) if root.children else unlaid(text)
+
+
+def _same(tag: str) -> str:
+    """A tag as its closer matches it: ``-`` and ``_`` alike (``<tool_name>…</tool-name>``)."""
+    return tag.replace("-", "_")
+
+
+def _underscored(value: Any) -> Any:
+    """A call's elements with a shape key written with ``-`` for ``_`` under the key's own name (``<tool-name>``
+    as ``<tool_name>``, in a ``<tool-use>`` block, BEACON's tests), in the call and in each ``<invoke>`` of it; the
+    arguments' own names are the tool's and stay as written."""
+    if isinstance(value, list):
+        return [_underscored(item) for item in cast("list[Any]", value)]
+    if not isinstance(value, dict):
+        return value
+    call = cast("dict[str, Any]", value)
+    renamed: dict[str, Any] = {}
+    for key, item in call.items():
+        bare = key.replace("-", "_")
+        if bare != key and bare.lower() in _SHAPE_KEYS and bare not in call:
+            key = bare
+        renamed[key] = _underscored(item) if key.lower() == "invoke" else item
+    return renamed
 
 
 def _keyed_by_tag(tag: str, attrs: dict[str, str]) -> bool:
@@ -379,11 +405,11 @@ class XmlElements:
             body = f"{body[: named.start()]}<{key}>{named.group('name')}</{key}>{body[named.end() :]}"
         if self.parse is elements:
             prefix = self._prefix(closer)
-            value: Any = paired(unprefixed(elements(body, None, self.declared), prefix))
+            value: Any = paired(unprefixed(_underscored(elements(body, None, self.declared)), prefix))
             schema = self._schema(value)
             if schema:  # read again knowing the tool: a string parameter's markup is its text
                 self.declared = {}
-                value = paired(unprefixed(elements(body, schema, self.declared), prefix))
+                value = paired(unprefixed(_underscored(elements(body, schema, self.declared)), prefix))
         else:
             value = self.parse(body)
         if _foreign_prefix(value):
