@@ -25,6 +25,10 @@ ai-sdk-tool-call-middleware's tests), read only for a parameter the offered tool
 A blank where an ``=`` belongs is the same markup, for any key (MiniMax-M3 in xalgorix's tests): ``<parameter KEY>``
 (the key one identifier), ``<parameter = KEY>``, ``<function = NAME>``.
 
+An opener left empty right before another call (``<function=a> <function=b>{…}``, llm-gateway's tests), both of
+offered tools, is that call's markup; a JSON body may be closed by a tag named for its tool
+(``<function=foo>{…}</foo>``, the same tests), as an XML body may.
+
 A ``</parameter>`` with more text right after it on its line (no tag, no line break), or with another
 ``</parameter>`` right after it, is the value's own text: the value goes on to the next closer.
 """
@@ -38,8 +42,8 @@ import regex
 
 from shim.parsing import lenient_json
 from shim.parsing.json_scan import ARG_KEYS, JsonScanner, Status
-from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
-from shim.parsing.readers.block_end import AfterBody, Skip
+from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.block_end import AfterBody, Closed, Skip
 from shim.parsing.readers.json_body import CUT_OFF, JsonBody
 from shim.parsing.tags import PARTIAL, compile_marker
 from shim.parsing.xml_values import layout_newline, typed_value, unlaid
@@ -165,6 +169,12 @@ class XmlBody:
                 begins = _body_begins(text, pos, final, (self._param_open, self._func_close))
                 if begins is None:
                     return pos, MORE
+                again = _opener_again(ctx, self._raw_name, text, pos, final) if not begins else False
+                if again is None:
+                    return pos, MORE
+                if again:  # `<function=a> <function=b>{…}`: an opener left empty before a call is its markup
+                    ctx.markup("")
+                    return pos, None
                 if (
                     not begins
                     or not _NAME.fullmatch(self._raw_name.strip())
@@ -176,14 +186,14 @@ class XmlBody:
                 ctx.start_call(self._raw_name)
             if text[pos] == "{":  # Llama 3.1's `<function=NAME>{…}</function>`: the body is the arguments
                 self.block.name = self.name
-                return pos, JsonBody(ctx, self.block)
+                return pos, JsonBody(ctx, self.block, then=self._named_close)
             listed = _LISTED.match(text, pos, partial=not final)
             if listed is not None and listed.partial:
                 return pos, MORE
             if listed is not None:  # `[{…}]`: a list of the one arguments object (its `]` `AfterBody`'s to eat)
                 ctx.consume(listed.group())
                 self.block.name = self.name
-                return listed.end(), JsonBody(ctx, self.block)
+                return listed.end(), JsonBody(ctx, self.block, then=self._named_close)
         new, outcome = self._read(text, pos, final)
         if new > pos:
             ctx.consume(text[pos:new])
@@ -194,6 +204,9 @@ class XmlBody:
             return new, Skip(ctx, f"expected <parameter=NAME> or </function>, found {text[new]!r}")
         ctx.end_call(self.name, self.arguments, streamed=True)
         return new, AfterBody(ctx, self.block)
+
+    def _named_close(self) -> Reader:
+        return _NamedClose(self.ctx, self.block, (self._raw_name, self.name))
 
     def _read(self, text: str, pos: int, final: bool) -> tuple[int, str]:
         """ "done" stops before a wrapping closer (``</tool_call>``), leaving it unread."""
@@ -386,6 +399,53 @@ def _body_begins(
         if found is not None:
             return None if found.partial else True
     return False
+
+
+_OPENER_THEN_BODY = regex.compile(
+    rf"(?:{FUNCTION_OPEN.pattern})[ \t\r\n]{{0,8}}(?:\[?[ \t\r\n]{{0,8}}\{{|{_PARAM_OPEN.pattern})", regex.IGNORECASE
+)
+
+
+def _opener_again(ctx: Context, name: str, text: str, pos: int, final: bool) -> bool | None:
+    """Whether another ``<function=NAME>`` and its body follow at ``pos``, both names offered tools: the opener before
+    it, with nothing in it, was left empty (llm-gateway's tests: ``<function=a> <function=b>{…}``, only ``b`` is a
+    call), and is the call's markup; None: cannot tell yet. An opener before prose, or one of no offered tool, is
+    text as before."""
+    if not ctx.tools.is_known(name.strip()):
+        return False
+    found = _OPENER_THEN_BODY.match(text, pos, partial=not final)
+    if found is None:
+        return False
+    if found.partial:
+        return None
+    return ctx.tools.is_known(found.group("name").strip())
+
+
+class _NamedClose:
+    """After ``<function=NAME>``'s JSON arguments: ``</NAME>``, a closer named for the tool (llm-gateway's tests:
+    ``<function=foo>{"a":1}</foo>``; the ``]`` of a listed ``[{…}]`` before it), is the call's closer, as it is
+    after an XML body (``</NAME>`` in `XmlBody`); any other text is read on as after any body (`AfterBody`)."""
+
+    def __init__(self, ctx: Context, block: Block, names: tuple[str, ...]) -> None:
+        self.ctx = ctx
+        self.block = block
+        alternation = "|".join(regex.escape(n.strip()) for n in sorted(set(names), key=len, reverse=True) if n.strip())
+        self.closer = regex.compile(
+            rf"[ \t]{{0,8}}(?:\][ \t]{{0,8}})?<[ \t]{{0,4}}/[ \t]{{0,4}}(?:{alternation})[ \t]{{0,4}}>", regex.I
+        )
+
+    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
+        found = self.closer.match(text, pos, partial=not final)
+        if found is not None and found.partial:
+            return pos, MORE
+        if found is None:
+            return pos, AfterBody(self.ctx, self.block)
+        self.ctx.markup(found.group())
+        return found.end(), Closed(self.ctx, fence=self.block.fence, outer=self.block.outer)
+
+    def finish(self, truncated: bool) -> None:
+        del truncated
+        self.ctx.markup_as_text()
 
 
 class SelfClosed:
