@@ -332,11 +332,15 @@ def _opener(prefix: str, *, labelled: bool = False) -> Any:
         # `Tool call: NAME (…)`: after a label saying it is a call, a blank may part the name and its `(` (ReAct's
         # `Action: add (add two numbers)` is a name and its description)
         gap = r"(?(said)[ \t]{0,4})" if labelled else ""
-        return None if names is None else rf"{prefix}{label}(?P<name>(?:{names}){_BUILT_IN}){gap}\("
+        return None if names is None else rf"{prefix}{label}(?P<name>{_TOOLS}(?:{names}){_BUILT_IN}){gap}\("
 
     return build
 
 
+_TOOLS = r"(?:tools\.)?"
+"""A ``tools.`` namespace before the offered name (``tools.get_weather(city="Paris")``: Gemini 2.5 Flash leaking its
+tool code, Maliev's tests), as a template's ``functions.`` or ``default_api.`` is (`tool_name_pattern`); the name
+after it is matched as any other, and `ToolIndex.resolve` takes the namespace off."""
 _BUILT_IN = r"(?:\.call)?"
 """Llama 3.1's built-in call, ``brave_search.call(query="…")``, written with no ``<|python_tag|>`` before it (an API
 that drops special tokens returns the call alone): the offered tool's name then ``.call``, which `ToolIndex.resolve`
