@@ -24,7 +24,7 @@ import html
 
 import regex
 
-from shim.parsing.readers.base import Block, Context, Dialect, Next, Reader
+from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Reader
 from shim.parsing.readers.xml_elements import XmlElements
 
 __all__ = ["ROWS"]
@@ -66,22 +66,6 @@ class _Namespaced(XmlElements):
             self.body = [written]
 
 
-class _Undeclared:
-    """A prefix other than the one the tag declares: no namespace's, the opener is text."""
-
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-
-    def feed(self, text: str, pos: int, final: bool) -> tuple[int, Next]:
-        del text, final
-        self.ctx.revert()
-        return pos, None
-
-    def finish(self, truncated: bool) -> None:
-        del truncated
-        self.ctx.revert()
-
-
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     name: str | None = None
     declared = False
@@ -91,7 +75,7 @@ def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
             value = html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq")).strip()
             name = value if value and not regex.search(r"[<>&]", value) else None
     if not declared:  # the pattern holds no backreference (the table's unions make its groups anonymous)
-        return _Undeclared(ctx)
+        return GivenBack(ctx)  # a prefix other than the one the tag declares: no namespace's, the opener is text
     return _Namespaced(ctx, block, match.group("ns"), match.group("tag"), name)
 
 
