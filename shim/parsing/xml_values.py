@@ -29,6 +29,7 @@ as written.
 from __future__ import annotations
 
 import ast
+import html
 import json
 from typing import Any, cast
 
@@ -39,6 +40,7 @@ from shim.parsing.json_scan import retyped
 from shim.parsing.shapes import ToolIndex
 
 __all__ = [
+    "attributes",
     "cdata_content",
     "layout_newline",
     "typed_arguments",
@@ -56,6 +58,20 @@ _LITERAL_KINDS: dict[str, type | tuple[type, ...]] = {
     "number": (int, float),
 }
 _PY_WORDS = {"True": True, "False": False, "None": None}
+
+
+_ATTRIBUTE = regex.compile(
+    r"""(?P<key>[A-Za-z_][\w:.\-]{0,63})[ \t\r\n]{0,4}=[ \t\r\n]{0,4}(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')"""
+)
+
+
+def attributes(text: str) -> list[tuple[str, str]]:
+    """The quoted ``key="value"`` (or ``'value'``) pairs of a tag's attributes, in order, each value's entities
+    decoded (`html.unescape`): the attribute forms' one reading of a tag."""
+    return [
+        (found.group("key"), html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq")))
+        for found in _ATTRIBUTE.finditer(text)
+    ]
 
 
 _CLOSER_INDENT = regex.compile(r"\r?\n([ \t]+)\Z")

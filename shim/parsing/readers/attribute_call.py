@@ -28,7 +28,7 @@ import regex
 from shim.parsing import lenient_json
 from shim.parsing.readers.base import MORE, Block, Context, Dialect, Next
 from shim.parsing.readers.block_end import Closed
-from shim.parsing.xml_values import typed_value
+from shim.parsing.xml_values import attributes, typed_value
 
 __all__ = ["OPENED_ROWS", "ROWS"]
 
@@ -48,9 +48,6 @@ _OPEN = (
     rf"<[ \t]{{0,4}}(?P<tag>{_TAG})"
     rf"(?:{_WS}{{1,8}}(?P<attrs>{_PAIRS}){_WS}{{0,8}}(?:/[ \t]{{0,4}}>|>{_WS}{{0,8}}{_CLOSER})"
     rf"|[ \t]{{0,4}}>{_WS}{{0,8}}(?P<body>{_PAIRS}){_WS}{{0,8}},?{_WS}{{0,8}}{_CLOSER})"
-)
-_ATTR = regex.compile(
-    rf"""(?P<key>[A-Za-z_][\w:.\-]{{0,63}}){_WS}{{0,4}}={_WS}{{0,4}}(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')"""
 )
 _ARGS_KEYS = frozenset({"args", "arguments", "parameters", "params", "input"})
 
@@ -76,11 +73,11 @@ def _call(ctx: Context, pairs: str) -> tuple[str, dict[str, Any]] | None:
     """The tool and the arguments the pairs give; None: no offered tool named, a key twice, or ``args`` that are
     no JSON object."""
     values: dict[str, str] = {}
-    for found in _ATTR.finditer(pairs):
-        key = found.group("key").casefold()
+    for written_key, value in attributes(pairs):
+        key = written_key.casefold()
         if key in values:
             return None
-        values[key] = html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq"))
+        values[key] = value
     written = next((values[k] for k in _NAME_KEYS.split("|") if k in values), None)
     if written is None or not ctx.tools.is_known(written):
         return None

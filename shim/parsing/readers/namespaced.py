@@ -20,12 +20,11 @@ misspelt) is read as it stands, as the elements' family reads an unclosed block.
 
 from __future__ import annotations
 
-import html
-
 import regex
 
 from shim.parsing.readers.base import Block, Context, Dialect, GivenBack, Reader
 from shim.parsing.readers.xml_elements import XmlElements
+from shim.parsing.xml_values import attributes
 
 __all__ = ["ROWS"]
 
@@ -36,9 +35,6 @@ _OPEN = (
     r"<(?P<ns>[A-Za-z_][\w.\-]{0,31}):(?P<tag>(?=[\w.\-]{0,40}?(?i:tool|call|function|invoke))[A-Za-z_][\w.\-]{0,63})"
     rf"(?P<attrs>(?:{_WS}{{1,8}}{_PAIR}){{0,15}}?{_WS}{{1,8}}xmlns:[A-Za-z_][\w.\-]{{0,31}}{_WS}{{0,4}}={_WS}{{0,4}}{_VALUE}"
     rf"(?:{_WS}{{1,8}}{_PAIR}){{0,15}}){_WS}{{0,8}}>"
-)
-_ATTR = regex.compile(
-    rf"""(?P<key>[A-Za-z_][\w:.\-]{{0,63}}){_WS}{{0,4}}={_WS}{{0,4}}(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')"""
 )
 _NAME_KEYS = ("name", "tool", "tool_name", "function")
 
@@ -69,10 +65,10 @@ class _Namespaced(XmlElements):
 def _open(ctx: Context, block: Block, match: regex.Match[str]) -> Reader:
     name: str | None = None
     declared = False
-    for found in _ATTR.finditer(match.group("attrs")):
-        declared = declared or found.group("key") == f"xmlns:{match.group('ns')}"
-        if found.group("key").casefold() in _NAME_KEYS:
-            value = html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq")).strip()
+    for key, written in attributes(match.group("attrs")):
+        declared = declared or key == f"xmlns:{match.group('ns')}"
+        if key.casefold() in _NAME_KEYS:
+            value = written.strip()
             name = value if value and not regex.search(r"[<>&]", value) else None
     if not declared:  # the pattern holds no backreference (the table's unions make its groups anonymous)
         return GivenBack(ctx)  # a prefix other than the one the tag declares: no namespace's, the opener is text

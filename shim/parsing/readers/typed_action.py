@@ -34,7 +34,7 @@ import regex
 from shim.parsing.readers.base import RESULT_TAG, Block, Context, Dialect, Next, Reader, WholeToCloser
 from shim.parsing.readers.tool_xml import tool_name_pattern
 from shim.parsing.shapes import ToolIndex
-from shim.parsing.xml_values import typed_value, unlaid
+from shim.parsing.xml_values import attributes, typed_value, unlaid
 
 __all__ = ["ROWS"]
 
@@ -44,9 +44,6 @@ _TAG = rf"(?=[\w:.\-]{{0,40}}?(?:action|tool|call|function|invoke|command)){RESU
 (``tool_result``: `RESULT_TAG`)."""
 _PAIR = r"""[A-Za-z_][\w:.\-]{0,63}[ \t\r\n]{0,4}=[ \t\r\n]{0,4}(?:"[^"<>]{0,4000}"|'[^'<>]{0,4000}')"""
 _NAME_KEYS = ("type", "tool", "tool_name", "name")
-_ATTR = regex.compile(
-    rf"""(?P<key>[A-Za-z_][\w:.\-]{{0,63}}){_WS}{{0,4}}={_WS}{{0,4}}(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')"""
-)
 _ELEMENT = regex.compile(r"[ \t\r\n]*<[A-Za-z_]")
 """A body opening with an element."""
 _LIMIT = 1 << 20
@@ -79,14 +76,13 @@ def _arguments(tools: ToolIndex, name: str, key: str, attrs: str, body: str) -> 
     declared = {str(k).casefold(): str(k) for k in tools.properties(name) or {}}
     arguments: dict[str, Any] = {}
     seen: set[str] = {key.casefold()}
-    for found in _ATTR.finditer(attrs):
-        attr = found.group("key").casefold()
+    for written, text in attributes(attrs):
+        attr = written.casefold()
         if attr in seen:
             return None
         seen.add(attr)
         if attr in declared and attr not in _NAME_KEYS:
-            value = html.unescape(found.group("dq") if found.group("dq") is not None else found.group("sq"))
-            arguments[declared[attr]] = typed_value(tools, name, declared[attr], value)
+            arguments[declared[attr]] = typed_value(tools, name, declared[attr], text)
     value = unlaid(body)
     if not value.strip():
         return arguments
