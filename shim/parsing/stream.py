@@ -940,8 +940,6 @@ def _ranks(rows: Sequence[Dialect]) -> dict[str, int] | None:
 
 _BOUNDED = r"(?<![A-Za-z0-9])"
 """Before a stop that opens only where a word begins (`Markers.bounded_stops`)."""
-_BOUNDED_LOWER = r"(?<![a-z0-9])"
-"""`_BOUNDED` in lower-cased text (`_plain_gate`'s words)."""
 _word_char = re.compile(r"[A-Za-z0-9]").match
 """A character such a stop does not open after (`_BOUNDED`'s, for `StreamParser._plain_end`)."""
 
@@ -958,7 +956,8 @@ def _plain_gate(opener_chars: str, fence_stops: tuple[str, ...], bounded: tuple[
     tails: dict[str, list[tuple[str, bool]]] = {}
     for head in sorted(heads, key=len, reverse=True):
         tails.setdefault(head[-1], []).append((head, head not in free))
-    pattern = "|".join(f"{_BOUNDED_LOWER}{re.escape(w)}" if only else re.escape(w) for w, only in words.items())
+    # `_BOUNDED` reads lower-cased text as it reads the text: no upper-case letter is left to see
+    pattern = "|".join(f"{_BOUNDED}{re.escape(w)}" if only else re.escape(w) for w, only in words.items())
     return _Gate(
         chars=re.compile(f"[{re.escape(chars)}]" if chars else r"(?!)", re.IGNORECASE).search,
         words=re.compile(pattern or r"(?!)").search,
