@@ -604,8 +604,9 @@ def _opened_in_text(tail: str, token: str) -> bool:
         return False
     name = found.group("name")
     opener = f"<|{name}>" if token.endswith("|>") and not token.startswith("<|") else f"<|{name}|>"
-    at = tail.lower().rfind(opener.lower())
-    return at >= 0 and token.lower() not in tail[at:].lower()
+    lower = tail.lower()
+    at = lower.rfind(opener.lower())
+    return at >= 0 and token.lower() not in lower[at:]
 
 
 class TurnEnd:
